@@ -1,0 +1,115 @@
+// deno-lint-ignore-file no-explicit-any
+import type { AnyClass } from "../declarations/declaration.ts";
+import { handlerDeclarations } from "../messaging/handles.ts";
+import type { Message, MessageClass } from "../messaging/message.ts";
+import type { DependencyManifest, Provider, Registration } from "./provider.ts";
+import type { Injectable } from "./token.ts";
+
+/** A bounded context's module: its declared classes, their dependencies, its own providers. */
+export interface Module {
+  /** The context's name (kebab-case). */
+  readonly name: string;
+  /** The decorated classes of the context (its derived `<context>.declarations.ts`). */
+  readonly declarations: readonly AnyClass[];
+  /** Constructor dependencies of its classes (its derived `<context>.dependencies.ts`). */
+  readonly dependencies: DependencyManifest;
+  /** Providers of the context's ports (repositories, adapters). */
+  readonly providers: readonly Registration[];
+}
+
+/** What a module is made of when declared as data. */
+export interface ModuleOptions {
+  /** The decorated classes. */
+  readonly declarations?: readonly AnyClass[];
+  /** Constructor dependencies of the classes. */
+  readonly dependencies?: DependencyManifest;
+  /** Providers of the context's ports. */
+  readonly providers?: readonly Registration[];
+}
+
+/** Builds a module by hand, without decorators or derived files. */
+export class ModuleBuilder {
+  readonly #declarations: AnyClass[] = [];
+  readonly #dependencies = new Map<AnyClass, readonly Injectable[]>();
+  readonly #providers: Registration[] = [];
+
+  /** Lists a declared class, with its constructor dependencies. */
+  declare(target: AnyClass, options: { deps?: readonly Injectable[] } = {}): this {
+    this.#declarations.push(target);
+    if (options.deps !== undefined) this.#dependencies.set(target, options.deps);
+    return this;
+  }
+
+  /** Declares `handlerClass` as the handler of `message` (the builder form of `@Handles`). */
+  handler<M extends Message>(
+    message: MessageClass<M>,
+    handlerClass: abstract new (
+      ...args: any[]
+    ) => { handle(message: M, ...rest: any[]): Promise<unknown> },
+    options: { deps?: readonly Injectable[] } = {},
+  ): this {
+    handlerDeclarations.record(handlerClass, { message });
+    return this.declare(handlerClass, options);
+  }
+
+  /** Provides a port of the context. */
+  provide<T>(provide: Injectable<T>, provider: Provider<T>): this {
+    this.#providers.push({ provide, provider });
+    return this;
+  }
+
+  /** The module. */
+  build(name: string): Module {
+    return makeModule(name, {
+      declarations: this.#declarations,
+      dependencies: this.#dependencies,
+      providers: this.#providers,
+    });
+  }
+}
+
+/**
+ * Defines a context's module, as data or with a builder.
+ *
+ * @example From the derived files
+ * ```ts ignore
+ * export const schedulingModule = defineModule("scheduling", {
+ *   declarations: schedulingDeclarations,
+ *   dependencies: schedulingDependencies,
+ *   providers: [{ provide: Appointments, provider: { useClass: PostgresAppointments, deps: [Sql] } }],
+ * });
+ * ```
+ */
+export function defineModule(
+  name: string,
+  definition: ModuleOptions | ((builder: ModuleBuilder) => void),
+): Module {
+  if (typeof definition === "function") {
+    const builder = new ModuleBuilder();
+    definition(builder);
+    return builder.build(name);
+  }
+  return makeModule(name, definition);
+}
+
+function makeModule(name: string, options: ModuleOptions): Module {
+  if (typeof name !== "string" || !/^[a-z][a-z0-9-]*$/.test(name)) {
+    throw new TypeError(
+      `Invalid module name ${JSON.stringify(name)}: use the context's kebab-case name`,
+    );
+  }
+  const seen = new Set<AnyClass>();
+  for (const target of options.declarations ?? []) {
+    if (typeof target !== "function") {
+      throw new TypeError(`Module '${name}' declares ${String(target)}, which is not a class`);
+    }
+    if (seen.has(target)) throw new Error(`Module '${name}' declares '${target.name}' twice`);
+    seen.add(target);
+  }
+  return Object.freeze({
+    name,
+    declarations: Object.freeze([...(options.declarations ?? [])]),
+    dependencies: options.dependencies ?? new Map(),
+    providers: Object.freeze([...(options.providers ?? [])]),
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * The kernel of kit: actors and execution context, commands and queries with their buses and
+ * permissions, domain errors, the unit of work, the clock, modules and the composition root.
+ *
+ * @module
+ */
+export * from "./actor/actor.ts";
+export * from "./actor/session.ts";
+export * from "./actor/execution_context.ts";
+export * from "./errors/concept_error.ts";
+export * from "./errors/access_errors.ts";
+export * from "./errors/error_reporter.ts";
+export * from "./time/clock.ts";
+export * from "./time/test_clock.ts";
+export * from "./time/duration.ts";
+export * from "./ids/id.ts";
+export * from "./declarations/declaration.ts";
+export * from "./composition/token.ts";
+export * from "./composition/provider.ts";
+export * from "./composition/container.ts";
+export * from "./composition/module.ts";
+export * from "./composition/compose_application.ts";
+export * from "./messaging/message.ts";
+export * from "./messaging/permissions.ts";
+export * from "./messaging/requires.ts";
+export * from "./messaging/access_policy.ts";
+export * from "./messaging/handles.ts";
+export * from "./messaging/buses.ts";
+export * from "./unit_of_work/unit_of_work.ts";
+export * from "./unit_of_work/in_memory_transactions.ts";
+export * from "./unit_of_work/work_scope.ts";
