@@ -12,7 +12,9 @@ export function main(args: readonly string[]): number {
     console.log(`kit ${denoJson.version}`);
     return 0;
   }
-  console.log("Usage: kit <command>\n\nCommands (init, docs, generate, worker-scope, status, todo) are not built yet.");
+  console.log(
+    "Usage: kit <command>\n\nCommands (init, docs, generate, worker-scope, status, todo) are not built yet.",
+  );
   return args.length === 0 || args[0] === "--help" ? 0 : 1;
 }
 
