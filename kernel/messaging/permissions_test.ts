@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { definePermissions, Requires } from "../mod.ts";
+
+Deno.test("definePermissions answers typed, frozen permission values of the context", () => {
+  const permissions = definePermissions("scheduling", {
+    "appointment.cancel": { description: "Cancel an appointment" },
+  });
+  const cancel = permissions["appointment.cancel"];
+  assert.deepEqual(cancel, {
+    name: "appointment.cancel",
+    context: "scheduling",
+    description: "Cancel an appointment",
+  });
+  assert.ok(Object.isFrozen(cancel));
+});
+
+Deno.test("definePermissions names a bad context, a bad name and a missing description", () => {
+  assert.throws(() => definePermissions("Bad", {}), /Invalid context name "Bad"/);
+  assert.throws(
+    () => definePermissions("s", { cancel: { description: "x" } }),
+    { message: "Invalid permission name 'cancel' in context 's': use '<element>.<verb>'" },
+  );
+  assert.throws(
+    () => definePermissions("s", { "a.b": { description: "" } }),
+    { message: "Permission 'a.b' of context 's' needs a description" },
+  );
+});
+
+Deno.test("Requires refuses something that is not a permission", () => {
+  assert.throws(() => Requires("appointment.cancel" as never), /@Requires\(\) takes a permission/);
+});
