@@ -1,6 +1,7 @@
 /**
- * Postgres parts of the kernel (postgres.js): the unit of work and the outbox.
+ * The kernel on PostgreSQL (postgres.js): units of work that share one transaction, the outbox
+ * and the processed-events table.
  *
  * @module
  */
-export {};
+export * from "./postgres/postgres_transactions.ts";
