@@ -112,5 +112,6 @@ pgTest(
 
 pgTest("currentSql answers the client outside a unit of work", async ({ sql }) => {
   assert.equal(currentSql(sql), sql);
+  assert.equal((await currentSql(sql)`select 1 as one`)[0]!.one, 1);
   assert.equal(transactionOf(undefined), undefined);
 });
