@@ -1,0 +1,134 @@
+import type { ApplicationPlugin, CompositionRoot } from "../composition/compose_application.ts";
+import type { Clock } from "../time/clock.ts";
+import { TransactionManager } from "../unit_of_work/unit_of_work.ts";
+import { EventPublisher, OutboxEventPublisher } from "./event_publisher.ts";
+import { EventRelay, type EventRelaySettings } from "./event_relay.ts";
+import { type EventHandler, eventHandlerDeclarations } from "./handles_event.ts";
+import type { IntegrationEventDefinition } from "./integration_event.ts";
+import type { Outbox } from "./outbox.ts";
+import { ProcessedEvents } from "./processed_events.ts";
+
+/** The options of {@linkcode eventsPlugin}. */
+export interface EventsPluginOptions extends EventRelaySettings {
+  /** Where events wait for delivery. */
+  readonly outbox: Outbox;
+  /** Remembers processed events for idempotent consumers (provided as `ProcessedEvents`). */
+  readonly processedEvents?: ProcessedEvents;
+  /** The declared events; when given, publishing any other type is refused. */
+  readonly events?: readonly IntegrationEventDefinition<unknown>[];
+  /** Run the relay in this process when the application starts (default true). */
+  readonly start?: boolean;
+  /** The wait between two polls of an idle outbox (default 1 s). */
+  readonly pollIntervalMs?: number;
+}
+
+/** What the events plugin adds to the application. */
+export interface EventsApi {
+  /** Publishes events (also provided to classes as `EventPublisher`). */
+  readonly publisher: EventPublisher;
+  /** The relay: `deliverDue()` delivers what is due now (tests call it directly). */
+  readonly relay: EventRelay;
+  /** Handler names by event type, sorted. */
+  readonly subscriptions: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Plugs integration events into the application: provides `EventPublisher`, collects the
+ * `@HandlesEvent` handlers of every module, and runs the relay when the application starts.
+ *
+ * @example
+ * ```ts ignore
+ * const application = composeApplication({
+ *   modules,
+ *   plugins: { events: eventsPlugin({ outbox: new InMemoryOutbox() }) },
+ * });
+ * await application.events.relay.deliverDue();
+ * ```
+ */
+export function eventsPlugin(options: EventsPluginOptions): ApplicationPlugin<EventsApi> {
+  return {
+    name: "events",
+    setup(root: CompositionRoot): EventsApi {
+      const handlers = new Map<string, () => EventHandler>();
+      const owners = new Map<string, string>();
+      const byType = new Map<string, string[]>();
+      for (const declared of root.declarations(eventHandlerDeclarations)) {
+        const { name, event } = declared.metadata;
+        const owner = owners.get(name);
+        if (owner !== undefined) {
+          throw new Error(
+            `Event handler name '${name}' is used twice: by '${owner}' and by '${declared.target.name}'`,
+          );
+        }
+        owners.set(name, declared.target.name);
+        const target = declared.target;
+        handlers.set(name, () => root.container.resolve(target) as EventHandler);
+        const list = byType.get(event.type) ?? [];
+        list.push(name);
+        byType.set(event.type, list);
+      }
+      const subscriptions = new Map(
+        [...byType.entries()].sort(([a], [b]) => a.localeCompare(b)).map((
+          [type, names],
+        ) => [type, names.sort()]),
+      );
+      options.outbox.subscribe(subscriptions);
+
+      const known = options.events ? new Set(options.events.map((e) => e.type)) : undefined;
+      const clock: Clock = root.clock;
+      const publisher = new OutboxEventPublisher(options.outbox, clock, known);
+      root.container.register(EventPublisher, { useValue: publisher }, "the events plugin");
+      if (options.processedEvents) {
+        root.container.register(
+          ProcessedEvents,
+          { useValue: options.processedEvents },
+          "the events plugin",
+        );
+      }
+      const relay = new EventRelay({
+        outbox: options.outbox,
+        handlers,
+        transactions: root.container.resolve(TransactionManager),
+        clock,
+        errorReporter: root.errorReporter,
+        settings: options,
+      });
+
+      if (options.start ?? true) {
+        const controller = new AbortController();
+        let loop: Promise<void> | undefined;
+        root.onStart(() => {
+          loop = runRelay(relay, clock, options.pollIntervalMs ?? 1_000, controller.signal, root);
+        });
+        root.onStop(async () => {
+          controller.abort(new Error("stopped"));
+          await loop;
+        });
+      }
+      return { publisher, relay, subscriptions };
+    },
+  };
+}
+
+async function runRelay(
+  relay: EventRelay,
+  clock: Clock,
+  intervalMs: number,
+  signal: AbortSignal,
+  root: CompositionRoot,
+): Promise<void> {
+  while (!signal.aborted) {
+    let delivered = 0;
+    try {
+      delivered = await relay.deliverDue();
+    } catch (error) {
+      root.errorReporter.report(error, { origin: "event", details: { stage: "claim" } });
+    }
+    if (delivered > 0) continue;
+    try {
+      await clock.sleep(intervalMs, signal);
+    } catch {
+      return;
+    }
+  }
+}
