@@ -5,3 +5,6 @@
  * @module
  */
 export * from "./postgres/postgres_transactions.ts";
+export * from "./postgres/kernel_migrations.ts";
+export * from "./postgres/postgres_outbox.ts";
+export * from "./postgres/postgres_processed_events.ts";

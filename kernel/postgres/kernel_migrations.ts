@@ -1,0 +1,73 @@
+import type postgres from "postgres";
+
+/** The numbered migrations of the kernel's tables (outbox, deliveries, processed events). */
+export const kernelMigrations: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+create table if not exists kit_outbox (
+  id text primary key,
+  type text not null,
+  version integer not null,
+  occurred_at timestamptz not null,
+  payload jsonb not null,
+  correlation_id text,
+  causation_id text,
+  tenant_id text,
+  actor_id text
+);
+create table if not exists kit_outbox_deliveries (
+  event_id text not null references kit_outbox (id) on delete cascade,
+  handler text not null,
+  attempts integer not null default 0,
+  due_at timestamptz not null,
+  locked_until timestamptz,
+  delivered_at timestamptz,
+  last_error text,
+  primary key (event_id, handler)
+);
+create index if not exists kit_outbox_deliveries_due
+  on kit_outbox_deliveries (due_at) where delivered_at is null;
+create table if not exists kit_processed_events (
+  handler text not null,
+  event_id text not null,
+  processed_at timestamptz not null default now(),
+  primary key (handler, event_id)
+);
+`,
+  },
+];
+
+/**
+ * Creates or updates the kernel's tables in a schema (default: the connection's search path).
+ * Idempotent; safe to run from several processes at once (an advisory lock serialises them).
+ */
+export async function migrateKernel(
+  sql: postgres.Sql,
+  options: { schema?: string } = {},
+): Promise<void> {
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+    throw new TypeError(`Invalid schema name ${JSON.stringify(schema)}: use lower-case snake_case`);
+  }
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext('kit_kernel_migrations'))`;
+    if (schema !== undefined) {
+      await tx.unsafe(`create schema if not exists "${schema}"`);
+      await tx.unsafe(`set local search_path to "${schema}"`);
+    }
+    await tx.unsafe(
+      `create table if not exists kit_kernel_migrations (version integer primary key, applied_at timestamptz not null default now())`,
+    );
+    const done = new Set(
+      (await tx.unsafe(`select version from kit_kernel_migrations`)).map((r) =>
+        r.version as number
+      ),
+    );
+    for (const migration of kernelMigrations) {
+      if (done.has(migration.version)) continue;
+      await tx.unsafe(migration.sql);
+      await tx.unsafe(`insert into kit_kernel_migrations (version) values (${migration.version})`);
+    }
+  });
+}

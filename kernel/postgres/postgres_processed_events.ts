@@ -1,0 +1,23 @@
+import type { ProcessedEvents } from "../events/processed_events.ts";
+import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
+import { transactionOf } from "./postgres_transactions.ts";
+
+/**
+ * Processed events on PostgreSQL: the (handler, event) pair is inserted behind the primary key
+ * of `kit_processed_events`, in the consumer's transaction.
+ */
+export class PostgresProcessedEvents implements ProcessedEvents {
+  /** Inserts the pair; false when it is there already. */
+  async markProcessed(handler: string, eventId: string, unit: UnitOfWork): Promise<boolean> {
+    const tx = transactionOf(unit);
+    if (tx === undefined) {
+      throw new Error(
+        `PostgresProcessedEvents needs a Postgres unit of work to record '${handler}': compose the application with PostgresTransactions`,
+      );
+    }
+    const rows = await tx`
+      insert into kit_processed_events (handler, event_id) values (${handler}, ${eventId})
+      on conflict do nothing returning 1 as inserted`;
+    return rows.length === 1;
+  }
+}
