@@ -229,3 +229,45 @@ Deno.test("Two handlers with one name are refused when the application is compos
     },
   );
 });
+
+Deno.test("With start, the relay polls on the clock's interval and stops with the application", async () => {
+  const world = newWorld();
+  const clock = new TestClock("2026-03-01T09:00:00Z");
+  @HandlesEvent(AppointmentBooked, { name: "analytics.count-bookings" })
+  class CountBookings {
+    handle(event: IntegrationEvent<{ appointmentId: string }>): Promise<void> {
+      world.effects.push(event.payload.appointmentId);
+      return Promise.resolve();
+    }
+  }
+  @Handles(BookAppointment)
+  class Book {
+    constructor(private readonly events: EventPublisher) {}
+    async handle(command: BookAppointment): Promise<void> {
+      await this.events.publish(AppointmentBooked, { appointmentId: command.appointmentId });
+    }
+  }
+  const app = composeApplication({
+    modules: [
+      defineModule("scheduling", {
+        declarations: [Book],
+        dependencies: new Map([[Book, [EventPublisher]]]),
+      }),
+      defineModule("analytics", { declarations: [CountBookings] }),
+    ],
+    clock,
+    plugins: { events: eventsPlugin({ outbox: new InMemoryOutbox(), pollIntervalMs: 500 }) },
+  });
+  await app.start();
+  await app.commands.execute(new BookAppointment("a9"));
+  // The loop found nothing at start and sleeps on the test clock until it moves.
+  for (let i = 0; i < 5 && clock.pendingSleepers === 0; i++) await Promise.resolve();
+  assert.deepEqual(world.effects, []);
+  clock.advance(500);
+  for (let i = 0; i < 50 && world.effects.length === 0; i++) {
+    await new Promise((r) => queueMicrotask(() => r(null)));
+  }
+  assert.deepEqual(world.effects, ["a9"]);
+  await app.stop();
+  assert.equal(clock.pendingSleepers, 0);
+});
