@@ -1,4 +1,6 @@
 /**
+ * Test helpers of `@kit/jobs`: the conformance suite every job store passes.
+ *
  * @module
  */
-export {};
+export * from "./testing/job_store_contract.ts";

@@ -37,3 +37,4 @@ export * from "./events/processed_events.ts";
 export * from "./events/event_publisher.ts";
 export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
+export * from "./jobs/job_queue.ts";

@@ -1,0 +1,121 @@
+import {
+  type ApplicationPlugin,
+  type BackgroundJobExecution,
+  type CompositionRoot,
+  type Duration,
+  JobQueue,
+  toMilliseconds,
+} from "@kit/kernel";
+import { backgroundJobDeclarations } from "./declaration/background.ts";
+import { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
+import type { JobStore } from "./store/job_store.ts";
+import type { RunnableJob } from "./worker/run_attempt.ts";
+import { Worker } from "./worker/worker.ts";
+
+/** The options of {@linkcode jobsPlugin}. */
+export interface JobsPluginOptions<S extends JobStore = JobStore> {
+  /** Where jobs are kept. */
+  readonly store: S;
+  /** Run the worker in this process when the application starts (default false: enqueue only). */
+  readonly start?: boolean;
+  /** Attempts at once per queue: a number for all, or `{ <context>: n }` (default 10). */
+  readonly concurrency?: number | Readonly<Record<string, number>>;
+  /** The wait between two polls of an idle queue (default 1 s). */
+  readonly pollInterval?: Duration;
+  /** How long `stop()` waits for running attempts (default 30 s). */
+  readonly grace?: Duration;
+  /** Told when a store writing after commit lost an acknowledged job (default: the error reporter). */
+  readonly onLostJob?: LostJobHandler;
+}
+
+/** What the jobs plugin adds to the application (`application.backgroundJobs`). */
+export interface BackgroundJobsApi<S extends JobStore = JobStore> {
+  /** The queue (also provided to classes as `JobQueue`). */
+  readonly queue: BackgroundJobs;
+  /** Enqueues a job (see `JobQueue.enqueue`). */
+  readonly enqueue: JobQueue["enqueue"];
+  /** Cancels a job (see `JobQueue.cancel`). */
+  readonly cancel: JobQueue["cancel"];
+  /** Finds a job (see `JobQueue.find`). */
+  readonly find: JobQueue["find"];
+  /** Revives a dead job. */
+  readonly retryDead: (id: string) => Promise<boolean>;
+  /** The store. */
+  readonly store: S;
+  /** The worker of this process. */
+  readonly worker: Worker;
+  /** Runs what is due on the application's clock; throws what an attempt threw (tests). */
+  runDue(): Promise<number>;
+}
+
+/**
+ * Plugs background jobs into the application: provides `JobQueue`, collects the `@Background`
+ * jobs of every module, and with `start: true` runs the worker for their queues.
+ *
+ * @example
+ * ```ts ignore
+ * const application = composeApplication({
+ *   modules,
+ *   clock,
+ *   plugins: { backgroundJobs: jobsPlugin({ store: new InMemoryJobStore() }) },
+ * });
+ * await application.backgroundJobs.runDue();
+ * ```
+ */
+export function jobsPlugin<S extends JobStore>(
+  options: JobsPluginOptions<S>,
+): ApplicationPlugin<BackgroundJobsApi<S>> {
+  return {
+    name: "background-jobs",
+    setup(root: CompositionRoot): BackgroundJobsApi<S> {
+      const jobs = new Map<string, RunnableJob>();
+      for (const declared of root.declarations(backgroundJobDeclarations)) {
+        const existing = jobs.get(declared.metadata.name);
+        if (existing !== undefined) {
+          throw new Error(`Background job name '${declared.metadata.name}' is declared twice`);
+        }
+        const target = declared.target;
+        jobs.set(declared.metadata.name, {
+          settings: declared.metadata,
+          instance: () =>
+            root.container.resolve(target) as {
+              run(payload: unknown, execution: BackgroundJobExecution): Promise<void>;
+            },
+        });
+      }
+      const worker = new Worker({
+        store: options.store,
+        clock: root.clock,
+        jobs,
+        errorReporter: root.errorReporter,
+        settings: {
+          ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+          pollIntervalMs: toMilliseconds(options.pollInterval ?? "1s"),
+          graceMs: toMilliseconds(options.grace ?? "30s"),
+        },
+      });
+      const queue = new BackgroundJobs({
+        store: options.store,
+        clock: root.clock,
+        errorReporter: root.errorReporter,
+        afterInsert: () => worker.wake(),
+        ...(options.onLostJob ? { onLostJob: options.onLostJob } : {}),
+      });
+      root.container.register(JobQueue, { useValue: queue }, "the background-jobs plugin");
+      if (options.start === true) {
+        root.onStart(() => worker.start());
+        root.onStop(() => worker.stop());
+      }
+      return {
+        queue,
+        enqueue: queue.enqueue.bind(queue),
+        cancel: queue.cancel.bind(queue),
+        find: queue.find.bind(queue),
+        retryDead: queue.retryDead.bind(queue),
+        store: options.store,
+        worker,
+        runDue: () => worker.runDue(),
+      };
+    },
+  };
+}

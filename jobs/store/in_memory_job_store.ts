@@ -1,0 +1,280 @@
+import type { EnqueueResult, JsonValue, QueuedJob, QueuedJobStatus, UnitOfWork } from "@kit/kernel";
+import {
+  type ClaimedJob,
+  type JobStore,
+  type NewJob,
+  reaches,
+  type ReportOutcome,
+  type StoredJob,
+  type TenantReach,
+  toQueuedJob,
+} from "./job_store.ts";
+
+interface Row {
+  job: NewJob;
+  status: QueuedJobStatus;
+  attempts: number;
+  runAt: number;
+  progress: { done: number; total?: number };
+  checkpoint?: JsonValue;
+  lastErrorCode?: string;
+  lastErrorMessage?: string;
+  leaseToken?: string;
+  leaseExpiresAt?: number;
+  finishedAt?: number;
+}
+
+/**
+ * Jobs in process memory. Writes wait for the unit of work to commit (`whenCommitted`) and run
+ * at once outside one. Seen by no other process; lost at restart.
+ */
+export class InMemoryJobStore implements JobStore {
+  /** Writes do not join the transaction: they wait for the commit. */
+  readonly sharesTransaction = false;
+  readonly #rows = new Map<string, Row>();
+  readonly #keys = new Map<string, string>();
+
+  /** Inserts after commit; answers the kept id for a kept idempotency key. */
+  jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
+    const { job, unit } = params;
+    const key = job.idempotencyKey === undefined
+      ? undefined
+      : `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey}`;
+    const kept = key === undefined ? undefined : this.#keys.get(key);
+    if (kept !== undefined) return Promise.resolve({ id: kept, duplicate: true });
+    const write = () => {
+      if (key !== undefined) {
+        if (this.#keys.has(key)) return;
+        this.#keys.set(key, job.id);
+      }
+      this.#rows.set(job.id, {
+        job,
+        status: "waiting",
+        attempts: 0,
+        runAt: job.runAt.getTime(),
+        progress: { done: 0 },
+      });
+    };
+    if (unit) unit.whenCommitted(write);
+    else write();
+    return Promise.resolve({ id: job.id });
+  }
+
+  /** Claims due jobs of the queue, and jobs whose lease ended, earliest due first. */
+  jobClaim(params: {
+    queue: string;
+    limit: number;
+    now: Date;
+    leaseMs: (name: string) => number;
+  }): Promise<ClaimedJob[]> {
+    const now = params.now.getTime();
+    const candidates = [...this.#rows.values()]
+      .filter((row) =>
+        row.job.queue === params.queue &&
+        ((row.status === "waiting" && row.runAt <= now) ||
+          (row.status === "running" && (row.leaseExpiresAt ?? 0) <= now))
+      )
+      .sort((a, b) => a.runAt - b.runAt || compare(a.job.id, b.job.id));
+    const claimed: ClaimedJob[] = [];
+    for (const row of candidates) {
+      if (claimed.length >= params.limit) break;
+      if (row.status === "running" && row.attempts >= row.job.maxAttempts) {
+        this.#finish(row, "dead", now);
+        row.lastErrorCode = "ATTEMPTS_EXHAUSTED";
+        row.lastErrorMessage = "The lease of the last attempt ended";
+        continue;
+      }
+      row.status = "running";
+      row.attempts += 1;
+      row.leaseToken = crypto.randomUUID();
+      row.leaseExpiresAt = now + params.leaseMs(row.job.name);
+      claimed.push({ ...this.#stored(row), attempt: row.attempts, leaseToken: row.leaseToken });
+    }
+    return Promise.resolve(claimed);
+  }
+
+  /** Marks the attempt's job succeeded. */
+  jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
+    const row = this.#held(params.id, params.leaseToken);
+    if (row === undefined) return Promise.resolve(false);
+    this.#finish(row, "succeeded", params.now.getTime());
+    return Promise.resolve(true);
+  }
+
+  /** Records a failed attempt: waiting again, or dead. */
+  jobFail(params: {
+    id: string;
+    leaseToken: string;
+    now: Date;
+    errorCode: string;
+    errorMessage: string;
+    retryAt?: Date;
+  }): Promise<boolean> {
+    const row = this.#held(params.id, params.leaseToken);
+    if (row === undefined) return Promise.resolve(false);
+    row.lastErrorCode = params.errorCode;
+    row.lastErrorMessage = params.errorMessage;
+    if (params.retryAt === undefined) {
+      this.#finish(row, "dead", params.now.getTime());
+    } else {
+      row.status = "waiting";
+      row.runAt = params.retryAt.getTime();
+      delete row.leaseToken;
+      delete row.leaseExpiresAt;
+    }
+    return Promise.resolve(true);
+  }
+
+  /** Gives the job back, its attempt not counted. */
+  jobRelease(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
+    const row = this.#held(params.id, params.leaseToken);
+    if (row === undefined) return Promise.resolve(false);
+    row.status = "waiting";
+    row.attempts -= 1;
+    delete row.leaseToken;
+    delete row.leaseExpiresAt;
+    return Promise.resolve(true);
+  }
+
+  /** Extends the lease and keeps progress or a checkpoint. */
+  jobReport(params: {
+    id: string;
+    leaseToken: string;
+    now: Date;
+    leaseMs: number;
+    progress?: { done: number; total?: number };
+    checkpoint?: JsonValue;
+    unit?: UnitOfWork;
+  }): Promise<ReportOutcome> {
+    const row = this.#held(params.id, params.leaseToken);
+    if (row === undefined) return Promise.resolve("stale");
+    row.leaseExpiresAt = params.now.getTime() + params.leaseMs;
+    if (params.progress !== undefined) row.progress = { ...params.progress };
+    if (params.checkpoint !== undefined) {
+      const checkpoint = structuredClone(params.checkpoint);
+      const token = params.leaseToken;
+      const save = () => {
+        if (this.#rows.get(params.id)?.leaseToken === token) row.checkpoint = checkpoint;
+      };
+      if (params.unit) params.unit.whenCommitted(save);
+      else save();
+    }
+    return Promise.resolve("ok");
+  }
+
+  /** Cancels a waiting or running job of the reach, after commit. */
+  jobCancel(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean> {
+    const row = this.#reachable(params.id, params.reach);
+    if (row === undefined || (row.status !== "waiting" && row.status !== "running")) {
+      return Promise.resolve(false);
+    }
+    const cancel = () => {
+      if (row.status === "waiting" || row.status === "running") {
+        this.#finish(row, "cancelled", params.now.getTime());
+      }
+    };
+    if (params.unit) params.unit.whenCommitted(cancel);
+    else cancel();
+    return Promise.resolve(true);
+  }
+
+  /** The job, never its payload. */
+  jobFind(params: { id: string; reach: TenantReach }): Promise<QueuedJob | undefined> {
+    const row = this.#reachable(params.id, params.reach);
+    return Promise.resolve(row === undefined ? undefined : toQueuedJob(this.#stored(row)));
+  }
+
+  /** Revives a dead job, after commit. */
+  jobRetryDead(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean> {
+    const row = this.#reachable(params.id, params.reach);
+    if (row === undefined || row.status !== "dead") return Promise.resolve(false);
+    const revive = () => {
+      if (row.status !== "dead") return;
+      row.status = "waiting";
+      row.attempts = 0;
+      row.runAt = params.now.getTime();
+      delete row.finishedAt;
+    };
+    if (params.unit) params.unit.whenCommitted(revive);
+    else revive();
+    return Promise.resolve(true);
+  }
+
+  /** Deletes finished jobs finished before the instant. */
+  jobPurgeFinished(params: { before: Date }): Promise<number> {
+    const before = params.before.getTime();
+    let purged = 0;
+    for (const [id, row] of this.#rows) {
+      if (row.finishedAt !== undefined && row.finishedAt < before) {
+        this.#rows.delete(id);
+        this.#forgetKey(row.job);
+        purged++;
+      }
+    }
+    return Promise.resolve(purged);
+  }
+
+  /** Every job kept, oldest first. */
+  jobList(params: { queue?: string; status?: QueuedJobStatus } = {}): Promise<StoredJob[]> {
+    return Promise.resolve(
+      [...this.#rows.values()]
+        .filter((r) => params.queue === undefined || r.job.queue === params.queue)
+        .filter((r) => params.status === undefined || r.status === params.status)
+        .sort((a, b) =>
+          a.job.createdAt.getTime() - b.job.createdAt.getTime() || compare(a.job.id, b.job.id)
+        )
+        .map((r) => this.#stored(r)),
+    );
+  }
+
+  /** The kept jobs, payload included (the testing view: `application.backgroundJobs.store.list()`). */
+  list(): Promise<StoredJob[]> {
+    return this.jobList();
+  }
+
+  #held(id: string, leaseToken: string): Row | undefined {
+    const row = this.#rows.get(id);
+    return row !== undefined && row.status === "running" && row.leaseToken === leaseToken
+      ? row
+      : undefined;
+  }
+
+  #reachable(id: string, reach: TenantReach): Row | undefined {
+    const row = this.#rows.get(id);
+    return row !== undefined && reaches(reach, row.job.tenantId) ? row : undefined;
+  }
+
+  #finish(row: Row, status: "succeeded" | "dead" | "cancelled", now: number): void {
+    row.status = status;
+    row.finishedAt = now;
+    delete row.leaseToken;
+    delete row.leaseExpiresAt;
+  }
+
+  #forgetKey(job: NewJob): void {
+    if (job.idempotencyKey === undefined) return;
+    const key = `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey}`;
+    if (this.#keys.get(key) === job.id) this.#keys.delete(key);
+  }
+
+  #stored(row: Row): StoredJob {
+    return {
+      ...row.job,
+      status: row.status,
+      attempts: row.attempts,
+      runAt: new Date(row.runAt),
+      progress: { ...row.progress },
+      ...(row.checkpoint === undefined ? {} : { checkpoint: structuredClone(row.checkpoint) }),
+      ...(row.lastErrorCode === undefined ? {} : { lastErrorCode: row.lastErrorCode }),
+      ...(row.finishedAt === undefined ? {} : { finishedAt: new Date(row.finishedAt) }),
+    };
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

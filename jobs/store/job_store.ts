@@ -1,0 +1,165 @@
+import type {
+  Actor,
+  EnqueueResult,
+  JsonValue,
+  QueuedJob,
+  QueuedJobStatus,
+  UnitOfWork,
+} from "@kit/kernel";
+
+/** A job to insert, built by the queue from `enqueue`. */
+export interface NewJob {
+  /** The id (UUID v7). */
+  readonly id: string;
+  /** `<context>.<job-name>`. */
+  readonly name: string;
+  /** The queue: the context. */
+  readonly queue: string;
+  /** The payload (JSON). */
+  readonly payload: JsonValue;
+  /** The enqueuing actor, as a snapshot. */
+  readonly actor: Actor;
+  /** The tenant of the enqueuing work, if any. */
+  readonly tenantId?: string;
+  /** The correlation of the enqueuing work. */
+  readonly correlationId: string;
+  /** The W3C traceparent of the enqueuing span, when tracing is on. */
+  readonly traceparent?: string;
+  /** What the job works on. */
+  readonly subject?: string;
+  /** Unique per name and tenant while the job is kept. */
+  readonly idempotencyKey?: string;
+  /** Attempts before the job dies. */
+  readonly maxAttempts: number;
+  /** Not before. */
+  readonly runAt: Date;
+  /** When it was enqueued. */
+  readonly createdAt: Date;
+}
+
+/** A job as a store keeps it. */
+export interface StoredJob extends NewJob {
+  /** The status. */
+  readonly status: QueuedJobStatus;
+  /** Attempts started so far. */
+  readonly attempts: number;
+  /** The last reported progress. */
+  readonly progress: { readonly done: number; readonly total?: number };
+  /** The last saved checkpoint. */
+  readonly checkpoint?: JsonValue;
+  /** The error code of the last failed attempt. */
+  readonly lastErrorCode?: string;
+  /** When the job succeeded, died or was cancelled. */
+  readonly finishedAt?: Date;
+}
+
+/** A job claimed by a worker: it holds the job until its lease ends. */
+export interface ClaimedJob extends StoredJob {
+  /** The number of this attempt, from 1. */
+  readonly attempt: number;
+  /** Names this attempt in every report; a report with another token is stale. */
+  readonly leaseToken: string;
+}
+
+/** Which tenants' jobs the work under way reaches: its own and the elevated ones; all without a tenant. */
+export interface TenantReach {
+  /** The tenant of the work, if any. */
+  readonly tenantId?: string;
+  /** Tenants an elevation names. */
+  readonly elevatedTenants?: readonly string[];
+}
+
+/** What a report to the store answers. */
+export type ReportOutcome = "ok" | "stale";
+
+/**
+ * The driver interface every job store implements (River's shape: one params object per method,
+ * entity-first names). Every method that changes a claimed job names its attempt by lease token
+ * and answers false (or `stale`) when the attempt no longer holds the job.
+ */
+export interface JobStore {
+  /** True when writes join the caller's transaction; false when they wait for the commit. */
+  readonly sharesTransaction: boolean;
+  /**
+   * Inserts a job, in the unit of work when the store shares the transaction (else after it
+   * commits); answers the existing id with `duplicate: true` when the idempotency key is kept.
+   */
+  jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult>;
+  /**
+   * Claims up to `limit` jobs of the queue, earliest due first: due waiting jobs, and running jobs
+   * whose lease ended (claimed again with one attempt more, or dead with `ATTEMPTS_EXHAUSTED`
+   * when their last attempt was used). Each claim counts one attempt.
+   */
+  jobClaim(params: {
+    queue: string;
+    limit: number;
+    now: Date;
+    leaseMs: (name: string) => number;
+  }): Promise<ClaimedJob[]>;
+  /** Marks the attempt's job `succeeded`. */
+  jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean>;
+  /**
+   * Records a failed attempt: waiting again at `retryAt`, or `dead` when `retryAt` is absent.
+   */
+  jobFail(params: {
+    id: string;
+    leaseToken: string;
+    now: Date;
+    errorCode: string;
+    errorMessage: string;
+    retryAt?: Date;
+  }): Promise<boolean>;
+  /** Gives the job back uncounted (worker stop): waiting, its attempt not counted. */
+  jobRelease(params: { id: string; leaseToken: string; now: Date }): Promise<boolean>;
+  /**
+   * Extends the lease (a heartbeat), storing progress or a checkpoint when given; a checkpoint
+   * given with a unit of work is written in it on stores that share the transaction.
+   */
+  jobReport(params: {
+    id: string;
+    leaseToken: string;
+    now: Date;
+    leaseMs: number;
+    progress?: { done: number; total?: number };
+    checkpoint?: JsonValue;
+    unit?: UnitOfWork;
+  }): Promise<ReportOutcome>;
+  /** Cancels a waiting or running job the reach covers (after commit when not sharing). */
+  jobCancel(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean>;
+  /** The job, never its payload, when the reach covers it. */
+  jobFind(params: { id: string; reach: TenantReach }): Promise<QueuedJob | undefined>;
+  /** Revives a dead job: waiting, due now, attempts back to zero. */
+  jobRetryDead(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean>;
+  /** Deletes succeeded, dead and cancelled jobs finished before the instant; answers how many. */
+  jobPurgeFinished(params: { before: Date }): Promise<number>;
+  /** Every job kept, payload included, oldest first (tests and operators). */
+  jobList(params?: { queue?: string; status?: QueuedJobStatus }): Promise<StoredJob[]>;
+}
+
+/** Tells whether the reach covers a job of the tenant. */
+export function reaches(reach: TenantReach, tenantId: string | undefined): boolean {
+  if (reach.tenantId === undefined) return true;
+  if (tenantId === undefined) return false;
+  return reach.tenantId === tenantId || (reach.elevatedTenants?.includes(tenantId) ?? false);
+}
+
+/** The public view of a stored job: never its payload. */
+export function toQueuedJob(job: StoredJob): QueuedJob {
+  return {
+    id: job.id,
+    name: job.name,
+    status: job.status,
+    attempts: job.attempts,
+    progress: job.progress.total === undefined
+      ? { done: job.progress.done }
+      : { done: job.progress.done, total: job.progress.total },
+    runAt: job.runAt,
+    ...(job.lastErrorCode === undefined ? {} : { lastErrorCode: job.lastErrorCode }),
+    ...(job.tenantId === undefined ? {} : { tenantId: job.tenantId }),
+    ...(job.subject === undefined ? {} : { subject: job.subject }),
+  };
+}

@@ -1,0 +1,414 @@
+import assert from "node:assert/strict";
+import { userActor } from "@kit/kernel";
+import type { JobStore, NewJob } from "../store/job_store.ts";
+
+/** How the contract opens a fresh, empty store for each case, and closes it. */
+export interface JobStoreUnderTest {
+  /** A name for the test titles (`InMemoryJobStore`). */
+  readonly name: string;
+  /** Skips every case (a store whose service is not configured). */
+  readonly ignore?: boolean;
+  /** Opens an empty store. */
+  open(): Promise<{ store: JobStore; close(): Promise<void> }>;
+}
+
+const t0 = new Date("2026-05-01T08:00:00.000Z");
+const at = (ms: number): Date => new Date(t0.getTime() + ms);
+const lease = () => 1_000;
+let sequence = 0;
+
+/** A new job for the contract's cases. */
+function job(overrides: Partial<NewJob> = {}): NewJob {
+  sequence += 1;
+  const id = overrides.id ??
+    `0190${String(sequence).padStart(4, "0")}-0000-7000-8000-${crypto.randomUUID().slice(-12)}`;
+  return {
+    id,
+    name: "scheduling.clear-calendar",
+    queue: "scheduling",
+    payload: { calendarId: "c1", appointmentIds: ["a1"], reason: "closing" },
+    actor: userActor("u1", { roles: ["practitioner"], attributes: { site: "north" } }),
+    correlationId: "corr-1",
+    maxAttempts: 3,
+    runAt: t0,
+    createdAt: t0,
+    ...overrides,
+  };
+}
+
+/**
+ * The conformance suite every job store passes: every row of the job state table, idempotency
+ * across tenants, stale reports, lease expiry, cancellation, revival and purge.
+ *
+ * @example
+ * ```ts ignore
+ * jobStoreContract({
+ *   name: "InMemoryJobStore",
+ *   open: () => Promise.resolve({ store: new InMemoryJobStore(), close: () => Promise.resolve() }),
+ * });
+ * ```
+ */
+export function jobStoreContract(subject: JobStoreUnderTest): void {
+  const test = (name: string, fn: (store: JobStore) => Promise<void>) =>
+    Deno.test({
+      name: `${subject.name} (jobStoreContract): ${name}`,
+      ignore: subject.ignore ?? false,
+      sanitizeOps: false,
+      sanitizeResources: false,
+      fn: async () => {
+        const { store, close } = await subject.open();
+        try {
+          await fn(store);
+        } finally {
+          await close();
+        }
+      },
+    });
+
+  test("an inserted job is waiting, found without its payload, listed with it", async (store) => {
+    const j = job({ subject: "c1", tenantId: "t1" });
+    assert.deepEqual(await store.jobInsert({ job: j }), { id: j.id });
+    const found = await store.jobFind({ id: j.id, reach: {} });
+    assert.deepEqual(found, {
+      id: j.id,
+      name: j.name,
+      status: "waiting",
+      attempts: 0,
+      progress: { done: 0 },
+      runAt: t0,
+      tenantId: "t1",
+      subject: "c1",
+    });
+    assert.equal("payload" in (found as object), false);
+    const [listed] = await store.jobList();
+    assert.deepEqual(listed?.payload, j.payload);
+    assert.deepEqual(listed?.actor, j.actor);
+    assert.equal(
+      await store.jobFind({ id: "01900000-0000-7000-8000-000000000000", reach: {} }),
+      undefined,
+    );
+  });
+
+  test("claim takes due jobs of its queue only, earliest due first, up to the limit", async (store) => {
+    const late = job({ runAt: at(500) });
+    const early = job({ runAt: at(100) });
+    const future = job({ runAt: at(10_000) });
+    const other = job({ name: "billing.send-invoice", queue: "billing" });
+    for (const j of [late, early, future, other]) await store.jobInsert({ job: j });
+    const first = await store.jobClaim({
+      queue: "scheduling",
+      limit: 1,
+      now: at(1_000),
+      leaseMs: lease,
+    });
+    assert.deepEqual(first.map((c) => c.id), [early.id]);
+    assert.equal(first[0]!.attempt, 1);
+    assert.equal(first[0]!.status, "running");
+    const rest = await store.jobClaim({
+      queue: "scheduling",
+      limit: 10,
+      now: at(1_000),
+      leaseMs: lease,
+    });
+    assert.deepEqual(rest.map((c) => c.id), [late.id]);
+    assert.equal((await store.jobFind({ id: late.id, reach: {} }))?.status, "running");
+    assert.equal((await store.jobFind({ id: late.id, reach: {} }))?.attempts, 1);
+  });
+
+  test("a run that finishes while its attempt holds the job makes it succeeded", async (store) => {
+    const j = job();
+    await store.jobInsert({ job: j });
+    const [claimed] = await store.jobClaim({
+      queue: "scheduling",
+      limit: 1,
+      now: t0,
+      leaseMs: lease,
+    });
+    assert.equal(
+      await store.jobComplete({ id: j.id, leaseToken: "not-the-token", now: at(10) }),
+      false,
+    );
+    assert.equal(
+      await store.jobComplete({ id: j.id, leaseToken: claimed!.leaseToken, now: at(10) }),
+      true,
+    );
+    assert.equal((await store.jobFind({ id: j.id, reach: {} }))?.status, "succeeded");
+    assert.equal(
+      await store.jobComplete({ id: j.id, leaseToken: claimed!.leaseToken, now: at(20) }),
+      false,
+    );
+  });
+
+  test("a failed attempt below maxAttempts waits for its backoff, error code kept", async (store) => {
+    const j = job();
+    await store.jobInsert({ job: j });
+    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    assert.ok(
+      await store.jobFail({
+        id: j.id,
+        leaseToken: c1!.leaseToken,
+        now: at(10),
+        errorCode: "SLOT_TAKEN",
+        errorMessage: "taken",
+        retryAt: at(2_010),
+      }),
+    );
+    const waiting = await store.jobFind({ id: j.id, reach: {} });
+    assert.equal(waiting?.status, "waiting");
+    assert.equal(waiting?.lastErrorCode, "SLOT_TAKEN");
+    assert.deepEqual(waiting?.runAt, at(2_010));
+    assert.deepEqual(
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(2_000), leaseMs: lease }),
+      [],
+    );
+    const [c2] = await store.jobClaim({
+      queue: "scheduling",
+      limit: 1,
+      now: at(2_010),
+      leaseMs: lease,
+    });
+    assert.equal(c2?.attempt, 2);
+    assert.notEqual(c2?.leaseToken, c1?.leaseToken);
+  });
+
+  test("a failed attempt without a retry makes the job dead", async (store) => {
+    const j = job();
+    await store.jobInsert({ job: j });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    await store.jobFail({
+      id: j.id,
+      leaseToken: c!.leaseToken,
+      now: at(5),
+      errorCode: "UNEXPECTED",
+      errorMessage: "x",
+    });
+    const dead = await store.jobFind({ id: j.id, reach: {} });
+    assert.equal(dead?.status, "dead");
+    assert.equal(dead?.lastErrorCode, "UNEXPECTED");
+    assert.deepEqual(
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(100_000), leaseMs: lease }),
+      [],
+    );
+  });
+
+  test("an ended lease lets another worker claim the job, one attempt more; the old attempt is stale", async (store) => {
+    const j = job();
+    await store.jobInsert({ job: j });
+    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    assert.deepEqual(
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(999), leaseMs: lease }),
+      [],
+    );
+    const [c2] = await store.jobClaim({
+      queue: "scheduling",
+      limit: 1,
+      now: at(1_000),
+      leaseMs: lease,
+    });
+    assert.equal(c2?.id, j.id);
+    assert.equal(c2?.attempt, 2);
+    assert.equal(
+      await store.jobReport({
+        id: j.id,
+        leaseToken: c1!.leaseToken,
+        now: at(1_001),
+        leaseMs: 1_000,
+      }),
+      "stale",
+    );
+    assert.equal(
+      await store.jobComplete({ id: j.id, leaseToken: c1!.leaseToken, now: at(1_002) }),
+      false,
+    );
+    assert.equal(
+      await store.jobReport({
+        id: j.id,
+        leaseToken: c2!.leaseToken,
+        now: at(1_003),
+        leaseMs: 1_000,
+      }),
+      "ok",
+    );
+  });
+
+  test("an ended lease on the last attempt makes the job dead with ATTEMPTS_EXHAUSTED", async (store) => {
+    const j = job({ maxAttempts: 1 });
+    await store.jobInsert({ job: j });
+    await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    assert.deepEqual(
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(1_000), leaseMs: lease }),
+      [],
+    );
+    const dead = await store.jobFind({ id: j.id, reach: {} });
+    assert.equal(dead?.status, "dead");
+    assert.equal(dead?.lastErrorCode, "ATTEMPTS_EXHAUSTED");
+    assert.equal(dead?.attempts, 1);
+  });
+
+  test("a report extends the lease and keeps progress and the checkpoint for the next attempt", async (store) => {
+    const j = job();
+    await store.jobInsert({ job: j });
+    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    assert.equal(
+      await store.jobReport({
+        id: j.id,
+        leaseToken: c1!.leaseToken,
+        now: at(900),
+        leaseMs: 1_000,
+        progress: { done: 2, total: 5 },
+        checkpoint: { next: 2 },
+      }),
+      "ok",
+    );
+    assert.deepEqual(
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(1_500), leaseMs: lease }),
+      [],
+    );
+    assert.deepEqual((await store.jobFind({ id: j.id, reach: {} }))?.progress, {
+      done: 2,
+      total: 5,
+    });
+    const [c2] = await store.jobClaim({
+      queue: "scheduling",
+      limit: 1,
+      now: at(1_900),
+      leaseMs: lease,
+    });
+    assert.equal(c2?.attempt, 2);
+    assert.deepEqual(c2?.checkpoint, { next: 2 });
+  });
+
+  test("a released job is waiting again, its attempt not counted", async (store) => {
+    const j = job();
+    await store.jobInsert({ job: j });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    assert.ok(await store.jobRelease({ id: j.id, leaseToken: c!.leaseToken, now: at(1) }));
+    const found = await store.jobFind({ id: j.id, reach: {} });
+    assert.equal(found?.status, "waiting");
+    assert.equal(found?.attempts, 0);
+    const [again] = await store.jobClaim({
+      queue: "scheduling",
+      limit: 1,
+      now: at(2),
+      leaseMs: lease,
+    });
+    assert.equal(again?.attempt, 1);
+  });
+
+  test("cancel ends a waiting job; a running one learns it at its next report", async (store) => {
+    const waiting = job();
+    const running = job();
+    await store.jobInsert({ job: running });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    await store.jobInsert({ job: waiting });
+    assert.ok(await store.jobCancel({ id: waiting.id, reach: {}, now: at(1) }));
+    assert.equal((await store.jobFind({ id: waiting.id, reach: {} }))?.status, "cancelled");
+    assert.ok(await store.jobCancel({ id: running.id, reach: {}, now: at(2) }));
+    assert.equal(
+      await store.jobReport({
+        id: running.id,
+        leaseToken: c!.leaseToken,
+        now: at(3),
+        leaseMs: 1_000,
+      }),
+      "stale",
+    );
+    assert.equal(
+      await store.jobComplete({ id: running.id, leaseToken: c!.leaseToken, now: at(4) }),
+      false,
+    );
+    assert.equal((await store.jobFind({ id: running.id, reach: {} }))?.status, "cancelled");
+    assert.deepEqual(
+      await store.jobClaim({ queue: "scheduling", limit: 5, now: at(10_000), leaseMs: lease }),
+      [],
+    );
+    assert.equal(await store.jobCancel({ id: waiting.id, reach: {}, now: at(5) }), false);
+  });
+
+  test("an idempotency key is unique per job name and tenant while the job is kept", async (store) => {
+    const first = job({ idempotencyKey: "k", tenantId: "t1" });
+    assert.deepEqual(await store.jobInsert({ job: first }), { id: first.id });
+    const again = job({ idempotencyKey: "k", tenantId: "t1" });
+    assert.deepEqual(await store.jobInsert({ job: again }), { id: first.id, duplicate: true });
+    const otherTenant = job({ idempotencyKey: "k", tenantId: "t2" });
+    assert.deepEqual(await store.jobInsert({ job: otherTenant }), { id: otherTenant.id });
+    const noTenant = job({ idempotencyKey: "k" });
+    assert.deepEqual(await store.jobInsert({ job: noTenant }), { id: noTenant.id });
+    const noTenantAgain = job({ idempotencyKey: "k" });
+    assert.deepEqual(await store.jobInsert({ job: noTenantAgain }), {
+      id: noTenant.id,
+      duplicate: true,
+    });
+    const otherName = job({
+      idempotencyKey: "k",
+      tenantId: "t1",
+      name: "scheduling.send-reminder",
+    });
+    assert.deepEqual(await store.jobInsert({ job: otherName }), { id: otherName.id });
+    assert.equal((await store.jobList()).length, 4);
+  });
+
+  test("work for a tenant finds and cancels only that tenant's jobs and elevated ones", async (store) => {
+    const j = job({ tenantId: "t1" });
+    await store.jobInsert({ job: j });
+    assert.equal(await store.jobFind({ id: j.id, reach: { tenantId: "t2" } }), undefined);
+    assert.equal(await store.jobCancel({ id: j.id, reach: { tenantId: "t2" }, now: at(1) }), false);
+    assert.equal((await store.jobFind({ id: j.id, reach: { tenantId: "t1" } }))?.id, j.id);
+    assert.equal(
+      (await store.jobFind({ id: j.id, reach: { tenantId: "t2", elevatedTenants: ["t1"] } }))?.id,
+      j.id,
+    );
+    assert.equal((await store.jobFind({ id: j.id, reach: {} }))?.id, j.id);
+    assert.ok(
+      await store.jobCancel({
+        id: j.id,
+        reach: { tenantId: "t2", elevatedTenants: ["t1"] },
+        now: at(2),
+      }),
+    );
+  });
+
+  test("an operator revives a dead job: waiting, due now, attempts back to zero", async (store) => {
+    const j = job({ maxAttempts: 1 });
+    await store.jobInsert({ job: j });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    assert.equal(
+      await store.jobRetryDead({ id: j.id, reach: {}, now: at(1) }),
+      false,
+      "not dead yet",
+    );
+    await store.jobFail({
+      id: j.id,
+      leaseToken: c!.leaseToken,
+      now: at(2),
+      errorCode: "X",
+      errorMessage: "x",
+    });
+    assert.ok(await store.jobRetryDead({ id: j.id, reach: {}, now: at(5_000) }));
+    const revived = await store.jobFind({ id: j.id, reach: {} });
+    assert.equal(revived?.status, "waiting");
+    assert.equal(revived?.attempts, 0);
+    const [again] = await store.jobClaim({
+      queue: "scheduling",
+      limit: 1,
+      now: at(5_000),
+      leaseMs: lease,
+    });
+    assert.equal(again?.attempt, 1);
+  });
+
+  test("purgeFinished deletes finished jobs before the instant, and frees their keys", async (store) => {
+    const done = job({ idempotencyKey: "once" });
+    const open = job();
+    await store.jobInsert({ job: done });
+    await store.jobInsert({ job: open });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    assert.equal(c?.id, done.id);
+    await store.jobComplete({ id: done.id, leaseToken: c!.leaseToken, now: at(100) });
+    assert.equal(await store.jobPurgeFinished({ before: at(100) }), 0);
+    assert.equal(await store.jobPurgeFinished({ before: at(101) }), 1);
+    assert.deepEqual((await store.jobList()).map((j) => j.id), [open.id]);
+    const reused = job({ idempotencyKey: "once" });
+    assert.deepEqual(await store.jobInsert({ job: reused }), { id: reused.id });
+  });
+}

@@ -1,0 +1,245 @@
+import {
+  type BackgroundJobExecution,
+  type Clock,
+  currentUnitOfWork,
+  type ErrorReporter,
+  type ExecutionContext,
+  isRefusal,
+  type JsonValue,
+  runInScope,
+} from "@kit/kernel";
+import type { BackgroundJobSettings } from "../declaration/background.ts";
+import { exponentialBackoff } from "../declaration/backoff.ts";
+import type { ClaimedJob, JobStore } from "../store/job_store.ts";
+import { JobInterruptedError, JobTimeoutError, WorkerStoppedError } from "./job_errors.ts";
+
+/** How an attempt ended (the `status` label of `background_job_runs_total`). */
+export type AttemptOutcome = "succeeded" | "retried" | "dead" | "released" | "interrupted";
+
+/** A job this worker can run: its settings and its instance. */
+export interface RunnableJob {
+  /** The declared settings. */
+  readonly settings: BackgroundJobSettings;
+  /** The job instance, built by the composition root. */
+  readonly instance: () => {
+    run(payload: unknown, execution: BackgroundJobExecution): Promise<void>;
+  };
+}
+
+/** What an attempt needs from its worker. */
+export interface AttemptContext {
+  readonly store: JobStore;
+  readonly clock: Clock;
+  readonly errorReporter: ErrorReporter;
+  readonly jobs: ReadonlyMap<string, RunnableJob>;
+  /** Aborted when the worker gives up waiting for its attempts (after the grace period). */
+  readonly hardStop: AbortSignal;
+  /** Told when a heartbeat fails and when one succeeds again. */
+  readonly onHeartbeat?: (healthy: boolean) => void;
+}
+
+/** The end of an attempt. */
+export interface AttemptResult {
+  /** How it ended. */
+  readonly outcome: AttemptOutcome;
+  /** The error code kept, for failed attempts. */
+  readonly errorCode?: string;
+  /** What the run threw, if it threw. */
+  readonly error?: unknown;
+}
+
+const unknownJobBackoff = exponentialBackoff();
+
+/**
+ * Runs one claimed job: in the job's execution context, with heartbeats every third of the
+ * lease, the timeout, and the outcome recorded in the store under the attempt's lease token.
+ */
+export async function runAttempt(context: AttemptContext, job: ClaimedJob): Promise<AttemptResult> {
+  const { store, clock } = context;
+  const runnable = context.jobs.get(job.name);
+  if (runnable === undefined) {
+    const retry = job.attempt < job.maxAttempts;
+    await store.jobFail({
+      id: job.id,
+      leaseToken: job.leaseToken,
+      now: clock.now(),
+      errorCode: "UNKNOWN_BACKGROUND_JOB",
+      errorMessage: `This worker does not know the job name '${job.name}'`,
+      ...(retry
+        ? { retryAt: new Date(clock.now().getTime() + unknownJobBackoff(job.attempt)) }
+        : {}),
+    });
+    return { outcome: retry ? "retried" : "dead", errorCode: "UNKNOWN_BACKGROUND_JOB" };
+  }
+  const { settings } = runnable;
+  const run = new AbortController();
+  const timers = new AbortController();
+  const abort = (reason: Error) => {
+    if (!run.signal.aborted) run.abort(reason);
+  };
+  const onHardStop = () => abort(new WorkerStoppedError());
+  if (context.hardStop.aborted) onHardStop();
+  else context.hardStop.addEventListener("abort", onHardStop, { once: true });
+
+  const report = async (extra: {
+    progress?: { done: number; total?: number };
+    checkpoint?: JsonValue;
+  }): Promise<void> => {
+    const unit = extra.checkpoint === undefined ? undefined : currentUnitOfWork();
+    const outcome = await store.jobReport({
+      id: job.id,
+      leaseToken: job.leaseToken,
+      now: clock.now(),
+      leaseMs: settings.leaseMs,
+      ...extra,
+      ...(unit ? { unit } : {}),
+    });
+    if (outcome !== "ok") {
+      const error = new JobInterruptedError(job.id);
+      abort(error);
+      throw error;
+    }
+  };
+
+  void heartbeat(context, job, settings.leaseMs, timers.signal, abort);
+  if (settings.timeoutMs !== undefined) {
+    const timeoutMs = settings.timeoutMs;
+    clock.sleep(timeoutMs, timers.signal).then(
+      () => abort(new JobTimeoutError(job.id, timeoutMs)),
+      () => {},
+    );
+  }
+
+  const startedAt = clock.now();
+  const execution: BackgroundJobExecution = {
+    jobId: job.id,
+    attempt: job.attempt,
+    actor: job.actor,
+    signal: run.signal,
+    checkpoint: job.checkpoint,
+    reportProgress(progress) {
+      if (!Number.isInteger(progress?.done) || progress.done < 0) {
+        return Promise.reject(
+          new RangeError(
+            `reportProgress needs done as an integer >= 0, got ${String(progress?.done)}`,
+          ),
+        );
+      }
+      if (
+        progress.total !== undefined && (!Number.isInteger(progress.total) || progress.total < 0)
+      ) {
+        return Promise.reject(
+          new RangeError(
+            `reportProgress needs total as an integer >= 0, got ${String(progress.total)}`,
+          ),
+        );
+      }
+      return report({ progress });
+    },
+    saveCheckpoint(value) {
+      return report({ checkpoint: JSON.parse(JSON.stringify(value ?? null)) as JsonValue });
+    },
+  };
+  const scope: ExecutionContext = {
+    origin: "queue",
+    actor: job.actor,
+    correlationId: job.correlationId,
+    causationId: job.id,
+    ...(job.tenantId === undefined ? {} : { tenantId: job.tenantId }),
+    ...(settings.timeoutMs === undefined
+      ? {}
+      : { deadline: new Date(startedAt.getTime() + settings.timeoutMs) }),
+  };
+
+  try {
+    const running = runInScope(
+      { execution: scope },
+      () => runnable.instance().run(job.payload, execution),
+    );
+    running.catch(() => {}); // a run that ignores its signal finishes behind, unheard
+    await Promise.race([running, aborted(run.signal)]);
+    if (run.signal.aborted) throw run.signal.reason;
+    const held = await store.jobComplete({
+      id: job.id,
+      leaseToken: job.leaseToken,
+      now: clock.now(),
+    });
+    return { outcome: held ? "succeeded" : "interrupted" };
+  } catch (thrown) {
+    const error = run.signal.aborted ? run.signal.reason : thrown;
+    if (error instanceof JobInterruptedError) return { outcome: "interrupted", error };
+    if (error instanceof WorkerStoppedError) {
+      await store.jobRelease({ id: job.id, leaseToken: job.leaseToken, now: clock.now() });
+      return { outcome: "released", error };
+    }
+    const errorCode = error instanceof JobTimeoutError
+      ? error.code
+      : isRefusal(error)
+      ? error.code
+      : "UNEXPECTED";
+    if (errorCode === "UNEXPECTED") {
+      context.errorReporter.report(error, {
+        origin: "queue",
+        details: { job: job.name, jobId: job.id, attempt: job.attempt },
+      });
+    }
+    const retry = job.attempt < job.maxAttempts;
+    const now = clock.now();
+    const held = await store.jobFail({
+      id: job.id,
+      leaseToken: job.leaseToken,
+      now,
+      errorCode,
+      errorMessage: error instanceof Error ? error.message : String(error),
+      ...(retry ? { retryAt: new Date(now.getTime() + settings.backoff(job.attempt)) } : {}),
+    });
+    if (!held) return { outcome: "interrupted", errorCode, error };
+    return { outcome: retry ? "retried" : "dead", errorCode, error };
+  } finally {
+    timers.abort();
+    context.hardStop.removeEventListener("abort", onHardStop);
+  }
+}
+
+async function heartbeat(
+  context: AttemptContext,
+  job: ClaimedJob,
+  leaseMs: number,
+  signal: AbortSignal,
+  abort: (reason: Error) => void,
+): Promise<void> {
+  const every = Math.max(1, Math.floor(leaseMs / 3));
+  while (!signal.aborted) {
+    try {
+      await context.clock.sleep(every, signal);
+    } catch {
+      return;
+    }
+    try {
+      const outcome = await context.store.jobReport({
+        id: job.id,
+        leaseToken: job.leaseToken,
+        now: context.clock.now(),
+        leaseMs,
+      });
+      context.onHeartbeat?.(true);
+      if (outcome !== "ok") {
+        abort(new JobInterruptedError(job.id));
+        return;
+      }
+    } catch (error) {
+      context.onHeartbeat?.(false);
+      context.errorReporter.report(error, {
+        origin: "queue",
+        details: { stage: "heartbeat", job: job.name, jobId: job.id },
+      });
+    }
+  }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}

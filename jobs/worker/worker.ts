@@ -1,0 +1,233 @@
+import type { Clock, ErrorReporter } from "@kit/kernel";
+import type { ClaimedJob, JobStore } from "../store/job_store.ts";
+import {
+  type AttemptContext,
+  type AttemptResult,
+  runAttempt,
+  type RunnableJob,
+} from "./run_attempt.ts";
+
+/** The settings of a {@linkcode Worker}. */
+export interface WorkerSettings {
+  /** Attempts run at once per queue (default 10; `{ <context>: n }` per queue). */
+  readonly concurrency?: number | Readonly<Record<string, number>>;
+  /** The wait between two polls of an idle queue (default 1000 ms). */
+  readonly pollIntervalMs?: number;
+  /** How long `stop()` waits for running attempts before aborting them (default 30 000 ms). */
+  readonly graceMs?: number;
+}
+
+/** Told of every attempt's end (metrics, tests). */
+export type AttemptListener = (job: ClaimedJob, result: AttemptResult, durationMs: number) => void;
+
+/**
+ * Claims due jobs of each queue it has jobs for, up to the queue's concurrency, and runs them.
+ * `stop()` stops claiming, gives back the jobs of a claim in flight, waits for running attempts up
+ * to the grace period, then aborts them (their jobs go back uncounted).
+ */
+export class Worker {
+  readonly #store: JobStore;
+  readonly #clock: Clock;
+  readonly #jobs: ReadonlyMap<string, RunnableJob>;
+  readonly #reporter: ErrorReporter;
+  readonly #queues: readonly string[];
+  readonly #concurrency: (queue: string) => number;
+  readonly #pollIntervalMs: number;
+  readonly #graceMs: number;
+  readonly #listeners: AttemptListener[] = [];
+  #hardStop = new AbortController();
+  #stopping = new AbortController();
+  #loops: Promise<void>[] = [];
+  #running = new Set<Promise<void>>();
+  #healthy = true;
+  #wake: (() => void)[] = [];
+
+  /** Builds a worker for the jobs it knows. */
+  constructor(options: {
+    store: JobStore;
+    clock: Clock;
+    jobs: ReadonlyMap<string, RunnableJob>;
+    errorReporter: ErrorReporter;
+    settings?: WorkerSettings;
+  }) {
+    this.#store = options.store;
+    this.#clock = options.clock;
+    this.#jobs = options.jobs;
+    this.#reporter = options.errorReporter;
+    this.#queues = [...new Set([...options.jobs.values()].map((j) => j.settings.queue))].sort();
+    const concurrency = options.settings?.concurrency ?? 10;
+    this.#concurrency = typeof concurrency === "number"
+      ? () => concurrency
+      : (queue) => concurrency[queue] ?? 10;
+    for (const queue of this.#queues) {
+      const n = this.#concurrency(queue);
+      if (!Number.isInteger(n) || n < 1) {
+        throw new RangeError(
+          `The concurrency of queue '${queue}' must be an integer from 1, got ${n}`,
+        );
+      }
+    }
+    this.#pollIntervalMs = options.settings?.pollIntervalMs ?? 1_000;
+    this.#graceMs = options.settings?.graceMs ?? 30_000;
+  }
+
+  /** The queues this worker consumes: the contexts of the jobs it knows. */
+  get queues(): readonly string[] {
+    return this.#queues;
+  }
+
+  /** Tells the listener of every attempt's end. */
+  onAttempt(listener: AttemptListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Starts one claim loop per queue. */
+  start(): void {
+    if (this.#loops.length > 0) return;
+    this.#stopping = new AbortController();
+    this.#hardStop = new AbortController();
+    this.#loops = this.#queues.map((queue) => this.#loop(queue));
+  }
+
+  /** Wakes idle loops now (a job was enqueued on a store that can tell). */
+  wake(): void {
+    const waiting = this.#wake;
+    this.#wake = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  /** Stops claiming, waits for attempts up to the grace period, then aborts them. */
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.wake();
+    await Promise.all(this.#loops);
+    this.#loops = [];
+    if (this.#running.size > 0) {
+      const grace = new AbortController();
+      await Promise.race([
+        Promise.all(this.#running),
+        this.#clock.sleep(this.#graceMs, grace.signal).catch(() => {}),
+      ]);
+      grace.abort();
+      this.#hardStop.abort();
+      await Promise.all(this.#running);
+    }
+  }
+
+  /**
+   * Runs, one after another, every job due now in every queue, until none is due; then throws
+   * the first error an attempt threw. For tests on the test clock.
+   */
+  async runDue(): Promise<number> {
+    let ran = 0;
+    let firstError: unknown;
+    let claimed: ClaimedJob[];
+    do {
+      claimed = [];
+      for (const queue of this.#queues) {
+        const jobs = await this.#claim(queue, 100);
+        claimed.push(...jobs);
+        for (const job of jobs) {
+          const result = await this.#attempt(job);
+          ran++;
+          if (result.error !== undefined && firstError === undefined) firstError = result.error;
+        }
+      }
+    } while (claimed.length > 0);
+    if (firstError !== undefined) throw firstError;
+    return ran;
+  }
+
+  async #loop(queue: string): Promise<void> {
+    const stopping = this.#stopping.signal;
+    const mine = new Set<Promise<void>>();
+    while (!stopping.aborted) {
+      const free = this.#concurrency(queue) - mine.size;
+      if (!this.#healthy || free <= 0) {
+        await Promise.race([...mine, this.#idle(stopping)]);
+        continue;
+      }
+      let jobs: ClaimedJob[] = [];
+      try {
+        jobs = await this.#claim(queue, free);
+      } catch (error) {
+        this.#reporter.report(error, { origin: "queue", details: { stage: "claim", queue } });
+      }
+      if (stopping.aborted) {
+        for (const job of jobs) {
+          await this.#store.jobRelease({
+            id: job.id,
+            leaseToken: job.leaseToken,
+            now: this.#clock.now(),
+          })
+            .catch((error) =>
+              this.#reporter.report(error, { origin: "queue", details: { stage: "release" } })
+            );
+        }
+        break;
+      }
+      for (const job of jobs) {
+        const attempt = this.#attempt(job).then(() => {}, () => {});
+        const tracked = attempt.finally(() => {
+          mine.delete(tracked);
+          this.#running.delete(tracked);
+        });
+        mine.add(tracked);
+        this.#running.add(tracked);
+      }
+      if (jobs.length === 0) await this.#idle(stopping);
+    }
+  }
+
+  #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
+    return this.#store.jobClaim({
+      queue,
+      limit,
+      now: this.#clock.now(),
+      leaseMs: (name) => this.#jobs.get(name)?.settings.leaseMs ?? 30_000,
+    });
+  }
+
+  async #attempt(job: ClaimedJob): Promise<AttemptResult> {
+    const context: AttemptContext = {
+      store: this.#store,
+      clock: this.#clock,
+      errorReporter: this.#reporter,
+      jobs: this.#jobs,
+      hardStop: this.#hardStop.signal,
+      onHeartbeat: (healthy) => {
+        this.#healthy = healthy;
+      },
+    };
+    const started = this.#clock.now().getTime();
+    let result: AttemptResult;
+    try {
+      result = await runAttempt(context, job);
+    } catch (error) {
+      this.#reporter.report(error, {
+        origin: "queue",
+        details: { stage: "record", jobId: job.id },
+      });
+      result = { outcome: "interrupted", error };
+    }
+    const duration = this.#clock.now().getTime() - started;
+    for (const listener of this.#listeners) listener(job, result, duration);
+    return result;
+  }
+
+  #idle(stopping: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = new AbortController();
+      const done = () => {
+        timer.abort();
+        const index = this.#wake.indexOf(done);
+        if (index >= 0) this.#wake.splice(index, 1);
+        resolve();
+      };
+      this.#wake.push(done);
+      this.#clock.sleep(this.#pollIntervalMs, timer.signal).then(done, () => {});
+      if (stopping.aborted) done();
+      else stopping.addEventListener("abort", done, { once: true });
+    });
+  }
+}
