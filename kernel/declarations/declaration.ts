@@ -64,7 +64,7 @@ export function declarationKindsOf(target: AnyClass): readonly string[] {
 
 /**
  * Builds a class decorator that works in both decorator modes and refuses to decorate anything
- * but a class.
+ * but a class. `apply` sees the complete class, static fields included, in both modes.
  */
 export function classDecorator<C extends AnyClass>(
   decoratorName: string,
@@ -74,7 +74,15 @@ export function classDecorator<C extends AnyClass>(
     if (typeof target !== "function" || (context !== undefined && context.kind !== "class")) {
       throw new TypeError(`@${decoratorName}() decorates a class only`);
     }
-    apply(target);
+    // Under standard decorators, static fields are defined after class decorators run: read the
+    // class once it is complete. Under experimentalDecorators they are defined already.
+    if (context !== undefined && typeof context.addInitializer === "function") {
+      context.addInitializer(function (this: C) {
+        apply(this);
+      });
+    } else {
+      apply(target);
+    }
   };
 }
 
