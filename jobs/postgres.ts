@@ -1,4 +1,7 @@
 /**
+ * Background jobs on PostgreSQL (postgres.js): `PostgresJobStore` and its migrations.
+ *
  * @module
  */
-export {};
+export * from "./postgres/job_migrations.ts";
+export * from "./postgres/postgres_job_store.ts";

@@ -65,7 +65,8 @@ export class InMemoryJobStore implements JobStore {
     queue: string;
     limit: number;
     now: Date;
-    leaseMs: (name: string) => number;
+    leases: Readonly<Record<string, number>>;
+    defaultLeaseMs: number;
   }): Promise<ClaimedJob[]> {
     const now = params.now.getTime();
     const candidates = [...this.#rows.values()]
@@ -87,7 +88,7 @@ export class InMemoryJobStore implements JobStore {
       row.status = "running";
       row.attempts += 1;
       row.leaseToken = crypto.randomUUID();
-      row.leaseExpiresAt = now + params.leaseMs(row.job.name);
+      row.leaseExpiresAt = now + (params.leases[row.job.name] ?? params.defaultLeaseMs);
       claimed.push({ ...this.#stored(row), attempt: row.attempts, leaseToken: row.leaseToken });
     }
     return Promise.resolve(claimed);

@@ -94,7 +94,10 @@ export interface JobStore {
     queue: string;
     limit: number;
     now: Date;
-    leaseMs: (name: string) => number;
+    /** The lease of a claim by job name, in ms. */
+    leases: Readonly<Record<string, number>>;
+    /** The lease of a job name not in `leases`, in ms. */
+    defaultLeaseMs: number;
   }): Promise<ClaimedJob[]>;
   /** Marks the attempt's job `succeeded`. */
   jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean>;

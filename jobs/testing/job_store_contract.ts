@@ -14,7 +14,7 @@ export interface JobStoreUnderTest {
 
 const t0 = new Date("2026-05-01T08:00:00.000Z");
 const at = (ms: number): Date => new Date(t0.getTime() + ms);
-const lease = () => 1_000;
+const leases = { leases: {}, defaultLeaseMs: 1_000 } as const;
 let sequence = 0;
 
 /** A new job for the contract's cases. */
@@ -99,7 +99,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       queue: "scheduling",
       limit: 1,
       now: at(1_000),
-      leaseMs: lease,
+      ...leases,
     });
     assert.deepEqual(first.map((c) => c.id), [early.id]);
     assert.equal(first[0]!.attempt, 1);
@@ -108,7 +108,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       queue: "scheduling",
       limit: 10,
       now: at(1_000),
-      leaseMs: lease,
+      ...leases,
     });
     assert.deepEqual(rest.map((c) => c.id), [late.id]);
     assert.equal((await store.jobFind({ id: late.id, reach: {} }))?.status, "running");
@@ -122,7 +122,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       queue: "scheduling",
       limit: 1,
       now: t0,
-      leaseMs: lease,
+      ...leases,
     });
     assert.equal(
       await store.jobComplete({ id: j.id, leaseToken: "not-the-token", now: at(10) }),
@@ -142,7 +142,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   test("a failed attempt below maxAttempts waits for its backoff, error code kept", async (store) => {
     const j = job();
     await store.jobInsert({ job: j });
-    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.ok(
       await store.jobFail({
         id: j.id,
@@ -158,14 +158,14 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     assert.equal(waiting?.lastErrorCode, "SLOT_TAKEN");
     assert.deepEqual(waiting?.runAt, at(2_010));
     assert.deepEqual(
-      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(2_000), leaseMs: lease }),
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(2_000), ...leases }),
       [],
     );
     const [c2] = await store.jobClaim({
       queue: "scheduling",
       limit: 1,
       now: at(2_010),
-      leaseMs: lease,
+      ...leases,
     });
     assert.equal(c2?.attempt, 2);
     assert.notEqual(c2?.leaseToken, c1?.leaseToken);
@@ -174,7 +174,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   test("a failed attempt without a retry makes the job dead", async (store) => {
     const j = job();
     await store.jobInsert({ job: j });
-    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     await store.jobFail({
       id: j.id,
       leaseToken: c!.leaseToken,
@@ -186,7 +186,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     assert.equal(dead?.status, "dead");
     assert.equal(dead?.lastErrorCode, "UNEXPECTED");
     assert.deepEqual(
-      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(100_000), leaseMs: lease }),
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(100_000), ...leases }),
       [],
     );
   });
@@ -194,16 +194,16 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   test("an ended lease lets another worker claim the job, one attempt more; the old attempt is stale", async (store) => {
     const j = job();
     await store.jobInsert({ job: j });
-    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.deepEqual(
-      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(999), leaseMs: lease }),
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(999), ...leases }),
       [],
     );
     const [c2] = await store.jobClaim({
       queue: "scheduling",
       limit: 1,
       now: at(1_000),
-      leaseMs: lease,
+      ...leases,
     });
     assert.equal(c2?.id, j.id);
     assert.equal(c2?.attempt, 2);
@@ -234,9 +234,9 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   test("an ended lease on the last attempt makes the job dead with ATTEMPTS_EXHAUSTED", async (store) => {
     const j = job({ maxAttempts: 1 });
     await store.jobInsert({ job: j });
-    await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.deepEqual(
-      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(1_000), leaseMs: lease }),
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(1_000), ...leases }),
       [],
     );
     const dead = await store.jobFind({ id: j.id, reach: {} });
@@ -248,7 +248,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   test("a report extends the lease and keeps progress and the checkpoint for the next attempt", async (store) => {
     const j = job();
     await store.jobInsert({ job: j });
-    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c1] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.equal(
       await store.jobReport({
         id: j.id,
@@ -261,7 +261,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       "ok",
     );
     assert.deepEqual(
-      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(1_500), leaseMs: lease }),
+      await store.jobClaim({ queue: "scheduling", limit: 1, now: at(1_500), ...leases }),
       [],
     );
     assert.deepEqual((await store.jobFind({ id: j.id, reach: {} }))?.progress, {
@@ -272,7 +272,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       queue: "scheduling",
       limit: 1,
       now: at(1_900),
-      leaseMs: lease,
+      ...leases,
     });
     assert.equal(c2?.attempt, 2);
     assert.deepEqual(c2?.checkpoint, { next: 2 });
@@ -281,7 +281,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   test("a released job is waiting again, its attempt not counted", async (store) => {
     const j = job();
     await store.jobInsert({ job: j });
-    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.ok(await store.jobRelease({ id: j.id, leaseToken: c!.leaseToken, now: at(1) }));
     const found = await store.jobFind({ id: j.id, reach: {} });
     assert.equal(found?.status, "waiting");
@@ -290,7 +290,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       queue: "scheduling",
       limit: 1,
       now: at(2),
-      leaseMs: lease,
+      ...leases,
     });
     assert.equal(again?.attempt, 1);
   });
@@ -299,7 +299,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     const waiting = job();
     const running = job();
     await store.jobInsert({ job: running });
-    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     await store.jobInsert({ job: waiting });
     assert.ok(await store.jobCancel({ id: waiting.id, reach: {}, now: at(1) }));
     assert.equal((await store.jobFind({ id: waiting.id, reach: {} }))?.status, "cancelled");
@@ -319,7 +319,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     );
     assert.equal((await store.jobFind({ id: running.id, reach: {} }))?.status, "cancelled");
     assert.deepEqual(
-      await store.jobClaim({ queue: "scheduling", limit: 5, now: at(10_000), leaseMs: lease }),
+      await store.jobClaim({ queue: "scheduling", limit: 5, now: at(10_000), ...leases }),
       [],
     );
     assert.equal(await store.jobCancel({ id: waiting.id, reach: {}, now: at(5) }), false);
@@ -371,7 +371,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   test("an operator revives a dead job: waiting, due now, attempts back to zero", async (store) => {
     const j = job({ maxAttempts: 1 });
     await store.jobInsert({ job: j });
-    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.equal(
       await store.jobRetryDead({ id: j.id, reach: {}, now: at(1) }),
       false,
@@ -392,7 +392,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       queue: "scheduling",
       limit: 1,
       now: at(5_000),
-      leaseMs: lease,
+      ...leases,
     });
     assert.equal(again?.attempt, 1);
   });
@@ -402,7 +402,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     const open = job();
     await store.jobInsert({ job: done });
     await store.jobInsert({ job: open });
-    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, leaseMs: lease });
+    const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.equal(c?.id, done.id);
     await store.jobComplete({ id: done.id, leaseToken: c!.leaseToken, now: at(100) });
     assert.equal(await store.jobPurgeFinished({ before: at(100) }), 0);

@@ -35,6 +35,7 @@ export class Worker {
   readonly #pollIntervalMs: number;
   readonly #graceMs: number;
   readonly #listeners: AttemptListener[] = [];
+  readonly #leases: Readonly<Record<string, number>>;
   #hardStop = new AbortController();
   #stopping = new AbortController();
   #loops: Promise<void>[] = [];
@@ -67,6 +68,9 @@ export class Worker {
         );
       }
     }
+    this.#leases = Object.fromEntries(
+      [...options.jobs.values()].map((j) => [j.settings.name, j.settings.leaseMs]),
+    );
     this.#pollIntervalMs = options.settings?.pollIntervalMs ?? 1_000;
     this.#graceMs = options.settings?.graceMs ?? 30_000;
   }
@@ -184,7 +188,8 @@ export class Worker {
       queue,
       limit,
       now: this.#clock.now(),
-      leaseMs: (name) => this.#jobs.get(name)?.settings.leaseMs ?? 30_000,
+      leases: this.#leases,
+      defaultLeaseMs: 30_000,
     });
   }
 

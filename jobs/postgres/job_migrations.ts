@@ -1,0 +1,76 @@
+import type postgres from "postgres";
+
+/** The numbered migrations of the `background_jobs` table. */
+export const jobMigrations: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+create table if not exists background_jobs (
+  id text primary key,
+  name text not null,
+  queue text not null,
+  payload jsonb not null,
+  actor jsonb not null,
+  tenant_id text not null default '',
+  correlation_id text not null,
+  traceparent text,
+  subject text,
+  idempotency_key text,
+  status text not null default 'waiting'
+    check (status in ('waiting', 'running', 'succeeded', 'dead', 'cancelled')),
+  attempts integer not null default 0,
+  max_attempts integer not null,
+  run_at timestamptz not null,
+  lease_token text,
+  lease_expires_at timestamptz,
+  progress_done integer not null default 0,
+  progress_total integer,
+  checkpoint jsonb,
+  last_error_code text,
+  last_error_message text,
+  created_at timestamptz not null,
+  finished_at timestamptz
+);
+create unique index if not exists background_jobs_idempotency
+  on background_jobs (name, tenant_id, idempotency_key) where idempotency_key is not null;
+create index if not exists background_jobs_due
+  on background_jobs (queue, run_at, id) where status = 'waiting';
+create index if not exists background_jobs_leased
+  on background_jobs (queue, lease_expires_at) where status = 'running';
+create index if not exists background_jobs_finished
+  on background_jobs (finished_at) where finished_at is not null;
+`,
+  },
+];
+
+/**
+ * Creates or updates the `background_jobs` table in a schema (default: the connection's search
+ * path). Idempotent; concurrent runs are serialised by an advisory lock.
+ */
+export async function migrateJobs(
+  sql: postgres.Sql,
+  options: { schema?: string } = {},
+): Promise<void> {
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+    throw new TypeError(`Invalid schema name ${JSON.stringify(schema)}: use lower-case snake_case`);
+  }
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext('kit_jobs_migrations'))`;
+    if (schema !== undefined) {
+      await tx.unsafe(`create schema if not exists "${schema}"`);
+      await tx.unsafe(`set local search_path to "${schema}"`);
+    }
+    await tx.unsafe(
+      `create table if not exists kit_jobs_migrations (version integer primary key, applied_at timestamptz not null default now())`,
+    );
+    const done = new Set(
+      (await tx.unsafe(`select version from kit_jobs_migrations`)).map((r) => r.version as number),
+    );
+    for (const migration of jobMigrations) {
+      if (done.has(migration.version)) continue;
+      await tx.unsafe(migration.sql);
+      await tx.unsafe(`insert into kit_jobs_migrations (version) values (${migration.version})`);
+    }
+  });
+}

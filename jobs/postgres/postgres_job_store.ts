@@ -1,0 +1,322 @@
+import type {
+  Actor,
+  EnqueueResult,
+  JsonValue,
+  QueuedJob,
+  QueuedJobStatus,
+  UnitOfWork,
+} from "@kit/kernel";
+import { transactionOf } from "@kit/kernel/postgres";
+import type postgres from "postgres";
+import type {
+  ClaimedJob,
+  JobStore,
+  NewJob,
+  ReportOutcome,
+  StoredJob,
+  TenantReach,
+} from "../store/job_store.ts";
+
+type Row = Record<string, unknown>;
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+const columns = `id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
+  idempotency_key, status, attempts, max_attempts, run_at, lease_token, progress_done, progress_total,
+  checkpoint, last_error_code, created_at, finished_at`;
+
+/** The channel the store notifies on commit of an insert (the payload is the queue). */
+export const jobsChannel = "kit_jobs";
+
+/**
+ * Jobs on PostgreSQL (postgres.js), in the table `background_jobs` (created by `migrateJobs`) of
+ * the connection's search path — the context's own schema. An enqueue writes in the caller's
+ * transaction (a rolled-back command leaves no job); a claim takes due jobs with
+ * `FOR UPDATE SKIP LOCKED` in one short statement of its own; a committed insert notifies
+ * `kit_jobs`, so idle workers start at once.
+ */
+export class PostgresJobStore implements JobStore {
+  /** Writes join the caller's transaction. */
+  readonly sharesTransaction = true;
+  readonly #sql: postgres.Sql;
+
+  /** A store on this client. */
+  constructor(sql: postgres.Sql) {
+    this.#sql = sql;
+  }
+
+  /** Inserts in the unit's transaction; answers the kept id for a kept idempotency key. */
+  async jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
+    const sql = this.#on(params.unit);
+    const job = params.job;
+    const tenant = job.tenantId ?? "";
+    const inserted = await sql`
+      insert into background_jobs
+        (id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
+         idempotency_key, max_attempts, run_at, created_at)
+      values (${job.id}, ${job.name}, ${job.queue}, ${sql.json(job.payload as postgres.JSONValue)},
+        ${sql.json(job.actor as unknown as postgres.JSONValue)}, ${tenant}, ${job.correlationId},
+        ${job.traceparent ?? null}, ${job.subject ?? null}, ${job.idempotencyKey ?? null},
+        ${job.maxAttempts}, ${job.runAt}, ${job.createdAt})
+      on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
+      returning id, pg_notify(${jobsChannel}, queue)`;
+    if (inserted.length === 1) return { id: job.id };
+    const [kept] = await sql`
+      select id from background_jobs
+      where name = ${job.name} and tenant_id = ${tenant} and idempotency_key = ${job
+      .idempotencyKey!}`;
+    if (kept === undefined) {
+      throw new Error(`Job '${job.name}' conflicted on its idempotency key but no job holds it`);
+    }
+    return { id: kept.id as string, duplicate: true };
+  }
+
+  /** Claims due jobs and jobs whose lease ended, in one statement. */
+  async jobClaim(params: {
+    queue: string;
+    limit: number;
+    now: Date;
+    leases: Readonly<Record<string, number>>;
+    defaultLeaseMs: number;
+  }): Promise<ClaimedJob[]> {
+    const { queue, limit, now } = params;
+    const rows = await this.#sql`
+      with exhausted as (
+        select id from background_jobs
+        where queue = ${queue} and status = 'running' and lease_expires_at <= ${now}
+          and attempts >= max_attempts
+        for update skip locked
+      ), died as (
+        update background_jobs j
+        set status = 'dead', finished_at = ${now}, lease_token = null, lease_expires_at = null,
+          last_error_code = 'ATTEMPTS_EXHAUSTED',
+          last_error_message = 'The lease of the last attempt ended'
+        from exhausted where j.id = exhausted.id
+        returning j.id
+      ), due as (
+        select id, run_at from background_jobs
+        where queue = ${queue} and status = 'waiting' and run_at <= ${now}
+        order by run_at, id
+        limit ${limit}
+        for update skip locked
+      ), expired as (
+        select id, run_at from background_jobs
+        where queue = ${queue} and status = 'running' and lease_expires_at <= ${now}
+          and attempts < max_attempts
+        order by lease_expires_at, id
+        limit ${limit}
+        for update skip locked
+      ), picked as (
+        select id from (select * from due union all select * from expired) c
+        order by run_at, id
+        limit ${limit}
+      )
+      update background_jobs j
+      set status = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid()::text,
+        lease_expires_at = ${now}::timestamptz + make_interval(secs =>
+          coalesce((${
+      this.#sql.json(params.leases as postgres.JSONValue)
+    }::jsonb ->> j.name)::numeric,
+            ${params.defaultLeaseMs}) / 1000.0)
+      from picked where j.id = picked.id
+      returning ${this.#sql.unsafe(columns.split(",").map((c) => `j.${c.trim()}`).join(", "))},
+        (select count(*) from died) as died`;
+    return rows
+      .map((row) => ({
+        ...toStored(row),
+        attempt: row.attempts as number,
+        leaseToken: row.lease_token as string,
+      }))
+      .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : 1));
+  }
+
+  /** Marks the attempt's job succeeded. */
+  async jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
+    const rows = await this.#sql`
+      update background_jobs
+      set status = 'succeeded', finished_at = ${params.now}, lease_token = null, lease_expires_at = null
+      where id = ${params.id} and lease_token = ${params.leaseToken} and status = 'running'
+      returning 1 as ok`;
+    return rows.length === 1;
+  }
+
+  /** Records a failed attempt: waiting again at `retryAt`, or dead. */
+  async jobFail(params: {
+    id: string;
+    leaseToken: string;
+    now: Date;
+    errorCode: string;
+    errorMessage: string;
+    retryAt?: Date;
+  }): Promise<boolean> {
+    const retry = params.retryAt !== undefined;
+    const rows = await this.#sql`
+      update background_jobs
+      set status = ${retry ? "waiting" : "dead"},
+        run_at = ${retry ? params.retryAt! : this.#sql`run_at`},
+        finished_at = ${retry ? null : params.now},
+        lease_token = null, lease_expires_at = null,
+        last_error_code = ${params.errorCode}, last_error_message = ${params.errorMessage}
+      where id = ${params.id} and lease_token = ${params.leaseToken} and status = 'running'
+      returning 1 as ok`;
+    return rows.length === 1;
+  }
+
+  /** Gives the job back, its attempt not counted. */
+  async jobRelease(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
+    const rows = await this.#sql`
+      update background_jobs
+      set status = 'waiting', attempts = attempts - 1, lease_token = null, lease_expires_at = null
+      where id = ${params.id} and lease_token = ${params.leaseToken} and status = 'running'
+      returning 1 as ok`;
+    return rows.length === 1;
+  }
+
+  /** Extends the lease; keeps progress, and a checkpoint in the step's transaction when given. */
+  async jobReport(params: {
+    id: string;
+    leaseToken: string;
+    now: Date;
+    leaseMs: number;
+    progress?: { done: number; total?: number };
+    checkpoint?: JsonValue;
+    unit?: UnitOfWork;
+  }): Promise<ReportOutcome> {
+    const sql = params.checkpoint === undefined ? this.#sql : this.#on(params.unit);
+    const progress = params.progress;
+    const rows = await sql`
+      update background_jobs
+      set lease_expires_at = ${new Date(params.now.getTime() + params.leaseMs)},
+        progress_done = ${progress ? progress.done : sql`progress_done`},
+        progress_total = ${progress ? progress.total ?? null : sql`progress_total`},
+        checkpoint = ${
+      params.checkpoint === undefined
+        ? sql`checkpoint`
+        : sql.json(params.checkpoint as postgres.JSONValue)
+    }
+      where id = ${params.id} and lease_token = ${params.leaseToken} and status = 'running'
+      returning 1 as ok`;
+    return rows.length === 1 ? "ok" : "stale";
+  }
+
+  /** Cancels a waiting or running job of the reach, in the unit's transaction. */
+  async jobCancel(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean> {
+    const sql = this.#on(params.unit);
+    const rows = await sql`
+      update background_jobs
+      set status = 'cancelled', finished_at = ${params.now}, lease_token = null, lease_expires_at = null
+      where id = ${params.id} and status in ('waiting', 'running') and ${
+      reachSql(sql, params.reach)
+    }
+      returning 1 as ok`;
+    return rows.length === 1;
+  }
+
+  /** The job, never its payload. */
+  async jobFind(params: { id: string; reach: TenantReach }): Promise<QueuedJob | undefined> {
+    const [row] = await this.#sql`
+      select id, name, status, attempts, progress_done, progress_total, last_error_code, tenant_id,
+        subject, run_at
+      from background_jobs where id = ${params.id} and ${reachSql(this.#sql, params.reach)}`;
+    if (row === undefined) return undefined;
+    return {
+      id: row.id as string,
+      name: row.name as string,
+      status: row.status as QueuedJobStatus,
+      attempts: row.attempts as number,
+      progress: row.progress_total === null
+        ? { done: row.progress_done as number }
+        : { done: row.progress_done as number, total: row.progress_total as number },
+      runAt: row.run_at as Date,
+      ...(row.last_error_code === null ? {} : { lastErrorCode: row.last_error_code as string }),
+      ...(row.tenant_id === "" ? {} : { tenantId: row.tenant_id as string }),
+      ...(row.subject === null ? {} : { subject: row.subject as string }),
+    };
+  }
+
+  /** Revives a dead job: waiting, due now, attempts back to zero. */
+  async jobRetryDead(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean> {
+    const sql = this.#on(params.unit);
+    const rows = await sql`
+      update background_jobs
+      set status = 'waiting', attempts = 0, run_at = ${params.now}, finished_at = null
+      where id = ${params.id} and status = 'dead' and ${reachSql(sql, params.reach)}
+      returning 1 as ok, pg_notify(${jobsChannel}, queue)`;
+    return rows.length === 1;
+  }
+
+  /** Deletes finished jobs finished before the instant. */
+  async jobPurgeFinished(params: { before: Date }): Promise<number> {
+    const rows = await this.#sql`
+      delete from background_jobs
+      where finished_at < ${params.before} and status in ('succeeded', 'dead', 'cancelled')
+      returning 1 as ok`;
+    return rows.length;
+  }
+
+  /** Every job kept, oldest first. */
+  async jobList(params: { queue?: string; status?: QueuedJobStatus } = {}): Promise<StoredJob[]> {
+    const rows = await this.#sql`
+      select ${this.#sql.unsafe(columns)} from background_jobs
+      where (${params.queue ?? null}::text is null or queue = ${params.queue ?? null})
+        and (${params.status ?? null}::text is null or status = ${params.status ?? null})
+      order by created_at, id`;
+    return rows.map(toStored);
+  }
+
+  /**
+   * Calls `onJob(queue)` when a job is inserted or revived (LISTEN on `kit_jobs`); answers the
+   * function that stops listening.
+   */
+  async jobListen(onJob: (queue: string) => void): Promise<() => Promise<void>> {
+    const subscription = await this.#sql.listen(jobsChannel, (queue) => onJob(queue));
+    return () => subscription.unlisten();
+  }
+
+  #on(unit: UnitOfWork | undefined): Sql {
+    if (unit === undefined) return this.#sql;
+    const transaction = transactionOf(unit);
+    if (transaction === undefined) {
+      throw new Error(
+        "PostgresJobStore needs a Postgres unit of work to write in it: compose the application with PostgresTransactions",
+      );
+    }
+    return transaction;
+  }
+}
+
+function reachSql(sql: Sql, reach: TenantReach): postgres.PendingQuery<postgres.Row[]> {
+  if (reach.tenantId === undefined) return sql`true`;
+  const tenants = [reach.tenantId, ...(reach.elevatedTenants ?? [])];
+  return sql`tenant_id = any(${sql.array(tenants)}::text[])`;
+}
+
+function toStored(row: Row): StoredJob {
+  const total = row.progress_total as number | null;
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    queue: row.queue as string,
+    payload: row.payload as JsonValue,
+    actor: row.actor as Actor,
+    correlationId: row.correlation_id as string,
+    maxAttempts: row.max_attempts as number,
+    runAt: row.run_at as Date,
+    createdAt: row.created_at as Date,
+    status: row.status as QueuedJobStatus,
+    attempts: row.attempts as number,
+    progress: total === null
+      ? { done: row.progress_done as number }
+      : { done: row.progress_done as number, total },
+    ...(row.tenant_id === "" ? {} : { tenantId: row.tenant_id as string }),
+    ...(row.traceparent === null ? {} : { traceparent: row.traceparent as string }),
+    ...(row.subject === null ? {} : { subject: row.subject as string }),
+    ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key as string }),
+    ...(row.checkpoint === null ? {} : { checkpoint: row.checkpoint as JsonValue }),
+    ...(row.last_error_code === null ? {} : { lastErrorCode: row.last_error_code as string }),
+    ...(row.finished_at === null ? {} : { finishedAt: row.finished_at as Date }),
+  };
+}
