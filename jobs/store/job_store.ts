@@ -141,6 +141,11 @@ export interface JobStore {
   jobPurgeFinished(params: { before: Date }): Promise<number>;
   /** Every job kept, payload included, oldest first (tests and operators). */
   jobList(params?: { queue?: string; status?: QueuedJobStatus }): Promise<StoredJob[]>;
+  /**
+   * Calls `onJob(queue)` when another process commits a job (Postgres LISTEN/NOTIFY); answers
+   * the function that stops listening. Stores that cannot tell leave it out: workers poll.
+   */
+  jobListen?(onJob: (queue: string) => void): Promise<() => Promise<void>>;
 }
 
 /** Tells whether the reach covers a job of the tenant. */

@@ -42,6 +42,8 @@ export class Worker {
   #running = new Set<Promise<void>>();
   #healthy = true;
   #wake: (() => void)[] = [];
+  #unlisten: (() => Promise<void>) | undefined;
+  #missedWake = false;
 
   /** Builds a worker for the jobs it knows. */
   constructor(options: {
@@ -85,11 +87,17 @@ export class Worker {
     this.#listeners.push(listener);
   }
 
-  /** Starts one claim loop per queue. */
-  start(): void {
+  /** Starts one claim loop per queue, woken at once by stores that notify. */
+  async start(): Promise<void> {
     if (this.#loops.length > 0) return;
     this.#stopping = new AbortController();
     this.#hardStop = new AbortController();
+    if (this.#store.jobListen !== undefined) {
+      const queues = new Set(this.#queues);
+      this.#unlisten = await this.#store.jobListen((queue) => {
+        if (queues.has(queue)) this.wake();
+      });
+    }
     this.#loops = this.#queues.map((queue) => this.#loop(queue));
   }
 
@@ -97,11 +105,16 @@ export class Worker {
   wake(): void {
     const waiting = this.#wake;
     this.#wake = [];
+    // A wake between a claim that found nothing and the wait that follows is not lost.
+    if (waiting.length === 0) this.#missedWake = true;
     for (const resolve of waiting) resolve();
   }
 
   /** Stops claiming, waits for attempts up to the grace period, then aborts them. */
   async stop(): Promise<void> {
+    const unlisten = this.#unlisten;
+    this.#unlisten = undefined;
+    await unlisten?.();
     this.#stopping.abort();
     this.wake();
     await Promise.all(this.#loops);
@@ -221,6 +234,10 @@ export class Worker {
   }
 
   #idle(stopping: AbortSignal): Promise<void> {
+    if (this.#missedWake) {
+      this.#missedWake = false;
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
       const timer = new AbortController();
       const done = () => {
