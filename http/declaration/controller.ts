@@ -1,0 +1,152 @@
+// deno-lint-ignore-file no-explicit-any
+import {
+  type AnyClass,
+  classDecorator,
+  type DeclarationKind,
+  declarationKind,
+  type KitClassDecorator,
+} from "@kit/kernel";
+import type { Infer, Schema } from "../schema/schema.ts";
+import type { GuardLike } from "./guard.ts";
+import type { HttpRequest } from "./http_request.ts";
+import { Public } from "./built_in_guards.ts";
+import { checkPath } from "./route_group.ts";
+
+/** The HTTP methods a route answers. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+
+/** The cache policy of a read route. */
+export interface CachePolicy {
+  /** `Cache-Control` max-age in seconds. */
+  readonly maxAge?: number;
+  /** `private` (per caller) or `public` (shared caches). */
+  readonly scope?: "public" | "private";
+  /** Send an `ETag` of the body and answer `304` to a matching `If-None-Match`. */
+  readonly etag?: boolean;
+  /** Cache tags sent in `Cache-Tag`, for CDN purges; a function may read the params. */
+  readonly tags?:
+    | readonly string[]
+    | ((params: Readonly<Record<string, string>>) => readonly string[]);
+}
+
+/** The declaration of a controller route. */
+export interface ControllerSpec {
+  /** The route group; optional. */
+  readonly group?: AnyClass;
+  /** The HTTP method. */
+  readonly method: HttpMethod;
+  /** The path after the group prefix; `/` for the group root; `:name` segments are parameters. */
+  readonly path: string;
+  /** A one-line summary for the document. */
+  readonly summary?: string;
+  /** Guards, after the group's. */
+  readonly guards?: readonly GuardLike[];
+  /** Schema of the path parameters. */
+  readonly params?: Schema<any>;
+  /** Schema of the query string. */
+  readonly query?: Schema<any>;
+  /** Schema of the headers (by lower-case name). */
+  readonly headers?: Schema<any>;
+  /** Schema of the JSON body. */
+  readonly body?: Schema<any>;
+  /** The success response. */
+  readonly response: {
+    readonly status: number;
+    readonly description?: string;
+    readonly body?: Schema<any>;
+  };
+  /** Error codes the route may answer. */
+  readonly errors?: readonly string[];
+  /** Media types the route answers in (default `application/json`). */
+  readonly produces?: readonly string[];
+  /** Cache policy. */
+  readonly cache?: CachePolicy;
+}
+
+type PartName = "params" | "query" | "headers" | "body";
+
+/** The request type `handle` may take for a declaration: exactly the declared parts. */
+export type DeclaredRequest<D extends ControllerSpec> = HttpRequest<
+  { readonly [K in PartName as D[K] extends Schema<any> ? K : never]: Infer<D[K]> }
+>;
+
+/** What `handle` must answer for a declaration: the response body's type, or nothing. */
+export type DeclaredResponse<D extends ControllerSpec> = D["response"] extends
+  { body: Schema<infer T> } ? T
+  : void;
+
+/** A controller class fitting a declaration (the constraint that reports errors on the decorator). */
+export type ControllerClass<D extends ControllerSpec> = abstract new (...args: any[]) => {
+  handle: (request: DeclaredRequest<D>) => DeclaredResponse<D> | Promise<DeclaredResponse<D>>;
+};
+
+/** The declaration kind of controllers. */
+export const controllerDeclarations: DeclarationKind<ControllerSpec> = declarationKind<
+  ControllerSpec
+>(
+  "controller",
+);
+
+/**
+ * Declares a route: one class with one method `handle`. The same declaration drives validation,
+ * the OpenAPI document and the error contract. `handle` may read only the declared parts, typed as
+ * their schemas' outputs, and must answer the response body's type: anything else does not
+ * compile, and the error is reported on this decorator.
+ *
+ * @example
+ * ```ts ignore
+ * @Controller({
+ *   group: AppointmentRoutes,
+ *   method: "POST",
+ *   path: "/:appointmentId/cancellation",
+ *   params: zodSchema(z.object({ appointmentId: z.string().min(1) })),
+ *   body: zodSchema(z.object({ reason: z.string().min(1) })),
+ *   response: { status: 201, body: acceptedSchema },
+ *   errors: ["APPOINTMENT_NOT_FOUND", "APPOINTMENT_ENDED"],
+ * })
+ * export class CancelAppointmentController {
+ *   constructor(private readonly commands: CommandBus, private readonly mapper: CancelAppointmentMapper) {}
+ *   async handle(request: HttpRequest<{ params: { appointmentId: string }; body: { reason: string } }>) {
+ *     await this.commands.execute(this.mapper.map(request));
+ *     return { id: request.params.appointmentId };
+ *   }
+ * }
+ * ```
+ */
+export function Controller<const D extends ControllerSpec>(
+  spec: D,
+): KitClassDecorator<ControllerClass<D>> {
+  checkSpec(spec);
+  return classDecorator<ControllerClass<D>>("Controller", (target) => {
+    if (spec.group === undefined && (spec.guards ?? []).length === 0) {
+      throw new TypeError(
+        `Controller '${target.name}' has no group and no guard: every route is closed unless it declares ` +
+          `a group, a guard, or guards: [Public]`,
+      );
+    }
+    if (typeof (target.prototype as { handle?: unknown }).handle !== "function") {
+      throw new TypeError(`Controller '${target.name}' needs a method handle`);
+    }
+    controllerDeclarations.record(target, spec);
+  });
+}
+
+function checkSpec(spec: ControllerSpec): void {
+  const methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+  if (!methods.includes(spec?.method)) {
+    throw new TypeError(
+      `Invalid HTTP method ${JSON.stringify(spec?.method)}: use one of ${methods.join(", ")}`,
+    );
+  }
+  checkPath(spec.path, "path");
+  const status = spec.response?.status;
+  if (!Number.isInteger(status) || status < 200 || status > 299) {
+    throw new TypeError(
+      `A controller's response status must be a 2xx integer, got ${String(status)}`,
+    );
+  }
+  const guards = spec.guards ?? [];
+  if (guards.includes(Public) && guards.length > 1) {
+    throw new TypeError("Public stands alone: a route with Public has no other guard");
+  }
+}

@@ -1,0 +1,149 @@
+// deno-lint-ignore-file no-explicit-any
+import {
+  type CommandBus,
+  type CompositionRoot,
+  type ExecutionContext,
+  type Injectable,
+  type QueryBus,
+  UnauthorizedError,
+} from "@kit/kernel";
+import type { CompiledRoute, RouteResult } from "../pipeline/compiled_route.ts";
+import type { Infer, Schema } from "../schema/schema.ts";
+import type { HttpMethod } from "./controller.ts";
+import { checkPath } from "./route_group.ts";
+
+/** The declaration of a function route. */
+export interface FunctionRouteSpec {
+  /** The HTTP method. */
+  readonly method: HttpMethod;
+  /** The full path; `:name` segments are parameters. */
+  readonly path: string;
+  /** The operation id in the document. */
+  readonly operationId: string;
+  /** A one-line summary. */
+  readonly summary?: string;
+  /** Tags in the document. */
+  readonly tags?: readonly string[];
+  /** Schemas of the request parts. */
+  readonly request?: {
+    readonly params?: Schema<any>;
+    readonly query?: Schema<any>;
+    readonly headers?: Schema<any>;
+    readonly body?: Schema<any>;
+  };
+  /** The responses it may answer, by status. */
+  readonly responses: Readonly<
+    Record<number, { readonly description: string; readonly body?: Schema<any> }>
+  >;
+  /** Security schemes it requires; a caller must be identified when any is named. Empty: public. */
+  readonly security?: readonly string[];
+  /** Error codes it may answer. */
+  readonly errors?: readonly string[];
+}
+
+type Parts<S extends FunctionRouteSpec> = S["request"] extends infer R
+  ? { readonly [K in keyof R as R[K] extends Schema<any> ? K : never]: Infer<R[K]> }
+  : Record<never, never>;
+
+/** What a function route's handler receives. */
+export type FunctionRouteInput<S extends FunctionRouteSpec> = Parts<S> & {
+  /** The request's context: its execution context, the buses, and the container. */
+  readonly context: {
+    readonly execution: ExecutionContext;
+    readonly commands: CommandBus;
+    readonly queries: QueryBus;
+    resolve<T>(key: Injectable<T>): T;
+  };
+};
+
+/** A function route, given to `httpPlugin({ routes })`. */
+export interface FunctionRoute {
+  /** Its declaration. */
+  readonly spec: FunctionRouteSpec;
+  /** Compiles it against the application. */
+  compile(root: CompositionRoot): CompiledRoute;
+}
+
+/**
+ * Declares a route as a function: for several success statuses, its own headers, text or bytes,
+ * or a route built from data at run time. It states its own security.
+ *
+ * @example
+ * ```ts ignore
+ * export const putCalendar = defineRoute({
+ *   method: "PUT",
+ *   path: "/calendars/:calendarId",
+ *   operationId: "putCalendar",
+ *   request: { params: zodSchema(z.object({ calendarId: z.string().min(1) })) },
+ *   responses: { 200: { description: "Already there", body: acceptedSchema }, 201: { description: "Created", body: acceptedSchema } },
+ *   security: ["bearer"],
+ * }, async ({ params, context }) => {
+ *   const created = await context.commands.execute(new OpenCalendar(context.execution.actor, params.calendarId));
+ *   return created
+ *     ? { status: 201, body: { id: params.calendarId }, headers: { location: `/calendars/${params.calendarId}` } }
+ *     : { status: 200, body: { id: params.calendarId } };
+ * });
+ * ```
+ */
+export function defineRoute<const S extends FunctionRouteSpec>(
+  spec: S,
+  handler: (input: FunctionRouteInput<S>) => RouteResult | Promise<RouteResult>,
+): FunctionRoute {
+  checkPath(spec.path, "path");
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(spec.operationId ?? "")) {
+    throw new TypeError(
+      `Invalid operationId ${JSON.stringify(spec.operationId)} of route '${spec.path}'`,
+    );
+  }
+  const statuses = Object.keys(spec.responses ?? {}).map(Number);
+  if (statuses.length === 0 || statuses.some((s) => !Number.isInteger(s) || s < 100 || s > 599)) {
+    throw new TypeError(`Route '${spec.operationId}' needs responses keyed by HTTP status`);
+  }
+  return {
+    spec,
+    compile(root: CompositionRoot): CompiledRoute {
+      const security = [...(spec.security ?? [])].sort();
+      const request = spec.request ?? {};
+      const errors = new Set(spec.errors ?? []);
+      if (security.length > 0) errors.add("UNAUTHORIZED");
+      if (request.params || request.query || request.headers || request.body) {
+        errors.add("VALIDATION_FAILED");
+      }
+      const identified = {
+        check(r: { actor: unknown }): void {
+          if (r.actor === undefined) throw new UnauthorizedError();
+        },
+      };
+      return {
+        method: spec.method,
+        path: spec.path,
+        operationId: spec.operationId,
+        ...(spec.summary ? { summary: spec.summary } : {}),
+        tags: spec.tags ?? [],
+        guards: security.length > 0 ? [() => identified] : [],
+        guardNames: security.length > 0 ? [`security(${security.join(", ")})`] : [],
+        errors: [...errors].sort(),
+        security,
+        parts: request,
+        responses: new Map(
+          statuses.sort((a, b) => a - b).map((status) => [status, spec.responses[status]!]),
+        ),
+        produces: ["application/json"],
+        public: security.length === 0,
+        run: async (validated) => {
+          const execution = validated.context as ExecutionContext;
+          const input = {
+            ...validated,
+            context: {
+              execution,
+              commands: root.commands,
+              queries: root.queries,
+              resolve: <T>(key: Injectable<T>): T => root.container.resolve(key),
+            },
+          };
+          return await handler(input as unknown as FunctionRouteInput<S>);
+        },
+      };
+    },
+  };
+}

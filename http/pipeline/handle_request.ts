@@ -1,0 +1,289 @@
+import {
+  type Actor,
+  belongsToTenant,
+  type ErrorReporter,
+  type ExecutionContext,
+  ForbiddenError,
+  isRefusal,
+  runInScope,
+  type Session,
+  uuidv7,
+} from "@kit/kernel";
+import type { Guard, GuardRequest } from "../declaration/guard.ts";
+import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";
+import type { Authenticator, Caller } from "./authenticator.ts";
+import type { CompiledRoute, RouteResult } from "./compiled_route.ts";
+import { pointer, problem, type ProblemIssue, problemResponse } from "./problem.ts";
+import { readJsonBody } from "./read_body.ts";
+import type { Router } from "./router.ts";
+
+/** A guard refusal, as given to `onGuardRefusal`. */
+export interface GuardRefusal {
+  /** The refused request. */
+  readonly request: Request;
+  /** The route, `METHOD /path`. */
+  readonly route: string;
+  /** The guard that refused (or `TenantMember` for a tenant the caller does not belong to). */
+  readonly guard: string;
+  /** The identified caller, if any. */
+  readonly actor: Actor | undefined;
+  /** The refusal. */
+  readonly error: Error;
+}
+
+/** What the pipeline needs, compiled once. */
+export interface Pipeline {
+  readonly router: Router<CompiledRoute>;
+  readonly authenticators: readonly Authenticator[];
+  readonly errorReporter: ErrorReporter;
+  readonly statusByCode: Readonly<Record<string, number>>;
+  readonly bodyLimit: number;
+  readonly tenantOf: (
+    params: Readonly<Record<string, string>>,
+    headers: Headers,
+  ) => string | undefined;
+  readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
+}
+
+const anonymous: Actor = Object.freeze({
+  id: "anonymous",
+  kind: "user",
+  roles: Object.freeze([]) as readonly string[],
+  tenants: Object.freeze([]) as readonly string[],
+  attributes: Object.freeze({}),
+});
+
+const kindStatus: Record<string, number> = {
+  refusal: 422,
+  conflict: 409,
+  "not-found": 404,
+  unauthorized: 401,
+  forbidden: 403,
+};
+
+/** Answers one request: the spec's ten steps, in order; every refusal a problem document. */
+export async function handleRequest(pipeline: Pipeline, request: Request): Promise<Response> {
+  const url = request.url;
+  const pathStart = url.indexOf("/", url.indexOf("://") + 3);
+  let pathEnd = url.indexOf("?", pathStart);
+  const queryStart = pathEnd;
+  if (pathEnd === -1) pathEnd = url.indexOf("#", pathStart);
+  const path = pathStart === -1 ? "/" : url.slice(pathStart, pathEnd === -1 ? undefined : pathEnd);
+  const matched = pipeline.router.match(request.method, path);
+  if (matched === undefined) {
+    return problemResponse(
+      problem(404, "NOT_FOUND", `No route answers ${request.method} ${path}`, path),
+    );
+  }
+  if ("allowed" in matched) {
+    return problemResponse(
+      problem(405, "METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}`, path),
+      { allow: matched.allowed.join(", ") },
+    );
+  }
+  const route = matched.value;
+  let actor: Actor | undefined;
+  try {
+    // 1. The caller.
+    let caller: Caller | undefined;
+    for (const authenticator of pipeline.authenticators) {
+      caller = await authenticator.authenticate(request);
+      if (caller !== undefined) break;
+    }
+    actor = caller?.actor;
+    const session: Session | undefined = caller?.session;
+
+    // 2. Every declared part against its schema; all issues in one problem.
+    const parts = route.parts;
+    const validated: Record<string, unknown> = {};
+    const issues: ProblemIssue[] = [];
+    if (parts.params) {
+      collect(issues, "params", validated, await parts.params.validate(matched.params));
+    }
+    if (parts.query) {
+      const query = queryStart === -1
+        ? ""
+        : url.slice(queryStart + 1, url.indexOf("#", queryStart) >>> 0);
+      collect(issues, "query", validated, await parts.query.validate(parseQuery(query)));
+    }
+    if (parts.headers) {
+      collect(
+        issues,
+        "headers",
+        validated,
+        await parts.headers.validate(Object.fromEntries(request.headers)),
+      );
+    }
+    if (parts.body) {
+      const body = await readJsonBody(request, pipeline.bodyLimit, path);
+      if (!body.ok) return problemResponse(body.problem);
+      collect(issues, "body", validated, await parts.body.validate(body.value));
+    }
+    if (issues.length > 0) {
+      return problemResponse(
+        problem(
+          422,
+          "VALIDATION_FAILED",
+          `The request has ${issues.length} invalid part(s)`,
+          path,
+          issues,
+        ),
+      );
+    }
+
+    // 3. The execution context; a named tenant the caller does not belong to is refused.
+    const tenantId = pipeline.tenantOf(matched.params, request.headers);
+    const correlation = request.headers.get("x-correlation-id");
+    const execution: ExecutionContext = {
+      origin: "http",
+      actor: actor ?? anonymous,
+      correlationId: correlation !== null && /^[\w.:-]{1,128}$/.test(correlation)
+        ? correlation
+        : uuidv7(),
+      ...(session ? { session } : {}),
+      ...(tenantId === undefined ? {} : { tenantId }),
+    };
+    const guardRequest: GuardRequest = {
+      actor,
+      session,
+      headers: lazyHeaders(request.headers),
+      params: matched.params,
+      tenantId,
+    };
+    if (tenantId !== undefined && actor !== undefined && !belongsToTenant(actor, tenantId)) {
+      const error = new ForbiddenError(`The caller does not belong to tenant '${tenantId}'`);
+      await refuse(pipeline, request, route, "TenantMember", actor, error);
+      throw error;
+    }
+
+    // 4. Guards in order: parent group, group, controller.
+    for (let i = 0; i < route.guards.length; i++) {
+      const guard: Guard = route.guards[i]!();
+      try {
+        await guard.check(guardRequest);
+      } catch (error) {
+        if (error instanceof Error) {
+          await refuse(pipeline, request, route, route.guardNames[i]!, actor, error);
+        }
+        throw error;
+      }
+    }
+
+    // 5-10. handle, mapper, bus, handler, serializer, declared status and body.
+    validated.actor = execution.actor;
+    validated.context = execution;
+    const result = await runInScope({ execution }, () => route.run(validated));
+    return respond(result);
+  } catch (error) {
+    return errorResponse(pipeline, error, request, route, path);
+  }
+}
+
+function collect(
+  issues: ProblemIssue[],
+  part: string,
+  into: Record<string, unknown>,
+  result: SchemaResult<unknown>,
+): void {
+  if (result.ok) {
+    into[part] = result.value;
+    return;
+  }
+  for (const issue of result.issues as readonly SchemaIssue[]) {
+    issues.push({
+      pointer: pointer(part, issue.path),
+      detail: issue.message,
+      ...(issue.code === undefined ? {} : { code: issue.code }),
+    });
+  }
+}
+
+function parseQuery(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (query.length === 0) return out;
+  for (const [key, value] of new URLSearchParams(query)) {
+    const existing = out[key];
+    if (existing === undefined) out[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else out[key] = [existing, value];
+  }
+  return out;
+}
+
+function lazyHeaders(headers: Headers): Readonly<Record<string, string>> {
+  return new Proxy({}, {
+    get: (_, name) => (typeof name === "string" ? headers.get(name) ?? undefined : undefined),
+    has: (_, name) => typeof name === "string" && headers.has(name),
+    ownKeys: () => [...headers.keys()],
+    getOwnPropertyDescriptor: (_, name) =>
+      typeof name === "string" && headers.has(name)
+        ? { value: headers.get(name), enumerable: true, configurable: true }
+        : undefined,
+  });
+}
+
+async function refuse(
+  pipeline: Pipeline,
+  request: Request,
+  route: CompiledRoute,
+  guard: string,
+  actor: Actor | undefined,
+  error: Error,
+): Promise<void> {
+  if (pipeline.onGuardRefusal === undefined) return;
+  try {
+    await pipeline.onGuardRefusal({
+      request,
+      route: `${route.method} ${route.path}`,
+      guard,
+      actor,
+      error,
+    });
+  } catch (failure) {
+    pipeline.errorReporter.report(failure, {
+      origin: "http",
+      details: { stage: "onGuardRefusal" },
+    });
+  }
+}
+
+function respond(result: RouteResult): Response {
+  const { status, body, headers } = result;
+  if (body === undefined || status === 204 || status === 304) {
+    return new Response(null, { status, ...(headers ? { headers } : {}) });
+  }
+  if (typeof body === "string") {
+    return new Response(body, {
+      status,
+      headers: { "content-type": "text/plain; charset=utf-8", ...headers },
+    });
+  }
+  if (body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof ReadableStream) {
+    return new Response(body as BodyInit, {
+      status,
+      headers: { "content-type": "application/octet-stream", ...headers },
+    });
+  }
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function errorResponse(
+  pipeline: Pipeline,
+  error: unknown,
+  request: Request,
+  route: CompiledRoute,
+  path: string,
+): Response {
+  if (isRefusal(error)) {
+    const status = pipeline.statusByCode[error.code] ?? kindStatus[error.kind] ?? 422;
+    return problemResponse(problem(status, error.code, error.message, path));
+  }
+  pipeline.errorReporter.report(error, {
+    origin: "http",
+    details: { route: `${route.method} ${route.path}`, method: request.method, path },
+  });
+  return problemResponse(problem(500, "INTERNAL_ERROR", "An unexpected error occurred", path));
+}

@@ -1,0 +1,89 @@
+/** What a match answers: the route and its path parameters. */
+export interface RouteMatch<T> {
+  /** The route's value. */
+  readonly value: T;
+  /** Path parameters by name. */
+  readonly params: Record<string, string>;
+}
+
+interface Node<T> {
+  readonly statics: Map<string, Node<T>>;
+  param?: { readonly name: string; readonly node: Node<T> };
+  readonly routes: Map<string, T>;
+}
+
+const node = <T>(): Node<T> => ({ statics: new Map(), routes: new Map() });
+
+/**
+ * A segment trie over paths: static segments first, then one parameter per position. Built once
+ * at start-up; a match walks the path once.
+ */
+export class Router<T> {
+  readonly #root: Node<T> = node();
+
+  /** Adds a route; refuses one that is there already, or a parameter named two ways. */
+  add(method: string, path: string, value: T): void {
+    let current = this.#root;
+    for (const segment of split(path)) {
+      if (segment.startsWith(":")) {
+        const name = segment.slice(1);
+        if (current.param === undefined) current.param = { name, node: node() };
+        else if (current.param.name !== name) {
+          throw new Error(
+            `Route '${method} ${path}' names parameter ':${name}' where another route names ':${current.param.name}'`,
+          );
+        }
+        current = current.param.node;
+      } else {
+        let next = current.statics.get(segment);
+        if (next === undefined) current.statics.set(segment, next = node());
+        current = next;
+      }
+    }
+    if (current.routes.has(method)) throw new Error(`Route '${method} ${path}' is declared twice`);
+    current.routes.set(method, value);
+  }
+
+  /** The route of the method and path; `allowed` lists the methods of the path when none matches. */
+  match(
+    method: string,
+    path: string,
+  ): RouteMatch<T> | { readonly allowed: readonly string[] } | undefined {
+    const params: Record<string, string> = {};
+    let current: Node<T> | undefined = this.#root;
+    let start = 1;
+    while (current !== undefined && start <= path.length) {
+      let end = path.indexOf("/", start);
+      if (end === -1) end = path.length;
+      if (end === start) {
+        start = end + 1;
+        continue;
+      }
+      const segment = path.slice(start, end);
+      const next: Node<T> | undefined = current.statics.get(segment);
+      if (next !== undefined) current = next;
+      else if (current.param !== undefined) {
+        let value = segment;
+        if (value.includes("%")) {
+          try {
+            value = decodeURIComponent(value);
+          } catch {
+            return undefined;
+          }
+        }
+        params[current.param.name] = value;
+        current = current.param.node;
+      } else return undefined;
+      start = end + 1;
+    }
+    if (current === undefined || current.routes.size === 0) return undefined;
+    const value = current.routes.get(method) ??
+      (method === "HEAD" ? current.routes.get("GET") : undefined);
+    if (value === undefined) return { allowed: [...current.routes.keys()].sort() };
+    return { value, params };
+  }
+}
+
+function split(path: string): string[] {
+  return path.split("/").filter((s) => s.length > 0);
+}
