@@ -26,7 +26,11 @@ import { Router } from "./router.ts";
 export interface HttpPluginOptions {
   /** Resolve the caller, tried in order (a JWT authenticator, an API-key one). */
   readonly authenticators?: readonly Authenticator[];
-  /** The HTTP status of domain codes; unmapped codes follow their kind (refusal 422, conflict 409). */
+  /**
+   * The HTTP status of domain codes. At run time an unmapped code follows its error's kind
+   * (refusal 422, conflict 409, not-found 404); the document, which sees only codes, states 422
+   * for an unmapped code — so map every code that is not a refusal, and the two agree.
+   */
   readonly statusByCode?: Readonly<Record<string, number>>;
   /** The largest body read, in bytes (default 1 MiB); a larger one answers 413. */
   readonly bodyLimit?: number;

@@ -92,7 +92,7 @@ Deno.test("Domain refusals answer their code, with the project's status or their
   const missing = await http.fetch(
     post("/appointments/missing/cancellation", { reason: "x" }, receptionist),
   );
-  assert.equal(missing.status, 404);
+  assert.equal(missing.status, 404, "mapped by statusByCode");
   assert.equal((await problemOf(missing)).code, "APPOINTMENT_NOT_FOUND");
   const ended = await http.fetch(
     post("/appointments/past/cancellation", { reason: "x" }, receptionist),

@@ -338,7 +338,7 @@ export function schedulingApp(
         authenticators: [headerAuthenticator],
         routes: [putCalendar],
         info: { title: "Scheduling", version: "1.0.0" },
-        statusByCode: { APPOINTMENT_ENDED: 409 },
+        statusByCode: { APPOINTMENT_ENDED: 409, APPOINTMENT_NOT_FOUND: 404 },
         tenantOf: (params) => params.practiceId,
         ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
         ...(options.refusals
