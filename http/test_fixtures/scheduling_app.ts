@@ -269,7 +269,7 @@ export const putCalendar = defineRoute({
   return {
     status: 201,
     body: { id: params.calendarId },
-    headers: { location: `/calendars/${params.calendarId}` },
+    headers: { location: `/calendars/${encodeURIComponent(params.calendarId)}` },
   };
 });
 
