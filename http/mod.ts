@@ -22,3 +22,4 @@ export * from "./pipeline/compiled_route.ts";
 export * from "./pipeline/handle_request.ts";
 export * from "./pipeline/http_plugin.ts";
 export * from "./openapi/openapi_document.ts";
+export * from "./auth/jwt_authenticator.ts";
