@@ -130,6 +130,7 @@ export function defineRoute<const S extends FunctionRouteSpec>(
         ),
         produces: ["application/json"],
         public: security.length === 0,
+        needsScope: true,
         run: async (validated) => {
           const execution = validated.context as ExecutionContext;
           const input = {

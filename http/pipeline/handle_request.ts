@@ -87,7 +87,8 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
     // 1. The caller.
     let caller: Caller | undefined;
     for (const authenticator of pipeline.authenticators) {
-      caller = await authenticator.authenticate(request);
+      const found = authenticator.authenticate(request);
+      caller = found instanceof Promise ? await found : found;
       if (caller !== undefined) break;
     }
     actor = caller?.actor;
@@ -133,20 +134,28 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
 
     // 3. The execution context; a named tenant the caller does not belong to is refused.
     const tenantId = pipeline.tenantOf(matched.params, request.headers);
-    const correlation = request.headers.get("x-correlation-id");
+    let correlationId: string | undefined;
     const execution: ExecutionContext = {
       origin: "http",
       actor: actor ?? anonymous,
-      correlationId: correlation !== null && /^[\w.:-]{1,128}$/.test(correlation)
-        ? correlation
-        : uuidv7(),
+      // Read (or made) only when some work asks for it: most small requests never do.
+      get correlationId(): string {
+        if (correlationId === undefined) {
+          const header = request.headers.get("x-correlation-id");
+          correlationId = header !== null && /^[\w.:-]{1,128}$/.test(header) ? header : uuidv7();
+        }
+        return correlationId;
+      },
       ...(session ? { session } : {}),
       ...(tenantId === undefined ? {} : { tenantId }),
     };
+    let headerView: Readonly<Record<string, string>> | undefined;
     const guardRequest: GuardRequest = {
       actor,
       session,
-      headers: lazyHeaders(request.headers),
+      get headers() {
+        return headerView ??= lazyHeaders(request.headers);
+      },
       params: matched.params,
       tenantId,
     };
@@ -156,8 +165,8 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
       throw error;
     }
 
-    // 4. Guards in order: parent group, group, controller.
-    for (let i = 0; i < route.guards.length; i++) {
+    // 4. Guards in order: parent group, group, controller (a Public route has none to run).
+    for (let i = 0; !route.public && i < route.guards.length; i++) {
       const guard: Guard = route.guards[i]!();
       try {
         await guard.check(guardRequest);
@@ -172,8 +181,10 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
     // 5-10. handle, mapper, bus, handler, serializer, declared status and body.
     validated.actor = execution.actor;
     validated.context = execution;
-    const result = await runInScope({ execution }, () => route.run(validated));
-    return respond(result);
+    const ran = route.needsScope
+      ? runInScope({ execution }, () => route.run(validated))
+      : route.run(validated);
+    return respond(ran instanceof Promise ? await ran : ran);
   } catch (error) {
     return errorResponse(pipeline, error, request, route, path);
   }

@@ -80,12 +80,12 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
     setup(root: CompositionRoot): HttpApi {
       const routes: CompiledRoute[] = [];
       for (const declared of root.declarations(controllerDeclarations)) {
-        checkControllerDependencies(
+        const needsScope = checkControllerDependencies(
           declared.target,
           declared.metadata,
           declared.module.dependencies,
         );
-        routes.push(compileController(root, declared.target, declared.metadata));
+        routes.push(compileController(root, declared.target, declared.metadata, needsScope));
       }
       for (const route of options.routes ?? []) routes.push(route.compile(root));
       routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
@@ -124,6 +124,7 @@ function compileController(
   root: CompositionRoot,
   target: AnyClass,
   spec: ControllerSpec,
+  needsScope: boolean,
 ): CompiledRoute {
   const group = spec.group ? resolveGroup(spec.group) : undefined;
   const guards: GuardLike[] = [...(group?.guards ?? []), ...(spec.guards ?? [])];
@@ -173,7 +174,13 @@ function compileController(
     produces: spec.produces ?? ["application/json"],
     ...(spec.cache ? { cache: spec.cache } : {}),
     public: guards.length === 1 && guards[0] === Public,
-    run: async (request) => ({ status, body: await instance().handle(request) }),
+    needsScope,
+    run: (request) => {
+      const body = instance().handle(request);
+      return body instanceof Promise
+        ? body.then((value) => ({ status, body: value }))
+        : { status, body };
+    },
   };
 }
 
@@ -183,13 +190,15 @@ function resolver(root: CompositionRoot, guard: GuardLike): () => Guard {
   return () => (built ??= root.container.resolve(guard) as Guard);
 }
 
+/** Refuses a controller given anything but its bus, a mapper, a serializer; tells whether it has the bus. */
 function checkControllerDependencies(
   target: AnyClass,
   spec: ControllerSpec,
   manifest: ReadonlyMap<AnyClass, readonly unknown[]>,
-): void {
+): boolean {
   const bus = writeMethods.has(spec.method) ? CommandBus : QueryBus;
-  for (const dep of manifest.get(target) ?? []) {
+  const deps = manifest.get(target) ?? [];
+  for (const dep of deps) {
     const allowed = dep === bus ||
       (typeof dep === "function" &&
         (requestMapperDeclarations.read(dep as AnyClass) !== undefined ||
@@ -203,6 +212,7 @@ function checkControllerDependencies(
       );
     }
   }
+  return deps.includes(bus);
 }
 
 function operationIdOf(className: string): string {

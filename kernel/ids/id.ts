@@ -18,22 +18,32 @@ const hex: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padSt
  * ```
  */
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
+  // Random bytes come from a pool refilled 4 KiB at a time: one call to the CSPRNG per 409 ids.
+  if (poolOffset + 10 > pool.length) {
+    crypto.getRandomValues(pool);
+    poolOffset = 0;
+  }
   let ms = Math.floor(now);
+  let out = "";
+  const time: number[] = [0, 0, 0, 0, 0, 0];
   for (let i = 5; i >= 0; i--) {
-    bytes[i] = ms % 256;
+    time[i] = ms % 256;
     ms = Math.floor(ms / 256);
   }
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  let out = "";
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) out += "-";
-    out += hex[bytes[i]!];
+  for (let i = 0; i < 6; i++) {
+    if (i === 4) out += "-";
+    out += hex[time[i]!];
   }
+  const r = poolOffset;
+  poolOffset += 10;
+  out += "-" + hex[(pool[r]! & 0x0f) | 0x70] + hex[pool[r + 1]!];
+  out += "-" + hex[(pool[r + 2]! & 0x3f) | 0x80] + hex[pool[r + 3]!] + "-";
+  for (let i = 4; i < 10; i++) out += hex[pool[r + i]!];
   return out;
 }
+
+const pool = new Uint8Array(4096);
+let poolOffset = pool.length;
 
 /** The default id generator: UUID v7 on the wall clock. */
 export const uuidv7Ids: IdGenerator = { next: () => uuidv7() };

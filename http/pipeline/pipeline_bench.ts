@@ -1,0 +1,100 @@
+/**
+ * The request pipeline in process, beside bare Hono answering the same requests:
+ * `deno bench -A http/pipeline/pipeline_bench.ts`.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { composeApplication, defineModule, userActor } from "@kit/kernel";
+import {
+  Authenticated,
+  Controller,
+  httpPlugin,
+  type HttpRequest,
+  Public,
+  zodSchema,
+} from "../mod.ts";
+
+const hello = zodSchema(z.object({ message: z.string() }), { io: "output" });
+
+@Controller({
+  method: "GET",
+  path: "/hello",
+  guards: [Public],
+  response: { status: 200, body: hello },
+})
+class Hello {
+  handle(): { message: string } {
+    return { message: "hello" };
+  }
+}
+
+const params = zodSchema(z.object({ calendarId: z.string().min(1) }));
+const query = zodSchema(z.object({ notify: z.enum(["yes", "no"]).default("no") }));
+const headers = zodSchema(z.object({ "x-request-source": z.string().optional() }));
+const body = zodSchema(
+  z.object({ reason: z.string().min(1), appointmentIds: z.array(z.string()).max(50) }),
+);
+const accepted = zodSchema(z.object({ id: z.string() }), { io: "output" });
+
+@Controller({
+  method: "POST",
+  path: "/calendars/:calendarId/clearances",
+  guards: [Authenticated],
+  params,
+  query,
+  headers,
+  body,
+  response: { status: 202, body: accepted },
+})
+class RequestClearance {
+  handle(
+    request: HttpRequest<{ params: { calendarId: string }; body: { reason: string } }>,
+  ): { id: string } {
+    return { id: request.params.calendarId };
+  }
+}
+
+const actor = userActor("dr-who", { roles: ["practitioner"] });
+const app = composeApplication({
+  modules: [defineModule("bench", { declarations: [Hello, RequestClearance] })],
+  plugins: {
+    http: httpPlugin({
+      authenticators: [{
+        authenticate: (r) => (r.headers.has("authorization") ? { actor } : undefined),
+      }],
+    }),
+  },
+});
+const kit = app.http;
+
+const hono = new Hono();
+hono.get("/hello", (c) => c.json({ message: "hello" }));
+
+const getHello = () => new Request("http://bench.test/hello");
+const postClearance = () =>
+  new Request("http://bench.test/calendars/cal-1/clearances?notify=yes", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: "Bearer x",
+      "x-request-source": "bench",
+    },
+    body: JSON.stringify({ reason: "practice closed", appointmentIds: ["a1", "a2", "a3"] }),
+  });
+
+Deno.bench({ name: "bare Hono: GET /hello", group: "public", baseline: true }, async () => {
+  await (await hono.fetch(getHello())).arrayBuffer();
+});
+
+Deno.bench({ name: "kit pipeline: GET /hello (Public)", group: "public" }, async () => {
+  await (await kit.fetch(getHello())).arrayBuffer();
+});
+
+Deno.bench({
+  name: "kit pipeline: POST schema route (params, query, header, body, guard)",
+  group: "schema",
+}, async () => {
+  const response = await kit.fetch(postClearance());
+  if (response.status !== 202) throw new Error(`unexpected ${response.status}`);
+  await response.arrayBuffer();
+});
