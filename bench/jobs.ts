@@ -1,0 +1,128 @@
+/**
+ * Background jobs on PostgreSQL: enqueue throughput (one job per transaction, and 100 per
+ * transaction), processing throughput of no-op jobs, and enqueue-to-start latency on an idle queue
+ * (warm-up first, then measured jobs only, as graphile-worker measures its own).
+ *
+ * Run with `deno task bench` (needs DATABASE_URL; prints one line and exits when it is not set).
+ */
+import postgres from "postgres";
+import {
+  type BackgroundJobExecution,
+  Command,
+  composeApplication,
+  defineModule,
+  Handles,
+  JobQueue,
+  systemActor,
+} from "@kit/kernel";
+import { PostgresTransactions } from "@kit/kernel/postgres";
+import { Background, type BackgroundJobsApi, jobsPlugin } from "@kit/jobs";
+import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
+
+const url = Deno.env.get("DATABASE_URL");
+if (!url) {
+  console.log("skipped: the jobs benchmark needs DATABASE_URL");
+  Deno.exit(0);
+}
+
+const concurrency = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 10);
+const schema = `bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+const admin = postgres(url, { max: 1, onnotice: () => {} });
+await admin.unsafe(`create schema ${schema}`);
+const sql = postgres(url, { max: 12, onnotice: () => {}, connection: { search_path: schema } });
+
+let started: ((at: number) => void) | undefined;
+
+@Background()
+class Noop {
+  static readonly jobName = "bench.noop";
+  run(_payload: { n: number }, _execution: BackgroundJobExecution): Promise<void> {
+    started?.(performance.now());
+    return Promise.resolve();
+  }
+}
+
+class EnqueueMany extends Command<void> {
+  constructor(readonly count: number) {
+    super(systemActor);
+  }
+}
+
+@Handles(EnqueueMany)
+class EnqueueManyHandler {
+  constructor(private readonly jobs: JobQueue) {}
+  async handle(command: EnqueueMany): Promise<void> {
+    for (let n = 0; n < command.count; n++) await this.jobs.enqueue(Noop, { n });
+  }
+}
+
+try {
+  await migrateJobs(sql);
+  const app = composeApplication({
+    modules: [
+      defineModule("bench", {
+        declarations: [Noop, EnqueueManyHandler],
+        dependencies: new Map([[EnqueueManyHandler, [JobQueue]]]),
+      }),
+    ],
+    transactions: new PostgresTransactions(sql),
+    errorReporter: { report: (error) => console.error(error) },
+    plugins: {
+      backgroundJobs: jobsPlugin({ store: new PostgresJobStore(sql), start: true, concurrency }),
+    },
+  });
+  const jobs = app.backgroundJobs as BackgroundJobsApi;
+  const rows: [string, string][] = [];
+
+  let t = performance.now();
+  const single = 2_000;
+  for (let i = 0; i < single; i++) await app.commands.execute(new EnqueueMany(1));
+  rows.push(["enqueue, one job per transaction", `${rate(single, t)} jobs/s`]);
+
+  t = performance.now();
+  for (let i = 0; i < 40; i++) await app.commands.execute(new EnqueueMany(100));
+  rows.push(["enqueue, 100 jobs per transaction", `${rate(4_000, t)} jobs/s`]);
+
+  const total = single + 4_000;
+  let done = 0;
+  const allDone = new Promise<void>((resolve) => {
+    jobs.worker.onAttempt((_job, result) => {
+      if (result.outcome === "succeeded" && ++done === total) resolve();
+    });
+  });
+  t = performance.now();
+  await app.start();
+  await allDone;
+  rows.push([`process no-op jobs, concurrency ${concurrency}`, `${rate(total, t)} jobs/s`]);
+
+  const latencies: number[] = [];
+  for (let i = 0; i < 220; i++) {
+    const ran = new Promise<number>((resolve) => (started = resolve));
+    const before = performance.now();
+    await app.commands.execute(new EnqueueMany(1));
+    const at = await ran;
+    if (i >= 20) latencies.push(at - before);
+  }
+  latencies.sort((a, b) => a - b);
+  rows.push([
+    "idle enqueue-to-start latency p50",
+    `${latencies[Math.floor(latencies.length * 0.5)]!.toFixed(2)} ms`,
+  ]);
+  rows.push([
+    "idle enqueue-to-start latency p99",
+    `${latencies[Math.floor(latencies.length * 0.99)]!.toFixed(2)} ms`,
+  ]);
+  await app.stop();
+
+  console.log(`\nkit jobs on PostgreSQL (${navigator.hardwareConcurrency} cores)`);
+  console.log("| measure | result |\n| --- | --- |");
+  for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
+} finally {
+  await sql.end({ timeout: 5 });
+  await admin.unsafe(`drop schema ${schema} cascade`);
+  await admin.end({ timeout: 5 });
+}
+
+function rate(count: number, since: number): string {
+  return Math.round(count / ((performance.now() - since) / 1000)).toLocaleString("en-US");
+}
