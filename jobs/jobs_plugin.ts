@@ -9,6 +9,7 @@ import {
 import { backgroundJobDeclarations } from "./declaration/background.ts";
 import { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 import type { JobStore } from "./store/job_store.ts";
+import { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 import type { RunnableJob } from "./worker/run_attempt.ts";
 import { Worker } from "./worker/worker.ts";
 
@@ -26,6 +27,8 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
   readonly grace?: Duration;
   /** Told when a store writing after commit lost an acknowledged job (default: the error reporter). */
   readonly onLostJob?: LostJobHandler;
+  /** Tracer and meter of attempts (default: the global OpenTelemetry providers). */
+  readonly telemetry?: JobTelemetryOptions;
 }
 
 /** What the jobs plugin adds to the application (`application.backgroundJobs`). */
@@ -88,6 +91,7 @@ export function jobsPlugin<S extends JobStore>(
         clock: root.clock,
         jobs,
         errorReporter: root.errorReporter,
+        telemetry: new JobTelemetry(options.telemetry),
         settings: {
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
           pollIntervalMs: toMilliseconds(options.pollInterval ?? "1s"),

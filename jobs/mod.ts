@@ -14,3 +14,4 @@ export * from "./worker/job_errors.ts";
 export * from "./worker/run_attempt.ts";
 export * from "./worker/worker.ts";
 export * from "./jobs_plugin.ts";
+export * from "./observability/job_telemetry.ts";

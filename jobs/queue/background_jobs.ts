@@ -14,6 +14,7 @@ import {
   uuidv7,
 } from "@kit/kernel";
 import { jobSettingsOf } from "../declaration/background.ts";
+import { JobTelemetry } from "../observability/job_telemetry.ts";
 import type { JobStore, NewJob, TenantReach } from "../store/job_store.ts";
 
 /** Told when a store that writes after commit failed to keep a job that was acknowledged. */
@@ -69,6 +70,7 @@ export class BackgroundJobs implements JobQueue {
     }
     const scope = currentScope();
     const execution = scope?.execution;
+    const traceparent = JobTelemetry.traceparent();
     const newJob: NewJob = {
       id: uuidv7(now.getTime()),
       name: settings.name,
@@ -80,6 +82,7 @@ export class BackgroundJobs implements JobQueue {
       runAt,
       createdAt: now,
       ...(execution?.tenantId === undefined ? {} : { tenantId: execution.tenantId }),
+      ...(traceparent === undefined ? {} : { traceparent }),
       ...(options.subject === undefined ? {} : { subject: options.subject }),
       ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
     };

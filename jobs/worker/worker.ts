@@ -1,4 +1,6 @@
 import type { Clock, ErrorReporter } from "@kit/kernel";
+import { context, trace } from "@opentelemetry/api";
+import { JobTelemetry } from "../observability/job_telemetry.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import {
   type AttemptContext,
@@ -36,6 +38,7 @@ export class Worker {
   readonly #graceMs: number;
   readonly #listeners: AttemptListener[] = [];
   readonly #leases: Readonly<Record<string, number>>;
+  readonly #telemetry: JobTelemetry;
   #hardStop = new AbortController();
   #stopping = new AbortController();
   #loops: Promise<void>[] = [];
@@ -52,7 +55,9 @@ export class Worker {
     jobs: ReadonlyMap<string, RunnableJob>;
     errorReporter: ErrorReporter;
     settings?: WorkerSettings;
+    telemetry?: JobTelemetry;
   }) {
+    this.#telemetry = options.telemetry ?? new JobTelemetry();
     this.#store = options.store;
     this.#clock = options.clock;
     this.#jobs = options.jobs;
@@ -207,7 +212,7 @@ export class Worker {
   }
 
   async #attempt(job: ClaimedJob): Promise<AttemptResult> {
-    const context: AttemptContext = {
+    const attempt: AttemptContext = {
       store: this.#store,
       clock: this.#clock,
       errorReporter: this.#reporter,
@@ -218,9 +223,13 @@ export class Worker {
       },
     };
     const started = this.#clock.now().getTime();
+    const span = this.#telemetry.startAttempt(job);
     let result: AttemptResult;
     try {
-      result = await runAttempt(context, job);
+      result = await context.with(
+        trace.setSpan(context.active(), span),
+        () => runAttempt(attempt, job),
+      );
     } catch (error) {
       this.#reporter.report(error, {
         origin: "queue",
@@ -229,6 +238,7 @@ export class Worker {
       result = { outcome: "interrupted", error };
     }
     const duration = this.#clock.now().getTime() - started;
+    this.#telemetry.endAttempt(span, job, result, duration);
     for (const listener of this.#listeners) listener(job, result, duration);
     return result;
   }
