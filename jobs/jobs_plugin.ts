@@ -1,5 +1,6 @@
 import {
   type ApplicationPlugin,
+  type BackgroundJobClass,
   type BackgroundJobExecution,
   type CompositionRoot,
   type Duration,
@@ -7,6 +8,8 @@ import {
   toMilliseconds,
 } from "@kit/kernel";
 import { backgroundJobDeclarations } from "./declaration/background.ts";
+import { scheduledJobDeclarations, type ScheduledTick } from "./declaration/scheduled.ts";
+import { type ScheduleEntry, Scheduler } from "./worker/scheduler.ts";
 import { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 import type { JobStore } from "./store/job_store.ts";
 import { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
@@ -47,7 +50,10 @@ export interface BackgroundJobsApi<S extends JobStore = JobStore> {
   readonly store: S;
   /** The worker of this process. */
   readonly worker: Worker;
-  /** Runs what is due on the application's clock; throws what an attempt threw (tests). */
+  /**
+   * Schedules the current tick of scheduled jobs, then runs what is due on the application's
+   * clock; throws what an attempt threw (tests).
+   */
   runDue(): Promise<number>;
 }
 
@@ -86,12 +92,19 @@ export function jobsPlugin<S extends JobStore>(
             },
         });
       }
+      const schedule: ScheduleEntry[] = root.declarations(scheduledJobDeclarations).map((
+        declared,
+      ) => ({
+        job: declared.target as unknown as BackgroundJobClass<ScheduledTick>,
+        name: (declared.target as unknown as { jobName: string }).jobName,
+        everyMs: declared.metadata.everyMs,
+      }));
       const worker = new Worker({
         store: options.store,
         clock: root.clock,
         jobs,
         errorReporter: root.errorReporter,
-        telemetry: new JobTelemetry(options.telemetry),
+        telemetry: new JobTelemetry(options.telemetry, new Set(schedule.map((e) => e.name))),
         settings: {
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
           pollIntervalMs: toMilliseconds(options.pollInterval ?? "1s"),
@@ -106,9 +119,21 @@ export function jobsPlugin<S extends JobStore>(
         ...(options.onLostJob ? { onLostJob: options.onLostJob } : {}),
       });
       root.container.register(JobQueue, { useValue: queue }, "the background-jobs plugin");
+      const scheduler = new Scheduler({
+        queue,
+        clock: root.clock,
+        entries: schedule,
+        errorReporter: root.errorReporter,
+      });
       if (options.start === true) {
-        root.onStart(() => worker.start());
-        root.onStop(() => worker.stop());
+        root.onStart(async () => {
+          await worker.start();
+          scheduler.start();
+        });
+        root.onStop(async () => {
+          await scheduler.stop();
+          await worker.stop();
+        });
       }
       return {
         queue,
@@ -118,7 +143,10 @@ export function jobsPlugin<S extends JobStore>(
         retryDead: queue.retryDead.bind(queue),
         store: options.store,
         worker,
-        runDue: () => worker.runDue(),
+        runDue: async () => {
+          await scheduler.scheduleDue();
+          return await worker.runDue();
+        },
       };
     },
   };

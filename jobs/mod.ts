@@ -15,3 +15,5 @@ export * from "./worker/run_attempt.ts";
 export * from "./worker/worker.ts";
 export * from "./jobs_plugin.ts";
 export * from "./observability/job_telemetry.ts";
+export * from "./declaration/scheduled.ts";
+export * from "./worker/scheduler.ts";

@@ -34,9 +34,12 @@ export class JobTelemetry {
   readonly #tracer: Tracer;
   readonly #runs: Counter;
   readonly #duration: Histogram;
+  readonly #scheduledRuns: Counter;
+  readonly #scheduled: ReadonlySet<string>;
 
-  /** Binds the instruments once. */
-  constructor(options: JobTelemetryOptions = {}) {
+  /** Binds the instruments once; `scheduled` names the scheduled jobs (`scheduled_job_runs_total`). */
+  constructor(options: JobTelemetryOptions = {}, scheduled: ReadonlySet<string> = new Set()) {
+    this.#scheduled = scheduled;
     this.#tracer = options.tracer ?? trace.getTracer("@kit/jobs");
     const meter = options.meter ?? metrics.getMeter("@kit/jobs");
     this.#runs = meter.createCounter("background_job_runs_total", {
@@ -45,6 +48,9 @@ export class JobTelemetry {
     this.#duration = meter.createHistogram("background_job_duration_ms", {
       description: "Duration of attempts of background jobs",
       unit: "ms",
+    });
+    this.#scheduledRuns = meter.createCounter("scheduled_job_runs_total", {
+      description: "Runs of scheduled jobs, by outcome",
     });
   }
 
@@ -87,6 +93,7 @@ export class JobTelemetry {
       ...(result.errorCode === undefined ? {} : { error_code: result.errorCode }),
     };
     this.#runs.add(1, labels);
+    if (this.#scheduled.has(job.name)) this.#scheduledRuns.add(1, labels);
     this.#duration.record(durationMs, labels);
   }
 }
