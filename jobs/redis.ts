@@ -1,4 +1,9 @@
 /**
+ * Background jobs on Redis: `RedisJobStore` over `@upstash/redis` (HTTP) or a TCP client
+ * (`ioredis`), every operation one Lua script.
+ *
  * @module
  */
-export {};
+export * from "./redis/redis_scripting.ts";
+export * from "./redis/adapters.ts";
+export * from "./redis/redis_job_store.ts";

@@ -4,3 +4,4 @@
  * @module
  */
 export * from "./testing/job_store_contract.ts";
+export * from "./testing/upstash_rest_bridge.ts";

@@ -1,0 +1,215 @@
+/**
+ * The Lua scripts of the Redis job store, one per operation, each atomic. Keys (under a prefix):
+ * `job:<id>` (hash), `waiting:<queue>` (sorted by due time), `running:<queue>` (sorted by lease
+ * end), `finished` (sorted by finish time), `all` (sorted by creation), `idem:<name,tenant,key>`.
+ *
+ * Hash fields: n name, q queue, p payload, a actor, t tenant, c correlation, tp traceparent,
+ * s subject, k idempotency key, ik its key under idem:, st status, at attempts, mx max attempts, r due (ms), lt lease
+ * token, le lease end (ms), d progress done, tt progress total, cp checkpoint, ec/em last error,
+ * ca created (ms), fa finished (ms).
+ */
+import { RedisScript } from "./redis_scripting.ts";
+
+const held = `
+local function held(key, token)
+  return redis.call('HGET', key, 'st') == 'running' and redis.call('HGET', key, 'lt') == token
+end
+local function ms(n) return string.format('%d', n) end
+local function reaches(key, tenants)
+  if tenants == '' then return true end
+  local t = redis.call('HGET', key, 't')
+  for _, tenant in ipairs(cjson.decode(tenants)) do
+    if tenant == t then return true end
+  end
+  return false
+end
+`;
+
+/** Inserts a job; answers `{id, duplicate}`. ARGV: prefix, id, idem key or '', fields... */
+export const insertScript = new RedisScript(`
+local p, id, idem = ARGV[1], ARGV[2], ARGV[3]
+if idem ~= '' then
+  local existing = redis.call('GET', p .. 'idem:' .. idem)
+  if existing then return {existing, 1} end
+end
+local key = p .. 'job:' .. id
+local fields = {}
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', key, unpack(fields))
+local f = redis.call('HMGET', key, 'q', 'r', 'ca')
+redis.call('ZADD', p .. 'waiting:' .. f[1], f[2], id)
+redis.call('ZADD', p .. 'all', f[3], id)
+if idem ~= '' then redis.call('SET', p .. 'idem:' .. idem, id) end
+return {id, 0}
+`);
+
+/** Claims due jobs and jobs whose lease ended. ARGV: prefix, queue, now, limit, default lease, leases json, tokens... */
+export const claimScript = new RedisScript(
+  held + `
+local p, q, now, limit = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local defaultLease, leases = tonumber(ARGV[5]), cjson.decode(ARGV[6])
+local candidates = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', p .. 'running:' .. q, '-inf', now)) do
+  local key = p .. 'job:' .. id
+  local f = redis.call('HMGET', key, 'at', 'mx', 'r')
+  if tonumber(f[1]) >= tonumber(f[2]) then
+    redis.call('HSET', key, 'st', 'dead', 'fa', ms(now), 'ec', 'ATTEMPTS_EXHAUSTED',
+      'em', 'The lease of the last attempt ended')
+    redis.call('HDEL', key, 'lt', 'le')
+    redis.call('ZREM', p .. 'running:' .. q, id)
+    redis.call('ZADD', p .. 'finished', now, id)
+  else
+    candidates[#candidates + 1] = {tonumber(f[3]), id, false}
+  end
+end
+local due = redis.call('ZRANGEBYSCORE', p .. 'waiting:' .. q, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+for i = 1, #due, 2 do candidates[#candidates + 1] = {tonumber(due[i + 1]), due[i], true} end
+table.sort(candidates, function(a, b)
+  if a[1] == b[1] then return a[2] < b[2] end
+  return a[1] < b[1]
+end)
+local out = {}
+for i = 1, math.min(limit, #candidates) do
+  local id, waiting = candidates[i][2], candidates[i][3]
+  local key = p .. 'job:' .. id
+  if waiting then redis.call('ZREM', p .. 'waiting:' .. q, id) end
+  local lease = leases[redis.call('HGET', key, 'n')] or defaultLease
+  redis.call('HSET', key, 'st', 'running', 'lt', ARGV[6 + i], 'le', ms(now + lease))
+  redis.call('HINCRBY', key, 'at', 1)
+  redis.call('ZADD', p .. 'running:' .. q, now + lease, id)
+  out[#out + 1] = redis.call('HGETALL', key)
+end
+return out
+`,
+);
+
+/** Marks a held job succeeded. ARGV: prefix, id, token, now. */
+export const completeScript = new RedisScript(
+  held + `
+local p, id, token, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local key = p .. 'job:' .. id
+if not held(key, token) then return 0 end
+redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
+redis.call('HDEL', key, 'lt', 'le')
+redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
+redis.call('ZADD', p .. 'finished', now, id)
+return 1
+`,
+);
+
+/** Records a failed attempt. ARGV: prefix, id, token, now, code, message, retry at or ''. */
+export const failScript = new RedisScript(
+  held + `
+local p, id, token, now, retry = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[7]
+local key = p .. 'job:' .. id
+if not held(key, token) then return 0 end
+local q = redis.call('HGET', key, 'q')
+redis.call('HSET', key, 'ec', ARGV[5], 'em', ARGV[6])
+redis.call('HDEL', key, 'lt', 'le')
+redis.call('ZREM', p .. 'running:' .. q, id)
+if retry == '' then
+  redis.call('HSET', key, 'st', 'dead', 'fa', ms(now))
+  redis.call('ZADD', p .. 'finished', now, id)
+else
+  redis.call('HSET', key, 'st', 'waiting', 'r', retry)
+  redis.call('ZADD', p .. 'waiting:' .. q, retry, id)
+end
+return 1
+`,
+);
+
+/** Gives a held job back uncounted. ARGV: prefix, id, token. */
+export const releaseScript = new RedisScript(
+  held + `
+local p, id, token = ARGV[1], ARGV[2], ARGV[3]
+local key = p .. 'job:' .. id
+if not held(key, token) then return 0 end
+local f = redis.call('HMGET', key, 'q', 'r')
+redis.call('HSET', key, 'st', 'waiting')
+redis.call('HINCRBY', key, 'at', -1)
+redis.call('HDEL', key, 'lt', 'le')
+redis.call('ZREM', p .. 'running:' .. f[1], id)
+redis.call('ZADD', p .. 'waiting:' .. f[1], f[2], id)
+return 1
+`,
+);
+
+/** Extends a held job's lease, with progress and checkpoint. ARGV: prefix, id, token, now, lease, done or '', total or '', checkpoint or ''. */
+export const reportScript = new RedisScript(
+  held + `
+local p, id, token, now, lease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local key = p .. 'job:' .. id
+if not held(key, token) then return 0 end
+redis.call('HSET', key, 'le', ms(now + lease))
+redis.call('ZADD', p .. 'running:' .. redis.call('HGET', key, 'q'), now + lease, id)
+if ARGV[6] ~= '' then
+  redis.call('HSET', key, 'd', ARGV[6])
+  if ARGV[7] ~= '' then redis.call('HSET', key, 'tt', ARGV[7]) else redis.call('HDEL', key, 'tt') end
+end
+if ARGV[8] ~= '' then redis.call('HSET', key, 'cp', ARGV[8]) end
+return 1
+`,
+);
+
+/** Cancels a waiting or running job of the reach. ARGV: prefix, id, tenants json or '', now. */
+export const cancelScript = new RedisScript(
+  held + `
+local p, id, tenants, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local key = p .. 'job:' .. id
+local st = redis.call('HGET', key, 'st')
+if (st ~= 'waiting' and st ~= 'running') or not reaches(key, tenants) then return 0 end
+local q = redis.call('HGET', key, 'q')
+redis.call('HSET', key, 'st', 'cancelled', 'fa', ms(now))
+redis.call('HDEL', key, 'lt', 'le')
+redis.call('ZREM', p .. 'waiting:' .. q, id)
+redis.call('ZREM', p .. 'running:' .. q, id)
+redis.call('ZADD', p .. 'finished', now, id)
+return 1
+`,
+);
+
+/** Revives a dead job of the reach. ARGV: prefix, id, tenants json or '', now. */
+export const retryDeadScript = new RedisScript(
+  held + `
+local p, id, tenants, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local key = p .. 'job:' .. id
+if redis.call('HGET', key, 'st') ~= 'dead' or not reaches(key, tenants) then return 0 end
+local q = redis.call('HGET', key, 'q')
+redis.call('HSET', key, 'st', 'waiting', 'at', '0', 'r', ms(now))
+redis.call('HDEL', key, 'fa')
+redis.call('ZREM', p .. 'finished', id)
+redis.call('ZADD', p .. 'waiting:' .. q, now, id)
+return 1
+`,
+);
+
+/** Answers a job's hash. ARGV: prefix, id. */
+export const findScript = new RedisScript(`
+return redis.call('HGETALL', ARGV[1] .. 'job:' .. ARGV[2])
+`);
+
+/** Deletes jobs finished before an instant and frees their keys. ARGV: prefix, before. */
+export const purgeScript = new RedisScript(`
+local p, before = ARGV[1], tonumber(ARGV[2])
+local ids = redis.call('ZRANGEBYSCORE', p .. 'finished', '-inf', '(' .. before)
+for _, id in ipairs(ids) do
+  local key = p .. 'job:' .. id
+  local f = redis.call('HMGET', key, 'ik')
+  if f[1] and f[1] ~= '' and redis.call('GET', p .. 'idem:' .. f[1]) == id then
+    redis.call('DEL', p .. 'idem:' .. f[1])
+  end
+  redis.call('DEL', key)
+  redis.call('ZREM', p .. 'finished', id)
+  redis.call('ZREM', p .. 'all', id)
+end
+return #ids
+`);
+
+/** Answers every job's hash, oldest first. ARGV: prefix. */
+export const listScript = new RedisScript(`
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', ARGV[1] .. 'all', 0, -1)) do
+  out[#out + 1] = redis.call('HGETALL', ARGV[1] .. 'job:' .. id)
+end
+return out
+`);

@@ -1,0 +1,54 @@
+/**
+ * The small command interface the Redis job store needs: running Lua scripts. Every operation of
+ * the store is one script, so that claims, leases, reports and idempotency are atomic. Two
+ * adapters implement it: `upstashScripting` (HTTP, for edge and serverless) and `tcpScripting`
+ * (a TCP client, for self-hosted Redis).
+ */
+export interface RedisScripting {
+  /** Runs a loaded script by its SHA-1; rejects with a message containing `NOSCRIPT` when not loaded. */
+  evalsha(
+    sha: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown>;
+  /** Runs a script from its source (and loads it). */
+  eval(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown>;
+}
+
+/**
+ * A Lua script run by its SHA-1, falling back to its source when the server does not know it
+ * (after a restart or `SCRIPT FLUSH`).
+ */
+export class RedisScript {
+  readonly #source: string;
+  #sha: Promise<string> | undefined;
+
+  /** A script from its source. */
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  /** Runs the script. */
+  async run(
+    redis: RedisScripting,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
+    const sha = await (this.#sha ??= sha1(this.#source));
+    try {
+      return await redis.evalsha(sha, keys, args);
+    } catch (error) {
+      if (!/NOSCRIPT/i.test(error instanceof Error ? error.message : String(error))) throw error;
+      return await redis.eval(this.#source, keys, args);
+    }
+  }
+}
+
+async function sha1(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
