@@ -18,6 +18,10 @@ import {
 import { PostgresTransactions } from "@kit/kernel/postgres";
 import { Background, type BackgroundJobsApi, jobsPlugin } from "@kit/jobs";
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
+import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
+import { Redis } from "ioredis";
+import { type JobStore } from "@kit/jobs";
+import { InMemoryTransactions, type TransactionManager } from "@kit/kernel";
 
 const url = Deno.env.get("DATABASE_URL");
 if (!url) {
@@ -58,6 +62,49 @@ class EnqueueManyHandler {
 
 try {
   await migrateJobs(sql);
+  const tables: string[] = [];
+  tables.push(
+    await measure(
+      "PostgreSQL (PostgresJobStore)",
+      new PostgresJobStore(sql),
+      new PostgresTransactions(sql),
+    ),
+  );
+  const redisUrl = Deno.env.get("REDIS_URL");
+  if (redisUrl) {
+    const redis = new Redis(redisUrl);
+    const prefix = `bench:${crypto.randomUUID()}:`;
+    try {
+      tables.push(
+        await measure(
+          "Redis over TCP (RedisJobStore, ioredis)",
+          new RedisJobStore(tcpScripting(redis), { prefix }),
+          new InMemoryTransactions(),
+        ),
+      );
+    } finally {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+  } else {
+    tables.push("skipped: the Redis rows need REDIS_URL");
+  }
+  console.log(
+    `\nkit background jobs, ${navigator.hardwareConcurrency} cores, worker concurrency ${concurrency}`,
+  );
+  console.log(tables.join("\n"));
+} finally {
+  await sql.end({ timeout: 5 });
+  await admin.unsafe(`drop schema ${schema} cascade`);
+  await admin.end({ timeout: 5 });
+}
+
+async function measure(
+  title: string,
+  store: JobStore,
+  transactions: TransactionManager,
+): Promise<string> {
   const app = composeApplication({
     modules: [
       defineModule("bench", {
@@ -65,10 +112,10 @@ try {
         dependencies: new Map([[EnqueueManyHandler, [JobQueue]]]),
       }),
     ],
-    transactions: new PostgresTransactions(sql),
+    transactions,
     errorReporter: { report: (error) => console.error(error) },
     plugins: {
-      backgroundJobs: jobsPlugin({ store: new PostgresJobStore(sql), start: true, concurrency }),
+      backgroundJobs: jobsPlugin({ store, start: true, concurrency, pollInterval: "20ms" }),
     },
   });
   const jobs = app.backgroundJobs as BackgroundJobsApi;
@@ -104,23 +151,16 @@ try {
     if (i >= 20) latencies.push(at - before);
   }
   latencies.sort((a, b) => a - b);
-  rows.push([
-    "idle enqueue-to-start latency p50",
-    `${latencies[Math.floor(latencies.length * 0.5)]!.toFixed(2)} ms`,
-  ]);
-  rows.push([
-    "idle enqueue-to-start latency p99",
-    `${latencies[Math.floor(latencies.length * 0.99)]!.toFixed(2)} ms`,
-  ]);
+  const pct = (q: number) => latencies[Math.floor(latencies.length * q)]!.toFixed(2);
+  rows.push(["idle enqueue-to-start latency p50", `${pct(0.5)} ms`]);
+  rows.push(["idle enqueue-to-start latency p99", `${pct(0.99)} ms`]);
   await app.stop();
-
-  console.log(`\nkit jobs on PostgreSQL (${navigator.hardwareConcurrency} cores)`);
-  console.log("| measure | result |\n| --- | --- |");
-  for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
-} finally {
-  await sql.end({ timeout: 5 });
-  await admin.unsafe(`drop schema ${schema} cascade`);
-  await admin.end({ timeout: 5 });
+  return [
+    `\n${title}`,
+    "| measure | result |",
+    "| --- | --- |",
+    ...rows.map(([n, v]) => `| ${n} | ${v} |`),
+  ].join("\n");
 }
 
 function rate(count: number, since: number): string {
