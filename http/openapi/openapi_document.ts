@@ -19,6 +19,7 @@ const builtInStatus: Record<string, number> = {
   MALFORMED_JSON: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CONTENT_TOO_LARGE: 413,
+  NOT_ACCEPTABLE: 406,
 };
 
 const problemSchema: JsonSchema = {

@@ -14,6 +14,8 @@ import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";
 import type { Authenticator, Caller } from "./authenticator.ts";
 import type { CompiledRoute, RouteResult } from "./compiled_route.ts";
 import { pointer, problem, type ProblemIssue, problemResponse } from "./problem.ts";
+import { cacheHeaders } from "./cache.ts";
+import { negotiate } from "./negotiate.ts";
 import { readJsonBody } from "./read_body.ts";
 import type { Router } from "./router.ts";
 
@@ -82,6 +84,12 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
     );
   }
   const route = matched.value;
+  const mediaType = negotiate(request.headers.get("accept"), route.produces);
+  if (mediaType === undefined) {
+    return problemResponse(
+      problem(406, "NOT_ACCEPTABLE", `This route answers ${route.produces.join(", ")} only`, path),
+    );
+  }
   let actor: Actor | undefined;
   try {
     // 1. The caller.
@@ -184,7 +192,20 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
     const ran = route.needsScope
       ? runInScope({ execution }, () => route.run(validated))
       : route.run(validated);
-    return respond(ran instanceof Promise ? await ran : ran);
+    const result = ran instanceof Promise ? await ran : ran;
+    if (
+      route.cache !== undefined && result.status === 200 &&
+      (request.method === "GET" || request.method === "HEAD")
+    ) {
+      return await cachedResponse(
+        route,
+        result,
+        mediaType,
+        matched.params,
+        request.headers.get("if-none-match"),
+      );
+    }
+    return respond(result, mediaType);
   } catch (error) {
     return errorResponse(pipeline, error, request, route, path);
   }
@@ -258,16 +279,14 @@ async function refuse(
   }
 }
 
-function respond(result: RouteResult): Response {
+function respond(result: RouteResult, mediaType: string): Response {
   const { status, body, headers } = result;
   if (body === undefined || status === 204 || status === 304) {
     return new Response(null, { status, ...(headers ? { headers } : {}) });
   }
   if (typeof body === "string") {
-    return new Response(body, {
-      status,
-      headers: { "content-type": "text/plain; charset=utf-8", ...headers },
-    });
+    const type = isJson(mediaType) ? "text/plain; charset=utf-8" : mediaType;
+    return new Response(body, { status, headers: { "content-type": type, ...headers } });
   }
   if (body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof ReadableStream) {
     return new Response(body as BodyInit, {
@@ -277,7 +296,30 @@ function respond(result: RouteResult): Response {
   }
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": isJson(mediaType) ? mediaType : "application/json", ...headers },
+  });
+}
+
+function isJson(mediaType: string): boolean {
+  return mediaType === "application/json" || mediaType.endsWith("+json");
+}
+
+async function cachedResponse(
+  route: CompiledRoute,
+  result: RouteResult,
+  mediaType: string,
+  params: Readonly<Record<string, string>>,
+  ifNoneMatch: string | null,
+): Promise<Response> {
+  const text = typeof result.body === "string" ? result.body : JSON.stringify(result.body ?? null);
+  const cache = await cacheHeaders(route.cache!, text, params, ifNoneMatch);
+  if (cache.notModified) return new Response(null, { status: 304, headers: cache.headers });
+  const type = typeof result.body === "string" && isJson(mediaType)
+    ? "text/plain; charset=utf-8"
+    : mediaType;
+  return new Response(text, {
+    status: result.status,
+    headers: { "content-type": type, ...cache.headers, ...result.headers },
   });
 }
 

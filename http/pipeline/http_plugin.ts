@@ -147,6 +147,7 @@ function compileController(
     for (const scheme of documentsOf(guard).security ?? []) security.add(scheme);
   }
   if (spec.params || spec.query || spec.headers || spec.body) errors.add("VALIDATION_FAILED");
+  if (spec.produces !== undefined) errors.add("NOT_ACCEPTABLE");
   let controller: { handle(request: unknown): unknown } | undefined;
   const instance =
     () => (controller ??= root.container.resolve(target) as { handle(request: unknown): unknown });
