@@ -20,7 +20,7 @@ import { Background, type BackgroundJobsApi, jobsPlugin } from "@kit/jobs";
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
 import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
 import { Redis } from "ioredis";
-import { type JobStore } from "@kit/jobs";
+import type { JobStore } from "@kit/jobs";
 import { InMemoryTransactions, type TransactionManager } from "@kit/kernel";
 
 const url = Deno.env.get("DATABASE_URL");
