@@ -23,3 +23,6 @@ export * from "./pipeline/handle_request.ts";
 export * from "./pipeline/http_plugin.ts";
 export * from "./openapi/openapi_document.ts";
 export * from "./auth/jwt_authenticator.ts";
+export * from "./schema/field_access.ts";
+export * from "./schema/class_schema.ts";
+export * from "./audit/audit_guard_refusals.ts";

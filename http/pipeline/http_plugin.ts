@@ -1,5 +1,6 @@
 // deno-lint-ignore-file no-explicit-any
 import {
+  type Actor,
   type AnyClass,
   type ApplicationPlugin,
   CommandBus,
@@ -17,6 +18,7 @@ import {
 import { joinPaths, resolveGroup } from "../declaration/route_group.ts";
 import type { FunctionRoute } from "../declaration/define_route.ts";
 import { openApiDocument, type OpenApiInfo } from "../openapi/openapi_document.ts";
+import { fieldFilter } from "../schema/field_access.ts";
 import type { Authenticator } from "./authenticator.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
 import { type GuardRefusal, handleRequest, type Pipeline } from "./handle_request.ts";
@@ -152,6 +154,13 @@ function compileController(
   const instance =
     () => (controller ??= root.container.resolve(target) as { handle(request: unknown): unknown });
   const status = spec.response.status;
+  const filter = fieldFilter(spec.response.body);
+  const shape = filter === undefined
+    ? (body: unknown) => ({ status, body })
+    : (body: unknown, request: Record<string, unknown>) => ({
+      status,
+      body: filter(body, request.actor as Actor),
+    });
   return {
     method: spec.method,
     path: joinPaths(group?.prefix ?? "", spec.path),
@@ -179,8 +188,8 @@ function compileController(
     run: (request) => {
       const body = instance().handle(request);
       return body instanceof Promise
-        ? body.then((value) => ({ status, body: value }))
-        : { status, body };
+        ? body.then((value) => shape(value, request))
+        : shape(body, request);
     },
   };
 }
