@@ -1,21 +1,111 @@
 /**
- * The `kit` command-line tool. Its commands arrive with the CLI issue; until then it answers
- * `--version` and `--help` only.
+ * The `kit` command-line tool: `kit init`, `kit generate`, `kit --help`. This file only parses
+ * flags; the work is in `commands/`.
  *
  * @module
  */
+import { parseArgs } from "node:util";
+import { CliError } from "./cli_error.ts";
+import { generate } from "./commands/generate.ts";
+import { initProject } from "./commands/init.ts";
+import { generatorKinds } from "./generators/catalog.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
-/** Runs the CLI with the given arguments and answers the exit code. */
-export function main(args: readonly string[]): number {
-  if (args[0] === "--version") {
+const usage = `Usage: kit <command> [options]
+
+Commands:
+  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--package-manager <pm>] [--link <kit checkout>]
+  generate <kind> <context> <Name> [options] [--local-only]
+  generate --help [--json]     the kinds, their options and the shared files they write
+
+Options:
+  --help      this text (also after a command)
+  --version   the version of kit`;
+
+/** Runs the CLI with its arguments; answers the exit code. */
+export async function main(args: readonly string[], cwd: string = Deno.cwd()): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === "--version") {
     console.log(`kit ${denoJson.version}`);
     return 0;
   }
-  console.log(
-    "Usage: kit <command>\n\nCommands (init, docs, generate, worker-scope, status, todo) are not built yet.",
-  );
-  return args.length === 0 || args[0] === "--help" ? 0 : 1;
+  if (command === undefined || command === "--help" || command === "-h") {
+    console.log(usage);
+    return 0;
+  }
+  try {
+    switch (command) {
+      case "init": {
+        const { values, positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: true,
+          options: {
+            context: { type: "string", multiple: true },
+            queue: { type: "string" },
+            "package-manager": { type: "string" },
+            link: { type: "string" },
+            help: { type: "boolean" },
+          },
+        });
+        if (values.help) {
+          console.log(usage.split("\n").find((line) => line.trim().startsWith("init")));
+          return 0;
+        }
+        const written = await initProject(positionals[0] ?? cwd, {
+          contexts: values.context ?? [],
+          ...(values.queue ? { queue: values.queue } : {}),
+          ...(values["package-manager"] ? { packageManager: values["package-manager"] } : {}),
+          ...(values.link ? { link: values.link } : {}),
+        });
+        console.log(`kit init: wrote ${written.length} files`);
+        return 0;
+      }
+      case "generate": {
+        const { values, positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: true,
+          options: {
+            help: { type: "boolean" },
+            json: { type: "boolean" },
+            "local-only": { type: "boolean" },
+            permission: { type: "string" },
+            aggregate: { type: "string" },
+            kind: { type: "string" },
+          },
+        });
+        if (values.help) {
+          if (values.json) console.log(JSON.stringify({ kinds: generatorKinds }, null, 2));
+          else {for (const k of generatorKinds) {
+              console.log(`${k.kind.padEnd(20)} ${k.summary}${k.available ? "" : " (not yet)"}`);
+            }}
+          return 0;
+        }
+        const [kind, ...names] = positionals;
+        if (kind === undefined) {
+          throw new CliError(
+            "Usage: kit generate <kind> <context> <Name> (kit generate --help lists kinds)",
+          );
+        }
+        const written = await generate(cwd, { kind, positionals: names, options: values });
+        for (const path of written) console.log(`wrote ${path}`);
+        return 0;
+      }
+      default:
+        throw new CliError(`Unknown command '${command}': run 'kit --help'`);
+    }
+  } catch (error) {
+    if (error instanceof CliError) {
+      console.error(`kit: ${error.message}`);
+      return 1;
+    }
+    if (
+      error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    ) {
+      console.error(`kit: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
 }
 
-if (import.meta.main) Deno.exit(main(Deno.args));
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,197 @@
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { main } from "../main.ts";
+
+const checkout = fileURLToPath(new URL("../../", import.meta.url));
+
+async function tree(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  async function walk(dir: string): Promise<void> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else out[relative(root, path)] = await readFile(path, "utf8");
+    }
+  }
+  await walk(root);
+  return out;
+}
+
+async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; stderr: string[] }> {
+  const stderr: string[] = [];
+  const [log, error] = [console.log, console.error];
+  console.log = () => {};
+  console.error = (...args: unknown[]) => void stderr.push(args.join(" "));
+  try {
+    return { result: await fn(), stderr };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+async function initialized(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "kit-init-" });
+  const { result } = await quietly(() =>
+    main([
+      "init",
+      dir,
+      "--context",
+      "identity:supporting",
+      "--context",
+      "scheduling:core",
+      "--context",
+      "notifications:generic",
+      "--link",
+      checkout,
+    ])
+  );
+  assert.equal(result, 0);
+  return dir;
+}
+
+Deno.test("kit init lays out a project whose checks and tests pass straight away", async () => {
+  const dir = await initialized();
+  const config = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8"));
+  assert.deepEqual(config.contexts.map((c: { name: string }) => c.name), [
+    "identity",
+    "notifications",
+    "scheduling",
+  ]);
+  assert.equal(await readFile(join(dir, ".gitignore"), "utf8"), ".kit/\nnode_modules/\n");
+  const { result } = await quietly(() =>
+    main([
+      "generate",
+      "command",
+      "scheduling",
+      "CancelAppointment",
+      "--permission",
+      "appointment.cancel",
+    ], dir)
+  );
+  assert.equal(result, 0);
+  for (const task of ["verify", "test"]) {
+    await new Deno.Command(Deno.execPath(), {
+      args: ["fmt"],
+      cwd: dir,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["task", task],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    })
+      .output();
+    const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, `deno task ${task} failed:\n${text}`);
+    if (task === "test") {
+      assert.match(text, /CancelAppointment is refused to an actor without appointment.cancel/);
+    }
+  }
+});
+
+Deno.test("Bad input gets one clear line, a non-zero exit, and no file changed", async () => {
+  const dir = await initialized();
+  await quietly(() => main(["generate", "command", "scheduling", "Book"], dir));
+  const before = await tree(dir);
+  const cases: [string[], RegExp][] = [
+    [["generate", "widget", "scheduling", "X"], /^kit: Unknown kind 'widget'/],
+    [
+      ["generate", "command", "billing", "X"],
+      /^kit: Unknown context 'billing': the contexts are identity, notifications, scheduling$/,
+    ],
+    [["generate", "command", "scheduling", "cancel_it"], /^kit: Invalid command name 'cancel_it'/],
+    [
+      ["generate", "command", "scheduling", "X", "--permission", "cancel"],
+      /^kit: Invalid --permission 'cancel'/,
+    ],
+    [["generate", "context", "identity"], /^kit: Context 'identity' exists already$/],
+    [
+      ["generate", "context", "billing", "--local-only"],
+      /^kit: kit generate context would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing was written/,
+    ],
+    [
+      ["generate", "route-group", "scheduling", "X"],
+      /^kit: kit generate route-group is not available in this version of kit yet$/,
+    ],
+    [["frobnicate"], /^kit: Unknown command 'frobnicate'/],
+  ];
+  for (const [args, message] of cases) {
+    const { result, stderr } = await quietly(() => main(args, dir));
+    assert.equal(result, 1, args.join(" "));
+    assert.equal(stderr.length, 1, args.join(" "));
+    assert.match(stderr[0]!, message);
+  }
+  const { result, stderr } = await quietly(() =>
+    main(["generate", "command", "scheduling", "Book"], dir)
+  );
+  assert.equal(result, 1);
+  assert.match(stderr[0]!, /Command 'Book' exists already in context 'scheduling'/);
+  const outside = await Deno.makeTempDir();
+  const refused = await quietly(() => main(["generate", "command", "scheduling", "X"], outside));
+  assert.match(refused.stderr[0]!, /^kit: Not a kit project/);
+  assert.deepEqual(Object.keys(await tree(outside)), []);
+  const after = await tree(dir);
+  for (const path of Object.keys(before)) {
+    assert.equal(after[path], before[path], `${path} changed`);
+  }
+});
+
+Deno.test("Generators are deterministic: two orders give the same bytes", async () => {
+  const first = await initialized();
+  const second = await initialized();
+  const run = (dir: string, order: string[]) =>
+    quietly(async () => {
+      for (const name of order) {
+        await main([
+          "generate",
+          "command",
+          "scheduling",
+          name,
+          "--permission",
+          `${name.toLowerCase()}.run`,
+        ], dir);
+      }
+      await main([
+        "generate",
+        "context",
+        order.length > 2 ? "billing" : "billing",
+        "--kind",
+        "supporting",
+      ], dir);
+    });
+  await run(first, ["Alpha", "Beta", "Gamma"]);
+  await run(second, ["Gamma", "Alpha", "Beta"]);
+  const a = await tree(first);
+  const b = await tree(second);
+  // The project name comes from the folder: the only difference allowed.
+  const unnamed = (text: string) => ({ ...JSON.parse(text), name: undefined });
+  assert.deepEqual(unnamed(a["kit.config.json"]!), unnamed(b["kit.config.json"]!));
+  delete a["kit.config.json"];
+  delete b["kit.config.json"];
+  assert.deepEqual(a, b);
+});
+
+Deno.test("kit generate --help --json lists every kind with writesShared and its shared files", async () => {
+  let printed = "";
+  const log = console.log;
+  console.log = (text: string) => void (printed += text);
+  try {
+    assert.equal(await main(["generate", "--help", "--json"]), 0);
+  } finally {
+    console.log = log;
+  }
+  const { kinds } = JSON.parse(printed);
+  assert.equal(kinds.length, 17);
+  const context = kinds.find((k: { kind: string }) => k.kind === "context");
+  assert.equal(context.writesShared, true);
+  assert.deepEqual(context.sharedFiles, [
+    "kit.config.json",
+    "src/platform/compose-application.ts",
+    "docs/context-map.md",
+  ]);
+});

@@ -1,0 +1,67 @@
+import { CliError } from "../cli_error.ts";
+import { applyPlan, type FileWrite } from "../files/file_plan.ts";
+import { generatorKinds } from "../generators/catalog.ts";
+import { planCommand } from "../generators/generate_command.ts";
+import { planContext } from "../generators/generate_context.ts";
+import { findProjectRoot, readConfig } from "../project/kit_config.ts";
+
+/** What `kit generate` is told. */
+export interface GenerateInput {
+  readonly kind: string;
+  readonly positionals: readonly string[];
+  readonly options: Readonly<Record<string, string | boolean | undefined>>;
+}
+
+/**
+ * Runs a generator in the project around `cwd`: plans every file, refuses (writing nothing) on
+ * any bad input or, with `--local-only`, when the kind writes shared files; then writes all.
+ */
+export async function generate(cwd: string, input: GenerateInput): Promise<readonly string[]> {
+  const kind = generatorKinds.find((k) => k.kind === input.kind);
+  if (kind === undefined) {
+    throw new CliError(
+      `Unknown kind '${input.kind}': use one of ${generatorKinds.map((k) => k.kind).join(", ")}`,
+    );
+  }
+  if (input.options["local-only"] === true && kind.writesShared) {
+    throw new CliError(
+      `kit generate ${kind.kind} would write ${kind.sharedFiles.length} shared file(s): ${
+        kind.sharedFiles.join(", ")
+      }; ` +
+        `nothing was written (run it on the trunk, without --local-only)`,
+    );
+  }
+  if (!kind.available) {
+    throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
+  }
+  const root = findProjectRoot(cwd);
+  const config = await readConfig(root);
+  const [first, second] = input.positionals;
+  let plan: FileWrite[];
+  switch (kind.kind) {
+    case "context": {
+      if (first === undefined) {
+        throw new CliError("Usage: kit generate context <name> [--kind core|supporting|generic]");
+      }
+      plan = await planContext(root, config, first, String(input.options.kind ?? "supporting"));
+      break;
+    }
+    case "command": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate command <context> <Name> [--permission <name>]");
+      }
+      const permission = input.options.permission;
+      plan = await planCommand(
+        root,
+        config,
+        first,
+        second,
+        typeof permission === "string" ? { permission } : {},
+      );
+      break;
+    }
+    default:
+      throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
+  }
+  return await applyPlan(root, plan);
+}

@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { CliError } from "../cli_error.ts";
+import { applyPlan, type FileWrite } from "../files/file_plan.ts";
+import { updateRegion } from "../files/marker_regions.ts";
+import { camelOf, checkKebab, formatConfig, type KitConfig } from "../project/kit_config.ts";
+import {
+  applicationSpec,
+  composeApplicationFile,
+  contextFiles,
+  extractableSpec,
+  mainFile,
+  projectDenoJson,
+  roleFile,
+  slicesFile,
+} from "../project/templates.ts";
+import { contextMap } from "./docs.ts";
+
+/** What `kit init` is told. */
+export interface InitInput {
+  /** `<name>:<kind>` per context. */
+  readonly contexts: readonly string[];
+  /** The package manager named in the docs (`npm`, `deno`). */
+  readonly packageManager?: string;
+  /** The job store. */
+  readonly queue?: string;
+  /** A kit checkout whose packages the project links (Deno `links`). */
+  readonly link?: string;
+}
+
+/**
+ * Lays out a new project in `dir` (empty or missing): config, platform, contexts, architecture
+ * check, slice plan and context map. Answers the files written.
+ */
+export async function initProject(dir: string, input: InitInput): Promise<readonly string[]> {
+  const root = resolve(dir);
+  if (existsSync(root) && (await readdir(root)).some((entry) => entry !== ".git")) {
+    throw new CliError(`'${root}' is not empty: kit init lays out a new project`);
+  }
+  const queue = input.queue ?? "database";
+  if (!["database", "redis", "memory"].includes(queue)) {
+    throw new CliError(`Invalid --queue '${queue}': use database, redis or memory`);
+  }
+  const contexts = input.contexts.map((spec) => {
+    const [name, kind, ...rest] = spec.split(":");
+    if (!name || !kind || rest.length > 0) {
+      throw new CliError(`Invalid --context '${spec}': use <name>:<kind>`);
+    }
+    checkKebab(name, "context name");
+    if (!["core", "supporting", "generic"].includes(kind)) {
+      throw new CliError(
+        `Invalid kind '${kind}' of context '${name}': use core, supporting or generic`,
+      );
+    }
+    return { name, kind };
+  });
+  if (new Set(contexts.map((c) => c.name)).size !== contexts.length) {
+    throw new CliError("A context is named twice");
+  }
+  const links = input.link === undefined ? [] : linkPaths(input.link);
+  const config: KitConfig = {
+    name: root.split("/").pop() ?? "app",
+    contexts,
+    relationships: [],
+    queue: queue as KitConfig["queue"],
+    declarations: "decorators",
+  };
+  let compose = composeApplicationFile();
+  compose = updateRegion(
+    compose,
+    "module-imports",
+    contexts.map((c) =>
+      `import { ${camelOf(c.name)}Module } from "../contexts/${c.name}/${c.name}.module.ts";`
+    ),
+    "compose-application.ts",
+  );
+  compose = updateRegion(
+    compose,
+    "modules",
+    contexts.map((c) => `${camelOf(c.name)}Module,`),
+    "compose-application.ts",
+  );
+  const writes: FileWrite[] = [
+    { path: "kit.config.json", contents: formatConfig(config) },
+    { path: "deno.json", contents: projectDenoJson(links) },
+    { path: ".gitignore", contents: ".kit/\nnode_modules/\n" },
+    { path: "src/main.ts", contents: mainFile() },
+    { path: "src/platform/compose-application.ts", contents: compose },
+    { path: "src/platform/auth/role.ts", contents: roleFile() },
+    { path: "src/shared-kernel/.gitkeep", contents: "" },
+    { path: "test/application.spec.ts", contents: applicationSpec() },
+    { path: "test/architecture/extractable.spec.ts", contents: extractableSpec() },
+    { path: "docs/architecture/slices.md", contents: slicesFile(config) },
+    { path: "docs/context-map.md", contents: contextMap(config) },
+    ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),
+  ];
+  return await applyPlan(root, writes);
+}
+
+function linkPaths(checkout: string): string[] {
+  const base = resolve(checkout);
+  const packages = ["kernel", "http", "jobs"].map((name) => join(base, name));
+  for (const path of packages) {
+    if (!existsSync(join(path, "deno.json"))) {
+      throw new CliError(
+        `--link '${checkout}' is not a kit checkout: '${path}/deno.json' is missing`,
+      );
+    }
+  }
+  return packages;
+}

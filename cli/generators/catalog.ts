@@ -1,0 +1,157 @@
+/** A kind of generator, as `kit generate --help --json` lists it. */
+export interface GeneratorKind {
+  /** The kind, as typed after `kit generate`. */
+  readonly kind: string;
+  /** What it writes. */
+  readonly summary: string;
+  /** Its options. */
+  readonly options: readonly string[];
+  /** Whether it writes files outside its context (shared files, changed one at a time). */
+  readonly writesShared: boolean;
+  /** The shared files it may write. */
+  readonly sharedFiles: readonly string[];
+  /** Whether this version of the CLI has it. */
+  readonly available: boolean;
+}
+
+const platform = "src/platform/compose-application.ts";
+
+/** Every kind the spec names, sorted. */
+export const generatorKinds: readonly GeneratorKind[] = [
+  {
+    kind: "adapter",
+    summary: "an adapter of a port",
+    options: ["--kind external", "--decorators"],
+    writesShared: true,
+    sharedFiles: [platform],
+    available: false,
+  },
+  {
+    kind: "adr",
+    summary: "an architecture decision record",
+    options: ["--deviation"],
+    writesShared: true,
+    sharedFiles: ["kit.config.json"],
+    available: false,
+  },
+  {
+    kind: "aggregate",
+    summary: "an aggregate of the domain",
+    options: [],
+    writesShared: false,
+    sharedFiles: [],
+    available: false,
+  },
+  {
+    kind: "background-job",
+    summary: "a background job sending a command",
+    options: ["--command <UseCase>"],
+    writesShared: true,
+    sharedFiles: ["src/platform/job-settings.ts"],
+    available: false,
+  },
+  {
+    kind: "command",
+    summary: "a command, its handler and its spec",
+    options: ["--permission <name>", "--aggregate <Aggregate>"],
+    writesShared: false,
+    sharedFiles: [],
+    available: true,
+  },
+  {
+    kind: "context",
+    summary: "a bounded context and its registration",
+    options: ["--kind core|supporting|generic"],
+    writesShared: true,
+    sharedFiles: ["kit.config.json", platform, "docs/context-map.md"],
+    available: true,
+  },
+  {
+    kind: "gateway",
+    summary: "a gateway to an upstream context",
+    options: [],
+    writesShared: true,
+    sharedFiles: [platform],
+    available: false,
+  },
+  {
+    kind: "integration-event",
+    summary: "an integration event in the published language",
+    options: [],
+    writesShared: true,
+    sharedFiles: ["src/platform/audit/audited-events.ts"],
+    available: false,
+  },
+  {
+    kind: "integration-handler",
+    summary: "a consumer of an integration event",
+    options: [],
+    writesShared: false,
+    sharedFiles: [],
+    available: false,
+  },
+  {
+    kind: "job",
+    summary: "a scheduled job",
+    options: ["--every <interval>", "--command <UseCase>", "--local-only"],
+    writesShared: true,
+    sharedFiles: ["src/platform/job-settings.ts"],
+    available: false,
+  },
+  {
+    kind: "policy",
+    summary: "an explicit access policy",
+    options: [],
+    writesShared: true,
+    sharedFiles: ["src/platform/auth/access-policies.ts"],
+    available: false,
+  },
+  {
+    kind: "port",
+    summary: "a port of the application",
+    options: [],
+    writesShared: false,
+    sharedFiles: [],
+    available: false,
+  },
+  {
+    kind: "query",
+    summary: "a query, its handler and its spec",
+    options: ["--permission <name>", "--search"],
+    writesShared: false,
+    sharedFiles: [],
+    available: false,
+  },
+  {
+    kind: "repository",
+    summary: "a repository and its table",
+    options: [],
+    writesShared: true,
+    sharedFiles: ["src/platform/database/schema.ts"],
+    available: false,
+  },
+  {
+    kind: "route-group",
+    summary: "a route group",
+    options: ["--role <role>"],
+    writesShared: true,
+    sharedFiles: ["src/platform/auth/role.ts"],
+    available: false,
+  },
+  {
+    kind: "service",
+    summary: "a deployable service",
+    options: [],
+    writesShared: true,
+    sharedFiles: ["kit.config.json"],
+    available: false,
+  },
+  {
+    kind: "worker",
+    summary: "apps/worker: the worker alone",
+    options: [],
+    writesShared: true,
+    sharedFiles: ["kit.config.json"],
+    available: false,
+  },
+];

@@ -1,0 +1,231 @@
+import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
+
+/** The version of the kit packages a generated project imports. */
+export const kitVersion = "0.1.0";
+
+/** `deno.json` of a generated project. */
+export function projectDenoJson(links: readonly string[]): string {
+  return JSON.stringify(
+    {
+      imports: {
+        "@kit/kernel": `jsr:@kit/kernel@^${kitVersion}`,
+        "@kit/http": `jsr:@kit/http@^${kitVersion}`,
+        "@kit/jobs": `jsr:@kit/jobs@^${kitVersion}`,
+        "zod": "npm:zod@4.6.7",
+      },
+      ...(links.length > 0 ? { links } : {}),
+      compilerOptions: { strict: true, noUncheckedIndexedAccess: true },
+      tasks: {
+        dev: "deno run -A src/main.ts",
+        test: "deno test -A",
+        verify:
+          "deno fmt --check && deno lint && deno check src/ test/ && deno test -A test/architecture/extractable.spec.ts",
+      },
+      test: { include: ["src/**/*.spec.ts", "test/**/*.spec.ts"] },
+      lint: { rules: { tags: ["recommended"] } },
+      exclude: [".kit"],
+    },
+    null,
+    2,
+  ) + "\n";
+}
+
+/** `src/platform/compose-application.ts`: the modules, between markers. */
+export function composeApplicationFile(): string {
+  return `import { accessPolicy, type Application, type ApplicationOptions, composeApplication, type Module } from "@kit/kernel";
+import { grants } from "./auth/role.ts";
+// kit:begin module-imports
+// kit:end
+
+/** Every context's module, sorted by context. */
+export const modules: readonly Module[] = [
+  // kit:begin modules
+  // kit:end
+];
+
+/** Composes the application from every context's module. */
+export function composePlatform(
+  options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {},
+): Application {
+  return composeApplication({ modules, accessPolicy: accessPolicy({ grants }), ...options });
+}
+`;
+}
+
+/** `src/platform/auth/role.ts`: roles and the permissions granted to each. */
+export function roleFile(): string {
+  return `import type { RoleGrants } from "@kit/kernel";
+// kit:begin permission-imports
+// kit:end
+
+/** The permissions granted to each role. */
+export const grants: RoleGrants = {
+  // kit:begin grants
+  // kit:end
+};
+`;
+}
+
+/** \`src/main.ts\`: serves the application. */
+export function mainFile(): string {
+  return `import { composePlatform } from "./platform/compose-application.ts";
+
+const application = composePlatform();
+await application.start();
+const server = Deno.serve({ port: Number(Deno.env.get("PORT") ?? 8000) }, () =>
+  Response.json({ status: "ok" }));
+console.log(\`listening on http://localhost:\${server.addr.port}\`);
+`;
+}
+
+/** The smoke spec: the application composes with every context's module. */
+export function applicationSpec(): string {
+  return `import assert from "node:assert/strict";
+import { composePlatform, modules } from "../src/platform/compose-application.ts";
+
+Deno.test("the application composes with every context's module", () => {
+  const application = composePlatform();
+  assert.ok(application.commands);
+  assert.deepEqual(modules.map((module) => module.name), [...modules.map((m) => m.name)].sort());
+});
+`;
+}
+
+/** The architecture check: a context imports no other context's internals. */
+export function extractableSpec(): string {
+  return `import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...await files(path));
+    else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+Deno.test("a context imports another context only through its published language", async () => {
+  const contexts = join(root, "src/contexts");
+  const offences: string[] = [];
+  for (const file of await files(contexts)) {
+    const own = relative(contexts, file).split("/")[0];
+    const text = await readFile(file, "utf8");
+    for (const [, specifier] of text.matchAll(/from\\s+["']([^"']+)["']/g)) {
+      const target = join(file, "..", specifier!);
+      const rel = relative(contexts, target).split("/");
+      if (!specifier!.startsWith(".") || rel[0] === ".." || rel[0] === own) continue;
+      if (rel[1] !== "published-language") offences.push(\`\${relative(root, file)} imports \${specifier}\`);
+    }
+  }
+  assert.deepEqual(offences, []);
+});
+`;
+}
+
+/** The files of a new context. */
+export function contextFiles(name: string, kind: string): { path: string; contents: string }[] {
+  const camel = camelOf(name);
+  const base = `src/contexts/${name}`;
+  return [
+    {
+      path: `${base}/CONTEXT.md`,
+      contents:
+        `# ${
+          pascalOf(name)
+        } (${kind})\n\nWhat this context is responsible for, in a paragraph (hand-written).\n\n` +
+        `<!-- kit:begin generated -->\n<!-- kit:end -->\n`,
+    },
+    {
+      path: `${base}/${name}.module.ts`,
+      contents: `import { defineModule, type Module } from "@kit/kernel";
+import { ${camel}Declarations } from "./${name}.declarations.ts";
+import { ${camel}Dependencies } from "./${name}.dependencies.ts";
+
+/** The module of the ${name} context. */
+export const ${camel}Module: Module = defineModule("${name}", {
+  declarations: ${camel}Declarations,
+  dependencies: ${camel}Dependencies,
+});
+`,
+    },
+    {
+      path: `${base}/${name}.declarations.ts`,
+      contents:
+        `// Derived by kit: every declared class of the context. Regenerate, never merge by hand.
+import type { AnyClass } from "@kit/kernel";
+// kit:begin imports
+// kit:end
+
+/** The declared classes of the ${name} context. */
+export const ${camel}Declarations: readonly AnyClass[] = [
+  // kit:begin declarations
+  // kit:end
+];
+`,
+    },
+    {
+      path: `${base}/${name}.dependencies.ts`,
+      contents:
+        `// Derived by kit: constructor dependencies of the context's classes. Regenerate, never merge by hand.
+import type { DependencyManifest } from "@kit/kernel";
+// kit:begin imports
+// kit:end
+
+/** The constructor dependencies of the ${name} context's classes. */
+export const ${camel}Dependencies: DependencyManifest = new Map([
+  // kit:begin dependencies
+  // kit:end
+]);
+`,
+    },
+    {
+      path: `${base}/${name}.permissions.ts`,
+      contents: `import { definePermissions } from "@kit/kernel";
+
+/** The permissions of the ${name} context. */
+export const ${camel}Permissions = definePermissions("${name}", {
+  // kit:begin permissions
+  // kit:end
+});
+`,
+    },
+    ...[
+      "domain",
+      "application/commands",
+      "application/queries",
+      "application/background",
+      "application/ports",
+      "infrastructure",
+      "presentation/http",
+      "published-language",
+    ].map((dir) => ({
+      path: `${base}/${dir}/.gitkeep`,
+      contents: "",
+    })),
+  ];
+}
+
+/** `docs/architecture/slices.md` with the bootstrap rows. */
+export function slicesFile(config: KitConfig): string {
+  const rows = [
+    "| # | Context | Kind | Slice | Start with | Depends on | Owner | Status |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  let n = 1;
+  rows.push(
+    `| ${n++} | platform | skeleton | Bootstrap: contexts, platform, CI | \`kit init\` | | conductor | done |`,
+  );
+  for (const context of config.contexts) {
+    rows.push(
+      `| ${n++} | ${context.name} | contract | Published language of ${context.name} | \`kit generate integration-event ${context.name} ...\` | 1 | conductor | todo |`,
+    );
+  }
+  return `# Slice plan\n\nOnly the conductor edits this file. Contracts and skeletons belong to the conductor, slices to the worker of the context.\n\n${
+    rows.join("\n")
+  }\n`;
+}
