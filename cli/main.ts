@@ -8,6 +8,8 @@ import { parseArgs } from "node:util";
 import { CliError } from "./cli_error.ts";
 import { generate } from "./commands/generate.ts";
 import { initProject } from "./commands/init.ts";
+import { status, todos } from "./commands/status.ts";
+import { formatBriefing, workerScope } from "./commands/worker_scope.ts";
 import { generatorKinds } from "./generators/catalog.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
@@ -17,6 +19,9 @@ Commands:
   init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--package-manager <pm>] [--link <kit checkout>]
   generate <kind> <context> <Name> [options] [--local-only]
   generate --help [--json]     the kinds, their options and the shared files they write
+  worker-scope <context> [--worktree <path>] [--branch <name>] [--dry-run] [--json]
+  status                       slices by status and owner, and what is left in each context
+  todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
 
 Options:
   --help      this text (also after a command)
@@ -88,6 +93,36 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         }
         const written = await generate(cwd, { kind, positionals: names, options: values });
         for (const path of written) console.log(`wrote ${path}`);
+        return 0;
+      }
+      case "worker-scope": {
+        const { values, positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: true,
+          options: {
+            worktree: { type: "string" },
+            branch: { type: "string" },
+            "dry-run": { type: "boolean" },
+            json: { type: "boolean" },
+          },
+        });
+        if (positionals[0] === undefined) {
+          throw new CliError("Usage: kit worker-scope <context> [--dry-run] [--json]");
+        }
+        const briefing = await workerScope(cwd, positionals[0], {
+          ...(values.worktree ? { worktree: values.worktree } : {}),
+          ...(values.branch ? { branch: values.branch } : {}),
+          dryRun: values["dry-run"] === true,
+        });
+        console.log(values.json ? JSON.stringify(briefing, null, 2) : formatBriefing(briefing));
+        return 0;
+      }
+      case "status":
+        console.log(await status(cwd));
+        return 0;
+      case "todo": {
+        if (rest[0] === undefined) throw new CliError("Usage: kit todo <context>");
+        for (const line of await todos(cwd, rest[0])) console.log(line);
         return 0;
       }
       default:

@@ -1,0 +1,97 @@
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { CliError } from "../cli_error.ts";
+import { applyPlan } from "../files/file_plan.ts";
+import { generatorKinds } from "../generators/catalog.ts";
+import { findProjectRoot, readConfig } from "../project/kit_config.ts";
+import { readSlicePlan, type SliceRow } from "../project/slice_plan.ts";
+
+/** What a worker is told about its scope. */
+export interface Briefing {
+  readonly context: string;
+  readonly worktree: string;
+  readonly branch: string;
+  readonly writable: readonly string[];
+  readonly allowedGenerators: readonly string[];
+  readonly slices: readonly SliceRow[];
+  readonly consumedContracts: readonly string[];
+}
+
+/**
+ * Prepares a worker's scope: a git worktree on `build/<context>` (kept when it exists), with
+ * `.kit/worker.json` written in it, and answers the briefing. With `dryRun`, changes nothing.
+ */
+export async function workerScope(
+  cwd: string,
+  context: string,
+  options: { worktree?: string; branch?: string; dryRun?: boolean },
+): Promise<Briefing> {
+  const root = findProjectRoot(cwd);
+  const config = await readConfig(root);
+  if (!config.contexts.some((c) => c.name === context)) {
+    throw new CliError(
+      `Unknown context '${context}': the contexts are ${
+        config.contexts.map((c) => c.name).join(", ")
+      }`,
+    );
+  }
+  const head = await git(root, ["rev-parse", "--verify", "HEAD"]);
+  if (!head.ok) {
+    throw new CliError("kit worker-scope needs a git repository with at least one commit");
+  }
+  const worktree = resolve(options.worktree ?? join(dirname(root), `${basename(root)}-${context}`));
+  const branch = options.branch ?? `build/${context}`;
+  const briefing: Briefing = {
+    context,
+    worktree,
+    branch,
+    writable: [`src/contexts/${context}/**`, `test/e2e/${context}/**`],
+    allowedGenerators: generatorKinds.filter((k) => !k.writesShared && k.available).map((k) =>
+      k.kind
+    ),
+    slices: (await readSlicePlan(root)).filter((row) => row.context === context),
+    consumedContracts: config.relationships
+      .filter((r) => r.downstream === context)
+      .map((r) => `src/contexts/${r.upstream}/published-language/ (read-only)`)
+      .sort(),
+  };
+  if (options.dryRun) return briefing;
+  if (!existsSync(worktree)) {
+    const branchExists = (await git(root, ["rev-parse", "--verify", `refs/heads/${branch}`])).ok;
+    const add = branchExists
+      ? await git(root, ["worktree", "add", worktree, branch])
+      : await git(root, ["worktree", "add", "-b", branch, worktree]);
+    if (!add.ok) throw new CliError(`git worktree add failed: ${add.stderr.trim().split("\n")[0]}`);
+  }
+  await applyPlan(worktree, [{
+    path: ".kit/worker.json",
+    contents: JSON.stringify({ context }, null, 2) + "\n",
+  }]);
+  return briefing;
+}
+
+/** The briefing as text for a person or an agent. */
+export function formatBriefing(briefing: Briefing): string {
+  return [
+    `Worker scope: ${briefing.context}`,
+    `Working directory: ${briefing.worktree} (branch ${briefing.branch})`,
+    `Writable: ${briefing.writable.join(", ")}`,
+    `Allowed generators: ${briefing.allowedGenerators.join(", ")} (with --local-only)`,
+    "Your slices:",
+    ...(briefing.slices.length === 0
+      ? ["  (none)"]
+      : briefing.slices.map((s) =>
+        `  #${s.number} [${s.status}] ${s.kind}: ${s.slice} (start with ${s.startWith})`
+      )),
+    "Consumed contracts:",
+    ...(briefing.consumedContracts.length === 0
+      ? ["  (none)"]
+      : briefing.consumedContracts.map((c) => `  ${c}`)),
+  ].join("\n");
+}
+
+async function git(cwd: string, args: string[]): Promise<{ ok: boolean; stderr: string }> {
+  const output = await new Deno.Command("git", { args, cwd, stdout: "null", stderr: "piped" })
+    .output();
+  return { ok: output.code === 0, stderr: new TextDecoder().decode(output.stderr) };
+}
