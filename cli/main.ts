@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { CliError } from "./cli_error.ts";
+import { docs } from "./commands/docs.ts";
 import { generate } from "./commands/generate.ts";
 import { initProject } from "./commands/init.ts";
 import { status, todos } from "./commands/status.ts";
@@ -20,6 +21,7 @@ Commands:
   generate <kind> <context> <Name> [options] [--local-only]
   generate --help [--json]     the kinds, their options and the shared files they write
   worker-scope <context> [--worktree <path>] [--branch <name>] [--dry-run] [--json]
+  docs [--check]               regenerates the derived files (barrels, manifests, CONTEXT.md lists, context map)
   status                       slices by status and owner, and what is left in each context
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
 
@@ -115,6 +117,17 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
           dryRun: values["dry-run"] === true,
         });
         console.log(values.json ? JSON.stringify(briefing, null, 2) : formatBriefing(briefing));
+        return 0;
+      }
+      case "docs": {
+        const { values } = parseArgs({ args: [...rest], options: { check: { type: "boolean" } } });
+        const written = await docs(cwd, { check: values.check === true });
+        if (values.check) console.log("kit docs --check: every derived file is current");
+        else {console.log(
+            written.length === 0
+              ? "kit docs: every derived file is current"
+              : `kit docs: wrote ${written.join(", ")}`,
+          );}
         return 0;
       }
       case "status":

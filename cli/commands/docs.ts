@@ -1,4 +1,10 @@
-import type { KitConfig } from "../project/kit_config.ts";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CliError } from "../cli_error.ts";
+import { deriveContext } from "../derive/derive_context.ts";
+import { applyPlan, type FileWrite } from "../files/file_plan.ts";
+import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
 
 /** `docs/context-map.md`: the contexts and their relationships, with a Mermaid diagram. */
 export function contextMap(config: KitConfig): string {
@@ -6,17 +12,16 @@ export function contextMap(config: KitConfig): string {
   const relationships = [...config.relationships].sort((a, b) =>
     `${a.upstream}>${a.downstream}`.localeCompare(`${b.upstream}>${b.downstream}`)
   );
-  const lines = [
+  const id = (name: string) => name.replaceAll("-", "_");
+  return [
     "# Context map",
     "",
     "Derived from kit.config.json by `kit docs`. Regenerate, never edit by hand.",
     "",
     "```mermaid",
     "flowchart LR",
-    ...contexts.map((c) => `  ${c.name.replaceAll("-", "_")}["${c.name} (${c.kind})"]`),
-    ...relationships.map((r) =>
-      `  ${r.upstream.replaceAll("-", "_")} --> ${r.downstream.replaceAll("-", "_")}`
-    ),
+    ...contexts.map((c) => `  ${id(c.name)}["${c.name} (${c.kind})"]`),
+    ...relationships.map((r) => `  ${id(r.upstream)} --> ${id(r.downstream)}`),
     "```",
     "",
     "| Context | Kind | Upstream of | Downstream of |",
@@ -29,6 +34,86 @@ export function contextMap(config: KitConfig): string {
       } |`
     ),
     "",
-  ];
-  return lines.join("\n");
+  ].join("\n");
+}
+
+/**
+ * Plans every derived file of the given contexts (all when none named), reading planned writes
+ * from `overlay` before the disk: barrels, dependency manifests, CONTEXT.md lists, context map.
+ */
+export async function planDerived(
+  root: string,
+  config: KitConfig,
+  overlay: ReadonlyMap<string, string> = new Map(),
+): Promise<FileWrite[]> {
+  const writes: FileWrite[] = [{ path: "docs/context-map.md", contents: contextMap(config) }];
+  for (const context of [...config.contexts].sort((a, b) => a.name.localeCompare(b.name))) {
+    const base = `src/contexts/${context.name}`;
+    if (
+      !existsSync(join(root, base)) && ![...overlay.keys()].some((p) => p.startsWith(base + "/"))
+    ) continue;
+    const derived = await deriveContext(root, context.name, overlay);
+    writes.push(
+      { path: `${base}/${context.name}.declarations.ts`, contents: derived.declarations },
+      { path: `${base}/${context.name}.dependencies.ts`, contents: derived.dependencies },
+    );
+    const contextPath = `${base}/CONTEXT.md`;
+    const current = overlay.get(contextPath) ??
+      (existsSync(join(root, contextPath))
+        ? await readFile(join(root, contextPath), "utf8")
+        : undefined);
+    if (current !== undefined) {
+      writes.push({
+        path: contextPath,
+        contents: replaceMarkdownRegion(current, derived.contextList, contextPath),
+      });
+    }
+  }
+  return writes;
+}
+
+/** `kit docs`: writes the derived files; with `check`, answers the stale ones and writes nothing. */
+export async function docs(
+  cwd: string,
+  options: { check?: boolean } = {},
+): Promise<readonly string[]> {
+  const root = findProjectRoot(cwd);
+  const config = await readConfig(root);
+  const writes = await planDerived(root, config);
+  const stale: string[] = [];
+  for (const write of writes) {
+    const path = join(root, write.path);
+    const current = existsSync(path) ? await readFile(path, "utf8") : undefined;
+    if (current !== write.contents) stale.push(write.path);
+  }
+  if (options.check) {
+    if (stale.length > 0) {
+      throw new CliError(
+        `${stale.length} derived file(s) are stale: ${stale.sort().join(", ")} (run 'kit docs')`,
+      );
+    }
+    return [];
+  }
+  return await applyPlan(root, writes.filter((w) => stale.includes(w.path)));
+}
+
+function replaceMarkdownRegion(text: string, body: string, file: string): string {
+  const begin = text.indexOf("<!-- kit:begin generated -->");
+  const end = text.indexOf("<!-- kit:end -->", begin);
+  if (begin === -1 || end === -1) {
+    throw new CliError(`'${file}' has no '<!-- kit:begin generated -->' region`);
+  }
+  return text.slice(0, begin) + "<!-- kit:begin generated -->\n" + body + "\n" + text.slice(end);
+}
+
+/** A plan completed with the derived files its writes change (planned writes read first). */
+export async function withDerived(
+  root: string,
+  config: KitConfig,
+  writes: readonly FileWrite[],
+): Promise<FileWrite[]> {
+  const overlay = new Map(writes.map((w) => [w.path, w.contents]));
+  const derived = await planDerived(root, config, overlay);
+  const derivedPaths = new Set(derived.map((w) => w.path));
+  return [...writes.filter((w) => !derivedPaths.has(w.path)), ...derived];
 }

@@ -15,7 +15,7 @@ import {
   roleFile,
   slicesFile,
 } from "../project/templates.ts";
-import { contextMap } from "./docs.ts";
+import { withDerived } from "./docs.ts";
 
 /** What `kit init` is told. */
 export interface InitInput {
@@ -92,10 +92,9 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "test/application.spec.ts", contents: applicationSpec() },
     { path: "test/architecture/extractable.spec.ts", contents: extractableSpec() },
     { path: "docs/architecture/slices.md", contents: slicesFile(config) },
-    { path: "docs/context-map.md", contents: contextMap(config) },
     ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),
   ];
-  return await applyPlan(root, writes);
+  return await applyPlan(root, await withDerived(root, config, writes));
 }
 
 function linkPaths(checkout: string): string[] {

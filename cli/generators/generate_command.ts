@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
+import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
@@ -35,19 +36,7 @@ export async function planCommand(
     throw new CliError(`Command '${name}' exists already in context '${context}'`);
   }
 
-  const declarationsPath = `src/contexts/${context}/${context}.declarations.ts`;
-  let declarations = await readFile(join(root, declarationsPath), "utf8");
-  declarations = updateRegion(declarations, "imports", [
-    ...readRegion(declarations, "imports", declarationsPath),
-    `import { ${name} } from "./application/commands/${kebab}/${kebab}.command.ts";`,
-    `import { ${name}Handler } from "./application/commands/${kebab}/${kebab}.handler.ts";`,
-  ], declarationsPath);
-  declarations = updateRegion(declarations, "declarations", [
-    ...readRegion(declarations, "declarations", declarationsPath),
-    `${name},`,
-    `${name}Handler,`,
-  ], declarationsPath);
-  const writes: FileWrite[] = [{ path: declarationsPath, contents: declarations }];
+  const writes: FileWrite[] = [];
 
   if (permission !== undefined) {
     const permissionsPath = `src/contexts/${context}/${context}.permissions.ts`;
@@ -133,5 +122,5 @@ Deno.test("${name} is refused to an actor without ${permission}", async () => {
     { path: `${dir}/${kebab}.handler.ts`, contents: handler, create: true },
     { path: `${dir}/${kebab}.spec.ts`, contents: spec, create: true },
   );
-  return writes;
+  return await withDerived(root, config, writes);
 }

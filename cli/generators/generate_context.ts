@@ -5,7 +5,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkKebab, formatConfig, type KitConfig } from "../project/kit_config.ts";
 import { contextFiles } from "../project/templates.ts";
-import { contextMap } from "../commands/docs.ts";
+import { withDerived } from "../commands/docs.ts";
 
 /** Plans a new context: its folder, its registration in the platform, the config and the map. */
 export async function planContext(
@@ -34,10 +34,9 @@ export async function planContext(
     [...readRegion(compose, "modules", composePath), `${camelOf(name)}Module,`],
     composePath,
   );
-  return [
+  return await withDerived(root, next, [
     ...contextFiles(name, kind).map((file) => ({ ...file, create: true })),
     { path: composePath, contents: compose },
     { path: "kit.config.json", contents: formatConfig(next) },
-    { path: "docs/context-map.md", contents: contextMap(next) },
-  ];
+  ]);
 }

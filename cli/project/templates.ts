@@ -154,36 +154,6 @@ export const ${camel}Module: Module = defineModule("${name}", {
 `,
     },
     {
-      path: `${base}/${name}.declarations.ts`,
-      contents:
-        `// Derived by kit: every declared class of the context. Regenerate, never merge by hand.
-import type { AnyClass } from "@kit/kernel";
-// kit:begin imports
-// kit:end
-
-/** The declared classes of the ${name} context. */
-export const ${camel}Declarations: readonly AnyClass[] = [
-  // kit:begin declarations
-  // kit:end
-];
-`,
-    },
-    {
-      path: `${base}/${name}.dependencies.ts`,
-      contents:
-        `// Derived by kit: constructor dependencies of the context's classes. Regenerate, never merge by hand.
-import type { DependencyManifest } from "@kit/kernel";
-// kit:begin imports
-// kit:end
-
-/** The constructor dependencies of the ${name} context's classes. */
-export const ${camel}Dependencies: DependencyManifest = new Map([
-  // kit:begin dependencies
-  // kit:end
-]);
-`,
-    },
-    {
       path: `${base}/${name}.permissions.ts`,
       contents: `import { definePermissions } from "@kit/kernel";
 

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { docs } from "./docs.ts";
+import { generate } from "./generate.ts";
+import { initProject } from "./init.ts";
+
+const checkout = fileURLToPath(new URL("../../", import.meta.url));
+
+Deno.test("kit docs --check passes after init and generators, fails naming a hand-edited derived file", async () => {
+  const root = await Deno.makeTempDir({ prefix: "kit-docs-" });
+  await initProject(root, { contexts: ["scheduling:core", "identity:supporting"], link: checkout });
+  await docs(root, { check: true });
+  await generate(root, {
+    kind: "command",
+    positionals: ["scheduling", "CancelAppointment"],
+    options: { permission: "appointment.cancel" },
+  });
+  await docs(root, { check: true });
+  const barrel = join(root, "src/contexts/scheduling/scheduling.declarations.ts");
+  assert.match(await readFile(barrel, "utf8"), /CancelAppointmentHandler,/);
+  await writeFile(
+    barrel,
+    (await readFile(barrel, "utf8")).replace("  CancelAppointmentHandler,\n", ""),
+  );
+  await assert.rejects(
+    () => docs(root, { check: true }),
+    {
+      message:
+        "1 derived file(s) are stale: src/contexts/scheduling/scheduling.declarations.ts (run 'kit docs')",
+    },
+  );
+  assert.deepEqual(await docs(root), ["src/contexts/scheduling/scheduling.declarations.ts"]);
+  await docs(root, { check: true });
+});
+
+Deno.test("kit docs derives the dependency manifest from constructor parameter types", async () => {
+  const root = await Deno.makeTempDir({ prefix: "kit-docs-" });
+  await initProject(root, { contexts: ["scheduling:core"], link: checkout });
+  await generate(root, {
+    kind: "command",
+    positionals: ["scheduling", "BookAppointment"],
+    options: {},
+  });
+  const ports = join(root, "src/contexts/scheduling/application/ports/appointments.ts");
+  await writeFile(
+    ports,
+    `import { token } from "@kit/kernel";
+
+/** Where appointments are kept. */
+export interface Appointments {
+  count(): Promise<number>;
+}
+export const Appointments = token<Appointments>("Appointments");
+`,
+  );
+  const handler = join(
+    root,
+    "src/contexts/scheduling/application/commands/book-appointment/book-appointment.handler.ts",
+  );
+  await writeFile(
+    handler,
+    `import { type CommandBus, Handles } from "@kit/kernel";
+import type { Appointments } from "../../ports/appointments.ts";
+import { BookAppointment } from "./book-appointment.command.ts";
+
+/** Runs BookAppointment. */
+@Handles(BookAppointment)
+export class BookAppointmentHandler {
+  constructor(private readonly appointments: Appointments, private readonly commands: CommandBus) {}
+  async handle(_command: BookAppointment): Promise<void> {
+    void this.commands;
+    await this.appointments.count();
+  }
+}
+`,
+  );
+  await docs(root);
+  const manifest = await readFile(
+    join(root, "src/contexts/scheduling/scheduling.dependencies.ts"),
+    "utf8",
+  );
+  assert.match(
+    manifest,
+    /import \{ Appointments \} from "\.\/application\/ports\/appointments\.ts";/,
+  );
+  assert.match(manifest, /import \{ CommandBus, type DependencyManifest \} from "@kit\/kernel";/);
+  assert.match(manifest, /\[BookAppointmentHandler, \[Appointments, CommandBus\]\],/);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "src/"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+});

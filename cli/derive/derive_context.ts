@@ -1,0 +1,208 @@
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { Project, type SourceFile, SyntaxKind } from "ts-morph";
+import { camelOf } from "../project/kit_config.ts";
+
+/** The decorators that declare a class to the composition root, and the kind each declares. */
+const declaring: Readonly<Record<string, string>> = {
+  Background: "background jobs",
+  Controller: "routes",
+  Guard: "guards",
+  Handles: "handlers",
+  HandlesEvent: "event handlers",
+  RequestMapper: "request mappers",
+  RouteGroup: "route groups",
+  Requires: "messages",
+  Scheduled: "scheduled jobs",
+  Serializer: "serializers",
+};
+
+/** Tokens that come from the kernel, by the name a constructor parameter's type uses. */
+const kernelTokens = new Set([
+  "CommandBus",
+  "QueryBus",
+  "JobQueue",
+  "EventPublisher",
+  "Clock",
+  "ErrorReporter",
+  "IdGenerator",
+  "ProcessedEvents",
+]);
+
+/** A declared class found in a context's sources. */
+interface Declared {
+  readonly name: string;
+  readonly file: string;
+  readonly kind: string;
+  readonly dependencies: readonly { readonly name: string; readonly from: string }[];
+}
+
+/** The derived files of a context: its barrel, its dependency manifest, its CONTEXT.md list. */
+export interface DerivedContext {
+  readonly declarations: string;
+  readonly dependencies: string;
+  readonly contextList: string;
+}
+
+/**
+ * Derives a context's files from its sources with ts-morph, reading only that context's files
+ * (syntax only: no type checking, no other context loaded). Sorted output: the same sources give
+ * the same bytes, whatever order they were written in.
+ */
+export async function deriveContext(
+  root: string,
+  context: string,
+  overlay: ReadonlyMap<string, string> = new Map(),
+): Promise<DerivedContext> {
+  const base = join(root, "src/contexts", context);
+  const project = new Project({
+    useInMemoryFileSystem: false,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { allowJs: false },
+  });
+  const planned = [...overlay.keys()].map((path) => join(root, path)).filter((path) =>
+    path.startsWith(base + "/") && path.endsWith(".ts")
+  );
+  const files = [...new Set([...(await sources(base)), ...planned])].sort().filter((f) =>
+    !f.endsWith(".spec.ts") && !f.endsWith("_test.ts") &&
+    !f.endsWith(`${context}.declarations.ts`) &&
+    !f.endsWith(`${context}.dependencies.ts`)
+  );
+  const declared: Declared[] = [];
+  for (const file of files) {
+    const text = overlay.get(relative(root, file)) ?? await readFile(file, "utf8");
+    const source = project.createSourceFile(file, text, { overwrite: true });
+    declared.push(...declaredIn(source, base));
+  }
+  declared.sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    declarations: declarationsFile(context, declared),
+    dependencies: dependenciesFile(context, declared),
+    contextList: contextList(declared),
+  };
+}
+
+function declaredIn(source: SourceFile, base: string): Declared[] {
+  const out: Declared[] = [];
+  for (const cls of source.getClasses()) {
+    const name = cls.getName();
+    if (name === undefined || !cls.isExported()) continue;
+    const kinds = cls.getDecorators().map((d) => declaring[d.getName()]).filter((k): k is string =>
+      k !== undefined
+    );
+    if (kinds.length === 0) continue;
+    const imports = new Map<string, string>();
+    for (const declaration of source.getImportDeclarations()) {
+      const from = declaration.getModuleSpecifierValue();
+      for (const named of declaration.getNamedImports()) imports.set(named.getName(), from);
+    }
+    // Messages (commands, queries) are built by their senders, not by the container.
+    const injectable = kinds.some((kind) => kind !== "messages");
+    const constructor = injectable ? cls.getConstructors()[0] : undefined;
+    const dependencies = (constructor?.getParameters() ?? []).map((parameter) => {
+      const typeNode = parameter.getTypeNode();
+      const typeName = typeNode?.getKind() === SyntaxKind.TypeReference
+        ? typeNode.getText().replace(/<.*$/, "")
+        : undefined;
+      if (typeName === undefined) {
+        throw new Error(
+          `${
+            relative(base, source.getFilePath())
+          }: parameter '${parameter.getName()}' of '${name}' needs a type naming its token`,
+        );
+      }
+      const from = kernelTokens.has(typeName)
+        ? "@kit/kernel"
+        : imports.get(typeName) ?? `./${relative(base, source.getFilePath())}`;
+      return { name: typeName, from: resolveFrom(from, source.getFilePath(), base) };
+    });
+    out.push({
+      name,
+      file: `./${relative(base, source.getFilePath())}`,
+      kind: kinds[0]!,
+      dependencies,
+    });
+  }
+  return out;
+}
+
+function resolveFrom(from: string, file: string, base: string): string {
+  if (!from.startsWith(".")) return from;
+  const absolute = join(file, "..", from);
+  return `./${relative(base, absolute)}`;
+}
+
+function declarationsFile(context: string, declared: readonly Declared[]): string {
+  const imports = declared.map((d) => `import { ${d.name} } from "${d.file}";`).sort();
+  return [
+    "// Derived by kit from the context's sources: every declared class. Regenerate, never merge by hand.",
+    'import type { AnyClass } from "@kit/kernel";',
+    ...imports,
+    "",
+    `/** The declared classes of the ${context} context. */`,
+    `export const ${camelOf(context)}Declarations: readonly AnyClass[] = [`,
+    ...declared.map((d) => `  ${d.name},`),
+    "];",
+    "",
+  ].join("\n");
+}
+
+function dependenciesFile(context: string, declared: readonly Declared[]): string {
+  const withDeps = declared.filter((d) => d.dependencies.length > 0);
+  const byModule = new Map<string, Set<string>>();
+  const add = (from: string, name: string) => {
+    const names = byModule.get(from) ?? new Set();
+    names.add(name);
+    byModule.set(from, names);
+  };
+  for (const d of withDeps) {
+    add(d.file, d.name);
+    for (const dep of d.dependencies) add(dep.from, dep.name);
+  }
+  add("@kit/kernel", "type DependencyManifest");
+  const imports = [...byModule.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([from, names]) =>
+      `import { ${
+        [...names].sort((a, b) => a.replace("type ", "").localeCompare(b.replace("type ", "")))
+          .join(", ")
+      } } from "${from}";`
+    );
+  return [
+    "// Derived by kit from constructor parameter types. Regenerate, never merge by hand.",
+    ...imports,
+    "",
+    `/** The constructor dependencies of the ${context} context's classes. */`,
+    `export const ${
+      camelOf(context)
+    }Dependencies: DependencyManifest = new Map<abstract new (...args: never[]) => unknown, readonly unknown[]>([`,
+    ...withDeps.map((d) => `  [${d.name}, [${d.dependencies.map((dep) => dep.name).join(", ")}]],`),
+    "]) as DependencyManifest;",
+    "",
+  ].join("\n");
+}
+
+function contextList(declared: readonly Declared[]): string {
+  const byKind = new Map<string, string[]>();
+  for (const d of declared) byKind.set(d.kind, [...(byKind.get(d.kind) ?? []), d.name]);
+  const lines: string[] = [];
+  for (const kind of [...byKind.keys()].sort()) {
+    lines.push(
+      `- ${kind.charAt(0).toUpperCase()}${kind.slice(1)}: ${byKind.get(kind)!.sort().join(", ")}`,
+    );
+  }
+  return lines.length === 0 ? "- (nothing declared yet)" : lines.join("\n");
+}
+
+async function sources(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  if (!existsSync(dir)) return out;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...await sources(path));
+    else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out.sort();
+}
