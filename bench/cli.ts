@@ -1,0 +1,65 @@
+/**
+ * Wall time of `kit generate command` and `kit docs --check` on a project of 20 contexts, each
+ * with a few commands (targets: under 1 s and under 2 s), the executable run as a user runs it.
+ */
+import { fileURLToPath } from "node:url";
+
+const cli = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
+const checkout = fileURLToPath(new URL("../", import.meta.url));
+const root = await Deno.makeTempDir({ prefix: "kit-bench-" });
+const contexts = Array.from({ length: 20 }, (_, i) => `context-${String(i + 1).padStart(2, "0")}`);
+
+async function kit(...args: string[]): Promise<number> {
+  const started = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", cli, ...args],
+    cwd: root,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (output.code !== 0) {
+    throw new Error(`kit ${args.join(" ")}: ${new TextDecoder().decode(output.stderr)}`);
+  }
+  return performance.now() - started;
+}
+
+await new Deno.Command(Deno.execPath(), {
+  args: [
+    "run",
+    "-A",
+    cli,
+    "init",
+    root,
+    ...contexts.flatMap((c) => ["--context", `${c}:core`]),
+    "--link",
+    checkout,
+  ],
+}).output();
+for (const context of contexts) {
+  for (const name of ["Open", "Close", "Rename"]) {
+    await kit("generate", "command", context, `${name}Thing`);
+  }
+}
+const generateTimes: number[] = [];
+const checkTimes: number[] = [];
+for (let i = 0; i < 5; i++) {
+  generateTimes.push(
+    await kit(
+      "generate",
+      "command",
+      contexts[i]!,
+      `Measured${i}`,
+      "--permission",
+      `thing.measure${i}`,
+    ),
+  );
+  checkTimes.push(await kit("docs", "--check"));
+}
+const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+console.log(
+  `\nkit CLI on a project of ${contexts.length} contexts (${contexts.length * 3 + 5} commands)`,
+);
+console.log("| command | median wall time | target |\n| --- | --- | --- |");
+console.log(`| kit generate command | ${median(generateTimes).toFixed(0)} ms | under 1000 ms |`);
+console.log(`| kit docs --check | ${median(checkTimes).toFixed(0)} ms | under 2000 ms |`);
+await Deno.remove(root, { recursive: true });
