@@ -78,6 +78,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             permission: { type: "string" },
             aggregate: { type: "string" },
             kind: { type: "string" },
+            search: { type: "boolean" },
           },
         });
         if (values.help) {

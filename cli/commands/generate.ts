@@ -1,7 +1,7 @@
 import { CliError } from "../cli_error.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { generatorKinds } from "../generators/catalog.ts";
-import { planCommand } from "../generators/generate_command.ts";
+import { planMessage } from "../generators/generate_message.ts";
 import { planContext } from "../generators/generate_context.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 
@@ -46,18 +46,18 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       plan = await planContext(root, config, first, String(input.options.kind ?? "supporting"));
       break;
     }
-    case "command": {
+    case "command":
+    case "query": {
       if (first === undefined || second === undefined) {
-        throw new CliError("Usage: kit generate command <context> <Name> [--permission <name>]");
+        throw new CliError(
+          `Usage: kit generate ${kind.kind} <context> <Name> [--permission <name>]`,
+        );
       }
       const permission = input.options.permission;
-      plan = await planCommand(
-        root,
-        config,
-        first,
-        second,
-        typeof permission === "string" ? { permission } : {},
-      );
+      plan = await planMessage(root, config, kind.kind, first, second, {
+        ...(typeof permission === "string" ? { permission } : {}),
+        ...(input.options.search === true ? { search: true } : {}),
+      });
       break;
     }
     default:

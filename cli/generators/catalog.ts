@@ -120,7 +120,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: ["--permission <name>", "--search"],
     writesShared: false,
     sharedFiles: [],
-    available: false,
+    available: true,
   },
   {
     kind: "repository",
