@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { type } from "arktype";
 import {
   Authenticated,
+  classSchema,
   Controller,
   customSchema,
   type HttpRequest,
@@ -26,6 +27,12 @@ const customBody = customSchema<{ reason: string }>({
   validate: (input) => ({ ok: true, value: input as { reason: string } }),
   jsonSchema: { type: "object" },
 });
+
+class Reason {
+  static readonly schema = zodSchema(z.object({ reason: z.string() }));
+  declare readonly reason: string;
+}
+const classBody = classSchema(Reason);
 
 // Rule 3: handle names only the parts it reads, or takes no parameter.
 @Controller({
@@ -120,6 +127,29 @@ export class ValibotBodyWrongType {
   response: { status: 204 },
 })
 export class ArkBodyWrongType {
+  handle(_request: HttpRequest<{ body: { reason: number } }>): void {}
+}
+
+@Controller({
+  method: "POST",
+  path: "/j",
+  guards: [Authenticated],
+  body: classBody,
+  response: { status: 204 },
+})
+export class ClassBody {
+  handle(_request: HttpRequest<{ body: Reason }>): void {}
+}
+
+// @ts-expect-error the class body's reason is a string
+@Controller({
+  method: "POST",
+  path: "/k",
+  guards: [Authenticated],
+  body: classBody,
+  response: { status: 204 },
+})
+export class ClassBodyWrongType {
   handle(_request: HttpRequest<{ body: { reason: number } }>): void {}
 }
 
