@@ -79,6 +79,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             aggregate: { type: "string" },
             kind: { type: "string" },
             search: { type: "boolean" },
+            command: { type: "string" },
           },
         });
         if (values.help) {

@@ -72,6 +72,54 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
     ], dir)
   );
   assert.equal(result, 0);
+  // A use case takes inputs: the worker adds them to the command and its spec by hand.
+  const cancelDir = join(dir, "src/contexts/scheduling/application/commands/cancel-appointment");
+  const edit = async (file: string, from: string, to: string) => {
+    const text = await readFile(join(cancelDir, file), "utf8");
+    assert.ok(text.includes(from), `${file} holds ${from}`);
+    await Deno.writeTextFile(join(cancelDir, file), text.replaceAll(from, to));
+  };
+  await edit(
+    "cancel-appointment.command.ts",
+    "constructor(actor: Actor) {",
+    "constructor(actor: Actor, readonly appointmentId: string, readonly at: Date) {",
+  );
+  await edit(
+    "cancel-appointment.spec.ts",
+    '(userActor("someone", { roles: ["granted"] }))',
+    '(userActor("someone", { roles: ["granted"] }), "a1", new Date())',
+  );
+  await edit(
+    "cancel-appointment.spec.ts",
+    '(userActor("someone-else"))',
+    '(userActor("someone-else"), "a1", new Date())',
+  );
+  const refused = await quietly(() =>
+    main(["generate", "background-job", "scheduling", "X", "--command", "Nope"], dir)
+  );
+  assert.match(refused.stderr[0]!, /Unknown command 'Nope' in context 'scheduling'/);
+  for (
+    const args of [
+      ["generate", "aggregate", "scheduling", "Appointment"],
+      ["generate", "port", "scheduling", "Appointments"],
+      ["generate", "background-job", "scheduling", "CancelLater", "--command", "CancelAppointment"],
+      ["generate", "query", "scheduling", "ReadAgenda", "--permission", "agenda.read"],
+      ["generate", "query", "notifications", "SearchNotifications", "--search"],
+      ["generate", "command", "identity", "RegisterPerson"],
+    ]
+  ) {
+    const run = await quietly(() => main(args, dir));
+    assert.equal(run.result, 0, `${args.join(" ")}: ${run.stderr.join(" ")}`);
+  }
+  const job = await readFile(
+    join(dir, "src/contexts/scheduling/application/background/cancel-later.job.ts"),
+    "utf8",
+  );
+  assert.match(job, /readonly at: string;/, "a date travels as ISO text");
+  assert.match(
+    job,
+    /new CancelAppointment\(execution\.actor, payload\.appointmentId, new Date\(payload\.at\)\)/,
+  );
   for (const task of ["verify", "test"]) {
     await new Deno.Command(Deno.execPath(), {
       args: ["fmt"],
@@ -90,6 +138,10 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
     assert.equal(output.code, 0, `deno task ${task} failed:\n${text}`);
     if (task === "test") {
       assert.match(text, /CancelAppointment is refused to an actor without appointment.cancel/);
+      assert.match(text, /ReadAgenda is refused to an actor without agenda.read/);
+      assert.match(text, /SearchNotifications runs through the query bus/);
+      assert.match(text, /CancelLater enqueued by a user runs what is due as that user/);
+      assert.match(text, /Appointment.create keeps its id/);
     }
   }
 });

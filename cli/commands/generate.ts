@@ -1,7 +1,9 @@
 import { CliError } from "../cli_error.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { generatorKinds } from "../generators/catalog.ts";
+import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planMessage } from "../generators/generate_message.ts";
+import { planAggregate, planPort } from "../generators/generate_simple.ts";
 import { planContext } from "../generators/generate_context.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 
@@ -58,6 +60,26 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         ...(typeof permission === "string" ? { permission } : {}),
         ...(input.options.search === true ? { search: true } : {}),
       });
+      break;
+    }
+    case "aggregate":
+    case "port":
+    case "background-job": {
+      if (first === undefined || second === undefined) {
+        throw new CliError(`Usage: kit generate ${kind.kind} <context> <Name>`);
+      }
+      const command = input.options.command;
+      plan = kind.kind === "aggregate"
+        ? await planAggregate(root, config, first, second)
+        : kind.kind === "port"
+        ? await planPort(root, config, first, second)
+        : await planBackgroundJob(
+          root,
+          config,
+          first,
+          second,
+          typeof command === "string" ? command : undefined,
+        );
       break;
     }
     default:

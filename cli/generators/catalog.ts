@@ -40,7 +40,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: [],
     writesShared: false,
     sharedFiles: [],
-    available: false,
+    available: true,
   },
   {
     kind: "background-job",
@@ -48,7 +48,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: ["--command <UseCase>"],
     writesShared: true,
     sharedFiles: ["src/platform/job-settings.ts"],
-    available: false,
+    available: true,
   },
   {
     kind: "command",
@@ -112,7 +112,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: [],
     writesShared: false,
     sharedFiles: [],
-    available: false,
+    available: true,
   },
   {
     kind: "query",

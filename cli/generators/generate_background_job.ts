@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Project, SyntaxKind } from "ts-morph";
+import { CliError } from "../cli_error.ts";
+import { withDerived } from "../commands/docs.ts";
+import type { FileWrite } from "../files/file_plan.ts";
+import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { checkContext } from "./generate_simple.ts";
+
+interface Input {
+  readonly name: string;
+  readonly type: string;
+  readonly date: boolean;
+}
+
+/**
+ * Plans a background job sending a command as the enqueuing actor: one payload field per other
+ * input of the command (a date as ISO text; a value object is refused, since commands take
+ * primitives and ids), and a spec that enqueues it as a user and runs what is due.
+ */
+export async function planBackgroundJob(
+  root: string,
+  config: KitConfig,
+  context: string,
+  name: string,
+  command: string | undefined,
+): Promise<FileWrite[]> {
+  checkContext(config, context);
+  checkPascal(name, "job name");
+  if (command === undefined) {
+    throw new CliError("kit generate background-job needs --command <UseCase>");
+  }
+  const kebab = kebabOf(name);
+  const dir = `src/contexts/${context}/application/background`;
+  if (existsSync(join(root, dir, `${kebab}.job.ts`))) {
+    throw new CliError(`Background job '${name}' exists already in context '${context}'`);
+  }
+  const commandKebab = kebabOf(command);
+  const commandFile =
+    `src/contexts/${context}/application/commands/${commandKebab}/${commandKebab}.command.ts`;
+  if (!existsSync(join(root, commandFile))) {
+    throw new CliError(
+      `Unknown command '${command}' in context '${context}': '${commandFile}' is missing`,
+    );
+  }
+  const inputs = await commandInputs(join(root, commandFile), command);
+  const payload = inputs.map((i) => `  readonly ${i.name}: ${i.date ? "string" : i.type};`).join(
+    "\n",
+  );
+  const args = inputs.map((i) => (i.date ? `new Date(payload.${i.name})` : `payload.${i.name}`));
+  const camel = camelOf(context);
+  const job = `import type { BackgroundJobExecution, CommandBus } from "@kit/kernel";
+import { Background } from "@kit/jobs";
+import { ${command} } from "../commands/${commandKebab}/${commandKebab}.command.ts";
+
+/** The payload of ${name}: JSON, dates as ISO text. */
+export interface ${name}Payload {
+${payload}
+}
+
+/** Sends ${command} later, as the actor who enqueued it. */
+@Background()
+export class ${name} {
+  static readonly jobName = "${context}.${kebab}";
+
+  constructor(private readonly commands: CommandBus) {}
+
+  async run(payload: ${name}Payload, execution: BackgroundJobExecution): Promise<void> {
+    await this.commands.execute(new ${command}(${["execution.actor", ...args].join(", ")}));
+  }
+}
+`;
+  const sample = inputs.map((i) =>
+    `${i.name}: ${
+      i.date
+        ? '"2026-01-01T09:00:00.000Z"'
+        : i.type === "number"
+        ? "1"
+        : i.type === "boolean"
+        ? "true"
+        : `"${i.name}-1"`
+    }`
+  ).join(", ");
+  const spec = `import assert from "node:assert/strict";
+import { accessPolicy, composeApplication, runInScope, TestClock, userActor } from "@kit/kernel";
+import { type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "@kit/jobs";
+import { ${camel}Module } from "../../${context}.module.ts";
+import { ${camel}Permissions } from "../../${context}.permissions.ts";
+import { ${name} } from "./${kebab}.job.ts";
+
+Deno.test("${name} enqueued by a user runs what is due as that user", async () => {
+  const application = composeApplication({
+    modules: [${camel}Module],
+    clock: new TestClock(),
+    accessPolicy: accessPolicy({ grants: { granted: Object.values(${camel}Permissions) } }),
+    plugins: { backgroundJobs: jobsPlugin({ store: new InMemoryJobStore() }) },
+  });
+  const jobs = application.backgroundJobs as BackgroundJobsApi;
+  const user = userActor("someone", { roles: ["granted"] });
+  const { id } = await runInScope(
+    { execution: { origin: "test", actor: user, correlationId: "spec" } },
+    () => jobs.enqueue(${name}, { ${sample} }),
+  );
+  assert.equal(await jobs.runDue(), 1);
+  assert.equal((await jobs.find(id))?.status, "succeeded");
+});
+`;
+  return await withDerived(root, config, [
+    { path: `${dir}/${kebab}.job.ts`, contents: job, create: true },
+    { path: `${dir}/${kebab}.spec.ts`, contents: spec, create: true },
+  ]);
+}
+
+async function commandInputs(file: string, command: string): Promise<Input[]> {
+  const project = new Project({ useInMemoryFileSystem: true, skipAddingFilesFromTsConfig: true });
+  const source = project.createSourceFile("command.ts", await readFile(file, "utf8"));
+  const cls = source.getClass(command);
+  if (cls === undefined) throw new CliError(`'${file}' declares no class '${command}'`);
+  const parameters = cls.getConstructors()[0]?.getParameters() ?? [];
+  return parameters.slice(1).map((parameter) => {
+    const type = parameter.getTypeNode()?.getText() ?? "unknown";
+    const date = type === "Date";
+    const primitive = ["string", "number", "boolean"].includes(type) ||
+      parameter.getTypeNode()?.getKind() === SyntaxKind.LiteralType;
+    if (!date && !primitive) {
+      throw new CliError(
+        `Command '${command}' takes '${parameter.getName()}: ${type}', a value object: commands take primitives and ids`,
+      );
+    }
+    return { name: parameter.getName(), type, date };
+  });
+}
