@@ -64,7 +64,7 @@ const kindStatus: Record<string, number> = {
 };
 
 /** Answers one request: the spec's ten steps, in order; every refusal a problem document. */
-export async function handleRequest(pipeline: Pipeline, request: Request): Promise<Response> {
+export function handleRequest(pipeline: Pipeline, request: Request): Response | Promise<Response> {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("://") + 3);
   let pathEnd = url.indexOf("?", pathStart);
@@ -90,6 +90,100 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
       problem(406, "NOT_ACCEPTABLE", `This route answers ${route.produces.join(", ")} only`, path),
     );
   }
+  const parts = route.parts;
+  if (
+    parts.params === undefined && parts.query === undefined && parts.headers === undefined &&
+    parts.body === undefined && route.cache === undefined &&
+    (route.public || route.guards.length === 0)
+  ) {
+    return simpleRoute(pipeline, request, route, matched.params, path, mediaType);
+  }
+  return fullPipeline(pipeline, request, url, queryStart, path, matched.params, route, mediaType);
+}
+
+/**
+ * A route with nothing to validate and no guard to run answers without an async function
+ * around it when its authenticators and handler are synchronous (the common small route).
+ */
+function simpleRoute(
+  pipeline: Pipeline,
+  request: Request,
+  route: CompiledRoute,
+  params: Record<string, string>,
+  path: string,
+  mediaType: string,
+): Response | Promise<Response> {
+  const authenticators = pipeline.authenticators;
+  const afterCaller = (caller: Caller | undefined, from: number): Response | Promise<Response> => {
+    try {
+      for (let i = from; caller === undefined && i < authenticators.length; i++) {
+        const found = authenticators[i]!.authenticate(request);
+        if (found instanceof Promise) {
+          return found.then(
+            (c) => afterCaller(c, i + 1),
+            (error) => errorResponse(pipeline, error, request, route, path),
+          );
+        }
+        caller = found;
+      }
+      const actor = caller?.actor;
+      const tenantId = pipeline.tenantOf(params, request.headers);
+      if (tenantId !== undefined && actor !== undefined && !belongsToTenant(actor, tenantId)) {
+        return fullPipeline(pipeline, request, request.url, -1, path, params, route, mediaType);
+      }
+      const execution = executionOf(request, actor, caller?.session, tenantId);
+      const validated: Record<string, unknown> = { actor: execution.actor, context: execution };
+      const ran = route.needsScope
+        ? runInScope({ execution }, () => route.run(validated))
+        : route.run(validated);
+      if (ran instanceof Promise) {
+        return ran.then(
+          (result) => respond(result, mediaType),
+          (error) => errorResponse(pipeline, error, request, route, path),
+        );
+      }
+      return respond(ran, mediaType);
+    } catch (error) {
+      return errorResponse(pipeline, error, request, route, path);
+    }
+  };
+  return afterCaller(undefined, 0);
+}
+
+function executionOf(
+  request: Request,
+  actor: Actor | undefined,
+  session: Session | undefined,
+  tenantId: string | undefined,
+): ExecutionContext {
+  let correlationId: string | undefined;
+  return {
+    origin: "http",
+    actor: actor ?? anonymous,
+    // Read (or made) only when some work asks for it: most small requests never do.
+    get correlationId(): string {
+      if (correlationId === undefined) {
+        const header = request.headers.get("x-correlation-id");
+        correlationId = header !== null && /^[\w.:-]{1,128}$/.test(header) ? header : uuidv7();
+      }
+      return correlationId;
+    },
+    ...(session ? { session } : {}),
+    ...(tenantId === undefined ? {} : { tenantId }),
+  };
+}
+
+async function fullPipeline(
+  pipeline: Pipeline,
+  request: Request,
+  url: string,
+  queryStart: number,
+  path: string,
+  params: Record<string, string>,
+  route: CompiledRoute,
+  mediaType: string,
+): Promise<Response> {
+  const matched = { params };
   let actor: Actor | undefined;
   try {
     // 1. The caller.
@@ -142,21 +236,7 @@ export async function handleRequest(pipeline: Pipeline, request: Request): Promi
 
     // 3. The execution context; a named tenant the caller does not belong to is refused.
     const tenantId = pipeline.tenantOf(matched.params, request.headers);
-    let correlationId: string | undefined;
-    const execution: ExecutionContext = {
-      origin: "http",
-      actor: actor ?? anonymous,
-      // Read (or made) only when some work asks for it: most small requests never do.
-      get correlationId(): string {
-        if (correlationId === undefined) {
-          const header = request.headers.get("x-correlation-id");
-          correlationId = header !== null && /^[\w.:-]{1,128}$/.test(header) ? header : uuidv7();
-        }
-        return correlationId;
-      },
-      ...(session ? { session } : {}),
-      ...(tenantId === undefined ? {} : { tenantId }),
-    };
+    const execution = executionOf(request, actor, session, tenantId);
     let headerView: Readonly<Record<string, string>> | undefined;
     const guardRequest: GuardRequest = {
       actor,

@@ -53,8 +53,11 @@ export interface HttpPluginOptions {
 
 /** What the HTTP plugin adds to the application (`application.http`). */
 export interface HttpApi {
-  /** Answers a request: the application as one Web-standard `fetch`. */
-  readonly fetch: (request: Request) => Promise<Response>;
+  /**
+   * Answers a request: the application as one Web-standard `fetch` (a `Response`, or a promise
+   * of one, as `Deno.serve`, Workers and Hono's `mount` accept).
+   */
+  readonly fetch: (request: Request) => Response | Promise<Response>;
   /** The OpenAPI 3.1 document of every route (deterministic). */
   openapi(): Record<string, unknown>;
   /** The compiled routes, sorted by path then method. */
@@ -105,7 +108,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
       };
       let document: Record<string, unknown> | undefined;
       return {
-        fetch: function fetch(request: Request): Promise<Response> {
+        fetch: function fetch(request: Request): Response | Promise<Response> {
           return handleRequest(pipeline, request);
         },
         openapi(): Record<string, unknown> {

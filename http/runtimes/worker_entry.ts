@@ -4,7 +4,7 @@ import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
 const http = schedulingApp();
 
 export default {
-  fetch(request: Request): Promise<Response> {
+  fetch(request: Request): Response | Promise<Response> {
     return http.fetch(request);
   },
 };

@@ -91,9 +91,11 @@ function app(audit: AuditEntry[] = []) {
 
 Deno.test("A field marked withFieldAccess is left out of the body for callers without access", async () => {
   const http = app();
-  const get = (roles: string) =>
-    http.fetch(new Request("http://api.test/appointments/a1", { headers: { "x-roles": roles } }))
-      .then((r) => r.json());
+  const get = async (roles: string) =>
+    await (await http.fetch(
+      new Request("http://api.test/appointments/a1", { headers: { "x-roles": roles } }),
+    ))
+      .json();
   assert.deepEqual(await get("patient"), { id: "a1", startsAt: "2026-09-01T09:00:00Z" });
   assert.deepEqual(await get("practitioner"), {
     id: "a1",
