@@ -129,6 +129,7 @@ export function defineRoute<const S extends FunctionRouteSpec>(
           statuses.sort((a, b) => a - b).map((status) => [status, spec.responses[status]!]),
         ),
         produces: ["application/json"],
+        negotiates: false,
         public: security.length === 0,
         needsScope: true,
         run: async (validated) => {

@@ -34,6 +34,8 @@ export interface CompiledRoute {
   readonly parts: RouteParts;
   readonly responses: ReadonlyMap<number, { description: string; body?: Schema<unknown> }>;
   readonly produces: readonly string[];
+  /** Whether the route declared `produces`, so that `Accept` is negotiated (else JSON is answered). */
+  readonly negotiates: boolean;
   readonly cache?: CachePolicy;
   readonly public: boolean;
   /**

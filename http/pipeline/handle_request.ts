@@ -42,7 +42,7 @@ export interface Pipeline {
   readonly bodyLimit: number;
   readonly tenantOf: (
     params: Readonly<Record<string, string>>,
-    headers: Headers,
+    request: Request,
   ) => string | undefined;
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
 }
@@ -84,7 +84,9 @@ export function handleRequest(pipeline: Pipeline, request: Request): Response | 
     );
   }
   const route = matched.value;
-  const mediaType = negotiate(request.headers.get("accept"), route.produces);
+  const mediaType = route.negotiates
+    ? negotiate(request.headers.get("accept"), route.produces)
+    : route.produces[0]!;
   if (mediaType === undefined) {
     return problemResponse(
       problem(406, "NOT_ACCEPTABLE", `This route answers ${route.produces.join(", ")} only`, path),
@@ -113,7 +115,8 @@ function simpleRoute(
   path: string,
   mediaType: string,
 ): Response | Promise<Response> {
-  const authenticators = pipeline.authenticators;
+  // A Public route does not resolve the caller: no credential is read, its actor is anonymous.
+  const authenticators = route.public ? [] : pipeline.authenticators;
   const afterCaller = (caller: Caller | undefined, from: number): Response | Promise<Response> => {
     try {
       for (let i = from; caller === undefined && i < authenticators.length; i++) {
@@ -127,7 +130,7 @@ function simpleRoute(
         caller = found;
       }
       const actor = caller?.actor;
-      const tenantId = pipeline.tenantOf(params, request.headers);
+      const tenantId = pipeline.tenantOf(params, request);
       if (tenantId !== undefined && actor !== undefined && !belongsToTenant(actor, tenantId)) {
         return fullPipeline(pipeline, request, request.url, -1, path, params, route, mediaType);
       }
@@ -235,7 +238,7 @@ async function fullPipeline(
     }
 
     // 3. The execution context; a named tenant the caller does not belong to is refused.
-    const tenantId = pipeline.tenantOf(matched.params, request.headers);
+    const tenantId = pipeline.tenantOf(matched.params, request);
     const execution = executionOf(request, actor, session, tenantId);
     let headerView: Readonly<Record<string, string>> | undefined;
     const guardRequest: GuardRequest = {

@@ -36,10 +36,14 @@ export interface HttpPluginOptions {
   readonly statusByCode?: Readonly<Record<string, number>>;
   /** The largest body read, in bytes (default 1 MiB); a larger one answers 413. */
   readonly bodyLimit?: number;
-  /** The tenant a request names (default: the `tenantId` path parameter, else `x-tenant-id`). */
+  /**
+   * The tenant a request names (default: the `tenantId` path parameter). A project naming the
+   * tenant in a header reads it here: `(params, request) => request.headers.get("x-tenant-id") ?? undefined`
+   * (headers are read only when a step needs them: reading them has a cost on a real server).
+   */
   readonly tenantOf?: (
     params: Readonly<Record<string, string>>,
-    headers: Headers,
+    request: Request,
   ) => string | undefined;
   /** Called on each guard refusal (see `auditGuardRefusals`). */
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
@@ -102,8 +106,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
         errorReporter: root.errorReporter,
         statusByCode: options.statusByCode ?? {},
         bodyLimit: options.bodyLimit ?? 1_048_576,
-        tenantOf: options.tenantOf ??
-          ((params, headers) => params.tenantId ?? headers.get("x-tenant-id") ?? undefined),
+        tenantOf: options.tenantOf ?? ((params) => params.tenantId),
         ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
       };
       let document: Record<string, unknown> | undefined;
@@ -185,6 +188,7 @@ function compileController(
       ...(spec.response.body ? { body: spec.response.body } : {}),
     }]]),
     produces: spec.produces ?? ["application/json"],
+    negotiates: spec.produces !== undefined,
     ...(spec.cache ? { cache: spec.cache } : {}),
     public: guards.length === 1 && guards[0] === Public,
     needsScope,
