@@ -141,3 +141,32 @@ Deno.test("A controller given anything but its bus, a mapper or a serializer is 
   );
   void CommandBus;
 });
+
+Deno.test("A Public route resolves no caller: its actor is anonymous even with a credential", async () => {
+  const { Public, zodSchema: schema } = await import("../mod.ts");
+  let authenticated = 0;
+  @Controller({
+    method: "GET",
+    path: "/whoami",
+    guards: [Public],
+    response: { status: 200, body: schema(z.object({ id: z.string() }), { io: "output" }) },
+  })
+  class WhoAmI {
+    handle(request: import("../mod.ts").HttpRequest): { id: string } {
+      return { id: request.actor.id };
+    }
+  }
+  const http = composeApplication({
+    modules: [defineModule("public", { declarations: [WhoAmI] })],
+    plugins: {
+      http: httpPlugin({
+        authenticators: [{ authenticate: () => (authenticated++, { actor: userActor("u1") }) }],
+      }),
+    },
+  }).http;
+  const response = await http.fetch(
+    new Request("http://api.test/whoami", { headers: { authorization: "Bearer x" } }),
+  );
+  assert.deepEqual(await response.json(), { id: "anonymous" });
+  assert.equal(authenticated, 0);
+});
