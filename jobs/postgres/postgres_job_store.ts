@@ -139,6 +139,23 @@ export class PostgresJobStore implements JobStore {
     return rows.length === 1;
   }
 
+  /** Marks many held jobs succeeded in one statement; answers, in order, which were held. */
+  async jobCompleteMany(params: {
+    jobs: readonly { readonly id: string; readonly leaseToken: string }[];
+    now: Date;
+  }): Promise<readonly boolean[]> {
+    if (params.jobs.length === 0) return [];
+    const rows = await this.#sql`
+      update background_jobs j
+      set status = 'succeeded', finished_at = ${params.now}, lease_token = null, lease_expires_at = null
+      from unnest(${this.#sql.array(params.jobs.map((j) => j.id))}::text[],
+        ${this.#sql.array(params.jobs.map((j) => j.leaseToken))}::text[]) as c(id, token)
+      where j.id = c.id and j.lease_token = c.token and j.status = 'running'
+      returning j.id`;
+    const done = new Set(rows.map((row) => row.id as string));
+    return params.jobs.map((j) => done.has(j.id));
+  }
+
   /** Records a failed attempt: waiting again at `retryAt`, or dead. */
   async jobFail(params: {
     id: string;

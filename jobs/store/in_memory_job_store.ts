@@ -102,6 +102,16 @@ export class InMemoryJobStore implements JobStore {
     return Promise.resolve(true);
   }
 
+  /** Marks many held jobs succeeded; answers, in order, which were held. */
+  async jobCompleteMany(params: {
+    jobs: readonly { readonly id: string; readonly leaseToken: string }[];
+    now: Date;
+  }): Promise<readonly boolean[]> {
+    const held: boolean[] = [];
+    for (const job of params.jobs) held.push(await this.jobComplete({ ...job, now: params.now }));
+    return held;
+  }
+
   /** Records a failed attempt: waiting again, or dead. */
   jobFail(params: {
     id: string;

@@ -102,6 +102,14 @@ export interface JobStore {
   /** Marks the attempt's job `succeeded`. */
   jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean>;
   /**
+   * Marks many attempts' jobs `succeeded` in one round trip; answers, in order, whether each
+   * attempt still held its job. Stores that leave it out are completed one by one.
+   */
+  jobCompleteMany?(params: {
+    jobs: readonly { readonly id: string; readonly leaseToken: string }[];
+    now: Date;
+  }): Promise<readonly boolean[]>;
+  /**
    * Records a failed attempt: waiting again at `retryAt`, or `dead` when `retryAt` is absent.
    */
   jobFail(params: {

@@ -139,6 +139,29 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     );
   });
 
+  test("completing many at once answers, in order, which attempts still held their job", async (store) => {
+    if (store.jobCompleteMany === undefined) return;
+    const a = job();
+    const b = job();
+    await store.jobInsert({ job: a });
+    await store.jobInsert({ job: b });
+    const claimed = await store.jobClaim({ queue: "scheduling", limit: 2, now: t0, ...leases });
+    const [first, second] = [
+      claimed.find((c) => c.id === a.id)!,
+      claimed.find((c) => c.id === b.id)!,
+    ];
+    assert.deepEqual(
+      await store.jobCompleteMany({
+        jobs: [{ id: a.id, leaseToken: first.leaseToken }, { id: b.id, leaseToken: "stale" }],
+        now: at(10),
+      }),
+      [true, false],
+    );
+    assert.equal((await store.jobFind({ id: a.id, reach: {} }))?.status, "succeeded");
+    assert.equal((await store.jobFind({ id: b.id, reach: {} }))?.status, "running");
+    void second;
+  });
+
   test("a failed attempt below maxAttempts waits for its backoff, error code kept", async (store) => {
     const j = job();
     await store.jobInsert({ job: j });

@@ -36,6 +36,8 @@ export interface AttemptContext {
   readonly hardStop: AbortSignal;
   /** Told when a heartbeat fails and when one succeeds again. */
   readonly onHeartbeat?: (healthy: boolean) => void;
+  /** Completes a held job (batched by the worker); defaults to the store's `jobComplete`. */
+  readonly complete?: (id: string, leaseToken: string) => Promise<boolean>;
 }
 
 /** The end of an attempt. */
@@ -159,11 +161,9 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
     running.catch(() => {}); // a run that ignores its signal finishes behind, unheard
     await Promise.race([running, aborted(run.signal)]);
     if (run.signal.aborted) throw run.signal.reason;
-    const held = await store.jobComplete({
-      id: job.id,
-      leaseToken: job.leaseToken,
-      now: clock.now(),
-    });
+    const held = context.complete
+      ? await context.complete(job.id, job.leaseToken)
+      : await store.jobComplete({ id: job.id, leaseToken: job.leaseToken, now: clock.now() });
     return { outcome: held ? "succeeded" : "interrupted" };
   } catch (thrown) {
     const error = run.signal.aborted ? run.signal.reason : thrown;

@@ -1,6 +1,7 @@
 import type { Clock, ErrorReporter } from "@kit/kernel";
 import { context, trace } from "@opentelemetry/api";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
+import { CompletionBatcher } from "./completion_batcher.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import {
   type AttemptContext,
@@ -39,6 +40,7 @@ export class Worker {
   readonly #listeners: AttemptListener[] = [];
   readonly #leases: Readonly<Record<string, number>>;
   readonly #telemetry: JobTelemetry;
+  readonly #completions: CompletionBatcher;
   #hardStop = new AbortController();
   #stopping = new AbortController();
   #loops: Promise<void>[] = [];
@@ -58,6 +60,7 @@ export class Worker {
     telemetry?: JobTelemetry;
   }) {
     this.#telemetry = options.telemetry ?? new JobTelemetry();
+    this.#completions = new CompletionBatcher(options.store, () => options.clock.now());
     this.#store = options.store;
     this.#clock = options.clock;
     this.#jobs = options.jobs;
@@ -221,6 +224,7 @@ export class Worker {
       onHeartbeat: (healthy) => {
         this.#healthy = healthy;
       },
+      complete: (id, leaseToken) => this.#completions.complete(id, leaseToken),
     };
     const started = this.#clock.now().getTime();
     const span = this.#telemetry.startAttempt(job);
