@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { CliError } from "../cli_error.ts";
+import { checkContext } from "../generators/generate_simple.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 import { readSlicePlan } from "../project/slice_plan.ts";
 
@@ -10,13 +10,7 @@ const markers = /TODO\(domain\)|TODO\(platform\)|it\.todo\(/;
 export async function todos(cwd: string, context: string): Promise<string[]> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
-  if (!config.contexts.some((c) => c.name === context)) {
-    throw new CliError(
-      `Unknown context '${context}': the contexts are ${
-        config.contexts.map((c) => c.name).join(", ")
-      }`,
-    );
-  }
+  checkContext(config, context);
   const found: string[] = [];
   for (const file of await sources(join(root, "src/contexts", context))) {
     (await readFile(file, "utf8")).split("\n").forEach((line, index) => {

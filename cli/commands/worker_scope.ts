@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { applyPlan } from "../files/file_plan.ts";
 import { generatorKinds } from "../generators/catalog.ts";
+import { checkContext } from "../generators/generate_simple.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 import { readSlicePlan, type SliceRow } from "../project/slice_plan.ts";
 
@@ -28,13 +29,7 @@ export async function workerScope(
 ): Promise<Briefing> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
-  if (!config.contexts.some((c) => c.name === context)) {
-    throw new CliError(
-      `Unknown context '${context}': the contexts are ${
-        config.contexts.map((c) => c.name).join(", ")
-      }`,
-    );
-  }
+  checkContext(config, context);
   const head = await git(root, ["rev-parse", "--verify", "HEAD"]);
   if (!head.ok) {
     throw new CliError("kit worker-scope needs a git repository with at least one commit");

@@ -1,7 +1,8 @@
 import type postgres from "postgres";
+import { type Migration, runMigrations } from "@kit/kernel/postgres";
 
 /** The numbered migrations of the `background_jobs` table. */
-export const jobMigrations: readonly { readonly version: number; readonly sql: string }[] = [
+export const jobMigrations: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -47,30 +48,10 @@ create index if not exists background_jobs_finished
  * Creates or updates the `background_jobs` table in a schema (default: the connection's search
  * path). Idempotent; concurrent runs are serialised by an advisory lock.
  */
-export async function migrateJobs(
-  sql: postgres.Sql,
-  options: { schema?: string } = {},
-): Promise<void> {
-  const schema = options.schema;
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
-    throw new TypeError(`Invalid schema name ${JSON.stringify(schema)}: use lower-case snake_case`);
-  }
-  await sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtext('kit_jobs_migrations'))`;
-    if (schema !== undefined) {
-      await tx.unsafe(`create schema if not exists "${schema}"`);
-      await tx.unsafe(`set local search_path to "${schema}"`);
-    }
-    await tx.unsafe(
-      `create table if not exists kit_jobs_migrations (version integer primary key, applied_at timestamptz not null default now())`,
-    );
-    const done = new Set(
-      (await tx.unsafe(`select version from kit_jobs_migrations`)).map((r) => r.version as number),
-    );
-    for (const migration of jobMigrations) {
-      if (done.has(migration.version)) continue;
-      await tx.unsafe(migration.sql);
-      await tx.unsafe(`insert into kit_jobs_migrations (version) values (${migration.version})`);
-    }
+export function migrateJobs(sql: postgres.Sql, options: { schema?: string } = {}): Promise<void> {
+  return runMigrations(sql, {
+    table: "kit_jobs_migrations",
+    migrations: jobMigrations,
+    ...options,
   });
 }

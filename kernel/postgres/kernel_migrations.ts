@@ -1,7 +1,8 @@
 import type postgres from "postgres";
+import { type Migration, runMigrations } from "./run_migrations.ts";
 
 /** The numbered migrations of the kernel's tables (outbox, deliveries, processed events). */
-export const kernelMigrations: readonly { readonly version: number; readonly sql: string }[] = [
+export const kernelMigrations: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -42,32 +43,10 @@ create table if not exists kit_processed_events (
  * Creates or updates the kernel's tables in a schema (default: the connection's search path).
  * Idempotent; safe to run from several processes at once (an advisory lock serialises them).
  */
-export async function migrateKernel(
-  sql: postgres.Sql,
-  options: { schema?: string } = {},
-): Promise<void> {
-  const schema = options.schema;
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
-    throw new TypeError(`Invalid schema name ${JSON.stringify(schema)}: use lower-case snake_case`);
-  }
-  await sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtext('kit_kernel_migrations'))`;
-    if (schema !== undefined) {
-      await tx.unsafe(`create schema if not exists "${schema}"`);
-      await tx.unsafe(`set local search_path to "${schema}"`);
-    }
-    await tx.unsafe(
-      `create table if not exists kit_kernel_migrations (version integer primary key, applied_at timestamptz not null default now())`,
-    );
-    const done = new Set(
-      (await tx.unsafe(`select version from kit_kernel_migrations`)).map((r) =>
-        r.version as number
-      ),
-    );
-    for (const migration of kernelMigrations) {
-      if (done.has(migration.version)) continue;
-      await tx.unsafe(migration.sql);
-      await tx.unsafe(`insert into kit_kernel_migrations (version) values (${migration.version})`);
-    }
+export function migrateKernel(sql: postgres.Sql, options: { schema?: string } = {}): Promise<void> {
+  return runMigrations(sql, {
+    table: "kit_kernel_migrations",
+    migrations: kernelMigrations,
+    ...options,
   });
 }

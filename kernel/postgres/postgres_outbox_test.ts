@@ -176,6 +176,6 @@ pgTest("migrateKernel is idempotent and refuses a bad schema name", async ({ sql
   assert.equal((await sql`select count(*)::int as n from kit_kernel_migrations`)[0]!.n, 1);
   await assert.rejects(
     () => migrateKernel(sql, { schema: "Bad-Name" }),
-    /Invalid schema name "Bad-Name"/,
+    /Invalid schema or table name "Bad-Name"/,
   );
 });
