@@ -106,6 +106,8 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
       ["generate", "query", "scheduling", "ReadAgenda", "--permission", "agenda.read"],
       ["generate", "query", "notifications", "SearchNotifications", "--search"],
       ["generate", "command", "identity", "RegisterPerson"],
+      ["generate", "integration-event", "identity", "PersonRegistered"],
+      ["generate", "integration-handler", "notifications", "PersonRegistered"],
     ]
   ) {
     const run = await quietly(() => main(args, dir));
@@ -142,6 +144,8 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
       assert.match(text, /SearchNotifications runs through the query bus/);
       assert.match(text, /CancelLater enqueued by a user runs what is due as that user/);
       assert.match(text, /Appointment.create keeps its id/);
+      assert.match(text, /PersonRegistered is built from its declaration/);
+      assert.match(text, /the application composes with every context's module/);
     }
   }
 });

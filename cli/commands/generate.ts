@@ -2,6 +2,7 @@ import { CliError } from "../cli_error.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { generatorKinds } from "../generators/catalog.ts";
 import { planBackgroundJob } from "../generators/generate_background_job.ts";
+import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
 import { planContext } from "../generators/generate_context.ts";
@@ -80,6 +81,16 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
           second,
           typeof command === "string" ? command : undefined,
         );
+      break;
+    }
+    case "integration-event":
+    case "integration-handler": {
+      if (first === undefined || second === undefined) {
+        throw new CliError(`Usage: kit generate ${kind.kind} <context> <Event>`);
+      }
+      plan = kind.kind === "integration-event"
+        ? await planIntegrationEvent(root, config, first, second)
+        : await planIntegrationHandler(root, config, first, second);
       break;
     }
     default:

@@ -80,7 +80,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: [],
     writesShared: true,
     sharedFiles: ["src/platform/audit/audited-events.ts"],
-    available: false,
+    available: true,
   },
   {
     kind: "integration-handler",
@@ -88,7 +88,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: [],
     writesShared: false,
     sharedFiles: [],
-    available: false,
+    available: true,
   },
   {
     kind: "job",

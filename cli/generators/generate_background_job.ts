@@ -83,18 +83,16 @@ export class ${name} {
     }`
   ).join(", ");
   const spec = `import assert from "node:assert/strict";
-import { accessPolicy, composeApplication, runInScope, TestClock, userActor } from "@kit/kernel";
-import { type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "@kit/jobs";
+import { runInScope, userActor } from "@kit/kernel";
+import type { BackgroundJobsApi } from "@kit/jobs";
+import { testApplication } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";
 import { ${camel}Permissions } from "../../${context}.permissions.ts";
 import { ${name} } from "./${kebab}.job.ts";
 
 Deno.test("${name} enqueued by a user runs what is due as that user", async () => {
-  const application = composeApplication({
-    modules: [${camel}Module],
-    clock: new TestClock(),
-    accessPolicy: accessPolicy({ grants: { granted: Object.values(${camel}Permissions) } }),
-    plugins: { backgroundJobs: jobsPlugin({ store: new InMemoryJobStore() }) },
+  const application = testApplication([${camel}Module], {
+    grants: { granted: Object.values(${camel}Permissions) },
   });
   const jobs = application.backgroundJobs as BackgroundJobsApi;
   const user = userActor("someone", { roles: ["granted"] });

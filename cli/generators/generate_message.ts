@@ -137,7 +137,8 @@ export class ${name}Handler {
 `;
   const bus = kind === "command" ? "commands" : "queries";
   const spec = `import assert from "node:assert/strict";
-import { accessPolicy, composeApplication, ForbiddenError, userActor } from "@kit/kernel";
+import { ForbiddenError, userActor } from "@kit/kernel";
+import { testApplication } from "../../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../../${context}.module.ts";
 ${
     permission
@@ -145,11 +146,8 @@ ${
       : ""
   }import { ${name} } from "./${kebab}.${kind}.ts";
 
-const application = composeApplication({
-  modules: [${camel}Module],
-  accessPolicy: accessPolicy({ grants: { granted: [${
-    permission ? `${camel}Permissions["${permission}"]` : ""
-  }] } }),
+const application = testApplication([${camel}Module], {
+  grants: { granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] },
 });
 
 Deno.test("${name} runs through the ${kind === "command" ? "command" : "query"} bus", async () => {

@@ -32,7 +32,15 @@ export function projectDenoJson(links: readonly string[]): string {
 
 /** `src/platform/compose-application.ts`: the modules, between markers. */
 export function composeApplicationFile(): string {
-  return `import { accessPolicy, type Application, type ApplicationOptions, composeApplication, type Module } from "@kit/kernel";
+  return `import {
+  accessPolicy,
+  type ApplicationOptions,
+  composeApplication,
+  eventsPlugin,
+  InMemoryOutbox,
+  InMemoryProcessedEvents,
+  type Module,
+} from "@kit/kernel";
 import { grants } from "./auth/role.ts";
 // kit:begin module-imports
 // kit:end
@@ -43,11 +51,56 @@ export const modules: readonly Module[] = [
   // kit:end
 ];
 
-/** Composes the application from every context's module. */
-export function composePlatform(
-  options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {},
-): Application {
-  return composeApplication({ modules, accessPolicy: accessPolicy({ grants }), ...options });
+/** Composes the application from every context's module (events through an in-memory outbox). */
+export function composePlatform(options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {}) {
+  return composeApplication({
+    modules,
+    accessPolicy: accessPolicy({ grants }),
+    plugins: {
+      events: eventsPlugin({
+        outbox: new InMemoryOutbox(),
+        processedEvents: new InMemoryProcessedEvents(),
+        start: false,
+      }),
+    },
+    ...options,
+  });
+}
+`;
+}
+
+/** `src/platform/platform-test.module.ts`: the application specs compose. */
+export function platformTestFile(): string {
+  return `import {
+  accessPolicy,
+  composeApplication,
+  eventsPlugin,
+  InMemoryOutbox,
+  InMemoryProcessedEvents,
+  type Module,
+  type RoleGrants,
+  TestClock,
+} from "@kit/kernel";
+import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
+
+/** An application for specs: the modules given, in-memory events and jobs, a test clock. */
+export function testApplication(
+  modules: readonly Module[],
+  options: { grants?: RoleGrants; clock?: TestClock } = {},
+) {
+  return composeApplication({
+    modules,
+    clock: options.clock ?? new TestClock(),
+    accessPolicy: accessPolicy({ grants: options.grants ?? {} }),
+    plugins: {
+      events: eventsPlugin({
+        outbox: new InMemoryOutbox(),
+        processedEvents: new InMemoryProcessedEvents(),
+        start: false,
+      }),
+      backgroundJobs: jobsPlugin({ store: new InMemoryJobStore() }),
+    },
+  });
 }
 `;
 }
