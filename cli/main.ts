@@ -80,6 +80,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             kind: { type: "string" },
             search: { type: "boolean" },
             command: { type: "string" },
+            every: { type: "string" },
           },
         });
         if (values.help) {

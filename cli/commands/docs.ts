@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { deriveContext } from "../derive/derive_context.ts";
+import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
 
@@ -79,7 +80,7 @@ export async function docs(
 ): Promise<readonly string[]> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
-  const writes = await planDerived(root, config);
+  const writes = await formatPlan(root, await planDerived(root, config));
   const stale: string[] = [];
   for (const write of writes) {
     const path = join(root, write.path);

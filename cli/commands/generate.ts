@@ -1,9 +1,11 @@
 import { CliError } from "../cli_error.ts";
+import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { generatorKinds } from "../generators/catalog.ts";
 import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
+import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
 import { planContext } from "../generators/generate_context.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
@@ -83,6 +85,19 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         );
       break;
     }
+    case "job": {
+      if (first === undefined || second === undefined) {
+        throw new CliError(
+          "Usage: kit generate job <context> <Name> --every <interval> [--command <UseCase>]",
+        );
+      }
+      const { every, command } = input.options;
+      plan = await planScheduledJob(root, config, first, second, {
+        ...(typeof every === "string" ? { every } : {}),
+        ...(typeof command === "string" ? { command } : {}),
+      });
+      break;
+    }
     case "integration-event":
     case "integration-handler": {
       if (first === undefined || second === undefined) {
@@ -96,5 +111,5 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     default:
       throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
   }
-  return await applyPlan(root, plan);
+  return await applyPlan(root, await formatPlan(root, plan));
 }

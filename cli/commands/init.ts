@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { CliError } from "../cli_error.ts";
+import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkKebab, formatConfig, type KitConfig } from "../project/kit_config.ts";
@@ -96,7 +97,7 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "docs/architecture/slices.md", contents: slicesFile(config) },
     ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),
   ];
-  return await applyPlan(root, await withDerived(root, config, writes));
+  return await applyPlan(root, await formatPlan(root, await withDerived(root, config, writes)));
 }
 
 function linkPaths(checkout: string): string[] {

@@ -96,7 +96,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: ["--every <interval>", "--command <UseCase>", "--local-only"],
     writesShared: true,
     sharedFiles: ["src/platform/job-settings.ts"],
-    available: false,
+    available: true,
   },
   {
     kind: "policy",

@@ -1,0 +1,111 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Project } from "ts-morph";
+import { CliError } from "../cli_error.ts";
+import { withDerived } from "../commands/docs.ts";
+import type { FileWrite } from "../files/file_plan.ts";
+import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { checkContext } from "./generate_simple.ts";
+
+/**
+ * Plans a scheduled job: `@Scheduled({ every })`, run once per tick as the system actor, sending
+ * a command that takes only its actor when `--command` names one; and a spec that moves the test
+ * clock to the next tick and runs what is due.
+ */
+export async function planScheduledJob(
+  root: string,
+  config: KitConfig,
+  context: string,
+  name: string,
+  options: { every?: string; command?: string },
+): Promise<FileWrite[]> {
+  checkContext(config, context);
+  checkPascal(name, "job name");
+  const every = options.every;
+  if (every === undefined || !/^\d+(ms|s|m|h|d)$/.test(every)) {
+    throw new CliError(
+      `kit generate job needs --every <interval> (30s, 5m, 1h, 1d), got ${
+        JSON.stringify(every ?? "")
+      }`,
+    );
+  }
+  const kebab = kebabOf(name);
+  const dir = `src/contexts/${context}/application/background`;
+  if (existsSync(join(root, dir, `${kebab}.job.ts`))) {
+    throw new CliError(`Job '${name}' exists already in context '${context}'`);
+  }
+  const command = options.command;
+  let sendImport = "";
+  let send =
+    "    // TODO(domain): what runs at every tick.\n    void payload;\n    void execution;\n    return Promise.resolve();";
+  if (command !== undefined) {
+    const commandKebab = kebabOf(command);
+    const file =
+      `src/contexts/${context}/application/commands/${commandKebab}/${commandKebab}.command.ts`;
+    if (!existsSync(join(root, file))) {
+      throw new CliError(
+        `Unknown command '${command}' in context '${context}': '${file}' is missing`,
+      );
+    }
+    const project = new Project({ useInMemoryFileSystem: true, skipAddingFilesFromTsConfig: true });
+    const cls = project.createSourceFile("c.ts", await readFile(join(root, file), "utf8")).getClass(
+      command,
+    );
+    const inputs = cls?.getConstructors()[0]?.getParameters().slice(1) ?? [];
+    if (inputs.length > 0) {
+      throw new CliError(
+        `Command '${command}' takes inputs (${
+          inputs.map((p) => p.getName()).join(", ")
+        }): a scheduled job sends a command that takes only its actor`,
+      );
+    }
+    sendImport =
+      `import { ${command} } from "../commands/${commandKebab}/${commandKebab}.command.ts";\n`;
+    send = `    void payload;\n    await this.commands.execute(new ${command}(execution.actor));`;
+  }
+  const camel = camelOf(context);
+  return await withDerived(root, config, [
+    {
+      path: `${dir}/${kebab}.job.ts`,
+      create: true,
+      contents: `import type { BackgroundJobExecution${
+        command ? ", CommandBus" : ""
+      } } from "@kit/kernel";
+import { Scheduled, type ScheduledTick } from "@kit/jobs";
+${sendImport}
+/** Runs every ${every}, once per tick whatever the number of workers. */
+@Scheduled({ every: "${every}" })
+export class ${name} {
+  static readonly jobName = "${context}.${kebab}";
+${command ? "\n  constructor(private readonly commands: CommandBus) {}\n" : ""}
+  ${
+        command
+          ? "async "
+          : ""
+      }run(payload: ScheduledTick, execution: BackgroundJobExecution): Promise<void> {
+${send}
+  }
+}
+`,
+    },
+    {
+      path: `${dir}/${kebab}.spec.ts`,
+      create: true,
+      contents: `import assert from "node:assert/strict";
+import { TestClock } from "@kit/kernel";
+import type { BackgroundJobsApi } from "@kit/jobs";
+import { testApplication } from "../../../../platform/platform-test.module.ts";
+import { ${camel}Module } from "../../${context}.module.ts";
+
+Deno.test("${name} runs once per tick of ${every}", async () => {
+  const clock = new TestClock("2026-01-01T00:00:00Z");
+  const application = testApplication([${camel}Module], { clock });
+  const jobs = application.backgroundJobs as BackgroundJobsApi;
+  assert.equal(await jobs.runDue(), 1);
+  assert.equal(await jobs.runDue(), 0);
+});
+`,
+    },
+  ]);
+}
