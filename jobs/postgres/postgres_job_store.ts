@@ -16,6 +16,12 @@ import type {
   StoredJob,
   TenantReach,
 } from "../store/job_store.ts";
+import type {
+  JobClaimParams,
+  JobCompleteManyParams,
+  JobFailParams,
+  JobReportParams,
+} from "../store/job_store.ts";
 
 type Row = Record<string, unknown>;
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -71,13 +77,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   /** Claims due jobs and jobs whose lease ended, in one statement. */
-  async jobClaim(params: {
-    queue: string;
-    limit: number;
-    now: Date;
-    leases: Readonly<Record<string, number>>;
-    defaultLeaseMs: number;
-  }): Promise<ClaimedJob[]> {
+  async jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
     const { queue, limit, now } = params;
     const rows = await this.#sql`
       with exhausted as (
@@ -140,10 +140,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   /** Marks many held jobs succeeded in one statement; answers, in order, which were held. */
-  async jobCompleteMany(params: {
-    jobs: readonly { readonly id: string; readonly leaseToken: string }[];
-    now: Date;
-  }): Promise<readonly boolean[]> {
+  async jobCompleteMany(params: JobCompleteManyParams): Promise<readonly boolean[]> {
     if (params.jobs.length === 0) return [];
     const rows = await this.#sql`
       update background_jobs j
@@ -157,14 +154,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   /** Records a failed attempt: waiting again at `retryAt`, or dead. */
-  async jobFail(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    errorCode: string;
-    errorMessage: string;
-    retryAt?: Date;
-  }): Promise<boolean> {
+  async jobFail(params: JobFailParams): Promise<boolean> {
     const retry = params.retryAt !== undefined;
     const rows = await this.#sql`
       update background_jobs
@@ -189,15 +179,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   /** Extends the lease; keeps progress, and a checkpoint in the step's transaction when given. */
-  async jobReport(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    leaseMs: number;
-    progress?: { done: number; total?: number };
-    checkpoint?: JsonValue;
-    unit?: UnitOfWork;
-  }): Promise<ReportOutcome> {
+  async jobReport(params: JobReportParams): Promise<ReportOutcome> {
     const sql = params.checkpoint === undefined ? this.#sql : this.#on(params.unit);
     const progress = params.progress;
     const rows = await sql`

@@ -30,6 +30,7 @@ import {
   retryDeadScript,
 } from "./job_scripts.ts";
 import type { RedisScripting } from "./redis_scripting.ts";
+import type { JobClaimParams, JobFailParams, JobReportParams } from "../store/job_store.ts";
 
 /**
  * Jobs on Redis: every operation one Lua script (atomic claim, lease, reports, idempotency), over
@@ -99,13 +100,7 @@ export class RedisJobStore implements JobStore {
   }
 
   /** Claims due jobs and jobs whose lease ended, in one script. */
-  async jobClaim(params: {
-    queue: string;
-    limit: number;
-    now: Date;
-    leases: Readonly<Record<string, number>>;
-    defaultLeaseMs: number;
-  }): Promise<ClaimedJob[]> {
+  async jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
     const tokens = Array.from({ length: params.limit }, () => crypto.randomUUID());
     const rows = await claimScript.run(this.#redis, [], [
       this.#prefix,
@@ -129,14 +124,7 @@ export class RedisJobStore implements JobStore {
   }
 
   /** Records a failed attempt: waiting again, or dead. */
-  async jobFail(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    errorCode: string;
-    errorMessage: string;
-    retryAt?: Date;
-  }): Promise<boolean> {
+  async jobFail(params: JobFailParams): Promise<boolean> {
     const args = [
       this.#prefix,
       params.id,
@@ -160,15 +148,7 @@ export class RedisJobStore implements JobStore {
    * Extends the lease with progress; a checkpoint given with a unit of work is written once that
    * unit commits (Redis cannot join the transaction).
    */
-  async jobReport(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    leaseMs: number;
-    progress?: { done: number; total?: number };
-    checkpoint?: JsonValue;
-    unit?: UnitOfWork;
-  }): Promise<ReportOutcome> {
+  async jobReport(params: JobReportParams): Promise<ReportOutcome> {
     const deferCheckpoint = params.checkpoint !== undefined && params.unit !== undefined;
     const args = (checkpoint: JsonValue | undefined) => [
       this.#prefix,

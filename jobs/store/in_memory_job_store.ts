@@ -9,6 +9,12 @@ import {
   type TenantReach,
   toQueuedJob,
 } from "./job_store.ts";
+import type {
+  JobClaimParams,
+  JobCompleteManyParams,
+  JobFailParams,
+  JobReportParams,
+} from "./job_store.ts";
 
 interface Row {
   job: NewJob;
@@ -61,13 +67,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   /** Claims due jobs of the queue, and jobs whose lease ended, earliest due first. */
-  jobClaim(params: {
-    queue: string;
-    limit: number;
-    now: Date;
-    leases: Readonly<Record<string, number>>;
-    defaultLeaseMs: number;
-  }): Promise<ClaimedJob[]> {
+  jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
     const now = params.now.getTime();
     const candidates = [...this.#rows.values()]
       .filter((row) =>
@@ -103,24 +103,14 @@ export class InMemoryJobStore implements JobStore {
   }
 
   /** Marks many held jobs succeeded; answers, in order, which were held. */
-  async jobCompleteMany(params: {
-    jobs: readonly { readonly id: string; readonly leaseToken: string }[];
-    now: Date;
-  }): Promise<readonly boolean[]> {
+  async jobCompleteMany(params: JobCompleteManyParams): Promise<readonly boolean[]> {
     const held: boolean[] = [];
     for (const job of params.jobs) held.push(await this.jobComplete({ ...job, now: params.now }));
     return held;
   }
 
   /** Records a failed attempt: waiting again, or dead. */
-  jobFail(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    errorCode: string;
-    errorMessage: string;
-    retryAt?: Date;
-  }): Promise<boolean> {
+  jobFail(params: JobFailParams): Promise<boolean> {
     const row = this.#held(params.id, params.leaseToken);
     if (row === undefined) return Promise.resolve(false);
     row.lastErrorCode = params.errorCode;
@@ -148,15 +138,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   /** Extends the lease and keeps progress or a checkpoint. */
-  jobReport(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    leaseMs: number;
-    progress?: { done: number; total?: number };
-    checkpoint?: JsonValue;
-    unit?: UnitOfWork;
-  }): Promise<ReportOutcome> {
+  jobReport(params: JobReportParams): Promise<ReportOutcome> {
     const row = this.#held(params.id, params.leaseToken);
     if (row === undefined) return Promise.resolve("stale");
     row.leaseExpiresAt = params.now.getTime() + params.leaseMs;

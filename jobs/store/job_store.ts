@@ -69,6 +69,62 @@ export interface TenantReach {
   readonly elevatedTenants?: readonly string[];
 }
 
+/** The params of {@linkcode JobStore.jobClaim}. */
+export interface JobClaimParams {
+  /** The queue (context) to claim from. */
+  readonly queue: string;
+  /** The most jobs to claim. */
+  readonly limit: number;
+  /** The time of the claim. */
+  readonly now: Date;
+  /** The lease of a claim by job name, in ms. */
+  readonly leases: Readonly<Record<string, number>>;
+  /** The lease of a job name not in `leases`, in ms. */
+  readonly defaultLeaseMs: number;
+}
+
+/** The params of {@linkcode JobStore.jobCompleteMany}. */
+export interface JobCompleteManyParams {
+  /** The attempts, by job id and lease token. */
+  readonly jobs: readonly { readonly id: string; readonly leaseToken: string }[];
+  /** The time of completion. */
+  readonly now: Date;
+}
+
+/** The params of {@linkcode JobStore.jobFail}. */
+export interface JobFailParams {
+  /** The job. */
+  readonly id: string;
+  /** The attempt's lease token. */
+  readonly leaseToken: string;
+  /** The time of the failure. */
+  readonly now: Date;
+  /** The error code kept with the job. */
+  readonly errorCode: string;
+  /** The error message kept with the job. */
+  readonly errorMessage: string;
+  /** When to retry; absent: the job dies. */
+  readonly retryAt?: Date;
+}
+
+/** The params of {@linkcode JobStore.jobReport}. */
+export interface JobReportParams {
+  /** The job. */
+  readonly id: string;
+  /** The attempt's lease token. */
+  readonly leaseToken: string;
+  /** The time of the report. */
+  readonly now: Date;
+  /** The lease to extend to, from now, in ms. */
+  readonly leaseMs: number;
+  /** Progress to keep. */
+  readonly progress?: { readonly done: number; readonly total?: number };
+  /** A checkpoint to keep. */
+  readonly checkpoint?: JsonValue;
+  /** The unit of work of the step saving the checkpoint. */
+  readonly unit?: UnitOfWork;
+}
+
 /** What a report to the store answers. */
 export type ReportOutcome = "ok" | "stale";
 
@@ -90,51 +146,25 @@ export interface JobStore {
    * whose lease ended (claimed again with one attempt more, or dead with `ATTEMPTS_EXHAUSTED`
    * when their last attempt was used). Each claim counts one attempt.
    */
-  jobClaim(params: {
-    queue: string;
-    limit: number;
-    now: Date;
-    /** The lease of a claim by job name, in ms. */
-    leases: Readonly<Record<string, number>>;
-    /** The lease of a job name not in `leases`, in ms. */
-    defaultLeaseMs: number;
-  }): Promise<ClaimedJob[]>;
+  jobClaim(params: JobClaimParams): Promise<ClaimedJob[]>;
   /** Marks the attempt's job `succeeded`. */
   jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean>;
   /**
    * Marks many attempts' jobs `succeeded` in one round trip; answers, in order, whether each
    * attempt still held its job. Stores that leave it out are completed one by one.
    */
-  jobCompleteMany?(params: {
-    jobs: readonly { readonly id: string; readonly leaseToken: string }[];
-    now: Date;
-  }): Promise<readonly boolean[]>;
+  jobCompleteMany?(params: JobCompleteManyParams): Promise<readonly boolean[]>;
   /**
    * Records a failed attempt: waiting again at `retryAt`, or `dead` when `retryAt` is absent.
    */
-  jobFail(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    errorCode: string;
-    errorMessage: string;
-    retryAt?: Date;
-  }): Promise<boolean>;
+  jobFail(params: JobFailParams): Promise<boolean>;
   /** Gives the job back uncounted (worker stop): waiting, its attempt not counted. */
   jobRelease(params: { id: string; leaseToken: string; now: Date }): Promise<boolean>;
   /**
    * Extends the lease (a heartbeat), storing progress or a checkpoint when given; a checkpoint
    * given with a unit of work is written in it on stores that share the transaction.
    */
-  jobReport(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    leaseMs: number;
-    progress?: { done: number; total?: number };
-    checkpoint?: JsonValue;
-    unit?: UnitOfWork;
-  }): Promise<ReportOutcome>;
+  jobReport(params: JobReportParams): Promise<ReportOutcome>;
   /** Cancels a waiting or running job the reach covers (after commit when not sharing). */
   jobCancel(
     params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },

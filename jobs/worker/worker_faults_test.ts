@@ -6,7 +6,6 @@ import {
   defineModule,
   Handles,
   JobQueue,
-  type JsonValue,
   systemActor,
   TestClock,
   type UnitOfWork,
@@ -19,6 +18,7 @@ import {
   type NewJob,
   type ReportOutcome,
 } from "../mod.ts";
+import type { JobReportParams } from "../mod.ts";
 
 /** A store whose writes can be made to fail, as a network partition would. */
 class FlakyStore extends InMemoryJobStore {
@@ -28,15 +28,7 @@ class FlakyStore extends InMemoryJobStore {
     if (this.failInserts) return Promise.reject(new Error("connection reset"));
     return super.jobInsert(params);
   }
-  override jobReport(params: {
-    id: string;
-    leaseToken: string;
-    now: Date;
-    leaseMs: number;
-    progress?: { done: number; total?: number };
-    checkpoint?: JsonValue;
-    unit?: UnitOfWork;
-  }): Promise<ReportOutcome> {
+  override jobReport(params: JobReportParams): Promise<ReportOutcome> {
     if (this.failReports) return Promise.reject(new Error("connection reset"));
     return super.jobReport(params);
   }
