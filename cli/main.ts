@@ -81,6 +81,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             search: { type: "boolean" },
             command: { type: "string" },
             every: { type: "string" },
+            role: { type: "string" },
           },
         });
         if (values.help) {

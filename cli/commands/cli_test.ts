@@ -110,6 +110,8 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
       ["generate", "query", "notifications", "SearchNotifications", "--search"],
       ["generate", "command", "identity", "RegisterPerson"],
       ["generate", "integration-event", "identity", "PersonRegistered"],
+      ["generate", "route-group", "scheduling", "AppointmentRoutes"],
+      ["generate", "route-group", "identity", "AdminRoutes", "--role", "admin"],
       [
         "generate",
         "job",
@@ -131,6 +133,8 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
     "utf8",
   );
   assert.match(job, /readonly at: string;/, "a date travels as ISO text");
+  const roles = await readFile(join(dir, "src/platform/auth/role.ts"), "utf8");
+  assert.match(roles, /"?admin"?: \[\],/, "a new role joins the platform's grants");
   assert.match(
     job,
     /new CancelAppointment\(\s*execution\.actor,\s*payload\.appointmentId,\s*new Date\(payload\.at\),?\s*\)/,
@@ -153,6 +157,7 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
       assert.match(text, /Appointment.create keeps its id/);
       assert.match(text, /PersonRegistered is built from its declaration/);
       assert.match(text, /PurgeInvitations runs once per tick of 1h/);
+      assert.match(text, /AdminRoutes prefixes its routes with \/admin and guards them/);
       assert.match(text, /the application composes with every context's module/);
     }
   }
@@ -179,8 +184,8 @@ Deno.test("Bad input gets one clear line, a non-zero exit, and no file changed",
       /^kit: kit generate context would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing was written/,
     ],
     [
-      ["generate", "route-group", "scheduling", "X"],
-      /^kit: kit generate route-group is not available in this version of kit yet$/,
+      ["generate", "gateway", "scheduling", "X"],
+      /^kit: kit generate gateway is not available in this version of kit yet$/,
     ],
     [["frobnicate"], /^kit: Unknown command 'frobnicate'/],
   ];

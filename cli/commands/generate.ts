@@ -5,6 +5,7 @@ import { generatorKinds } from "../generators/catalog.ts";
 import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
+import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
 import { planContext } from "../generators/generate_context.ts";
@@ -96,6 +97,20 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         ...(typeof every === "string" ? { every } : {}),
         ...(typeof command === "string" ? { command } : {}),
       });
+      break;
+    }
+    case "route-group": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate route-group <context> <Name> [--role <role>]");
+      }
+      const role = input.options.role;
+      plan = await planRouteGroup(
+        root,
+        config,
+        first,
+        second,
+        typeof role === "string" ? { role } : {},
+      );
       break;
     }
     case "integration-event":

@@ -136,7 +136,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: ["--role <role>"],
     writesShared: true,
     sharedFiles: ["src/platform/auth/role.ts"],
-    available: false,
+    available: true,
   },
   {
     kind: "service",
