@@ -82,6 +82,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             command: { type: "string" },
             every: { type: "string" },
             role: { type: "string" },
+            deviation: { type: "boolean" },
           },
         });
         if (values.help) {

@@ -111,6 +111,8 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
       ["generate", "command", "identity", "RegisterPerson"],
       ["generate", "integration-event", "identity", "PersonRegistered"],
       ["generate", "route-group", "scheduling", "AppointmentRoutes"],
+      ["generate", "worker"],
+      ["generate", "adr", "scheduling", "KeepSlotsInMemory", "--deviation"],
       ["generate", "route-group", "identity", "AdminRoutes", "--role", "admin"],
       [
         "generate",
@@ -135,6 +137,11 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
   assert.match(job, /readonly at: string;/, "a date travels as ISO text");
   const roles = await readFile(join(dir, "src/platform/auth/role.ts"), "utf8");
   assert.match(roles, /"?admin"?: \[\],/, "a new role joins the platform's grants");
+  const deviations = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8")).deviations;
+  assert.deepEqual(deviations, [{
+    context: "scheduling",
+    adr: "docs/adr/0001-keep-slots-in-memory.md",
+  }]);
   assert.match(
     job,
     /new CancelAppointment\(\s*execution\.actor,\s*payload\.appointmentId,\s*new Date\(payload\.at\),?\s*\)/,

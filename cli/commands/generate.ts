@@ -5,6 +5,7 @@ import { generatorKinds } from "../generators/catalog.ts";
 import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
+import { planAdr, planWorker } from "../generators/generate_project_parts.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
@@ -97,6 +98,17 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         ...(typeof every === "string" ? { every } : {}),
         ...(typeof command === "string" ? { command } : {}),
       });
+      break;
+    }
+    case "adr": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate adr <context> <Name> [--deviation]");
+      }
+      plan = await planAdr(root, config, first, second, input.options.deviation === true);
+      break;
+    }
+    case "worker": {
+      plan = planWorker(root, config);
       break;
     }
     case "route-group": {

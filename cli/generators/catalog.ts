@@ -32,7 +32,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: ["--deviation"],
     writesShared: true,
     sharedFiles: ["kit.config.json"],
-    available: false,
+    available: true,
   },
   {
     kind: "aggregate",
@@ -152,6 +152,6 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: [],
     writesShared: true,
     sharedFiles: ["kit.config.json"],
-    available: false,
+    available: true,
   },
 ];

@@ -12,6 +12,8 @@ export function projectDenoJson(links: readonly string[]): string {
         "@kit/http": `jsr:@kit/http@^${kitVersion}`,
         "@kit/jobs": `jsr:@kit/jobs@^${kitVersion}`,
         "zod": "npm:zod@4.6.7",
+        "postgres": "npm:postgres@3.4.9",
+        "@upstash/redis": "npm:@upstash/redis@1.39.0",
       },
       ...(links.length > 0 ? { links } : {}),
       compilerOptions: { strict: true, noUncheckedIndexedAccess: true },
@@ -19,7 +21,7 @@ export function projectDenoJson(links: readonly string[]): string {
         dev: "deno run -A src/main.ts",
         test: "deno test -A",
         verify:
-          "deno fmt --check && deno lint && deno check src/ test/ && deno test -A test/architecture/extractable.spec.ts",
+          "deno fmt --check && deno lint && deno check . && deno test -A test/architecture/extractable.spec.ts",
       },
       test: { include: ["src/**/*.spec.ts", "test/**/*.spec.ts"] },
       lint: { rules: { tags: ["recommended"] } },

@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CliError } from "../cli_error.ts";
+import type { FileWrite } from "../files/file_plan.ts";
+import { checkPascal, formatConfig, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { checkContext } from "./generate_simple.ts";
+
+/**
+ * Plans an architecture decision record `docs/adr/NNNN-<name>.md`, numbered after the last one;
+ * with `deviation`, records it in `kit.config.json` as a deviation of the context.
+ */
+export async function planAdr(
+  root: string,
+  config: KitConfig,
+  context: string,
+  name: string,
+  deviation: boolean,
+): Promise<FileWrite[]> {
+  checkContext(config, context);
+  checkPascal(name, "decision name");
+  const dir = join(root, "docs/adr");
+  const numbers = existsSync(dir)
+    ? (await readdir(dir)).map((f) => /^(\d{4})-/.exec(f)?.[1]).filter((n): n is string =>
+      n !== undefined
+    ).map(Number)
+    : [];
+  const number = String(Math.max(0, ...numbers) + 1).padStart(4, "0");
+  const file = `docs/adr/${number}-${kebabOf(name)}.md`;
+  const writes: FileWrite[] = [{
+    path: file,
+    create: true,
+    contents: `# ${number}. ${name.replace(/([a-z0-9])([A-Z])/g, "$1 $2")}
+
+Context: ${context}${deviation ? " (a deviation from the toolkit's defaults)" : ""}
+
+## Status
+
+Proposed
+
+## Context
+
+TODO(domain): the forces at play.
+
+## Decision
+
+TODO(domain): what we decided.
+
+## Consequences
+
+TODO(domain): what becomes easier, and what harder.
+`,
+  }];
+  if (deviation) {
+    const current = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as
+      & KitConfig
+      & {
+        deviations?: { context: string; adr: string }[];
+      };
+    const deviations = [...(current.deviations ?? []), { context, adr: file }]
+      .sort((a, b) => `${a.context}/${a.adr}`.localeCompare(`${b.context}/${b.adr}`));
+    writes.push({
+      path: "kit.config.json",
+      contents: formatConfig({ ...config, deviations } as KitConfig),
+    });
+  }
+  return writes;
+}
+
+/**
+ * Plans `apps/worker`: a process that runs the background jobs and scheduled jobs of every
+ * context, with no HTTP, on the queue the config names.
+ */
+export function planWorker(root: string, config: KitConfig): FileWrite[] {
+  if (existsSync(join(root, "apps/worker"))) throw new CliError("apps/worker exists already");
+  const store = config.queue === "database"
+    ? {
+      imports:
+        `import postgres from "postgres";\nimport { PostgresTransactions } from "@kit/kernel/postgres";\nimport { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";`,
+      setup: `const url = Deno.env.get("DATABASE_URL");
+if (!url) throw new Error("apps/worker needs DATABASE_URL (the database the API enqueues in)");
+const sql = postgres(url);
+await migrateJobs(sql);
+const store = new PostgresJobStore(sql);
+const transactions = new PostgresTransactions(sql);`,
+      options: "transactions, ",
+    }
+    : config.queue === "redis"
+    ? {
+      imports:
+        `import { Redis } from "@upstash/redis";\nimport { RedisJobStore, upstashScripting } from "@kit/jobs/redis";`,
+      setup: `const store = new RedisJobStore(upstashScripting(new Redis({
+  url: Deno.env.get("UPSTASH_REDIS_REST_URL")!,
+  token: Deno.env.get("UPSTASH_REDIS_REST_TOKEN")!,
+  automaticDeserialization: false,
+})));`,
+      options: "",
+    }
+    : {
+      imports: `import { InMemoryJobStore } from "@kit/jobs";`,
+      setup: "const store = new InMemoryJobStore(); // seen by this process only",
+      options: "",
+    };
+  return [{
+    path: "apps/worker/main.ts",
+    create: true,
+    contents: `/**
+ * The worker alone: runs the background jobs and scheduled jobs of every context, no HTTP. Deploy
+ * it before the code that enqueues a new job name.
+ */
+import { accessPolicy, composeApplication } from "@kit/kernel";
+import { jobsPlugin } from "@kit/jobs";
+${store.imports}
+import { modules } from "../../src/platform/compose-application.ts";
+import { grants } from "../../src/platform/auth/role.ts";
+
+${store.setup}
+const application = composeApplication({
+  modules,
+  ${store.options}accessPolicy: accessPolicy({ grants }),
+  plugins: { backgroundJobs: jobsPlugin({ store, start: true }) },
+});
+await application.start();
+console.log("worker started");
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, async () => {
+    await application.stop();
+    Deno.exit(0);
+  });
+}
+`,
+  }];
+}
