@@ -76,6 +76,59 @@ export class PostgresJobStore implements JobStore {
     return { id: kept.id as string, duplicate: true };
   }
 
+  /** Inserts many jobs in one statement; answers the kept id for each kept idempotency key. */
+  async jobInsertMany(
+    params: { jobs: readonly NewJob[]; unit?: UnitOfWork },
+  ): Promise<readonly EnqueueResult[]> {
+    const sql = this.#on(params.unit);
+    const rows = params.jobs.map((job) => ({
+      id: job.id,
+      name: job.name,
+      queue: job.queue,
+      payload: sql.json(job.payload as postgres.JSONValue),
+      actor: sql.json(job.actor as unknown as postgres.JSONValue),
+      tenant_id: job.tenantId ?? "",
+      correlation_id: job.correlationId,
+      traceparent: job.traceparent ?? null,
+      subject: job.subject ?? null,
+      idempotency_key: job.idempotencyKey ?? null,
+      max_attempts: job.maxAttempts,
+      run_at: job.runAt,
+      created_at: job.createdAt,
+    }));
+    const inserted = await sql`
+      insert into background_jobs ${sql(rows as never)}
+      on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
+      returning id, pg_notify(${jobsChannel}, queue)`;
+    const kept = new Set(inserted.map((row) => row.id as string));
+    const missing = params.jobs.filter((job) => !kept.has(job.id));
+    const existing = new Map<string, string>();
+    if (missing.length > 0) {
+      const found = await sql`
+        select id, name, tenant_id, idempotency_key from background_jobs
+        where (name, tenant_id, idempotency_key) in (
+          select * from unnest(${sql.array(missing.map((j) => j.name))}::text[],
+            ${sql.array(missing.map((j) => j.tenantId ?? ""))}::text[],
+            ${sql.array(missing.map((j) => j.idempotencyKey ?? ""))}::text[]))`;
+      for (const row of found) {
+        existing.set(
+          `${row.name}\u0000${row.tenant_id}\u0000${row.idempotency_key}`,
+          row.id as string,
+        );
+      }
+    }
+    return params.jobs.map((job) => {
+      if (kept.has(job.id)) return { id: job.id };
+      const id = existing.get(
+        `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey ?? ""}`,
+      );
+      if (id === undefined) {
+        throw new Error(`Job '${job.name}' was neither inserted nor found by its idempotency key`);
+      }
+      return { id, duplicate: true };
+    });
+  }
+
   /** Claims due jobs and jobs whose lease ended, in one statement. */
   async jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
     const { queue, limit, now } = params;

@@ -70,7 +70,14 @@ function build(sql: postgres.Sql, options: { start?: boolean } = {}) {
       }),
     },
   });
-  return { app, jobs: app.backgroundJobs as BackgroundJobsApi, ran, firstRun, PlanReminder };
+  return {
+    app,
+    jobs: app.backgroundJobs as BackgroundJobsApi,
+    ran,
+    firstRun,
+    PlanReminder,
+    SendReminder,
+  };
 }
 
 pgTest(
@@ -110,5 +117,23 @@ pgTest(
     } finally {
       await app.stop();
     }
+  },
+);
+
+pgTest(
+  "Postgres: enqueueMany writes many jobs in one statement, one per idempotency key",
+  async ({ sql }) => {
+    await migrateJobs(sql);
+    const { jobs, ran, SendReminder } = build(sql);
+    const results = await jobs.queue.enqueueMany(SendReminder, [
+      { payload: { appointmentId: "m1" }, options: { idempotencyKey: "m1" } },
+      { payload: { appointmentId: "m2" } },
+      { payload: { appointmentId: "m1-again" }, options: { idempotencyKey: "m1" } },
+    ]);
+    assert.equal(results.length, 3);
+    assert.equal(results[2]!.duplicate, true);
+    assert.equal(results[2]!.id, results[0]!.id);
+    assert.equal(await jobs.runDue(), 2);
+    assert.deepEqual(ran.sort(), ["m1", "m2"]);
   },
 );

@@ -11,6 +11,7 @@ import {
   type QueuedJob,
   systemActor,
   toMilliseconds,
+  type UnitOfWork,
   uuidv7,
 } from "@kit/kernel";
 import { jobSettingsOf } from "../declaration/background.ts";
@@ -54,53 +55,78 @@ export class BackgroundJobs implements JobQueue {
     payload: EnqueuePayload<J>,
     options: EnqueueOptions = {},
   ): Promise<EnqueueResult> {
+    const [result] = await this.enqueueMany(job, [{ payload, options }]);
+    return result!;
+  }
+
+  /**
+   * Enqueues many jobs of one class in one write (one statement on Postgres), each with its own
+   * options; answers their results in order.
+   */
+  async enqueueMany<J extends BackgroundJobClass>(
+    job: J,
+    items: readonly { readonly payload: EnqueuePayload<J>; readonly options?: EnqueueOptions }[],
+  ): Promise<EnqueueResult[]> {
     const settings = jobSettingsOf(job);
     const now = this.#clock.now();
-    const runAt = dueAt(settings.name, now, options);
-    if (
-      options.idempotencyKey !== undefined &&
-      (typeof options.idempotencyKey !== "string" || options.idempotencyKey === "")
-    ) {
-      throw new TypeError(
-        `The idempotencyKey of job '${settings.name}' must be a non-empty string`,
-      );
-    }
-    if (options.subject !== undefined && typeof options.subject !== "string") {
-      throw new TypeError(`The subject of job '${settings.name}' must be a string`);
-    }
     const scope = currentScope();
     const execution = scope?.execution;
     const traceparent = JobTelemetry.traceparent();
-    const newJob: NewJob = {
-      id: uuidv7(now.getTime()),
-      name: settings.name,
-      queue: settings.queue,
-      payload: toJson(settings.name, payload),
-      actor: execution?.actor ?? systemActor,
-      correlationId: execution?.correlationId ?? uuidv7(now.getTime()),
-      maxAttempts: settings.maxAttempts,
-      runAt,
-      createdAt: now,
-      ...(execution?.tenantId === undefined ? {} : { tenantId: execution.tenantId }),
-      ...(traceparent === undefined ? {} : { traceparent }),
-      ...(options.subject === undefined ? {} : { subject: options.subject }),
-      ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
-    };
+    const jobs = items.map(({ payload, options = {} }): NewJob => {
+      if (
+        options.idempotencyKey !== undefined &&
+        (typeof options.idempotencyKey !== "string" || options.idempotencyKey === "")
+      ) {
+        throw new TypeError(
+          `The idempotencyKey of job '${settings.name}' must be a non-empty string`,
+        );
+      }
+      if (options.subject !== undefined && typeof options.subject !== "string") {
+        throw new TypeError(`The subject of job '${settings.name}' must be a string`);
+      }
+      return {
+        id: uuidv7(now.getTime()),
+        name: settings.name,
+        queue: settings.queue,
+        payload: toJson(settings.name, payload),
+        actor: execution?.actor ?? systemActor,
+        correlationId: execution?.correlationId ?? uuidv7(now.getTime()),
+        maxAttempts: settings.maxAttempts,
+        runAt: dueAt(settings.name, now, options),
+        createdAt: now,
+        ...(execution?.tenantId === undefined ? {} : { tenantId: execution.tenantId }),
+        ...(traceparent === undefined ? {} : { traceparent }),
+        ...(options.subject === undefined ? {} : { subject: options.subject }),
+        ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+      };
+    });
+    if (jobs.length === 0) return [];
     const unit = scope?.unitOfWork;
     if (unit !== undefined && !this.#store.sharesTransaction) {
       unit.whenCommitted(async () => {
         try {
-          await this.#store.jobInsert({ job: newJob });
+          await this.#insert(jobs, undefined);
           this.#afterInsert();
         } catch (error) {
-          this.#onLostJob(newJob, error);
+          for (const lost of jobs) this.#onLostJob(lost, error);
         }
       });
-      return { id: newJob.id };
+      return jobs.map((j) => ({ id: j.id }));
     }
-    const result = await this.#store.jobInsert({ job: newJob, ...(unit ? { unit } : {}) });
+    const results = await this.#insert(jobs, unit);
     if (unit === undefined) this.#afterInsert();
-    return result;
+    return results;
+  }
+
+  async #insert(jobs: readonly NewJob[], unit: UnitOfWork | undefined): Promise<EnqueueResult[]> {
+    if (this.#store.jobInsertMany !== undefined) {
+      return [...await this.#store.jobInsertMany({ jobs, ...(unit ? { unit } : {}) })];
+    }
+    const results: EnqueueResult[] = [];
+    for (const job of jobs) {
+      results.push(await this.#store.jobInsert({ job, ...(unit ? { unit } : {}) }));
+    }
+    return results;
   }
 
   /** Cancels a job the work under way reaches, once its unit of work commits. */

@@ -142,6 +142,13 @@ export interface JobStore {
    */
   jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult>;
   /**
+   * Inserts many jobs in one round trip, with the same rules as `jobInsert`; answers their
+   * results in order. Stores that leave it out insert one by one.
+   */
+  jobInsertMany?(
+    params: { jobs: readonly NewJob[]; unit?: UnitOfWork },
+  ): Promise<readonly EnqueueResult[]>;
+  /**
    * Claims up to `limit` jobs of the queue, earliest due first: due waiting jobs, and running jobs
    * whose lease ended (claimed again with one attempt more, or dead with `ATTEMPTS_EXHAUSTED`
    * when their last attempt was used). Each claim counts one attempt.

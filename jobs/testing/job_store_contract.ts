@@ -139,6 +139,23 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     );
   });
 
+  test("inserting many at once keeps each job once per idempotency key, in order", async (store) => {
+    if (store.jobInsertMany === undefined) return;
+    const before = job({ idempotencyKey: "kept" });
+    await store.jobInsert({ job: before });
+    const a = job();
+    const b = job({ idempotencyKey: "kept" });
+    const c = job({ idempotencyKey: "fresh" });
+    const d = job({ idempotencyKey: "fresh" });
+    assert.deepEqual(await store.jobInsertMany({ jobs: [a, b, c, d] }), [
+      { id: a.id },
+      { id: before.id, duplicate: true },
+      { id: c.id },
+      { id: c.id, duplicate: true },
+    ]);
+    assert.equal((await store.jobList()).length, 3);
+  });
+
   test("completing many at once answers, in order, which attempts still held their job", async (store) => {
     if (store.jobCompleteMany === undefined) return;
     const a = job();

@@ -126,6 +126,11 @@ export interface JobQueue {
     payload: EnqueuePayload<J>,
     options?: EnqueueOptions,
   ): Promise<EnqueueResult>;
+  /** Enqueues many jobs of one class in one write, each with its own options; results in order. */
+  enqueueMany<J extends BackgroundJobClass>(
+    job: J,
+    items: readonly { readonly payload: EnqueuePayload<J>; readonly options?: EnqueueOptions }[],
+  ): Promise<EnqueueResult[]>;
   /**
    * Cancels a waiting job once the unit of work commits (at once outside one); a running job
    * learns it at its next heartbeat or report. Answers false when no such job is reachable.
