@@ -164,12 +164,15 @@ function dependenciesFile(context: string, declared: readonly Declared[]): strin
   add("@kit/kernel", "type DependencyManifest");
   const imports = [...byModule.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([from, names]) =>
-      `import { ${
-        [...names].sort((a, b) => a.replace("type ", "").localeCompare(b.replace("type ", "")))
-          .join(", ")
-      } } from "${from}";`
-    );
+    .map(([from, names]) => {
+      const sorted = [...names].sort((a, b) =>
+        a.replace("type ", "").localeCompare(b.replace("type ", ""))
+      );
+      // Only types from a module: `import type`, as verbatim module syntax wants.
+      return sorted.every((n) => n.startsWith("type "))
+        ? `import type { ${sorted.map((n) => n.slice(5)).join(", ")} } from "${from}";`
+        : `import { ${sorted.join(", ")} } from "${from}";`;
+    });
   return [
     "// Derived by kit from constructor parameter types. Regenerate, never merge by hand.",
     ...imports,

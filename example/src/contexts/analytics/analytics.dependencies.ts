@@ -1,0 +1,15 @@
+// Derived by kit from constructor parameter types. Regenerate, never merge by hand.
+import { IdentityPersonRegisteredHandler } from "./application/reactions/identity-person-registered.handler.ts";
+import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
+import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
+import { type DependencyManifest, ProcessedEvents } from "@kit/kernel";
+
+/** The constructor dependencies of the analytics context's classes. */
+export const analyticsDependencies: DependencyManifest = new Map<
+  abstract new (...args: never[]) => unknown,
+  readonly unknown[]
+>([
+  [IdentityPersonRegisteredHandler, [ProcessedEvents]],
+  [SchedulingAppointmentBookedHandler, [ProcessedEvents]],
+  [SchedulingAppointmentCancelledHandler, [ProcessedEvents]],
+]) as DependencyManifest;

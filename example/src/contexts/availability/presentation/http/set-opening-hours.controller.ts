@@ -1,0 +1,45 @@
+import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import type { CommandBus } from "@kit/kernel";
+import { z } from "zod";
+import { SetOpeningHours } from "../../application/commands/set-opening-hours/set-opening-hours.command.ts";
+import { CalendarAvailability } from "./availability.routes.ts";
+
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "HH:MM, UTC");
+const hoursBody = z.object({
+  windows: z.array(
+    z.object({ weekday: z.int().min(0).max(6), opens: clock, closes: clock }),
+  ).max(50),
+});
+
+const minutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+
+/** PUT /calendars/:calendarId/opening-hours: the weekly windows (UTC) the calendar takes bookings in. */
+@Controller({
+  group: CalendarAvailability,
+  method: "PUT",
+  path: "/opening-hours",
+  summary: "Set the weekly opening hours",
+  params: zodSchema(z.object({ calendarId: z.string().min(1) })),
+  body: zodSchema(hoursBody),
+  response: { status: 204, description: "Set" },
+  errors: ["FORBIDDEN", "INVALID_OPENING_HOURS"],
+})
+export class SetOpeningHoursController {
+  constructor(private readonly commands: CommandBus) {}
+
+  async handle(
+    request: HttpRequest<{ params: { calendarId: string }; body: z.output<typeof hoursBody> }>,
+  ): Promise<void> {
+    await this.commands.execute(
+      new SetOpeningHours(
+        request.actor,
+        request.params.calendarId,
+        request.body.windows.map((w) => ({
+          weekday: w.weekday,
+          opensAt: minutes(w.opens),
+          closesAt: minutes(w.closes),
+        })),
+      ),
+    );
+  }
+}

@@ -1,0 +1,5 @@
+import { Authenticated, RouteGroup } from "@kit/http";
+
+/** The routes under /people, for identified callers. */
+@RouteGroup({ prefix: "/people", tags: ["identity"], guards: [Authenticated] })
+export class People {}

@@ -1,0 +1,28 @@
+// Derived by kit from the context's sources: every declared class. Regenerate, never merge by hand.
+import type { AnyClass } from "@kit/kernel";
+import { GetPreferences } from "./application/queries/get-preferences/get-preferences.query.ts";
+import { GetPreferencesHandler } from "./application/queries/get-preferences/get-preferences.handler.ts";
+import { Notifications } from "./presentation/http/notifications.routes.ts";
+import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
+import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
+import { SchedulingAppointmentConfirmedHandler } from "./application/reactions/scheduling-appointment-confirmed.handler.ts";
+import { SchedulingAppointmentRescheduledHandler } from "./application/reactions/scheduling-appointment-rescheduled.handler.ts";
+import { SearchNotifications } from "./application/queries/search-notifications/search-notifications.query.ts";
+import { SearchNotificationsHandler } from "./application/queries/search-notifications/search-notifications.handler.ts";
+import { SendNotification } from "./application/commands/send-notification/send-notification.command.ts";
+import { SendNotificationHandler } from "./application/commands/send-notification/send-notification.handler.ts";
+
+/** The declared classes of the notifications context. */
+export const notificationsDeclarations: readonly AnyClass[] = [
+  GetPreferences,
+  GetPreferencesHandler,
+  Notifications,
+  SchedulingAppointmentBookedHandler,
+  SchedulingAppointmentCancelledHandler,
+  SchedulingAppointmentConfirmedHandler,
+  SchedulingAppointmentRescheduledHandler,
+  SearchNotifications,
+  SearchNotificationsHandler,
+  SendNotification,
+  SendNotificationHandler,
+];

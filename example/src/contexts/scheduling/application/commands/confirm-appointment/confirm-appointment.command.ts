@@ -1,0 +1,12 @@
+import { type Actor, AuthorizedCommand, Requires } from "@kit/kernel";
+import { schedulingPermissions } from "../../../scheduling.permissions.ts";
+
+/** The patient confirms they will come. Needs 'appointment.confirm'; confirming twice is a no-op. */
+@Requires(schedulingPermissions["appointment.confirm"], {
+  resource: (c: ConfirmAppointment) => ({ type: "appointment", id: c.appointmentId }),
+})
+export class ConfirmAppointment extends AuthorizedCommand<{ id: string }> {
+  constructor(actor: Actor, readonly appointmentId: string) {
+    super(actor);
+  }
+}

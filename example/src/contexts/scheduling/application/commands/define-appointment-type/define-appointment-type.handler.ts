@@ -1,0 +1,25 @@
+import { Handles } from "@kit/kernel";
+import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
+import type { CalendarRepository } from "../../ports/calendar-repository.ts";
+import { seesTenant } from "../../work-tenant.ts";
+import { DefineAppointmentType } from "./define-appointment-type.command.ts";
+
+/** Runs DefineAppointmentType. */
+@Handles(DefineAppointmentType)
+export class DefineAppointmentTypeHandler {
+  constructor(private readonly calendars: CalendarRepository) {}
+
+  async handle(command: DefineAppointmentType): Promise<{ id: string }> {
+    const calendar = await this.calendars.find(command.calendarId);
+    if (calendar === undefined || !seesTenant(calendar.tenantId)) {
+      throw schedulingRefusals.unknownCalendar(command.calendarId);
+    }
+    calendar.defineAppointmentType({
+      id: command.appointmentTypeId,
+      name: command.name,
+      durationMinutes: command.durationMinutes,
+    });
+    await this.calendars.saveAppointmentTypes(calendar);
+    return { id: command.appointmentTypeId };
+  }
+}

@@ -1,0 +1,21 @@
+import { type Actor, AuthorizedCommand, Requires } from "@kit/kernel";
+import { schedulingPermissions } from "../../../scheduling.permissions.ts";
+
+/** What OpenCalendar answers: the calendar's id, and whether this command created it. */
+export interface OpenCalendarResult {
+  readonly id: string;
+  readonly created: boolean;
+}
+
+/**
+ * Opens a calendar for the practitioner sending it, in the practice of the work; opening one that
+ * exists already changes nothing (PUT semantics). Needs 'calendar.open'.
+ */
+@Requires(schedulingPermissions["calendar.open"], {
+  resource: (c: OpenCalendar) => ({ type: "calendar", id: c.calendarId }),
+})
+export class OpenCalendar extends AuthorizedCommand<OpenCalendarResult> {
+  constructor(actor: Actor, readonly calendarId: string) {
+    super(actor);
+  }
+}

@@ -1,0 +1,28 @@
+import { type Token, token } from "@kit/kernel";
+import type { Appointment } from "../../domain/appointment.ts";
+
+/** A live appointment's period, as overlap checks need it. */
+export interface BookedPeriod {
+  readonly id: string;
+  readonly startsAt: Date;
+  readonly endsAt: Date;
+}
+
+/** Where appointments are kept. */
+export interface AppointmentRepository {
+  /** The appointment, or undefined. */
+  find(id: string): Promise<Appointment | undefined>;
+  /** Stores a new appointment; a second live one at the same start fails with SLOT_TAKEN. */
+  add(appointment: Appointment): Promise<void>;
+  /** Stores the appointment's new state. */
+  save(appointment: Appointment): Promise<void>;
+  /** The live (not cancelled) appointments of a calendar overlapping [from, until). */
+  liveBetween(calendarId: string, from: Date, until: Date): Promise<BookedPeriod[]>;
+  /** How many live appointments the patient holds on the calendar that end after `now`. */
+  countUpcoming(calendarId: string, patientId: string, now: Date): Promise<number>;
+}
+
+/** The token of {@linkcode AppointmentRepository}. */
+export const AppointmentRepository: Token<AppointmentRepository> = token<AppointmentRepository>(
+  "scheduling.AppointmentRepository",
+);

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { isRefusal } from "@kit/kernel";
+import { Appointment } from "./appointment.ts";
+
+function booked(): Appointment {
+  return Appointment.book({
+    id: "a1",
+    calendarId: "cal-1",
+    appointmentTypeId: "checkup",
+    patientId: "p1",
+    startsAt: new Date("2026-03-02T10:00:00Z"),
+    endsAt: new Date("2026-03-02T10:30:00Z"),
+    bookedBy: "p1",
+  });
+}
+
+Deno.test("an appointment is cancelled once; cancelling again changes nothing", () => {
+  const a = booked();
+  assert.equal(a.cancel("ill", new Date("2026-03-01T00:00:00Z")), true);
+  assert.equal(a.snapshot.status, "cancelled");
+  assert.equal(a.snapshot.cancellationReason, "ill");
+  assert.equal(a.cancel("again", new Date("2026-03-01T00:00:00Z")), false);
+  assert.equal(a.snapshot.cancellationReason, "ill");
+});
+
+Deno.test("an ended appointment is neither cancelled nor confirmed (APPOINTMENT_ENDED)", () => {
+  const after = new Date("2026-03-02T10:30:00Z");
+  assert.throws(() => booked().cancel("late", after), (e) => isRefusal(e, "APPOINTMENT_ENDED"));
+  assert.throws(() => booked().confirm(after), (e) => isRefusal(e, "APPOINTMENT_ENDED"));
+});
+
+Deno.test("a cancelled appointment cannot be confirmed", () => {
+  const a = booked();
+  a.cancel("ill", new Date("2026-03-01T00:00:00Z"));
+  assert.throws(
+    () => a.confirm(new Date("2026-03-01T00:00:00Z")),
+    (e) => isRefusal(e, "APPOINTMENT_CANCELLED"),
+  );
+});

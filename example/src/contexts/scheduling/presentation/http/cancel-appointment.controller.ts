@@ -1,0 +1,28 @@
+import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import type { CommandBus } from "@kit/kernel";
+import { z } from "zod";
+import { CancelAppointment } from "../../application/commands/cancel-appointment/cancel-appointment.command.ts";
+import { Appointments } from "./appointments.routes.ts";
+
+/** POST /appointments/:appointmentId/cancellation: cancels an appointment, for a reason. */
+@Controller({
+  group: Appointments,
+  method: "POST",
+  path: "/:appointmentId/cancellation",
+  summary: "Cancel an appointment",
+  params: zodSchema(z.object({ appointmentId: z.string().min(1) })),
+  body: zodSchema(z.object({ reason: z.string().min(1) })),
+  response: { status: 201, description: "Cancelled", body: acceptedSchema },
+  errors: ["FORBIDDEN", "APPOINTMENT_NOT_FOUND", "APPOINTMENT_ENDED"],
+})
+export class CancelAppointmentController {
+  constructor(private readonly commands: CommandBus) {}
+
+  handle(
+    request: HttpRequest<{ params: { appointmentId: string }; body: { reason: string } }>,
+  ): Promise<{ id: string }> {
+    return this.commands.execute(
+      new CancelAppointment(request.actor, request.params.appointmentId, request.body.reason),
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import type { CommandBus } from "@kit/kernel";
+import { z } from "zod";
+import { DefineAppointmentType } from "../../application/commands/define-appointment-type/define-appointment-type.command.ts";
+import { Calendars } from "./calendars.routes.ts";
+
+const typeBody = z.object({
+  name: z.string().min(1).max(100),
+  durationMinutes: z.int().min(5).max(480),
+});
+
+/** PUT /calendars/:calendarId/appointment-types/:appointmentTypeId: offers a type of appointment. */
+@Controller({
+  group: Calendars,
+  method: "PUT",
+  path: "/:calendarId/appointment-types/:appointmentTypeId",
+  summary: "Offer an appointment type",
+  params: zodSchema(
+    z.object({ calendarId: z.string().min(1), appointmentTypeId: z.string().min(1) }),
+  ),
+  body: zodSchema(typeBody),
+  response: { status: 200, description: "Offered", body: acceptedSchema },
+  errors: ["FORBIDDEN", "UNKNOWN_CALENDAR"],
+})
+export class DefineAppointmentTypeController {
+  constructor(private readonly commands: CommandBus) {}
+
+  handle(
+    request: HttpRequest<
+      {
+        params: { calendarId: string; appointmentTypeId: string };
+        body: z.output<typeof typeBody>;
+      }
+    >,
+  ): Promise<{ id: string }> {
+    return this.commands.execute(
+      new DefineAppointmentType(
+        request.actor,
+        request.params.calendarId,
+        request.params.appointmentTypeId,
+        request.body.name,
+        request.body.durationMinutes,
+      ),
+    );
+  }
+}

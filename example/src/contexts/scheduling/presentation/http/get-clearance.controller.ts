@@ -1,0 +1,40 @@
+import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { type QueryBus, queuedJobStatuses } from "@kit/kernel";
+import { z } from "zod";
+import {
+  GetClearance,
+  type GetClearanceResult,
+} from "../../application/queries/get-clearance/get-clearance.query.ts";
+import { Calendars } from "./calendars.routes.ts";
+
+const clearanceStatus = z.object({
+  status: z.enum(queuedJobStatuses),
+  done: z.int().min(0),
+  total: z.int().min(0).optional(),
+});
+
+/** GET /calendars/:calendarId/clearances/:clearanceId: how a clearance is going. */
+@Controller({
+  group: Calendars,
+  method: "GET",
+  path: "/:calendarId/clearances/:clearanceId",
+  summary: "Follow a clearance",
+  params: zodSchema(z.object({ calendarId: z.string(), clearanceId: z.string() })),
+  response: {
+    status: 200,
+    description: "Where the clearance stands",
+    body: zodSchema(clearanceStatus, { io: "output" }),
+  },
+  errors: ["FORBIDDEN", "UNKNOWN_CLEARANCE"],
+})
+export class GetClearanceController {
+  constructor(private readonly queries: QueryBus) {}
+
+  handle(
+    request: HttpRequest<{ params: { calendarId: string; clearanceId: string } }>,
+  ): Promise<GetClearanceResult> {
+    return this.queries.execute(
+      new GetClearance(request.actor, request.params.calendarId, request.params.clearanceId),
+    );
+  }
+}

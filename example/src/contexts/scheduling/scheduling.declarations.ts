@@ -1,0 +1,54 @@
+// Derived by kit from the context's sources: every declared class. Regenerate, never merge by hand.
+import type { AnyClass } from "@kit/kernel";
+import { Appointments } from "./presentation/http/appointments.routes.ts";
+import { BookAppointment } from "./application/commands/book-appointment/book-appointment.command.ts";
+import { BookAppointmentController } from "./presentation/http/book-appointment.controller.ts";
+import { BookAppointmentHandler } from "./application/commands/book-appointment/book-appointment.handler.ts";
+import { Calendars } from "./presentation/http/calendars.routes.ts";
+import { CancelAppointment } from "./application/commands/cancel-appointment/cancel-appointment.command.ts";
+import { CancelAppointmentController } from "./presentation/http/cancel-appointment.controller.ts";
+import { CancelAppointmentHandler } from "./application/commands/cancel-appointment/cancel-appointment.handler.ts";
+import { ClearCalendar } from "./application/background/clear-calendar.job.ts";
+import { ConfirmAppointment } from "./application/commands/confirm-appointment/confirm-appointment.command.ts";
+import { ConfirmAppointmentController } from "./presentation/http/confirm-appointment.controller.ts";
+import { ConfirmAppointmentHandler } from "./application/commands/confirm-appointment/confirm-appointment.handler.ts";
+import { DefineAppointmentType } from "./application/commands/define-appointment-type/define-appointment-type.command.ts";
+import { DefineAppointmentTypeController } from "./presentation/http/define-appointment-type.controller.ts";
+import { DefineAppointmentTypeHandler } from "./application/commands/define-appointment-type/define-appointment-type.handler.ts";
+import { GetClearance } from "./application/queries/get-clearance/get-clearance.query.ts";
+import { GetClearanceController } from "./presentation/http/get-clearance.controller.ts";
+import { GetClearanceHandler } from "./application/queries/get-clearance/get-clearance.handler.ts";
+import { ListBookedAppointmentsHandler } from "./application/queries/list-booked-appointments/list-booked-appointments.handler.ts";
+import { OpenCalendar } from "./application/commands/open-calendar/open-calendar.command.ts";
+import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
+import { RequestClearance } from "./application/commands/request-clearance/request-clearance.command.ts";
+import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
+import { RequestClearanceHandler } from "./application/commands/request-clearance/request-clearance.handler.ts";
+
+/** The declared classes of the scheduling context. */
+export const schedulingDeclarations: readonly AnyClass[] = [
+  Appointments,
+  BookAppointment,
+  BookAppointmentController,
+  BookAppointmentHandler,
+  Calendars,
+  CancelAppointment,
+  CancelAppointmentController,
+  CancelAppointmentHandler,
+  ClearCalendar,
+  ConfirmAppointment,
+  ConfirmAppointmentController,
+  ConfirmAppointmentHandler,
+  DefineAppointmentType,
+  DefineAppointmentTypeController,
+  DefineAppointmentTypeHandler,
+  GetClearance,
+  GetClearanceController,
+  GetClearanceHandler,
+  ListBookedAppointmentsHandler,
+  OpenCalendar,
+  OpenCalendarHandler,
+  RequestClearance,
+  RequestClearanceController,
+  RequestClearanceHandler,
+];

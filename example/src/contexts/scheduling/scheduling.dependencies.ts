@@ -1,0 +1,57 @@
+// Derived by kit from constructor parameter types. Regenerate, never merge by hand.
+import { ClearCalendar } from "./application/background/clear-calendar.job.ts";
+import { BookAppointmentHandler } from "./application/commands/book-appointment/book-appointment.handler.ts";
+import { CancelAppointmentHandler } from "./application/commands/cancel-appointment/cancel-appointment.handler.ts";
+import { ConfirmAppointmentHandler } from "./application/commands/confirm-appointment/confirm-appointment.handler.ts";
+import { DefineAppointmentTypeHandler } from "./application/commands/define-appointment-type/define-appointment-type.handler.ts";
+import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
+import { RequestClearanceHandler } from "./application/commands/request-clearance/request-clearance.handler.ts";
+import { AppointmentRepository } from "./application/ports/appointment-repository.ts";
+import { AvailabilityGateway } from "./application/ports/availability-gateway.ts";
+import { CalendarRepository } from "./application/ports/calendar-repository.ts";
+import { GetClearanceHandler } from "./application/queries/get-clearance/get-clearance.handler.ts";
+import { ListBookedAppointmentsHandler } from "./application/queries/list-booked-appointments/list-booked-appointments.handler.ts";
+import { BookAppointmentController } from "./presentation/http/book-appointment.controller.ts";
+import { CancelAppointmentController } from "./presentation/http/cancel-appointment.controller.ts";
+import { ConfirmAppointmentController } from "./presentation/http/confirm-appointment.controller.ts";
+import { DefineAppointmentTypeController } from "./presentation/http/define-appointment-type.controller.ts";
+import { GetClearanceController } from "./presentation/http/get-clearance.controller.ts";
+import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
+import {
+  Clock,
+  CommandBus,
+  type DependencyManifest,
+  EventPublisher,
+  IdGenerator,
+  JobQueue,
+  QueryBus,
+} from "@kit/kernel";
+
+/** The constructor dependencies of the scheduling context's classes. */
+export const schedulingDependencies: DependencyManifest = new Map<
+  abstract new (...args: never[]) => unknown,
+  readonly unknown[]
+>([
+  [BookAppointmentController, [CommandBus]],
+  [BookAppointmentHandler, [
+    CalendarRepository,
+    AppointmentRepository,
+    AvailabilityGateway,
+    EventPublisher,
+    Clock,
+    IdGenerator,
+  ]],
+  [CancelAppointmentController, [CommandBus]],
+  [CancelAppointmentHandler, [AppointmentRepository, EventPublisher, Clock]],
+  [ClearCalendar, [CommandBus]],
+  [ConfirmAppointmentController, [CommandBus]],
+  [ConfirmAppointmentHandler, [AppointmentRepository, EventPublisher, Clock]],
+  [DefineAppointmentTypeController, [CommandBus]],
+  [DefineAppointmentTypeHandler, [CalendarRepository]],
+  [GetClearanceController, [QueryBus]],
+  [GetClearanceHandler, [JobQueue]],
+  [ListBookedAppointmentsHandler, [AppointmentRepository]],
+  [OpenCalendarHandler, [CalendarRepository, EventPublisher]],
+  [RequestClearanceController, [CommandBus]],
+  [RequestClearanceHandler, [CalendarRepository, AppointmentRepository, JobQueue, EventPublisher]],
+]) as DependencyManifest;

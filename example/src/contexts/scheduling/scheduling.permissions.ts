@@ -1,0 +1,12 @@
+import { definePermissions } from "@kit/kernel";
+
+/** The permissions of the scheduling context. */
+export const schedulingPermissions = definePermissions("scheduling", {
+  // kit:begin permissions
+  "appointment.book": { description: "Book an appointment on a calendar" },
+  "appointment.cancel": { description: "Cancel an appointment" },
+  "appointment.confirm": { description: "Confirm an appointment" },
+  "calendar.clear": { description: "Cancel a calendar's appointments over a period" },
+  "calendar.open": { description: "Open a calendar and offer appointment types" },
+  // kit:end
+});

@@ -1,0 +1,36 @@
+import type { RoleGrants } from "@kit/kernel";
+// kit:begin permission-imports
+import { availabilityPermissions } from "../../contexts/availability/availability.permissions.ts";
+import { notificationsPermissions } from "../../contexts/notifications/notifications.permissions.ts";
+import { schedulingPermissions } from "../../contexts/scheduling/scheduling.permissions.ts";
+// kit:end
+
+/**
+ * The permissions granted to each role. A patient books, confirms and cancels (their own: the
+ * handlers check whose appointment it is); the front desk does so for anyone of the practice; a
+ * practitioner also opens and clears calendars and sets availability.
+ */
+export const grants: RoleGrants = {
+  // kit:begin grants
+  "patient": [
+    schedulingPermissions["appointment.book"],
+    schedulingPermissions["appointment.cancel"],
+    schedulingPermissions["appointment.confirm"],
+    notificationsPermissions["notification.read"],
+  ],
+  "practitioner": [
+    availabilityPermissions["availability.manage"],
+    schedulingPermissions["appointment.book"],
+    schedulingPermissions["appointment.cancel"],
+    schedulingPermissions["calendar.clear"],
+    schedulingPermissions["calendar.open"],
+    notificationsPermissions["notification.read"],
+  ],
+  "receptionist": [
+    schedulingPermissions["appointment.book"],
+    schedulingPermissions["appointment.cancel"],
+    schedulingPermissions["appointment.confirm"],
+    notificationsPermissions["notification.read"],
+  ],
+  // kit:end
+};

@@ -1,0 +1,102 @@
+import {
+  accessPolicy,
+  type Clock,
+  composeApplication,
+  eventsPlugin,
+  type Module,
+} from "@kit/kernel";
+import {
+  PostgresOutbox,
+  PostgresProcessedEvents,
+  PostgresTransactions,
+} from "@kit/kernel/postgres";
+import { httpPlugin, jwtAuthenticator } from "@kit/http";
+import { jobsPlugin } from "@kit/jobs";
+import { PostgresJobStore } from "@kit/jobs/postgres";
+import { grants } from "./auth/role.ts";
+import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
+import { Database } from "./database/database.ts";
+import { functionRoutes } from "./function-routes.ts";
+import { statusByCode } from "./status-by-code.ts";
+// kit:begin module-imports
+import { analyticsModule } from "../contexts/analytics/analytics.module.ts";
+import { availabilityModule } from "../contexts/availability/availability.module.ts";
+import { identityModule } from "../contexts/identity/identity.module.ts";
+import { notificationsModule } from "../contexts/notifications/notifications.module.ts";
+import { schedulingModule } from "../contexts/scheduling/scheduling.module.ts";
+// kit:end
+
+/** Every context's module, sorted by context. */
+export const modules: readonly Module[] = [
+  // kit:begin modules
+  analyticsModule,
+  availabilityModule,
+  identityModule,
+  notificationsModule,
+  schedulingModule,
+  // kit:end
+];
+
+/** What the platform is composed with. */
+export interface PlatformOptions {
+  /** The database (migrated with `migrate`). */
+  readonly sql: Database;
+  /** The secret the HS256 bearer tokens are signed with. */
+  readonly jwtSecret: Uint8Array;
+  /** The clock (default: the system clock; tests pass a test clock). */
+  readonly clock?: Clock;
+  /** Whether this process runs the worker (`jobs: { start: true }`); otherwise it only enqueues. */
+  readonly startJobs?: boolean;
+  /** Whether this process relays the outbox to the event handlers. */
+  readonly startEvents?: boolean;
+}
+
+/**
+ * Composes the application: every context's module on PostgreSQL (one unit of work per command,
+ * the outbox and the job store in its transaction), the HTTP pipeline with the JWT authenticator,
+ * and the worker when asked. The tenant of a request is named by the `x-tenant-id` header.
+ */
+export function composePlatform(options: PlatformOptions) {
+  const { sql } = options;
+  return composeApplication({
+    modules,
+    ...(options.clock ? { clock: options.clock } : {}),
+    transactions: new PostgresTransactions(sql),
+    accessPolicy: accessPolicy({ grants }),
+    providers: [{ provide: Database, provider: { useValue: sql } }],
+    plugins: {
+      events: eventsPlugin({
+        outbox: new PostgresOutbox(sql),
+        processedEvents: new PostgresProcessedEvents(),
+        start: options.startEvents ?? false,
+      }),
+      backgroundJobs: jobsPlugin({
+        store: new PostgresJobStore(sql),
+        start: options.startJobs ?? false,
+        concurrency: { scheduling: 2 },
+      }),
+      http: httpPlugin({
+        authenticators: [
+          jwtAuthenticator({
+            key: options.jwtSecret,
+            algorithms: ["HS256"],
+            issuer: tokenIssuer,
+            audience: tokenAudience,
+            ...(options.clock ? { clock: options.clock } : {}),
+          }),
+        ],
+        tenantOf: (_params, request) => request.headers.get("x-tenant-id") ?? undefined,
+        statusByCode,
+        routes: functionRoutes,
+        info: {
+          title: "Scheduling API",
+          version: "1.0.0",
+          description: "The example application of kit: calendars, appointments, availability.",
+        },
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        },
+      }),
+    },
+  });
+}

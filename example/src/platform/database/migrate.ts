@@ -1,0 +1,31 @@
+import { migrateKernel, runMigrations } from "@kit/kernel/postgres";
+import { migrateJobs } from "@kit/jobs/postgres";
+import type { Database } from "./database.ts";
+// kit:begin context-migrations
+import { availabilityMigrations } from "../../contexts/availability/infrastructure/availability.migrations.ts";
+import { identityMigrations } from "../../contexts/identity/infrastructure/identity.migrations.ts";
+import { notificationsMigrations } from "../../contexts/notifications/infrastructure/notifications.migrations.ts";
+import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/scheduling.migrations.ts";
+// kit:end
+
+/**
+ * Brings the database up to date: the kernel's outbox, the job store, then each context's own
+ * schema with its own ordered migrations (one `kit_migrations` table per schema). Idempotent;
+ * concurrent runs (the API and the worker starting together) are serialised by advisory locks.
+ */
+export async function migrate(sql: Database): Promise<void> {
+  await migrateKernel(sql);
+  await migrateJobs(sql);
+  for (
+    const [schema, migrations] of [
+      // kit:begin migration-lists
+      ["availability", availabilityMigrations],
+      ["identity", identityMigrations],
+      ["notifications", notificationsMigrations],
+      ["scheduling", schedulingMigrations],
+      // kit:end
+    ] as const
+  ) {
+    await runMigrations(sql, { table: "kit_migrations", schema, migrations });
+  }
+}
