@@ -1,4 +1,5 @@
 // Derived by kit from constructor parameter types. Regenerate, never merge by hand.
+import { Counters } from "./application/ports/counters.ts";
 import { IdentityPersonRegisteredHandler } from "./application/reactions/identity-person-registered.handler.ts";
 import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
 import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
@@ -9,7 +10,7 @@ export const analyticsDependencies: DependencyManifest = new Map<
   abstract new (...args: never[]) => unknown,
   readonly unknown[]
 >([
-  [IdentityPersonRegisteredHandler, [ProcessedEvents]],
-  [SchedulingAppointmentBookedHandler, [ProcessedEvents]],
-  [SchedulingAppointmentCancelledHandler, [ProcessedEvents]],
+  [IdentityPersonRegisteredHandler, [ProcessedEvents, Counters]],
+  [SchedulingAppointmentBookedHandler, [ProcessedEvents, Counters]],
+  [SchedulingAppointmentCancelledHandler, [ProcessedEvents, Counters]],
 ]) as DependencyManifest;

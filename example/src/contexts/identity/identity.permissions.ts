@@ -3,8 +3,8 @@ import { definePermissions } from "@kit/kernel";
 /** The permissions of the identity context. */
 export const identityPermissions = definePermissions("identity", {
   // kit:begin permissions
-  "person.invite": { description: "TODO(domain): who may invite person" },
-  "person.read-self": { description: "TODO(domain): who may read-self person" },
-  "person.register": { description: "TODO(domain): who may register person" },
+  "person.invite": { description: "Invite people to the practice and see the invitations" },
+  "person.read-self": { description: "Read one's own identity" },
+  "person.register": { description: "Register one's own profile" },
   // kit:end
 });

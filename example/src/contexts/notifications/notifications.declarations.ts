@@ -1,6 +1,7 @@
 // Derived by kit from the context's sources: every declared class. Regenerate, never merge by hand.
 import type { AnyClass } from "@kit/kernel";
 import { GetPreferences } from "./application/queries/get-preferences/get-preferences.query.ts";
+import { GetPreferencesController } from "./presentation/http/get-preferences.controller.ts";
 import { GetPreferencesHandler } from "./application/queries/get-preferences/get-preferences.handler.ts";
 import { Notifications } from "./presentation/http/notifications.routes.ts";
 import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
@@ -8,13 +9,16 @@ import { SchedulingAppointmentCancelledHandler } from "./application/reactions/s
 import { SchedulingAppointmentConfirmedHandler } from "./application/reactions/scheduling-appointment-confirmed.handler.ts";
 import { SchedulingAppointmentRescheduledHandler } from "./application/reactions/scheduling-appointment-rescheduled.handler.ts";
 import { SearchNotifications } from "./application/queries/search-notifications/search-notifications.query.ts";
+import { SearchNotificationsController } from "./presentation/http/search-notifications.controller.ts";
 import { SearchNotificationsHandler } from "./application/queries/search-notifications/search-notifications.handler.ts";
 import { SendNotification } from "./application/commands/send-notification/send-notification.command.ts";
+import { SendNotificationController } from "./presentation/http/send-notification.controller.ts";
 import { SendNotificationHandler } from "./application/commands/send-notification/send-notification.handler.ts";
 
 /** The declared classes of the notifications context. */
 export const notificationsDeclarations: readonly AnyClass[] = [
   GetPreferences,
+  GetPreferencesController,
   GetPreferencesHandler,
   Notifications,
   SchedulingAppointmentBookedHandler,
@@ -22,7 +26,9 @@ export const notificationsDeclarations: readonly AnyClass[] = [
   SchedulingAppointmentConfirmedHandler,
   SchedulingAppointmentRescheduledHandler,
   SearchNotifications,
+  SearchNotificationsController,
   SearchNotificationsHandler,
   SendNotification,
+  SendNotificationController,
   SendNotificationHandler,
 ];

@@ -1,17 +1,42 @@
 // Derived by kit from constructor parameter types. Regenerate, never merge by hand.
+import { SendNotificationHandler } from "./application/commands/send-notification/send-notification.handler.ts";
+import { NotificationStore } from "./application/ports/notification-store.ts";
+import { GetPreferencesHandler } from "./application/queries/get-preferences/get-preferences.handler.ts";
+import { SearchNotificationsHandler } from "./application/queries/search-notifications/search-notifications.handler.ts";
 import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
 import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
 import { SchedulingAppointmentConfirmedHandler } from "./application/reactions/scheduling-appointment-confirmed.handler.ts";
 import { SchedulingAppointmentRescheduledHandler } from "./application/reactions/scheduling-appointment-rescheduled.handler.ts";
-import { type DependencyManifest, ProcessedEvents } from "@kit/kernel";
+import { GetPreferencesController } from "./presentation/http/get-preferences.controller.ts";
+import { SearchNotificationsController } from "./presentation/http/search-notifications.controller.ts";
+import { SendNotificationController } from "./presentation/http/send-notification.controller.ts";
+import {
+  Clock,
+  CommandBus,
+  type DependencyManifest,
+  IdGenerator,
+  ProcessedEvents,
+  QueryBus,
+} from "@kit/kernel";
 
 /** The constructor dependencies of the notifications context's classes. */
 export const notificationsDependencies: DependencyManifest = new Map<
   abstract new (...args: never[]) => unknown,
   readonly unknown[]
 >([
-  [SchedulingAppointmentBookedHandler, [ProcessedEvents]],
-  [SchedulingAppointmentCancelledHandler, [ProcessedEvents]],
-  [SchedulingAppointmentConfirmedHandler, [ProcessedEvents]],
-  [SchedulingAppointmentRescheduledHandler, [ProcessedEvents]],
+  [GetPreferencesController, [QueryBus]],
+  [GetPreferencesHandler, [NotificationStore]],
+  [SchedulingAppointmentBookedHandler, [ProcessedEvents, NotificationStore, IdGenerator, Clock]],
+  [SchedulingAppointmentCancelledHandler, [ProcessedEvents, NotificationStore, IdGenerator, Clock]],
+  [SchedulingAppointmentConfirmedHandler, [ProcessedEvents, NotificationStore, IdGenerator, Clock]],
+  [SchedulingAppointmentRescheduledHandler, [
+    ProcessedEvents,
+    NotificationStore,
+    IdGenerator,
+    Clock,
+  ]],
+  [SearchNotificationsController, [QueryBus]],
+  [SearchNotificationsHandler, [NotificationStore]],
+  [SendNotificationController, [CommandBus]],
+  [SendNotificationHandler, [NotificationStore, IdGenerator, Clock]],
 ]) as DependencyManifest;

@@ -3,11 +3,7 @@ import { definePermissions } from "@kit/kernel";
 /** The permissions of the notifications context. */
 export const notificationsPermissions = definePermissions("notifications", {
   // kit:begin permissions
-  "notification.read": {
-    description: "TODO(domain): who may read notification",
-  },
-  "notification.send": {
-    description: "TODO(domain): who may send notification",
-  },
+  "notification.read": { description: "Read one's own notifications and preferences" },
+  "notification.send": { description: "Send a message to a person" },
   // kit:end
 });

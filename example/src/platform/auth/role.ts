@@ -1,6 +1,7 @@
 import type { RoleGrants } from "@kit/kernel";
 // kit:begin permission-imports
 import { availabilityPermissions } from "../../contexts/availability/availability.permissions.ts";
+import { identityPermissions } from "../../contexts/identity/identity.permissions.ts";
 import { notificationsPermissions } from "../../contexts/notifications/notifications.permissions.ts";
 import { schedulingPermissions } from "../../contexts/scheduling/scheduling.permissions.ts";
 // kit:end
@@ -13,12 +14,18 @@ import { schedulingPermissions } from "../../contexts/scheduling/scheduling.perm
 export const grants: RoleGrants = {
   // kit:begin grants
   "patient": [
+    identityPermissions["person.read-self"],
+    identityPermissions["person.register"],
     schedulingPermissions["appointment.book"],
     schedulingPermissions["appointment.cancel"],
     schedulingPermissions["appointment.confirm"],
     notificationsPermissions["notification.read"],
   ],
   "practitioner": [
+    identityPermissions["person.invite"],
+    identityPermissions["person.read-self"],
+    identityPermissions["person.register"],
+    notificationsPermissions["notification.send"],
     availabilityPermissions["availability.manage"],
     schedulingPermissions["appointment.book"],
     schedulingPermissions["appointment.cancel"],
@@ -27,6 +34,10 @@ export const grants: RoleGrants = {
     notificationsPermissions["notification.read"],
   ],
   "receptionist": [
+    identityPermissions["person.invite"],
+    identityPermissions["person.read-self"],
+    identityPermissions["person.register"],
+    notificationsPermissions["notification.send"],
     schedulingPermissions["appointment.book"],
     schedulingPermissions["appointment.cancel"],
     schedulingPermissions["appointment.confirm"],

@@ -2,6 +2,7 @@ import { migrateKernel, runMigrations } from "@kit/kernel/postgres";
 import { migrateJobs } from "@kit/jobs/postgres";
 import type { Database } from "./database.ts";
 // kit:begin context-migrations
+import { analyticsMigrations } from "../../contexts/analytics/infrastructure/analytics.migrations.ts";
 import { availabilityMigrations } from "../../contexts/availability/infrastructure/availability.migrations.ts";
 import { identityMigrations } from "../../contexts/identity/infrastructure/identity.migrations.ts";
 import { notificationsMigrations } from "../../contexts/notifications/infrastructure/notifications.migrations.ts";
@@ -19,6 +20,7 @@ export async function migrate(sql: Database): Promise<void> {
   for (
     const [schema, migrations] of [
       // kit:begin migration-lists
+      ["analytics", analyticsMigrations],
       ["availability", availabilityMigrations],
       ["identity", identityMigrations],
       ["notifications", notificationsMigrations],

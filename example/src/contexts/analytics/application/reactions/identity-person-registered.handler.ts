@@ -6,25 +6,23 @@ import {
   processOnce,
 } from "@kit/kernel";
 import { PersonRegistered } from "../../../identity/published-language/person-registered.event.ts";
+import type { Counters } from "../ports/counters.ts";
 
-/** Reacts to PersonRegistered of identity, once per event (a redelivery is ignored). */
-@HandlesEvent(PersonRegistered, {
-  name: "analytics.identity-person-registered",
-})
+/** Counts a registration on its day, once per event (a redelivery is ignored). */
+@HandlesEvent(PersonRegistered, { name: "analytics.identity-person-registered" })
 export class IdentityPersonRegisteredHandler {
-  constructor(private readonly processed: ProcessedEvents) {}
+  constructor(
+    private readonly processed: ProcessedEvents,
+    private readonly counters: Counters,
+  ) {}
 
-  async handle(
-    event: IntegrationEvent<EventPayloadOf<typeof PersonRegistered>>,
-  ): Promise<void> {
+  async handle(event: IntegrationEvent<EventPayloadOf<typeof PersonRegistered>>): Promise<void> {
+    const p = event.payload;
     await processOnce(
       this.processed,
       "analytics.identity-person-registered",
       event,
-      () => {
-        // TODO(domain): what analytics does when identity says person registered.
-        return Promise.resolve();
-      },
+      () => this.counters.countRegistration(p.registeredAt.slice(0, 10)),
     );
   }
 }

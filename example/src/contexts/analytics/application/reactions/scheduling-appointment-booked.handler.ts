@@ -6,25 +6,23 @@ import {
   processOnce,
 } from "@kit/kernel";
 import { AppointmentBooked } from "../../../scheduling/published-language/appointment-booked.event.ts";
+import type { Counters } from "../ports/counters.ts";
 
-/** Reacts to AppointmentBooked of scheduling, once per event (a redelivery is ignored). */
-@HandlesEvent(AppointmentBooked, {
-  name: "analytics.scheduling-appointment-booked",
-})
+/** Counts a booking on its calendar and day, once per event (a redelivery is ignored). */
+@HandlesEvent(AppointmentBooked, { name: "analytics.scheduling-appointment-booked" })
 export class SchedulingAppointmentBookedHandler {
-  constructor(private readonly processed: ProcessedEvents) {}
+  constructor(
+    private readonly processed: ProcessedEvents,
+    private readonly counters: Counters,
+  ) {}
 
-  async handle(
-    event: IntegrationEvent<EventPayloadOf<typeof AppointmentBooked>>,
-  ): Promise<void> {
+  async handle(event: IntegrationEvent<EventPayloadOf<typeof AppointmentBooked>>): Promise<void> {
+    const p = event.payload;
     await processOnce(
       this.processed,
       "analytics.scheduling-appointment-booked",
       event,
-      () => {
-        // TODO(domain): what analytics does when scheduling says appointment booked.
-        return Promise.resolve();
-      },
+      () => this.counters.countBooking(p.calendarId, p.startsAt.slice(0, 10), "booked"),
     );
   }
 }

@@ -6,25 +6,25 @@ import {
   processOnce,
 } from "@kit/kernel";
 import { AppointmentCancelled } from "../../../scheduling/published-language/appointment-cancelled.event.ts";
+import type { Counters } from "../ports/counters.ts";
 
-/** Reacts to AppointmentCancelled of scheduling, once per event (a redelivery is ignored). */
-@HandlesEvent(AppointmentCancelled, {
-  name: "analytics.scheduling-appointment-cancelled",
-})
+/** Counts a cancellation on its calendar and day, once per event (a redelivery is ignored). */
+@HandlesEvent(AppointmentCancelled, { name: "analytics.scheduling-appointment-cancelled" })
 export class SchedulingAppointmentCancelledHandler {
-  constructor(private readonly processed: ProcessedEvents) {}
+  constructor(
+    private readonly processed: ProcessedEvents,
+    private readonly counters: Counters,
+  ) {}
 
   async handle(
     event: IntegrationEvent<EventPayloadOf<typeof AppointmentCancelled>>,
   ): Promise<void> {
+    const p = event.payload;
     await processOnce(
       this.processed,
       "analytics.scheduling-appointment-cancelled",
       event,
-      () => {
-        // TODO(domain): what analytics does when scheduling says appointment cancelled.
-        return Promise.resolve();
-      },
+      () => this.counters.countBooking(p.calendarId, p.startsAt.slice(0, 10), "cancelled"),
     );
   }
 }

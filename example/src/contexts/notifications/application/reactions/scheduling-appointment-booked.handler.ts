@@ -1,30 +1,42 @@
 import {
+  type Clock,
   type EventPayloadOf,
   HandlesEvent,
+  type IdGenerator,
   type IntegrationEvent,
   type ProcessedEvents,
   processOnce,
 } from "@kit/kernel";
 import { AppointmentBooked } from "../../../scheduling/published-language/appointment-booked.event.ts";
+import { whenText } from "../../domain/notification.ts";
+import type { NotificationStore } from "../ports/notification-store.ts";
 
-/** Reacts to AppointmentBooked of scheduling, once per event (a redelivery is ignored). */
-@HandlesEvent(AppointmentBooked, {
-  name: "notifications.scheduling-appointment-booked",
-})
+/** Tells the patient their appointment was booked, once per event (a redelivery is ignored). */
+@HandlesEvent(AppointmentBooked, { name: "notifications.scheduling-appointment-booked" })
 export class SchedulingAppointmentBookedHandler {
-  constructor(private readonly processed: ProcessedEvents) {}
+  constructor(
+    private readonly processed: ProcessedEvents,
+    private readonly notifications: NotificationStore,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
 
-  async handle(
-    event: IntegrationEvent<EventPayloadOf<typeof AppointmentBooked>>,
-  ): Promise<void> {
+  async handle(event: IntegrationEvent<EventPayloadOf<typeof AppointmentBooked>>): Promise<void> {
+    const p = event.payload;
     await processOnce(
       this.processed,
       "notifications.scheduling-appointment-booked",
       event,
-      () => {
-        // TODO(domain): what notifications does when scheduling says appointment booked.
-        return Promise.resolve();
-      },
+      () =>
+        this.notifications.add({
+          id: this.ids.next(),
+          recipientId: p.patientId,
+          kind: "appointment-booked",
+          title: "Appointment booked",
+          body: `Your appointment is booked for ${whenText(p.startsAt)}.`,
+          relatedId: p.appointmentId,
+          createdAt: this.clock.now(),
+        }),
     );
   }
 }

@@ -1,30 +1,44 @@
 import {
+  type Clock,
   type EventPayloadOf,
   HandlesEvent,
+  type IdGenerator,
   type IntegrationEvent,
   type ProcessedEvents,
   processOnce,
 } from "@kit/kernel";
 import { AppointmentCancelled } from "../../../scheduling/published-language/appointment-cancelled.event.ts";
+import { whenText } from "../../domain/notification.ts";
+import type { NotificationStore } from "../ports/notification-store.ts";
 
-/** Reacts to AppointmentCancelled of scheduling, once per event (a redelivery is ignored). */
-@HandlesEvent(AppointmentCancelled, {
-  name: "notifications.scheduling-appointment-cancelled",
-})
+/** Tells the patient their appointment was cancelled, once per event (a redelivery is ignored). */
+@HandlesEvent(AppointmentCancelled, { name: "notifications.scheduling-appointment-cancelled" })
 export class SchedulingAppointmentCancelledHandler {
-  constructor(private readonly processed: ProcessedEvents) {}
+  constructor(
+    private readonly processed: ProcessedEvents,
+    private readonly notifications: NotificationStore,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
 
   async handle(
     event: IntegrationEvent<EventPayloadOf<typeof AppointmentCancelled>>,
   ): Promise<void> {
+    const p = event.payload;
     await processOnce(
       this.processed,
       "notifications.scheduling-appointment-cancelled",
       event,
-      () => {
-        // TODO(domain): what notifications does when scheduling says appointment cancelled.
-        return Promise.resolve();
-      },
+      () =>
+        this.notifications.add({
+          id: this.ids.next(),
+          recipientId: p.patientId,
+          kind: "appointment-cancelled",
+          title: "Appointment cancelled",
+          body: `Your appointment of ${whenText(p.startsAt)} is cancelled: ${p.reason}.`,
+          relatedId: p.appointmentId,
+          createdAt: this.clock.now(),
+        }),
     );
   }
 }

@@ -1,30 +1,44 @@
 import {
+  type Clock,
   type EventPayloadOf,
   HandlesEvent,
+  type IdGenerator,
   type IntegrationEvent,
   type ProcessedEvents,
   processOnce,
 } from "@kit/kernel";
 import { AppointmentConfirmed } from "../../../scheduling/published-language/appointment-confirmed.event.ts";
+import { whenText } from "../../domain/notification.ts";
+import type { NotificationStore } from "../ports/notification-store.ts";
 
-/** Reacts to AppointmentConfirmed of scheduling, once per event (a redelivery is ignored). */
-@HandlesEvent(AppointmentConfirmed, {
-  name: "notifications.scheduling-appointment-confirmed",
-})
+/** Tells the patient their appointment was confirmed, once per event (a redelivery is ignored). */
+@HandlesEvent(AppointmentConfirmed, { name: "notifications.scheduling-appointment-confirmed" })
 export class SchedulingAppointmentConfirmedHandler {
-  constructor(private readonly processed: ProcessedEvents) {}
+  constructor(
+    private readonly processed: ProcessedEvents,
+    private readonly notifications: NotificationStore,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
 
   async handle(
     event: IntegrationEvent<EventPayloadOf<typeof AppointmentConfirmed>>,
   ): Promise<void> {
+    const p = event.payload;
     await processOnce(
       this.processed,
       "notifications.scheduling-appointment-confirmed",
       event,
-      () => {
-        // TODO(domain): what notifications does when scheduling says appointment confirmed.
-        return Promise.resolve();
-      },
+      () =>
+        this.notifications.add({
+          id: this.ids.next(),
+          recipientId: p.patientId,
+          kind: "appointment-confirmed",
+          title: "Appointment confirmed",
+          body: `You confirmed your appointment of ${whenText(p.startsAt)}.`,
+          relatedId: p.appointmentId,
+          createdAt: this.clock.now(),
+        }),
     );
   }
 }

@@ -1,30 +1,46 @@
 import {
+  type Clock,
   type EventPayloadOf,
   HandlesEvent,
+  type IdGenerator,
   type IntegrationEvent,
   type ProcessedEvents,
   processOnce,
 } from "@kit/kernel";
 import { AppointmentRescheduled } from "../../../scheduling/published-language/appointment-rescheduled.event.ts";
+import { whenText } from "../../domain/notification.ts";
+import type { NotificationStore } from "../ports/notification-store.ts";
 
-/** Reacts to AppointmentRescheduled of scheduling, once per event (a redelivery is ignored). */
-@HandlesEvent(AppointmentRescheduled, {
-  name: "notifications.scheduling-appointment-rescheduled",
-})
+/** Tells the patient their appointment was rescheduled, once per event (a redelivery is ignored). */
+@HandlesEvent(AppointmentRescheduled, { name: "notifications.scheduling-appointment-rescheduled" })
 export class SchedulingAppointmentRescheduledHandler {
-  constructor(private readonly processed: ProcessedEvents) {}
+  constructor(
+    private readonly processed: ProcessedEvents,
+    private readonly notifications: NotificationStore,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
 
   async handle(
     event: IntegrationEvent<EventPayloadOf<typeof AppointmentRescheduled>>,
   ): Promise<void> {
+    const p = event.payload;
     await processOnce(
       this.processed,
       "notifications.scheduling-appointment-rescheduled",
       event,
-      () => {
-        // TODO(domain): what notifications does when scheduling says appointment rescheduled.
-        return Promise.resolve();
-      },
+      () =>
+        this.notifications.add({
+          id: this.ids.next(),
+          recipientId: p.patientId,
+          kind: "appointment-rescheduled",
+          title: "Appointment moved",
+          body: `Your appointment of ${whenText(p.previousStartsAt)} moved to ${
+            whenText(p.startsAt)
+          }.`,
+          relatedId: p.appointmentId,
+          createdAt: this.clock.now(),
+        }),
     );
   }
 }

@@ -1,11 +1,36 @@
-import { Handles } from "@kit/kernel";
+import { type Clock, ConceptError, type EventPublisher, Handles } from "@kit/kernel";
+import { PersonRegistered } from "../../../published-language/person-registered.event.ts";
+import type { People } from "../../ports/people.ts";
+import { workTenant } from "../../work-tenant.ts";
 import { RegisterPerson } from "./register-person.command.ts";
 
-/** Runs RegisterPerson. */
+/** Runs RegisterPerson; publishes PersonRegistered. */
 @Handles(RegisterPerson)
 export class RegisterPersonHandler {
-  handle(_command: RegisterPerson): Promise<void> {
-    // TODO(domain): load the aggregate, let it decide, save it.
-    return Promise.resolve();
+  constructor(
+    private readonly people: People,
+    private readonly events: EventPublisher,
+    private readonly clock: Clock,
+  ) {}
+
+  async handle(command: RegisterPerson): Promise<{ id: string }> {
+    const tenantId = workTenant();
+    const registeredAt = this.clock.now();
+    const registered = await this.people.register({
+      id: command.actor.id,
+      ...(tenantId === undefined ? {} : { tenantId }),
+      name: command.name,
+      email: command.email,
+      registeredAt,
+    });
+    if (!registered) {
+      throw ConceptError.conflict("PERSON_REGISTERED", "You are registered already");
+    }
+    await this.events.publish(PersonRegistered, {
+      personId: command.actor.id,
+      ...(tenantId === undefined ? {} : { tenantId }),
+      registeredAt: registeredAt.toISOString(),
+    });
+    return { id: command.actor.id };
   }
 }

@@ -1,11 +1,15 @@
 import { Handles } from "@kit/kernel";
-import { ListInvitations, type ListInvitationsResult } from "./list-invitations.query.ts";
+import type { Invitation } from "../../../domain/person.ts";
+import type { People } from "../../ports/people.ts";
+import { workTenant } from "../../work-tenant.ts";
+import { ListInvitations } from "./list-invitations.query.ts";
 
-/** Runs ListInvitations. */
+/** Runs ListInvitations: only the invitations of the request's practice. */
 @Handles(ListInvitations)
 export class ListInvitationsHandler {
-  handle(_query: ListInvitations): Promise<ListInvitationsResult> {
-    // TODO(domain): read what the query asks.
-    return Promise.resolve({ id: "TODO(domain)" });
+  constructor(private readonly people: People) {}
+
+  handle(_query: ListInvitations): Promise<Invitation[]> {
+    return this.people.invitations(workTenant());
   }
 }

@@ -1,14 +1,10 @@
 import { type Actor, AuthorizedQuery, Requires } from "@kit/kernel";
+import type { Invitation } from "../../../domain/person.ts";
 import { identityPermissions } from "../../../identity.permissions.ts";
 
-/** What ListInvitations answers. */
-export interface ListInvitationsResult {
-  readonly id: string;
-}
-
-/** ListInvitations: what the actor asks of the identity context; needs 'person.invite'. */
+/** The invitations of the practice of the work. Needs 'person.invite'. */
 @Requires(identityPermissions["person.invite"])
-export class ListInvitations extends AuthorizedQuery<ListInvitationsResult> {
+export class ListInvitations extends AuthorizedQuery<Invitation[]> {
   constructor(actor: Actor) {
     super(actor);
   }

@@ -1,10 +1,15 @@
 import { type Actor, AuthorizedCommand, Requires } from "@kit/kernel";
 import { notificationsPermissions } from "../../../notifications.permissions.ts";
 
-/** SendNotification: what the actor asks of the notifications context; needs 'notification.send'. */
+/** Staff send a message to a person. Needs 'notification.send'. */
 @Requires(notificationsPermissions["notification.send"])
-export class SendNotification extends AuthorizedCommand<void> {
-  constructor(actor: Actor) {
+export class SendNotification extends AuthorizedCommand<{ id: string }> {
+  constructor(
+    actor: Actor,
+    readonly recipientId: string,
+    readonly title: string,
+    readonly body: string,
+  ) {
     super(actor);
   }
 }

@@ -1,11 +1,14 @@
 import { Handles } from "@kit/kernel";
-import { GetPreferences, type GetPreferencesResult } from "./get-preferences.query.ts";
+import { defaultPreferences, type Preferences } from "../../../domain/notification.ts";
+import type { NotificationStore } from "../../ports/notification-store.ts";
+import { GetPreferences } from "./get-preferences.query.ts";
 
 /** Runs GetPreferences. */
 @Handles(GetPreferences)
 export class GetPreferencesHandler {
-  handle(_query: GetPreferences): Promise<GetPreferencesResult> {
-    // TODO(domain): read what the query asks.
-    return Promise.resolve({ id: "TODO(domain)" });
+  constructor(private readonly notifications: NotificationStore) {}
+
+  async handle(query: GetPreferences): Promise<Preferences> {
+    return (await this.notifications.preferences(query.actor.id)) ?? defaultPreferences;
   }
 }

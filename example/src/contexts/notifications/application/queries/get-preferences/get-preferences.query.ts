@@ -1,14 +1,10 @@
 import { type Actor, AuthorizedQuery, Requires } from "@kit/kernel";
+import type { Preferences } from "../../../domain/notification.ts";
 import { notificationsPermissions } from "../../../notifications.permissions.ts";
 
-/** What GetPreferences answers. */
-export interface GetPreferencesResult {
-  readonly id: string;
-}
-
-/** GetPreferences: what the actor asks of the notifications context; needs 'notification.read'. */
+/** The sender's notification preferences (the defaults until they set some). */
 @Requires(notificationsPermissions["notification.read"])
-export class GetPreferences extends AuthorizedQuery<GetPreferencesResult> {
+export class GetPreferences extends AuthorizedQuery<Preferences> {
   constructor(actor: Actor) {
     super(actor);
   }

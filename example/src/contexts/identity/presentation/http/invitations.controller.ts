@@ -1,0 +1,65 @@
+import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import type { CommandBus, QueryBus } from "@kit/kernel";
+import { z } from "zod";
+import { InvitePerson } from "../../application/commands/invite-person/invite-person.command.ts";
+import { ListInvitations } from "../../application/queries/list-invitations/list-invitations.query.ts";
+import { People } from "./people.routes.ts";
+
+const roles = ["patient", "receptionist", "practitioner"] as const;
+const invitations = z.array(z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(roles),
+  invitedBy: z.string(),
+  invitedAt: z.iso.datetime(),
+}));
+
+/** GET /people/invitations: the practice's invitations, newest first (staff only). */
+@Controller({
+  group: People,
+  method: "GET",
+  path: "/invitations",
+  summary: "The practice's invitations",
+  response: {
+    status: 200,
+    description: "The invitations",
+    body: zodSchema(invitations, { io: "output" }),
+  },
+  errors: ["FORBIDDEN"],
+})
+export class ListInvitationsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  async handle(request: HttpRequest): Promise<z.output<typeof invitations>> {
+    const found = await this.queries.execute(new ListInvitations(request.actor));
+    return found.map((i) => ({
+      id: i.id,
+      email: i.email,
+      role: i.role,
+      invitedBy: i.invitedBy,
+      invitedAt: i.invitedAt.toISOString(),
+    }));
+  }
+}
+
+const invitation = z.object({ email: z.email(), role: z.enum(roles) });
+
+/** POST /people/invitations: invites someone to the practice in a role (staff only). */
+@Controller({
+  group: People,
+  method: "POST",
+  path: "/invitations",
+  summary: "Invite someone",
+  body: zodSchema(invitation),
+  response: { status: 201, description: "Invited", body: acceptedSchema },
+  errors: ["FORBIDDEN", "ALREADY_INVITED"],
+})
+export class InvitePersonController {
+  constructor(private readonly commands: CommandBus) {}
+
+  handle(request: HttpRequest<{ body: z.output<typeof invitation> }>): Promise<{ id: string }> {
+    return this.commands.execute(
+      new InvitePerson(request.actor, request.body.email, request.body.role),
+    );
+  }
+}

@@ -1,0 +1,27 @@
+import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import type { CommandBus } from "@kit/kernel";
+import { z } from "zod";
+import { RegisterPerson } from "../../application/commands/register-person/register-person.command.ts";
+import { People } from "./people.routes.ts";
+
+const profile = z.object({ name: z.string().min(1).max(200), email: z.email() });
+
+/** POST /people/me: the caller registers their profile. */
+@Controller({
+  group: People,
+  method: "POST",
+  path: "/me",
+  summary: "Register my profile",
+  body: zodSchema(profile),
+  response: { status: 201, description: "Registered", body: acceptedSchema },
+  errors: ["FORBIDDEN", "PERSON_REGISTERED"],
+})
+export class RegisterPersonController {
+  constructor(private readonly commands: CommandBus) {}
+
+  handle(request: HttpRequest<{ body: z.output<typeof profile> }>): Promise<{ id: string }> {
+    return this.commands.execute(
+      new RegisterPerson(request.actor, request.body.name, request.body.email),
+    );
+  }
+}

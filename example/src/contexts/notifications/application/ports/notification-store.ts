@@ -1,0 +1,28 @@
+import { type Token, token } from "@kit/kernel";
+import type { Notification, NotificationKind, Preferences } from "../../domain/notification.ts";
+
+/** What a search of notifications asks: the recipient's, filtered, one page. */
+export interface NotificationSearch {
+  readonly recipientId: string;
+  readonly kind?: NotificationKind;
+  readonly unread?: boolean;
+  readonly page: number;
+  readonly pageSize: number;
+}
+
+/** Where notifications and preferences are kept. */
+export interface NotificationStore {
+  /** Stores a notification. */
+  add(notification: Notification): Promise<void>;
+  /** One page of the recipient's notifications, newest first, and how many match in all. */
+  search(search: NotificationSearch): Promise<{ items: Notification[]; total: number }>;
+  /** The person's preferences, or undefined when they set none. */
+  preferences(personId: string): Promise<Preferences | undefined>;
+  /** Stores the person's preferences. */
+  savePreferences(personId: string, preferences: Preferences): Promise<void>;
+}
+
+/** The token of {@linkcode NotificationStore}. */
+export const NotificationStore: Token<NotificationStore> = token<NotificationStore>(
+  "notifications.NotificationStore",
+);

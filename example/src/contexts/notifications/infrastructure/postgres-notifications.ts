@@ -1,0 +1,69 @@
+import { currentSql } from "@kit/kernel/postgres";
+import type { Database } from "../../../platform/database/database.ts";
+import type {
+  NotificationSearch,
+  NotificationStore,
+} from "../application/ports/notification-store.ts";
+import type { Notification, Preferences } from "../domain/notification.ts";
+
+/** Notifications in `notifications.notifications` and `notifications.preferences`. */
+export class PostgresNotifications implements NotificationStore {
+  constructor(private readonly sql: Database) {}
+
+  async add(n: Notification): Promise<void> {
+    await currentSql(this.sql)`
+      insert into notifications.notifications
+        (id, recipient_id, kind, title, body, related_id, created_at, read_at)
+      values (${n.id}, ${n.recipientId}, ${n.kind}, ${n.title}, ${n.body}, ${n.relatedId ?? null},
+        ${n.createdAt}, ${n.readAt ?? null})`;
+  }
+
+  async search(s: NotificationSearch): Promise<{ items: Notification[]; total: number }> {
+    const db = currentSql(this.sql);
+    const kind = s.kind ?? null;
+    const unread = s.unread ?? null;
+    const where = db`recipient_id = ${s.recipientId}
+      and (${kind}::text is null or kind = ${kind})
+      and (${unread}::boolean is null or (read_at is null) = ${unread})`;
+    const rows = await db`
+      select *, count(*) over () as total from notifications.notifications
+      where ${where}
+      order by created_at desc, id desc
+      limit ${s.pageSize} offset ${(s.page - 1) * s.pageSize}`;
+    let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+    if (rows.length === 0 && s.page > 1) {
+      total = (await db`select count(*)::int as n from notifications.notifications where ${where}`)[
+        0
+      ]!.n;
+    }
+    return {
+      total,
+      items: rows.map((r) => ({
+        id: r.id,
+        recipientId: r.recipient_id,
+        kind: r.kind,
+        title: r.title,
+        body: r.body,
+        ...(r.related_id === null ? {} : { relatedId: r.related_id }),
+        createdAt: r.created_at,
+        ...(r.read_at === null ? {} : { readAt: r.read_at }),
+      })),
+    };
+  }
+
+  async preferences(personId: string): Promise<Preferences | undefined> {
+    const [row] = await currentSql(this.sql)`
+      select * from notifications.preferences where person_id = ${personId}`;
+    return row === undefined
+      ? undefined
+      : { email: row.email, sms: row.sms, reminderHoursBefore: row.reminder_hours_before };
+  }
+
+  async savePreferences(personId: string, p: Preferences): Promise<void> {
+    await currentSql(this.sql)`
+      insert into notifications.preferences (person_id, email, sms, reminder_hours_before)
+      values (${personId}, ${p.email}, ${p.sms}, ${p.reminderHoursBefore})
+      on conflict (person_id) do update set email = excluded.email, sms = excluded.sms,
+        reminder_hours_before = excluded.reminder_hours_before`;
+  }
+}

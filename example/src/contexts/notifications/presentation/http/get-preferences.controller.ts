@@ -1,0 +1,33 @@
+import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import type { QueryBus } from "@kit/kernel";
+import { z } from "zod";
+import { GetPreferences } from "../../application/queries/get-preferences/get-preferences.query.ts";
+import type { Preferences } from "../../domain/notification.ts";
+import { Notifications } from "./notifications.routes.ts";
+
+const preferences = z.object({
+  email: z.boolean(),
+  sms: z.boolean(),
+  reminderHoursBefore: z.int(),
+});
+
+/** GET /notifications/preferences: how the caller likes to be told. */
+@Controller({
+  group: Notifications,
+  method: "GET",
+  path: "/preferences",
+  summary: "My notification preferences",
+  response: {
+    status: 200,
+    description: "The preferences",
+    body: zodSchema(preferences, { io: "output" }),
+  },
+  errors: ["FORBIDDEN"],
+})
+export class GetPreferencesController {
+  constructor(private readonly queries: QueryBus) {}
+
+  handle(request: HttpRequest): Promise<Preferences> {
+    return this.queries.execute(new GetPreferences(request.actor));
+  }
+}

@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { callers, e2e } from "./e2e.ts";
+
+const monday = (hhmm: string) => `2026-03-02T${hhmm}:00Z`;
+
+e2e(
+  "GET /people/me answers the caller from the token, and the profile once registered",
+  async ({ client }) => {
+    const before = await client.send("GET", "/people/me", { as: callers.patient });
+    assert.equal(before.status, 200);
+    assert.deepEqual(before.body, {
+      id: "pat-1",
+      roles: ["patient"],
+      tenants: ["practice-1"],
+      registered: false,
+    });
+    const registered = await client.send("POST", "/people/me", {
+      as: callers.patient,
+      body: { name: "Ada Lovelace", email: "ada@example.org" },
+    });
+    assert.equal(registered.status, 201);
+    const again = await client.send("POST", "/people/me", {
+      as: callers.patient,
+      body: { name: "Ada Lovelace", email: "ada@example.org" },
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, "PERSON_REGISTERED");
+    const after = await client.send("GET", "/people/me", { as: callers.patient });
+    assert.equal(after.body.registered, true);
+    assert.equal(after.body.name, "Ada Lovelace");
+    assert.equal((await client.send("GET", "/people/me")).status, 401);
+  },
+);
+
+e2e(
+  "GET /people/invitations lists the practice's invitations to staff only",
+  async ({ client }) => {
+    const invited = await client.send("POST", "/people/invitations", {
+      as: callers.receptionist,
+      body: { email: "New@Example.org", role: "patient" },
+    });
+    assert.equal(invited.status, 201);
+    const twice = await client.send("POST", "/people/invitations", {
+      as: callers.receptionist,
+      body: { email: "new@example.org", role: "patient" },
+    });
+    assert.equal(twice.body.code, "ALREADY_INVITED");
+    const list = await client.send("GET", "/people/invitations", { as: callers.practitioner });
+    assert.equal(list.status, 200);
+    assert.deepEqual(
+      list.body.map((i: { email: string; role: string; invitedBy: string }) => [
+        i.email,
+        i.role,
+        i.invitedBy,
+      ]),
+      [["new@example.org", "patient", "desk-1"]],
+    );
+    const elsewhere = await client.send("GET", "/people/invitations", {
+      as: { sub: "dr-no", roles: ["practitioner"], tenants: ["practice-2"] },
+      tenant: "practice-2",
+    });
+    assert.deepEqual(elsewhere.body, [], "another practice sees none of these");
+    const patient = await client.send("GET", "/people/invitations", { as: callers.patient });
+    assert.equal(patient.status, 403);
+  },
+);
+
+e2e(
+  "appointment events reach notifications and analytics through the outbox, once each",
+  async ({ client, application, db }) => {
+    const as = callers.practitioner;
+    await client.send("PUT", "/calendars/cal-1", { as });
+    await client.send("PUT", "/calendars/cal-1/appointment-types/checkup", {
+      as,
+      body: { name: "Check-up", durationMinutes: 30 },
+    });
+    await client.send("PUT", "/calendars/cal-1/opening-hours", {
+      as,
+      body: { windows: [{ weekday: 1, opens: "09:00", closes: "17:00" }] },
+    });
+    const { id } = (await client.send("POST", "/appointments/", {
+      as: callers.patient,
+      body: { calendarId: "cal-1", appointmentTypeId: "checkup", startsAt: monday("10:00") },
+    })).body;
+    await client.send("POST", `/appointments/${id}/cancellation`, {
+      as: callers.patient,
+      body: { reason: "ill" },
+    });
+    const empty = await client.send("GET", "/notifications", { as: callers.patient });
+    assert.deepEqual(empty.body, { items: [], total: 0, page: 1, pageSize: 20 });
+
+    // The relay delivers what the commands wrote in their transactions; a second pass finds nothing.
+    assert.ok(await application.events.relay.deliverDue() > 0);
+    assert.equal(await application.events.relay.deliverDue(), 0);
+
+    const all = await client.send("GET", "/notifications", { as: callers.patient });
+    assert.equal(all.status, 200);
+    assert.equal(all.body.total, 2);
+    assert.deepEqual(all.body.items.map((n: { kind: string }) => n.kind).sort(), [
+      "appointment-booked",
+      "appointment-cancelled",
+    ]);
+    const cancelled = await client.send(
+      "GET",
+      "/notifications?kind=appointment-cancelled&unread=true",
+      {
+        as: callers.patient,
+      },
+    );
+    assert.equal(cancelled.body.total, 1);
+    assert.match(cancelled.body.items[0].body, /2026-03-02 at 10:00 UTC is cancelled: ill/);
+    const paged = await client.send("GET", "/notifications?page=2&pageSize=1", {
+      as: callers.patient,
+    });
+    assert.equal(paged.body.items.length, 1);
+    assert.equal(paged.body.total, 2);
+    const bad = await client.send("GET", "/notifications?kind=spam&pageSize=500", {
+      as: callers.patient,
+    });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.errors.length, 2);
+    const other = await client.send("GET", "/notifications", { as: callers.otherPatient });
+    assert.equal(other.body.total, 0, "a person sees only their own notifications");
+
+    const [counts] = await db.sql`select booked, cancelled from analytics.daily_bookings
+    where calendar_id = 'cal-1' and day = '2026-03-02'`;
+    assert.deepEqual({ ...counts }, { booked: 1, cancelled: 1 });
+  },
+);
+
+e2e(
+  "GET /notifications/preferences answers the defaults until set; visitors are refused",
+  async ({ client }) => {
+    const prefs = await client.send("GET", "/notifications/preferences", { as: callers.patient });
+    assert.deepEqual(prefs.body, { email: true, sms: false, reminderHoursBefore: 24 });
+    const visitor = await client.send("GET", "/notifications/preferences", { as: callers.visitor });
+    assert.equal(visitor.status, 403);
+    assert.equal(visitor.body.code, "FORBIDDEN");
+  },
+);
+
+e2e("staff send a message; patients may not", async ({ client }) => {
+  const sent = await client.send("POST", "/notifications", {
+    as: callers.receptionist,
+    body: { recipientId: "pat-1", title: "Parking", body: "The car park is closed on Monday." },
+  });
+  assert.equal(sent.status, 201);
+  const inbox = await client.send("GET", "/notifications?kind=message", { as: callers.patient });
+  assert.equal(inbox.body.items[0].title, "Parking");
+  const refused = await client.send("POST", "/notifications", {
+    as: callers.patient,
+    body: { recipientId: "pat-2", title: "Hi", body: "Hello" },
+  });
+  assert.equal(refused.status, 403);
+});
