@@ -59,6 +59,8 @@ export function openApiDocument(
     info: OpenApiInfo;
     statusByCode: Readonly<Record<string, number>>;
     securitySchemes: Readonly<Record<string, unknown>>;
+    /** The schemes of a closed route whose guards name none (what the authenticators accept). */
+    security?: readonly string[];
   },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -115,10 +117,11 @@ export function openApiDocument(
       };
     }
     operation.responses = responses;
+    const security = route.security.length > 0 ? route.security : options.security ?? [];
     if (route.public) operation.security = [];
-    else if (route.security.length > 0) {
-      operation.security = route.security.map((scheme) => ({ [scheme]: [] }));
-      for (const scheme of route.security) usedSchemes.add(scheme);
+    else if (security.length > 0) {
+      operation.security = security.map((scheme) => ({ [scheme]: [] }));
+      for (const scheme of security) usedSchemes.add(scheme);
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }

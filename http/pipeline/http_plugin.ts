@@ -51,6 +51,11 @@ export interface HttpPluginOptions {
   readonly routes?: readonly FunctionRoute[];
   /** The document's `info`. */
   readonly info?: OpenApiInfo;
+  /**
+   * The security schemes of every closed route whose guards name none, in the document: the
+   * schemes the authenticators accept (`["bearer"]` with a JWT authenticator).
+   */
+  readonly security?: readonly string[];
   /** Security schemes by name, for the document (`bearer`, `apiKey`). */
   readonly securitySchemes?: Readonly<Record<string, unknown>>;
 }
@@ -119,6 +124,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
             info: options.info ?? { title: "API", version: "0.0.0" },
             statusByCode: options.statusByCode ?? {},
             securitySchemes: options.securitySchemes ?? {},
+            ...(options.security ? { security: options.security } : {}),
           });
           return document;
         },

@@ -45,9 +45,14 @@ export class PostgresJobStore implements JobStore {
   readonly sharesTransaction = true;
   readonly #sql: postgres.Sql;
 
-  /** A store on this client. */
-  constructor(sql: postgres.Sql) {
+  /**
+   * A store on this client. `listen: false` leaves idle workers to the poll interval instead of
+   * LISTEN, which needs a connection of its own: for a database that serves one connection at a
+   * time (PGlite through `pglite-socket`, as `deno task dev` runs it).
+   */
+  constructor(sql: postgres.Sql, options: { listen?: boolean } = {}) {
     this.#sql = sql;
+    if (options.listen === false) this.jobListen = undefined;
   }
 
   /** Inserts in the unit's transaction; answers the kept id for a kept idempotency key. */
@@ -323,10 +328,12 @@ export class PostgresJobStore implements JobStore {
    * Calls `onJob(queue)` when a job is inserted or revived (LISTEN on `kit_jobs`); answers the
    * function that stops listening.
    */
-  async jobListen(onJob: (queue: string) => void): Promise<() => Promise<void>> {
+  jobListen?: (onJob: (queue: string) => void) => Promise<() => Promise<void>> = async (
+    onJob,
+  ) => {
     const subscription = await this.#sql.listen(jobsChannel, (queue) => onJob(queue));
     return () => subscription.unlisten();
-  }
+  };
 
   #on(unit: UnitOfWork | undefined): Sql {
     if (unit === undefined) return this.#sql;

@@ -11,7 +11,7 @@ import {
   PostgresTransactions,
 } from "@kit/kernel/postgres";
 import { httpPlugin, jwtAuthenticator } from "@kit/http";
-import { jobsPlugin } from "@kit/jobs";
+import { jobsPlugin, type JobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
 import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
@@ -49,6 +49,13 @@ export interface PlatformOptions {
   readonly startJobs?: boolean;
   /** Whether this process relays the outbox to the event handlers. */
   readonly startEvents?: boolean;
+  /**
+   * Whether idle workers are woken by LISTEN/NOTIFY (default); off for a database serving one
+   * connection (the embedded dev database), where they poll every second.
+   */
+  readonly listen?: boolean;
+  /** The job store, when not this database's (`RedisJobStore` when `REDIS_URL` is set). */
+  readonly jobStore?: JobStore;
 }
 
 /**
@@ -71,7 +78,8 @@ export function composePlatform(options: PlatformOptions) {
         start: options.startEvents ?? false,
       }),
       backgroundJobs: jobsPlugin({
-        store: new PostgresJobStore(sql),
+        store: options.jobStore ??
+          new PostgresJobStore(sql, { listen: options.listen ?? true }),
         start: options.startJobs ?? false,
         concurrency: { scheduling: 2 },
       }),
@@ -93,6 +101,7 @@ export function composePlatform(options: PlatformOptions) {
           version: "1.0.0",
           description: "The example application of kit: calendars, appointments, availability.",
         },
+        security: ["bearer"],
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
         },
