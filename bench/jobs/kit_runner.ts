@@ -1,0 +1,124 @@
+/**
+ * The kit runner of the jobs side-by-side benchmark: `deno run -A bench/jobs/kit_runner.ts
+ * <pg|redis> <measure> <jobs> <concurrency> <samples> <maxSeconds>` prints one JSON line.
+ *
+ * Settings: the `jobsPlugin` defaults (poll interval 1 s, LISTEN/NOTIFY wake on Postgres; the Redis
+ * store polls), worker concurrency as given; the producer is a second application that only
+ * enqueues (`start: false`), on its own pool, so a job reaches the worker as it would from a web
+ * process: through NOTIFY (Postgres) or the next poll (Redis). Postgres pool: max(10, concurrency)
+ * connections, as for the peers.
+ */
+import postgres from "postgres";
+import { Redis } from "ioredis";
+import {
+  type BackgroundJobExecution,
+  composeApplication,
+  defineModule,
+  InMemoryTransactions,
+  type TransactionManager,
+} from "@kit/kernel";
+import { PostgresTransactions } from "@kit/kernel/postgres";
+import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
+import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
+import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
+import { parseArgs, runMeasure } from "./measure.mjs";
+
+const [kind, ...rest] = Deno.args;
+const params = parseArgs(rest);
+const schema = "kit_bench";
+const databaseUrl = Deno.env.get("DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/bench";
+const redisUrl = Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379";
+
+let onStart: () => void = () => {};
+
+@Background()
+class Noop {
+  static readonly jobName = "bench.noop";
+  run(_payload: { n: number }, _execution: BackgroundJobExecution): Promise<void> {
+    onStart();
+    return Promise.resolve();
+  }
+}
+
+function app(store: JobStore, transactions: TransactionManager, worker?: number) {
+  return composeApplication({
+    modules: [defineModule("bench", { declarations: [Noop] })],
+    transactions,
+    errorReporter: { report: (error) => console.error(error) },
+    plugins: {
+      backgroundJobs: jobsPlugin({
+        store,
+        start: worker !== undefined,
+        ...(worker === undefined ? {} : { concurrency: worker }),
+      }),
+    },
+  });
+}
+
+interface Side {
+  readonly store: JobStore;
+  readonly transactions: TransactionManager;
+}
+
+interface Clients {
+  readonly producer: Side;
+  readonly worker: Side;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function pgClients(): Clients {
+  const max = Math.max(10, params.concurrency);
+  const options = { max, onnotice: () => {}, connection: { search_path: schema } };
+  const [a, b] = [postgres(databaseUrl, options), postgres(databaseUrl, options)];
+  return {
+    producer: { store: new PostgresJobStore(a), transactions: new PostgresTransactions(a) },
+    worker: { store: new PostgresJobStore(b), transactions: new PostgresTransactions(b) },
+    async reset() {
+      const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+      await admin.end();
+      await migrateJobs(a);
+    },
+    close: () => Promise.all([a.end({ timeout: 5 }), b.end({ timeout: 5 })]).then(() => {}),
+  };
+}
+
+function redisClients(): Clients {
+  const [a, b] = [new Redis(redisUrl, { db: 5 }), new Redis(redisUrl, { db: 5 })];
+  return {
+    producer: {
+      store: new RedisJobStore(tcpScripting(a)),
+      transactions: new InMemoryTransactions(),
+    },
+    worker: { store: new RedisJobStore(tcpScripting(b)), transactions: new InMemoryTransactions() },
+    async reset() {
+      await a.flushdb();
+    },
+    close() {
+      a.disconnect();
+      b.disconnect();
+      return Promise.resolve();
+    },
+  };
+}
+
+const clients = kind === "redis" ? redisClients() : pgClients();
+const producer = app(clients.producer.store, clients.producer.transactions);
+const producerJobs = producer.backgroundJobs as BackgroundJobsApi;
+let worker: ReturnType<typeof app> | undefined;
+
+const result = await runMeasure({
+  reset: () => clients.reset(),
+  enqueue: (n: number) => producerJobs.enqueue(Noop, { n }).then(() => {}),
+  enqueueBatch: (ns: number[]) =>
+    producerJobs.queue.enqueueMany(Noop, ns.map((n) => ({ payload: { n } }))).then(() => {}),
+  async startWorker(concurrency: number, started: () => void) {
+    onStart = started;
+    worker = app(clients.worker.store, clients.worker.transactions, concurrency);
+    await worker.start();
+  },
+  stopWorker: () => worker!.stop(),
+  close: () => clients.close(),
+}, params);
+console.log(JSON.stringify(result));

@@ -1,0 +1,312 @@
+/**
+ * Jobs, side by side, in one run on this machine: kit's Postgres store against `graphile-worker`
+ * and `pg-boss`, with `pgbench` on a bare table as the reference (the database's own limit); kit's
+ * Redis store (TCP, ioredis) against `BullMQ` as the reference. Prints two markdown tables: every
+ * row's figure and its ratio to the reference row of its measure, then the targets of issue #7.
+ *
+ *   deno run -A bench/jobs_side_by_side.ts
+ *
+ * Each row runs in a fresh process (kit on Deno, the peers on Node from bench/jobs/*.mjs, installed
+ * by `npm ci --prefix bench/peers/jobs` when missing) on a fresh schema (Postgres database `bench`,
+ * created when missing) or a flushed Redis db 5; the implementations take turns on each measure,
+ * the order rotating from measure to measure (and round to round). Same payload ({ n }), same
+ * concurrency, same measuring code (bench/jobs/measure.mjs). Settings of each peer: see its runner.
+ *
+ * Environment: DATABASE_URL (a server URL; the database is replaced by `bench`, default
+ * postgres://postgres@127.0.0.1:5432), REDIS_URL (default redis://127.0.0.1:6379), BENCH_JOBS
+ * (jobs per processing row, default 2000; single enqueues: half, batched: 2.5x), BENCH_CONCURRENCY
+ * (default 1,10,50), BENCH_LATENCY_SAMPLES (default 50), BENCH_MAX_SECONDS (cap per row, default
+ * 10), BENCH_PGBENCH_SECONDS (default 3), BENCH_ROUNDS (default 1; more rounds report medians).
+ */
+import postgres from "postgres";
+import { type Figure, ratioOf, renderTable } from "./jobs/report.ts";
+import {
+  pgbenchClaim,
+  pgbenchInsert,
+  pgbenchInsertBatch,
+  pgbenchLatency,
+  pgbenchMissing,
+  type PgbenchResult,
+  type PgbenchSettings,
+} from "./jobs/pgbench.ts";
+
+const env = (name: string, fallback: string) => Deno.env.get(name) ?? fallback;
+const serverUrl = new URL(env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432"));
+const adminUrl = Object.assign(new URL(serverUrl), { pathname: "/postgres" }).href;
+const benchUrl = Object.assign(new URL(serverUrl), { pathname: "/bench" }).href;
+const redisUrl = env("REDIS_URL", "redis://127.0.0.1:6379");
+const jobs = Number(env("BENCH_JOBS", "2000"));
+const concurrencies = env("BENCH_CONCURRENCY", "1,10,50").split(",").map(Number);
+const samples = Number(env("BENCH_LATENCY_SAMPLES", "50"));
+const maxSeconds = Number(env("BENCH_MAX_SECONDS", "10"));
+const rounds = Number(env("BENCH_ROUNDS", "1"));
+const pgbench: PgbenchSettings = {
+  url: benchUrl,
+  seconds: Number(env("BENCH_PGBENCH_SECONDS", "3")),
+};
+const here = (path: string) => new URL(path, import.meta.url).pathname;
+const root = here("../");
+
+/** A queue implementation under measure: how to run one row of it. */
+interface Contender {
+  readonly name: string;
+  readonly command: (args: string[]) => [string, string[]];
+}
+
+/** One measure: its row title, the runner's measure, and its job count or concurrency. */
+interface Measure {
+  readonly title: string;
+  readonly measure: "enqueue" | "enqueue-batch" | "process" | "latency";
+  readonly jobs: number;
+  readonly concurrency: number;
+}
+
+const measures: Measure[] = [
+  { title: "enqueue, one job per call", measure: "enqueue", jobs: jobs / 2, concurrency: 1 },
+  {
+    title: "enqueue, 100 jobs per call",
+    measure: "enqueue-batch",
+    jobs: jobs * 2.5,
+    concurrency: 1,
+  },
+  ...concurrencies.map((c): Measure => ({
+    title: `process no-op jobs, concurrency ${c}`,
+    measure: "process",
+    jobs,
+    concurrency: c,
+  })),
+  { title: "idle enqueue-to-start latency", measure: "latency", jobs, concurrency: 1 },
+];
+
+const deno = (kind: string) => (args: string[]): [string, string[]] => [
+  Deno.execPath(),
+  ["run", "-A", here("./jobs/kit_runner.ts"), kind, ...args],
+];
+const node = (runner: string) => (args: string[]): [string, string[]] => [
+  "node",
+  [here(`./jobs/${runner}`), ...args],
+];
+
+const skipped: string[] = [];
+await ensureDatabase();
+const peersReady = await ensurePeers();
+const pgContenders: Contender[] = [
+  { name: "kit PostgresJobStore", command: deno("pg") },
+  ...(peersReady
+    ? [
+      { name: "graphile-worker", command: node("graphile_worker_runner.mjs") },
+      { name: "pg-boss", command: node("pg_boss_runner.mjs") },
+    ]
+    : []),
+];
+const redisContenders: Contender[] = [
+  ...(peersReady ? [{ name: "BullMQ", command: node("bullmq_runner.mjs") }] : []),
+  { name: "kit RedisJobStore (TCP, ioredis)", command: deno("redis") },
+];
+
+const started = performance.now();
+const pgFigures = [...await referenceFigures(), ...await measureAll(pgContenders)];
+const redisFigures = await measureAll(redisContenders);
+
+console.log(
+  `\n## Jobs, side by side (${navigator.hardwareConcurrency} cores, ${rounds} round(s), ${
+    ((performance.now() - started) / 1000).toFixed(0)
+  } s)`,
+);
+for (const line of skipped) console.log(`skipped: ${line}`);
+console.log(
+  "Ratios: figure / reference; for throughput higher is better, for latency lower is better.",
+);
+console.log(renderTable("### PostgreSQL 15 (reference: pgbench on a bare table)", pgFigures));
+console.log(renderTable("### Redis 7 (reference: BullMQ)", redisFigures));
+console.log(targets());
+
+async function ensureDatabase(): Promise<void> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [found] = await admin`select 1 from pg_database where datname = 'bench'`;
+    if (found === undefined) await admin.unsafe("create database bench");
+  } finally {
+    await admin.end();
+  }
+}
+
+// Installs the peers (npm ci) when missing; answers whether Node 20+ and the peers are there.
+async function ensurePeers(): Promise<boolean> {
+  const peers = ["graphile-worker", "pg-boss", "BullMQ"];
+  const skip = (why: string) => {
+    for (const peer of peers) skipped.push(`${peer}: ${why}`);
+    return false;
+  };
+  let version: string;
+  try {
+    const out = await new Deno.Command("node", { args: ["--version"], stdout: "piped" }).output();
+    version = new TextDecoder().decode(out.stdout).trim();
+  } catch {
+    return skip("node is not installed");
+  }
+  if (Number(/^v(\d+)/.exec(version)?.[1] ?? 0) < 20) return skip(`needs Node 20+, got ${version}`);
+  try {
+    await Deno.stat(here("./peers/jobs/node_modules"));
+    return true;
+  } catch {
+    // not installed yet
+  }
+  const out = await new Deno.Command("npm", {
+    args: ["ci", "--prefix", here("./peers/jobs"), "--no-audit", "--no-fund"],
+    stdout: "null",
+    stderr: "piped",
+  }).output().catch(() => undefined);
+  if (out?.success !== true) {
+    const why = out ? new TextDecoder().decode(out.stderr).trim().split("\n").at(-1) : "no npm";
+    return skip(`npm ci --prefix bench/peers/jobs failed (${why})`);
+  }
+  return true;
+}
+
+async function referenceFigures(): Promise<Figure[]> {
+  const missing = await pgbenchMissing();
+  const who = (what: string) => `pgbench, ${what}`;
+  const rows: [Measure, string, () => Promise<PgbenchResult>][] = measures.map((m) => {
+    switch (m.measure) {
+      case "enqueue":
+        return [m, who("bare insert"), () => pgbenchInsert(pgbench)];
+      case "enqueue-batch":
+        return [m, who("bare insert of 100 rows"), () => pgbenchInsertBatch(pgbench)];
+      case "process":
+        return [
+          m,
+          who(`bare claim, -c ${m.concurrency}`),
+          () => pgbenchClaim(pgbench, m.concurrency),
+        ];
+      case "latency":
+        return [m, who("bare insert then claim"), () => pgbenchLatency(pgbench)];
+    }
+  });
+  const figures: Figure[] = [];
+  for (const [m, name, run] of rows) {
+    let result: PgbenchResult | string;
+    if (missing) result = `skipped: ${missing}`;
+    else {
+      try {
+        result = await run();
+      } catch (error) {
+        result = `failed: ${(error as Error).message}`;
+      }
+    }
+    figures.push(...toFigures(m, name, [result]));
+  }
+  return figures;
+}
+
+// Every measure, every contender, `rounds` times, the contenders' order rotating.
+async function measureAll(contenders: readonly Contender[]): Promise<Figure[]> {
+  const results = new Map<string, (Record<string, number> | string)[]>();
+  let turn = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const m of measures) {
+      const order = contenders.map((_, i) => contenders[(i + turn) % contenders.length]!);
+      turn++;
+      for (const contender of order) {
+        const key = `${m.title}\u0000${contender.name}`;
+        results.set(key, [...results.get(key) ?? [], await runRow(contender, m)]);
+      }
+    }
+  }
+  return measures.flatMap((m) =>
+    contenders.flatMap((c) => toFigures(m, c.name, results.get(`${m.title}\u0000${c.name}`)!))
+  );
+}
+
+async function runRow(contender: Contender, m: Measure): Promise<Record<string, number> | string> {
+  const [command, args] = contender.command([
+    m.measure,
+    String(Math.round(m.jobs)),
+    String(m.concurrency),
+    String(samples),
+    String(maxSeconds),
+  ]);
+  const out = await new Deno.Command(command, {
+    args,
+    cwd: root,
+    env: { DATABASE_URL: benchUrl, REDIS_URL: redisUrl },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const line = new TextDecoder().decode(out.stdout).trim().split("\n").findLast((l) =>
+    l.startsWith("{")
+  );
+  if (!out.success || line === undefined) {
+    const error = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-3).join(" / ");
+    return `failed: ${error.slice(0, 200)}`;
+  }
+  return JSON.parse(line) as Record<string, number>;
+}
+
+// One figure per measure (two for latency: p50 and p99), the median over the rounds.
+function toFigures(
+  m: Measure,
+  who: string,
+  results: readonly (Record<string, number> | string | PgbenchResult)[],
+): Figure[] {
+  const failed = results.find((r) => typeof r === "string") as string | undefined;
+  const numbers = results.filter((r) => typeof r !== "string") as Record<string, number>[];
+  const median = (key: string) => {
+    const values = numbers.map((r) => r[key]!).sort((a, b) => a - b);
+    return values[Math.floor(values.length / 2)]!;
+  };
+  if (m.measure === "latency") {
+    return ["p50", "p99"].map((q) => ({
+      measure: `${m.title} ${q}`,
+      who,
+      unit: "ms",
+      value: failed ?? median(q),
+      ...(failed ? {} : { note: `${median("samples")} samples` }),
+    }));
+  }
+  const capped = !failed && numbers.some((r) => r.jobs !== undefined && r.jobs < m.jobs);
+  return [{
+    measure: m.title,
+    who,
+    unit: "jobs/s",
+    value: failed ?? median("rate"),
+    ...(capped ? { note: `${median("jobs")} jobs in the ${maxSeconds} s cap` } : {}),
+  }];
+}
+
+function targets(): string {
+  const lines = ["\n### Targets (issue #7)", ""];
+  const check = (label: string, value: number | undefined, goal: number, lower = false) => {
+    if (value === undefined) return lines.push(`- ${label}: n/a`);
+    const met = lower ? value <= goal : value >= goal;
+    lines.push(
+      `- ${label}: ${value.toFixed(2)}x (target ${lower ? "≤" : "≥"} ${goal}x) ${
+        met ? "met" : "NOT met"
+      }`,
+    );
+  };
+  const kit = "kit PostgresJobStore";
+  for (const c of concurrencies) {
+    const title = `process no-op jobs, concurrency ${c}`;
+    check(
+      `kit / graphile-worker, processing c=${c}`,
+      ratioOf(pgFigures, title, kit, "graphile-worker"),
+      1,
+    );
+    check(`kit / pg-boss, processing c=${c}`, ratioOf(pgFigures, title, kit, "pg-boss"), 2);
+  }
+  check(
+    "kit / graphile-worker, idle enqueue-to-start p50",
+    ratioOf(pgFigures, "idle enqueue-to-start latency p50", kit, "graphile-worker"),
+    1,
+    true,
+  );
+  for (const m of measures.filter((m) => m.measure !== "latency")) {
+    check(
+      `kit Redis / BullMQ, ${m.title}`,
+      ratioOf(redisFigures, m.title, "kit RedisJobStore (TCP, ioredis)", "BullMQ"),
+      1,
+    );
+  }
+  return lines.join("\n");
+}
