@@ -10,7 +10,7 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { httpPlugin, jwtAuthenticator } from "@kit/http";
+import { type GuardRefusal, httpPlugin, jwtAuthenticator } from "@kit/http";
 import { jobsPlugin, type JobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
@@ -54,6 +54,8 @@ export interface PlatformOptions {
    * connection (the embedded dev database), where they poll every second.
    */
   readonly listen?: boolean;
+  /** Called on each guard refusal (the access log; tests record them). */
+  readonly onGuardRefusal?: (refusal: GuardRefusal) => void;
   /** The job store, when not this database's (`RedisJobStore` when `REDIS_URL` is set). */
   readonly jobStore?: JobStore;
 }
@@ -96,6 +98,7 @@ export function composePlatform(options: PlatformOptions) {
         tenantOf: (_params, request) => request.headers.get("x-tenant-id") ?? undefined,
         statusByCode,
         routes: functionRoutes,
+        ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
         info: {
           title: "Scheduling API",
           version: "1.0.0",

@@ -82,6 +82,8 @@ export interface RunningTestPlatform {
   readonly db: TestDatabase;
   /** The composed application (its job queue, to run due jobs in a test). */
   readonly application: ReturnType<typeof composePlatform>;
+  /** The guard refusals so far, as `<guard> <route>` (the pipeline's `onGuardRefusal`). */
+  readonly refusals: string[];
   /** A bearer token for the claims given, valid at the clock's time. */
   token(claims: TokenClaims): Promise<string>;
   /** Stops the server and the application, and drops the database. */
@@ -97,7 +99,13 @@ export async function startTestPlatform(
 ): Promise<RunningTestPlatform> {
   const db = await createTestDatabase();
   const clock = new TestClock(options.now ?? "2026-03-02T08:00:00Z");
-  const application = composePlatform({ sql: db.sql, jwtSecret: testJwtSecret, clock });
+  const refusals: string[] = [];
+  const application = composePlatform({
+    sql: db.sql,
+    jwtSecret: testJwtSecret,
+    clock,
+    onGuardRefusal: (refusal) => refusals.push(`${refusal.guard} ${refusal.route}`),
+  });
   await application.start();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -108,6 +116,7 @@ export async function startTestPlatform(
     clock,
     db,
     application,
+    refusals,
     token: (claims) => signToken(testJwtSecret, claims, { now: clock.now() }),
     async close() {
       await server.shutdown();

@@ -153,3 +153,19 @@ e2e("staff send a message; patients may not", async ({ client }) => {
   });
   assert.equal(refused.status, 403);
 });
+
+e2e(
+  "guards run group first, then controller: the refusal names the guard that answered",
+  async ({ client, refusals }) => {
+    // The group's Authenticated answers an anonymous caller, before the controller's HasRole.
+    const anonymous = await client.send("GET", "/people/invitations");
+    assert.equal(anonymous.status, 401);
+    // An identified patient passes the group; the controller's HasRole answers 403.
+    const patient = await client.send("GET", "/people/invitations", { as: callers.patient });
+    assert.equal(patient.status, 403);
+    assert.deepEqual(refusals, [
+      "Authenticated GET /people/invitations",
+      "HasRole(practitioner, receptionist) GET /people/invitations",
+    ]);
+  },
+);

@@ -1,4 +1,4 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { acceptedSchema, Controller, HasRole, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus, QueryBus } from "@kit/kernel";
 import { z } from "zod";
 import { InvitePerson } from "../../application/commands/invite-person/invite-person.command.ts";
@@ -20,6 +20,7 @@ const invitations = z.array(z.object({
   method: "GET",
   path: "/invitations",
   summary: "The practice's invitations",
+  guards: [HasRole("practitioner", "receptionist")],
   response: {
     status: 200,
     description: "The invitations",
@@ -50,6 +51,7 @@ const invitation = z.object({ email: z.email(), role: z.enum(roles) });
   method: "POST",
   path: "/invitations",
   summary: "Invite someone",
+  guards: [HasRole("practitioner", "receptionist")],
   body: zodSchema(invitation),
   response: { status: 201, description: "Invited", body: acceptedSchema },
   errors: ["FORBIDDEN", "ALREADY_INVITED"],
