@@ -291,3 +291,27 @@ e2e(
     expect(await book(client, monday("13:30")), 422, "OUTSIDE_AVAILABILITY");
   },
 );
+
+e2e(
+  "rescheduling moves an appointment under the booking rules and tells the patient",
+  async ({ client, application }) => {
+    await openCalendar(client);
+    const { id } = expect(await book(client, monday("10:00")), 201).body;
+    expect(await book(client, monday("12:00"), { as: callers.otherPatient }), 201);
+    const move = (startsAt: string, as = callers.patient) =>
+      client.send("POST", `/appointments/${id}/rescheduling`, { as, body: { startsAt } });
+    expect(await move(monday("12:15")), 409, "SLOT_TAKEN");
+    expect(await move(monday("11:10")), 422, "OFF_GRID");
+    expect(await move(monday("11:00"), callers.otherPatient), 403, "FORBIDDEN");
+    // Moving within its own period is no clash with itself.
+    expect(await move(monday("10:15")), 201);
+    expect(await move(monday("11:00")), 201);
+    expect(await book(client, monday("10:00"), { as: callers.otherPatient }), 201);
+    await application.events.relay.deliverDue();
+    const moved = await client.send("GET", "/notifications?kind=appointment-rescheduled", {
+      as: callers.patient,
+    });
+    assert.equal(moved.body.total, 2);
+    assert.match(moved.body.items[0].body, /10:15 UTC moved to 2026-03-02 at 11:00 UTC/);
+  },
+);

@@ -24,6 +24,9 @@ import { OpenCalendarHandler } from "./application/commands/open-calendar/open-c
 import { RequestClearance } from "./application/commands/request-clearance/request-clearance.command.ts";
 import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
 import { RequestClearanceHandler } from "./application/commands/request-clearance/request-clearance.handler.ts";
+import { RescheduleAppointment } from "./application/commands/reschedule-appointment/reschedule-appointment.command.ts";
+import { RescheduleAppointmentController } from "./presentation/http/reschedule-appointment.controller.ts";
+import { RescheduleAppointmentHandler } from "./application/commands/reschedule-appointment/reschedule-appointment.handler.ts";
 
 /** The declared classes of the scheduling context. */
 export const schedulingDeclarations: readonly AnyClass[] = [
@@ -51,4 +54,7 @@ export const schedulingDeclarations: readonly AnyClass[] = [
   RequestClearance,
   RequestClearanceController,
   RequestClearanceHandler,
+  RescheduleAppointment,
+  RescheduleAppointmentController,
+  RescheduleAppointmentHandler,
 ];

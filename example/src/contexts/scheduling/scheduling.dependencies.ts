@@ -6,6 +6,7 @@ import { ConfirmAppointmentHandler } from "./application/commands/confirm-appoin
 import { DefineAppointmentTypeHandler } from "./application/commands/define-appointment-type/define-appointment-type.handler.ts";
 import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
 import { RequestClearanceHandler } from "./application/commands/request-clearance/request-clearance.handler.ts";
+import { RescheduleAppointmentHandler } from "./application/commands/reschedule-appointment/reschedule-appointment.handler.ts";
 import { AppointmentRepository } from "./application/ports/appointment-repository.ts";
 import { AvailabilityGateway } from "./application/ports/availability-gateway.ts";
 import { CalendarRepository } from "./application/ports/calendar-repository.ts";
@@ -17,6 +18,7 @@ import { ConfirmAppointmentController } from "./presentation/http/confirm-appoin
 import { DefineAppointmentTypeController } from "./presentation/http/define-appointment-type.controller.ts";
 import { GetClearanceController } from "./presentation/http/get-clearance.controller.ts";
 import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
+import { RescheduleAppointmentController } from "./presentation/http/reschedule-appointment.controller.ts";
 import {
   Clock,
   CommandBus,
@@ -54,4 +56,12 @@ export const schedulingDependencies: DependencyManifest = new Map<
   [OpenCalendarHandler, [CalendarRepository, EventPublisher]],
   [RequestClearanceController, [CommandBus]],
   [RequestClearanceHandler, [CalendarRepository, AppointmentRepository, JobQueue, EventPublisher]],
+  [RescheduleAppointmentController, [CommandBus]],
+  [RescheduleAppointmentHandler, [
+    CalendarRepository,
+    AppointmentRepository,
+    AvailabilityGateway,
+    EventPublisher,
+    Clock,
+  ]],
 ]) as DependencyManifest;

@@ -55,6 +55,20 @@ export class Appointment {
     return true;
   }
 
+  /**
+   * Moves it to another period (the calendar decided the new one fits); a moved appointment
+   * awaits confirmation again. Answers the previous start.
+   */
+  reschedule(startsAt: Date, endsAt: Date, now: Date): Date {
+    if (this.state.status === "cancelled") {
+      throw schedulingRefusals.appointmentCancelled(this.state.id);
+    }
+    if (this.state.endsAt <= now) throw schedulingRefusals.appointmentEnded(this.state.id);
+    const previous = this.state.startsAt;
+    this.state = { ...this.state, startsAt, endsAt, status: "booked" };
+    return previous;
+  }
+
   /** Confirms it; answers whether anything changed (false when it was confirmed already). */
   confirm(now: Date): boolean {
     if (this.state.status === "cancelled") {

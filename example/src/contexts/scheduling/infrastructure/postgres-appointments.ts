@@ -36,10 +36,18 @@ export class PostgresAppointments implements AppointmentRepository {
 
   async save(appointment: Appointment): Promise<void> {
     const a = appointment.snapshot;
-    await currentSql(this.sql)`
-      update scheduling.appointments
-      set status = ${a.status}, cancellation_reason = ${a.cancellationReason ?? null}
-      where id = ${a.id}`;
+    try {
+      await currentSql(this.sql)`
+        update scheduling.appointments
+        set status = ${a.status}, cancellation_reason = ${a.cancellationReason ?? null},
+          starts_at = ${a.startsAt}, ends_at = ${a.endsAt}
+        where id = ${a.id}`;
+    } catch (error) {
+      if ((error as { code?: string }).code === "23505") {
+        throw schedulingRefusals.slotTaken(a.startsAt);
+      }
+      throw error;
+    }
   }
 
   async liveBetween(calendarId: string, from: Date, until: Date): Promise<BookedPeriod[]> {

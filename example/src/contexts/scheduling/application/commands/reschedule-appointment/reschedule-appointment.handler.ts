@@ -1,0 +1,67 @@
+import { type Clock, type EventPublisher, ForbiddenError, Handles, hasRole } from "@kit/kernel";
+import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
+import { AppointmentRescheduled } from "../../../published-language/appointment-rescheduled.event.ts";
+import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
+import type { AvailabilityGateway } from "../../ports/availability-gateway.ts";
+import type { CalendarRepository } from "../../ports/calendar-repository.ts";
+import { seesTenant } from "../../work-tenant.ts";
+import { RescheduleAppointment } from "./reschedule-appointment.command.ts";
+
+/** Runs RescheduleAppointment: the booking rules again, the appointment itself set aside. */
+@Handles(RescheduleAppointment)
+export class RescheduleAppointmentHandler {
+  constructor(
+    private readonly calendars: CalendarRepository,
+    private readonly appointments: AppointmentRepository,
+    private readonly availability: AvailabilityGateway,
+    private readonly events: EventPublisher,
+    private readonly clock: Clock,
+  ) {}
+
+  async handle(command: RescheduleAppointment): Promise<{ id: string }> {
+    const appointment = await this.appointments.find(command.appointmentId);
+    if (appointment === undefined || !seesTenant(appointment.snapshot.tenantId)) {
+      throw schedulingRefusals.appointmentNotFound(command.appointmentId);
+    }
+    const state = appointment.snapshot;
+    if (
+      state.patientId !== command.actor.id &&
+      !hasRole(command.actor, "receptionist", "practitioner")
+    ) {
+      throw new ForbiddenError("A patient moves only their own appointments");
+    }
+    const calendar = await this.calendars.find(state.calendarId);
+    if (calendar === undefined) throw schedulingRefusals.unknownCalendar(state.calendarId);
+    await this.calendars.lockForBooking(calendar.id);
+    const now = this.clock.now();
+    const upcoming = await this.appointments.countUpcoming(calendar.id, state.patientId, now);
+    const planned = calendar.planBooking(state.appointmentTypeId, command.startsAt, {
+      now,
+      patientId: state.patientId,
+      // The appointment being moved does not count against the patient's limit.
+      patientUpcoming: state.endsAt > now && state.status !== "cancelled" ? upcoming - 1 : upcoming,
+    });
+    if (
+      !await this.availability.isOpen(command.actor, calendar.id, planned.startsAt, planned.endsAt)
+    ) {
+      throw schedulingRefusals.outsideAvailability(planned.startsAt, planned.endsAt);
+    }
+    const overlapping = (await this.appointments.liveBetween(
+      calendar.id,
+      planned.startsAt,
+      planned.endsAt,
+    )).filter((a) => a.id !== state.id);
+    if (overlapping.length > 0) throw schedulingRefusals.slotTaken(planned.startsAt);
+    const previous = appointment.reschedule(planned.startsAt, planned.endsAt, now);
+    await this.appointments.save(appointment);
+    await this.events.publish(AppointmentRescheduled, {
+      appointmentId: state.id,
+      calendarId: state.calendarId,
+      patientId: state.patientId,
+      previousStartsAt: previous.toISOString(),
+      startsAt: planned.startsAt.toISOString(),
+      endsAt: planned.endsAt.toISOString(),
+    });
+    return { id: state.id };
+  }
+}
