@@ -19,7 +19,7 @@ import { serveApplication } from "./platform/http/serve.ts";
 let dev: DevDatabase | undefined;
 let url = Deno.env.get("DATABASE_URL");
 if (!url) {
-  const dataDir = new URL("../.kit/dev-db", import.meta.url).pathname;
+  const dataDir = Deno.env.get("KIT_DEV_DB") ?? new URL("../.kit/dev-db", import.meta.url).pathname;
   console.log(`no DATABASE_URL: starting the embedded database in ${dataDir} ...`);
   dev = await startDevDatabase(dataDir);
   url = dev.url;
@@ -61,7 +61,7 @@ const token = await signToken(secret, {
 });
 console.log(`scheduling API on ${served.url}
   API docs:  ${served.url}/docs  (OpenAPI document: ${served.url}/openapi.json)
-  database:  ${dev ? "embedded (.kit/dev-db)" : "DATABASE_URL"}; jobs: ${
+  database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${
   jobStore ? "Redis" : "PostgreSQL"
 }
   sample token (practitioner dr-who of practice-1, valid 1 hour; send x-tenant-id: practice-1):
