@@ -169,3 +169,63 @@ e2e(
     ]);
   },
 );
+
+e2e(
+  "a booking plans a reminder job at the patient's notice; moving re-plans it, cancelling cancels it",
+  async ({ client, application, clock }) => {
+    const as = callers.practitioner;
+    await client.send("PUT", "/calendars/cal-1", { as });
+    await client.send("PUT", "/calendars/cal-1/appointment-types/checkup", {
+      as,
+      body: { name: "Check-up", durationMinutes: 30 },
+    });
+    await client.send("PUT", "/calendars/cal-1/opening-hours", {
+      as,
+      body: {
+        windows: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, opens: "09:00", closes: "17:00" })),
+      },
+    });
+    const book = async (startsAt: string) =>
+      (await client.send("POST", "/appointments/", {
+        as: callers.patient,
+        body: { calendarId: "cal-1", appointmentTypeId: "checkup", startsAt },
+      })).body.id as string;
+    const reminders = async () =>
+      (await client.send("GET", "/notifications?kind=appointment-reminder", {
+        as: callers.patient,
+      }))
+        .body;
+
+    const wednesday = await book("2026-03-04T10:00:00Z");
+    const friday = await book("2026-03-06T10:00:00Z");
+    await application.events.relay.deliverDue();
+    // Nothing is due before Tuesday 10:00 (24 hours' notice by default).
+    assert.equal(await application.backgroundJobs.runDue(), 0);
+
+    // Friday's appointment moves to Thursday: its reminder moves to Wednesday 10:00.
+    await client.send("POST", `/appointments/${friday}/rescheduling`, {
+      as: callers.patient,
+      body: { startsAt: "2026-03-05T10:00:00Z" },
+    });
+    await client.send("POST", `/appointments/${wednesday}/cancellation`, {
+      as: callers.patient,
+      body: { reason: "ill" },
+    });
+    await application.events.relay.deliverDue();
+
+    clock.set(new Date("2026-03-03T10:00:00Z"));
+    assert.equal(
+      await application.backgroundJobs.runDue(),
+      0,
+      "the cancelled one's reminder is off",
+    );
+    clock.set(new Date("2026-03-04T10:00:00Z"));
+    assert.equal(await application.backgroundJobs.runDue(), 1);
+    const sent = await reminders();
+    assert.equal(sent.total, 1);
+    assert.equal(sent.items[0].relatedId, friday);
+    assert.match(sent.items[0].body, /2026-03-05 at 10:00 UTC/);
+    clock.set(new Date("2026-03-05T09:00:00Z"));
+    assert.equal(await application.backgroundJobs.runDue(), 0, "the first plan was cancelled");
+  },
+);

@@ -4,6 +4,8 @@ import { GetPreferences } from "./application/queries/get-preferences/get-prefer
 import { GetPreferencesController } from "./presentation/http/get-preferences.controller.ts";
 import { GetPreferencesHandler } from "./application/queries/get-preferences/get-preferences.handler.ts";
 import { Notifications } from "./presentation/http/notifications.routes.ts";
+import { PlanReminder } from "./application/commands/plan-reminder/plan-reminder.command.ts";
+import { PlanReminderHandler } from "./application/commands/plan-reminder/plan-reminder.handler.ts";
 import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
 import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
 import { SchedulingAppointmentConfirmedHandler } from "./application/reactions/scheduling-appointment-confirmed.handler.ts";
@@ -14,6 +16,7 @@ import { SearchNotificationsHandler } from "./application/queries/search-notific
 import { SendNotification } from "./application/commands/send-notification/send-notification.command.ts";
 import { SendNotificationController } from "./presentation/http/send-notification.controller.ts";
 import { SendNotificationHandler } from "./application/commands/send-notification/send-notification.handler.ts";
+import { SendReminder } from "./application/background/send-reminder.job.ts";
 
 /** The declared classes of the notifications context. */
 export const notificationsDeclarations: readonly AnyClass[] = [
@@ -21,6 +24,8 @@ export const notificationsDeclarations: readonly AnyClass[] = [
   GetPreferencesController,
   GetPreferencesHandler,
   Notifications,
+  PlanReminder,
+  PlanReminderHandler,
   SchedulingAppointmentBookedHandler,
   SchedulingAppointmentCancelledHandler,
   SchedulingAppointmentConfirmedHandler,
@@ -31,4 +36,5 @@ export const notificationsDeclarations: readonly AnyClass[] = [
   SendNotification,
   SendNotificationController,
   SendNotificationHandler,
+  SendReminder,
 ];

@@ -1,4 +1,6 @@
 // Derived by kit from constructor parameter types. Regenerate, never merge by hand.
+import { SendReminder } from "./application/background/send-reminder.job.ts";
+import { PlanReminderHandler } from "./application/commands/plan-reminder/plan-reminder.handler.ts";
 import { SendNotificationHandler } from "./application/commands/send-notification/send-notification.handler.ts";
 import { NotificationStore } from "./application/ports/notification-store.ts";
 import { GetPreferencesHandler } from "./application/queries/get-preferences/get-preferences.handler.ts";
@@ -15,6 +17,7 @@ import {
   CommandBus,
   type DependencyManifest,
   IdGenerator,
+  JobQueue,
   ProcessedEvents,
   QueryBus,
 } from "@kit/kernel";
@@ -26,17 +29,32 @@ export const notificationsDependencies: DependencyManifest = new Map<
 >([
   [GetPreferencesController, [QueryBus]],
   [GetPreferencesHandler, [NotificationStore]],
-  [SchedulingAppointmentBookedHandler, [ProcessedEvents, NotificationStore, IdGenerator, Clock]],
-  [SchedulingAppointmentCancelledHandler, [ProcessedEvents, NotificationStore, IdGenerator, Clock]],
+  [PlanReminderHandler, [NotificationStore, JobQueue, Clock]],
+  [SchedulingAppointmentBookedHandler, [
+    ProcessedEvents,
+    NotificationStore,
+    IdGenerator,
+    Clock,
+    CommandBus,
+  ]],
+  [SchedulingAppointmentCancelledHandler, [
+    ProcessedEvents,
+    NotificationStore,
+    IdGenerator,
+    Clock,
+    CommandBus,
+  ]],
   [SchedulingAppointmentConfirmedHandler, [ProcessedEvents, NotificationStore, IdGenerator, Clock]],
   [SchedulingAppointmentRescheduledHandler, [
     ProcessedEvents,
     NotificationStore,
     IdGenerator,
     Clock,
+    CommandBus,
   ]],
   [SearchNotificationsController, [QueryBus]],
   [SearchNotificationsHandler, [NotificationStore]],
   [SendNotificationController, [CommandBus]],
   [SendNotificationHandler, [NotificationStore, IdGenerator, Clock]],
+  [SendReminder, [CommandBus]],
 ]) as DependencyManifest;

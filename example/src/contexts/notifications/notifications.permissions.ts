@@ -5,5 +5,6 @@ export const notificationsPermissions = definePermissions("notifications", {
   // kit:begin permissions
   "notification.read": { description: "Read one's own notifications and preferences" },
   "notification.send": { description: "Send a message to a person" },
+  "reminder.plan": { description: "Plan (or cancel) the reminder of an appointment" },
   // kit:end
 });

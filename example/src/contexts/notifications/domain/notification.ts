@@ -4,6 +4,7 @@ export const notificationKinds = [
   "appointment-cancelled",
   "appointment-confirmed",
   "appointment-rescheduled",
+  "appointment-reminder",
   "message",
 ] as const;
 

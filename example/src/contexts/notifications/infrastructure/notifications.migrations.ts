@@ -24,4 +24,13 @@ create table preferences (
 );
 `,
   },
+  {
+    version: 2,
+    sql: `
+create table reminders (
+  appointment_id text primary key,
+  job_id text not null
+);
+`,
+  },
 ];

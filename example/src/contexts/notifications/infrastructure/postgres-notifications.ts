@@ -51,6 +51,23 @@ export class PostgresNotifications implements NotificationStore {
     };
   }
 
+  async reminderOf(appointmentId: string): Promise<string | undefined> {
+    const [row] = await currentSql(this.sql)`
+      select job_id from notifications.reminders where appointment_id = ${appointmentId}`;
+    return row?.job_id;
+  }
+
+  async setReminder(appointmentId: string, jobId: string | undefined): Promise<void> {
+    const db = currentSql(this.sql);
+    if (jobId === undefined) {
+      await db`delete from notifications.reminders where appointment_id = ${appointmentId}`;
+      return;
+    }
+    await db`
+      insert into notifications.reminders (appointment_id, job_id) values (${appointmentId}, ${jobId})
+      on conflict (appointment_id) do update set job_id = excluded.job_id`;
+  }
+
   async preferences(personId: string): Promise<Preferences | undefined> {
     const [row] = await currentSql(this.sql)`
       select * from notifications.preferences where person_id = ${personId}`;

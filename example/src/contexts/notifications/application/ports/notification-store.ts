@@ -18,6 +18,10 @@ export interface NotificationStore {
   search(search: NotificationSearch): Promise<{ items: Notification[]; total: number }>;
   /** The person's preferences, or undefined when they set none. */
   preferences(personId: string): Promise<Preferences | undefined>;
+  /** The reminder job planned for an appointment, if any. */
+  reminderOf(appointmentId: string): Promise<string | undefined>;
+  /** Records (or replaces) the reminder job of an appointment; undefined forgets it. */
+  setReminder(appointmentId: string, jobId: string | undefined): Promise<void>;
   /** Stores the person's preferences. */
   savePreferences(personId: string, preferences: Preferences): Promise<void>;
 }

@@ -1,17 +1,20 @@
 import {
   type Clock,
+  type CommandBus,
   type EventPayloadOf,
   HandlesEvent,
   type IdGenerator,
   type IntegrationEvent,
   type ProcessedEvents,
   processOnce,
+  systemActor,
 } from "@kit/kernel";
 import { AppointmentBooked } from "../../../scheduling/published-language/appointment-booked.event.ts";
 import { whenText } from "../../domain/notification.ts";
+import { PlanReminder } from "../commands/plan-reminder/plan-reminder.command.ts";
 import type { NotificationStore } from "../ports/notification-store.ts";
 
-/** Tells the patient their appointment was booked, once per event (a redelivery is ignored). */
+/** Tells the patient their appointment was booked and plans its reminder again, once per event (a redelivery is ignored). */
 @HandlesEvent(AppointmentBooked, { name: "notifications.scheduling-appointment-booked" })
 export class SchedulingAppointmentBookedHandler {
   constructor(
@@ -19,6 +22,7 @@ export class SchedulingAppointmentBookedHandler {
     private readonly notifications: NotificationStore,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly commands: CommandBus,
   ) {}
 
   async handle(event: IntegrationEvent<EventPayloadOf<typeof AppointmentBooked>>): Promise<void> {
@@ -27,8 +31,8 @@ export class SchedulingAppointmentBookedHandler {
       this.processed,
       "notifications.scheduling-appointment-booked",
       event,
-      () =>
-        this.notifications.add({
+      async () => {
+        await this.notifications.add({
           id: this.ids.next(),
           recipientId: p.patientId,
           kind: "appointment-booked",
@@ -36,7 +40,11 @@ export class SchedulingAppointmentBookedHandler {
           body: `Your appointment is booked for ${whenText(p.startsAt)}.`,
           relatedId: p.appointmentId,
           createdAt: this.clock.now(),
-        }),
+        });
+        await this.commands.execute(
+          new PlanReminder(systemActor, p.appointmentId, p.patientId, p.startsAt),
+        );
+      },
     );
   }
 }

@@ -1,17 +1,20 @@
 import {
   type Clock,
+  type CommandBus,
   type EventPayloadOf,
   HandlesEvent,
   type IdGenerator,
   type IntegrationEvent,
   type ProcessedEvents,
   processOnce,
+  systemActor,
 } from "@kit/kernel";
 import { AppointmentCancelled } from "../../../scheduling/published-language/appointment-cancelled.event.ts";
 import { whenText } from "../../domain/notification.ts";
+import { PlanReminder } from "../commands/plan-reminder/plan-reminder.command.ts";
 import type { NotificationStore } from "../ports/notification-store.ts";
 
-/** Tells the patient their appointment was cancelled, once per event (a redelivery is ignored). */
+/** Tells the patient their appointment was cancelled and cancels its reminder, once per event (a redelivery is ignored). */
 @HandlesEvent(AppointmentCancelled, { name: "notifications.scheduling-appointment-cancelled" })
 export class SchedulingAppointmentCancelledHandler {
   constructor(
@@ -19,6 +22,7 @@ export class SchedulingAppointmentCancelledHandler {
     private readonly notifications: NotificationStore,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly commands: CommandBus,
   ) {}
 
   async handle(
@@ -29,8 +33,8 @@ export class SchedulingAppointmentCancelledHandler {
       this.processed,
       "notifications.scheduling-appointment-cancelled",
       event,
-      () =>
-        this.notifications.add({
+      async () => {
+        await this.notifications.add({
           id: this.ids.next(),
           recipientId: p.patientId,
           kind: "appointment-cancelled",
@@ -38,7 +42,11 @@ export class SchedulingAppointmentCancelledHandler {
           body: `Your appointment of ${whenText(p.startsAt)} is cancelled: ${p.reason}.`,
           relatedId: p.appointmentId,
           createdAt: this.clock.now(),
-        }),
+        });
+        await this.commands.execute(
+          new PlanReminder(systemActor, p.appointmentId, p.patientId, undefined),
+        );
+      },
     );
   }
 }

@@ -9,6 +9,7 @@ import {
 } from "@kit/kernel";
 import { AppointmentConfirmed } from "../../../scheduling/published-language/appointment-confirmed.event.ts";
 import { whenText } from "../../domain/notification.ts";
+
 import type { NotificationStore } from "../ports/notification-store.ts";
 
 /** Tells the patient their appointment was confirmed, once per event (a redelivery is ignored). */
@@ -29,8 +30,8 @@ export class SchedulingAppointmentConfirmedHandler {
       this.processed,
       "notifications.scheduling-appointment-confirmed",
       event,
-      () =>
-        this.notifications.add({
+      async () => {
+        await this.notifications.add({
           id: this.ids.next(),
           recipientId: p.patientId,
           kind: "appointment-confirmed",
@@ -38,7 +39,8 @@ export class SchedulingAppointmentConfirmedHandler {
           body: `You confirmed your appointment of ${whenText(p.startsAt)}.`,
           relatedId: p.appointmentId,
           createdAt: this.clock.now(),
-        }),
+        });
+      },
     );
   }
 }

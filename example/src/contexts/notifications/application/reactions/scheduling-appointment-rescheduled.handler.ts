@@ -1,17 +1,20 @@
 import {
   type Clock,
+  type CommandBus,
   type EventPayloadOf,
   HandlesEvent,
   type IdGenerator,
   type IntegrationEvent,
   type ProcessedEvents,
   processOnce,
+  systemActor,
 } from "@kit/kernel";
 import { AppointmentRescheduled } from "../../../scheduling/published-language/appointment-rescheduled.event.ts";
 import { whenText } from "../../domain/notification.ts";
+import { PlanReminder } from "../commands/plan-reminder/plan-reminder.command.ts";
 import type { NotificationStore } from "../ports/notification-store.ts";
 
-/** Tells the patient their appointment was rescheduled, once per event (a redelivery is ignored). */
+/** Tells the patient their appointment was rescheduled and plans its reminder again, once per event (a redelivery is ignored). */
 @HandlesEvent(AppointmentRescheduled, { name: "notifications.scheduling-appointment-rescheduled" })
 export class SchedulingAppointmentRescheduledHandler {
   constructor(
@@ -19,6 +22,7 @@ export class SchedulingAppointmentRescheduledHandler {
     private readonly notifications: NotificationStore,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly commands: CommandBus,
   ) {}
 
   async handle(
@@ -29,8 +33,8 @@ export class SchedulingAppointmentRescheduledHandler {
       this.processed,
       "notifications.scheduling-appointment-rescheduled",
       event,
-      () =>
-        this.notifications.add({
+      async () => {
+        await this.notifications.add({
           id: this.ids.next(),
           recipientId: p.patientId,
           kind: "appointment-rescheduled",
@@ -40,7 +44,11 @@ export class SchedulingAppointmentRescheduledHandler {
           }.`,
           relatedId: p.appointmentId,
           createdAt: this.clock.now(),
-        }),
+        });
+        await this.commands.execute(
+          new PlanReminder(systemActor, p.appointmentId, p.patientId, p.startsAt),
+        );
+      },
     );
   }
 }

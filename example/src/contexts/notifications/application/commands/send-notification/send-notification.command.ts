@@ -1,4 +1,5 @@
 import { type Actor, AuthorizedCommand, Requires } from "@kit/kernel";
+import type { NotificationKind } from "../../../domain/notification.ts";
 import { notificationsPermissions } from "../../../notifications.permissions.ts";
 
 /** Staff send a message to a person. Needs 'notification.send'. */
@@ -9,6 +10,8 @@ export class SendNotification extends AuthorizedCommand<{ id: string }> {
     readonly recipientId: string,
     readonly title: string,
     readonly body: string,
+    readonly kind: NotificationKind = "message",
+    readonly relatedId?: string,
   ) {
     super(actor);
   }

@@ -16,7 +16,8 @@ export class SendNotificationHandler {
     await this.notifications.add({
       id,
       recipientId: command.recipientId,
-      kind: "message",
+      kind: command.kind,
+      ...(command.relatedId === undefined ? {} : { relatedId: command.relatedId }),
       title: command.title,
       body: command.body,
       createdAt: this.clock.now(),
