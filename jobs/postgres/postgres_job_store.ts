@@ -86,26 +86,37 @@ export class PostgresJobStore implements JobStore {
   async jobInsertMany(
     params: { jobs: readonly NewJob[]; unit?: UnitOfWork },
   ): Promise<readonly EnqueueResult[]> {
+    if (params.jobs.length === 0) return [];
     const sql = this.#on(params.unit);
-    const rows = params.jobs.map((job) => ({
-      id: job.id,
-      name: job.name,
-      queue: job.queue,
-      payload: sql.json(job.payload as postgres.JSONValue),
-      actor: sql.json(job.actor as unknown as postgres.JSONValue),
-      tenant_id: job.tenantId ?? "",
-      correlation_id: job.correlationId,
-      traceparent: job.traceparent ?? null,
-      subject: job.subject ?? null,
-      idempotency_key: job.idempotencyKey ?? null,
-      max_attempts: job.maxAttempts,
-      run_at: job.runAt,
-      created_at: job.createdAt,
-    }));
+    const jobs = params.jobs;
+    const column = (value: (job: NewJob) => string | null) => sql.array(jobs.map(value));
+    // One array per column: one statement (and one prepared plan) for any batch size, and one
+    // notification per queue rather than per row.
     const inserted = await sql`
-      insert into background_jobs ${sql(rows as never)}
-      on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
-      returning id, pg_notify(${jobsChannel}, queue)`;
+      with inserted as (
+        insert into background_jobs
+          (id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
+           idempotency_key, max_attempts, run_at, created_at)
+        select * from unnest(${column((j) => j.id)}::text[], ${column((j) => j.name)}::text[],
+          ${column((j) => j.queue)}::text[], ${column((j) => JSON.stringify(j.payload))}::jsonb[],
+          ${column((j) => JSON.stringify(j.actor))}::jsonb[], ${
+      column((j) => j.tenantId ?? "")
+    }::text[],
+          ${column((j) => j.correlationId)}::text[], ${
+      column((j) => j.traceparent ?? null)
+    }::text[],
+          ${column((j) => j.subject ?? null)}::text[], ${
+      column((j) => j.idempotencyKey ?? null)
+    }::text[],
+          ${column((j) => String(j.maxAttempts))}::integer[],
+          ${column((j) => j.runAt.toISOString())}::timestamptz[],
+          ${column((j) => j.createdAt.toISOString())}::timestamptz[])
+        on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
+        returning id, queue
+      ), notified as (
+        select pg_notify(${jobsChannel}, queue) from (select distinct queue from inserted) q
+      )
+      select id, (select count(*) from notified) as notified from inserted`;
     const kept = new Set(inserted.map((row) => row.id as string));
     const missing = params.jobs.filter((job) => !kept.has(job.id));
     const existing = new Map<string, string>();
