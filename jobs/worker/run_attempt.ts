@@ -38,6 +38,11 @@ export interface AttemptContext {
   readonly onHeartbeat?: (healthy: boolean) => void;
   /** Completes a held job (batched by the worker); defaults to the store's `jobComplete`. */
   readonly complete?: (id: string, leaseToken: string) => Promise<boolean>;
+  /**
+   * Told once the job's run has ended, before its outcome is recorded: the worker frees the
+   * attempt's slot then, so that the next claim overlaps the write of this outcome.
+   */
+  readonly onRunEnd?: () => void;
 }
 
 /** The end of an attempt. */
@@ -159,7 +164,11 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
       () => runnable.instance().run(job.payload, execution),
     );
     running.catch(() => {}); // a run that ignores its signal finishes behind, unheard
-    await Promise.race([running, aborted(run.signal)]);
+    try {
+      await Promise.race([running, aborted(run.signal)]);
+    } finally {
+      context.onRunEnd?.();
+    }
     if (run.signal.aborted) throw run.signal.reason;
     const held = context.complete
       ? await context.complete(job.id, job.leaseToken)

@@ -12,7 +12,10 @@ import {
 
 /** The settings of a {@linkcode Worker}. */
 export interface WorkerSettings {
-  /** Attempts run at once per queue (default 10; `{ <context>: n }` per queue). */
+  /**
+   * Jobs run at once per queue (default 10; `{ <context>: n }` per queue). A slot is free again
+   * once its run ends: the outcome is written while the next job is claimed.
+   */
   readonly concurrency?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1000 ms). */
   readonly pollIntervalMs?: number;
@@ -192,12 +195,15 @@ export class Worker {
         break;
       }
       for (const job of jobs) {
-        const attempt = this.#attempt(job).then(() => {}, () => {});
-        const tracked = attempt.finally(() => {
-          mine.delete(tracked);
+        // The slot is free once the run ends; the attempt, until its outcome is recorded.
+        let freeSlot!: () => void;
+        const slot: Promise<void> = new Promise<void>((resolve) => (freeSlot = resolve))
+          .then(() => void mine.delete(slot));
+        const tracked = this.#attempt(job, freeSlot).then(() => {}, () => {}).finally(() => {
+          freeSlot();
           this.#running.delete(tracked);
         });
-        mine.add(tracked);
+        mine.add(slot);
         this.#running.add(tracked);
       }
       if (jobs.length === 0) await this.#idle(stopping);
@@ -214,7 +220,7 @@ export class Worker {
     });
   }
 
-  async #attempt(job: ClaimedJob): Promise<AttemptResult> {
+  async #attempt(job: ClaimedJob, onRunEnd?: () => void): Promise<AttemptResult> {
     const attempt: AttemptContext = {
       store: this.#store,
       clock: this.#clock,
@@ -225,6 +231,7 @@ export class Worker {
         this.#healthy = healthy;
       },
       complete: (id, leaseToken) => this.#completions.complete(id, leaseToken),
+      ...(onRunEnd === undefined ? {} : { onRunEnd }),
     };
     const started = this.#clock.now().getTime();
     const span = this.#telemetry.startAttempt(job);
