@@ -31,7 +31,7 @@ Deno.test({
       const store = new PostgresJobStore(sql);
       const heard: string[] = [];
       let onHeard = () => {};
-      const unlisten = await store.jobListen((queue) => {
+      const unlisten = await store.jobListen!((queue) => {
         heard.push(queue);
         onHeard();
       });
