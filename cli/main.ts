@@ -12,6 +12,7 @@ import { initProject } from "./commands/init.ts";
 import { status, todos } from "./commands/status.ts";
 import { formatBriefing, workerScope } from "./commands/worker_scope.ts";
 import { generatorKinds } from "./generators/catalog.ts";
+import { preToolUseHook } from "./commands/hook.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 const usage = `Usage: kit <command> [options]
@@ -24,6 +25,8 @@ Commands:
   docs [--check]               regenerates the derived files (barrels, manifests, CONTEXT.md lists, context map)
   status                       slices by status and owner, and what is left in each context
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
+  hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
+                               input on stdin, refuses what a worker scope does not allow
 
 Options:
   --help      this text (also after a command)
@@ -141,6 +144,12 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
       case "todo": {
         if (rest[0] === undefined) throw new CliError("Usage: kit todo <context>");
         for (const line of await todos(cwd, rest[0])) console.log(line);
+        return 0;
+      }
+      case "hook": {
+        if (rest[0] !== "pre-tool-use") throw new CliError("Usage: kit hook pre-tool-use");
+        const answer = await preToolUseHook(await new Response(Deno.stdin.readable).text());
+        if (answer) console.log(answer);
         return 0;
       }
       default:
