@@ -213,3 +213,29 @@ e2e(
   },
   { now: realNow.toISOString() },
 );
+
+e2e(
+  "a clearance treats an appointment that ended meanwhile as done",
+  async ({ client, application, clock }) => {
+    await openCalendar(client, "cal-1");
+    const early = await bookFor(client, "cal-1", "p1", monday("10:00"));
+    const late = await bookFor(client, "cal-1", "p2", monday("15:00"));
+    const posted = await client.send("POST", "/calendars/cal-1/clearances", {
+      as,
+      body: { from: monday("00:00"), until: monday("23:00"), reason: "closed" },
+    });
+    // The worker only gets to it at 11:00: the 10:00 appointment has ended, the 15:00 one has not.
+    clock.set(new Date(monday("11:00")));
+    assert.equal(await application.backgroundJobs.runDue(), 1);
+    const done = await client.send("GET", `/calendars/cal-1/clearances/${posted.body.id}`, { as });
+    assert.deepEqual(done.body, { status: "succeeded", done: 2, total: 2 });
+    const confirmEarly = await client.send("POST", `/appointments/${early}/confirmation`, {
+      as: callers.receptionist,
+    });
+    assert.equal(confirmEarly.body.code, "APPOINTMENT_ENDED", "the ended one was left as it was");
+    const confirmLate = await client.send("POST", `/appointments/${late}/confirmation`, {
+      as: callers.receptionist,
+    });
+    assert.equal(confirmLate.body.code, "APPOINTMENT_CANCELLED");
+  },
+);
