@@ -1,0 +1,251 @@
+/**
+ * HTTP side by side, over loopback: every server in its own process, loaded by `wrk` (Debian's
+ * package) from another process, a warm-up round then a measured round, one row after another.
+ * Reference: `Deno.serve` answering a constant JSON body. Rows: bare Hono and kit's `Public`
+ * route (GET /hello); the spec's schema route (POST with params, query, a header and a JSON body
+ * validated, an HS256 JWT verified, a permission checked, a use case called, the answer
+ * serialized) in kit, @hono/zod-openapi, NestJS (Express and Fastify adapters), Fastify, and kit
+ * on Node 20 (@hono/node-server). Node peers run from bench/peers/http (installed with `npm ci`
+ * when missing). Prints one markdown table with req/s, p99 and the ratio to the reference row.
+ *
+ * `BENCH_SECONDS` (default 5) sets the measured round; `BENCH_ROUNDS` (default 1) repeats the
+ * whole table, interleaved, and keeps each row's best round.
+ */
+import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { SignJWT } from "jose";
+import { audience, body, issuer, secret } from "./http/shared.ts";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 1);
+const connections = 32;
+
+async function run(
+  cmd: string,
+  args: string[],
+  cwd?: string,
+): Promise<{ ok: boolean; out: string }> {
+  try {
+    const o = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+    return { ok: o.success, out: new TextDecoder().decode(o.stdout) };
+  } catch {
+    return { ok: false, out: "" };
+  }
+}
+
+if (!(await run("wrk", ["--version"])).out && !(await run("which", ["wrk"])).ok) {
+  console.log("skipped: the HTTP benchmark needs wrk (apt-get install wrk)");
+  Deno.exit(0);
+}
+const peers = here("./peers/http");
+let nodePeers = existsSync(`${peers}/node_modules`);
+if (!nodePeers) nodePeers = (await run("npm", ["ci", "--no-audit", "--no-fund"], peers)).ok;
+if (!nodePeers) console.log("skipped: the Node rows (npm ci in bench/peers/http failed)");
+
+const bundleDir = await Deno.makeTempDir({ prefix: "kit-bench-node-" });
+const bundle = `${bundleDir}/kit_node.mjs`;
+const bundled = (await run(Deno.execPath(), [
+  "bundle",
+  "--platform",
+  "node",
+  "-o",
+  bundle,
+  here("./http/kit_node.ts"),
+])).ok;
+if (!bundled) console.log("skipped: kit on Node (deno bundle failed)");
+
+const token = await new SignJWT({ roles: ["practitioner"] })
+  .setProtectedHeader({ alg: "HS256" })
+  .setSubject("dr-who")
+  .setIssuer(issuer)
+  .setAudience(audience)
+  .setIssuedAt()
+  .setExpirationTime("1d")
+  .sign(new TextEncoder().encode(secret));
+const script = await Deno.makeTempFile({ suffix: ".lua" });
+await Deno.writeTextFile(
+  script,
+  `wrk.method = "POST"
+wrk.body = '${body}'
+wrk.headers["content-type"] = "application/json"
+wrk.headers["authorization"] = "Bearer ${token}"
+wrk.headers["x-request-source"] = "bench"
+`,
+);
+
+interface Row {
+  readonly name: string;
+  readonly path: "get" | "schema";
+  readonly command: string;
+  readonly args: (port: number) => string[];
+  readonly cwd?: string;
+  readonly available: boolean;
+}
+
+const deno = (which: string) => (port: number) => [
+  "run",
+  "-A",
+  here("./http/deno_server.ts"),
+  which,
+  String(port),
+];
+const node = (file: string, ...extra: string[]) => (port: number) => [
+  file,
+  ...extra,
+  String(port),
+  secret,
+  issuer,
+  audience,
+];
+const rows: Row[] = [
+  {
+    name: "Deno.serve, constant JSON (reference)",
+    path: "get",
+    command: Deno.execPath(),
+    args: deno("reference"),
+    available: true,
+  },
+  {
+    name: "bare Hono, GET /hello",
+    path: "get",
+    command: Deno.execPath(),
+    args: deno("hono"),
+    available: true,
+  },
+  {
+    name: "kit, GET /hello (Public)",
+    path: "get",
+    command: Deno.execPath(),
+    args: deno("kit"),
+    available: true,
+  },
+  {
+    name: "kit, schema route",
+    path: "schema",
+    command: Deno.execPath(),
+    args: deno("kit"),
+    available: true,
+  },
+  {
+    name: "@hono/zod-openapi, schema route",
+    path: "schema",
+    command: Deno.execPath(),
+    args: deno("zod-openapi"),
+    available: true,
+  },
+  {
+    name: "Fastify (Node 20), schema route",
+    path: "schema",
+    command: "node",
+    args: node("fastify_server.mjs"),
+    cwd: peers,
+    available: nodePeers,
+  },
+  {
+    name: "NestJS + Express (Node 20), schema route",
+    path: "schema",
+    command: "node",
+    args: node("nest_server.mjs", "express"),
+    cwd: peers,
+    available: nodePeers,
+  },
+  {
+    name: "NestJS + Fastify (Node 20), schema route",
+    path: "schema",
+    command: "node",
+    args: node("nest_server.mjs", "fastify"),
+    cwd: peers,
+    available: nodePeers,
+  },
+  {
+    name: "kit on Node 20 (@hono/node-server), schema route",
+    path: "schema",
+    command: "node",
+    args: (port) => [bundle, String(port)],
+    available: bundled,
+  },
+];
+
+async function load(row: Row): Promise<{ rps: number; p99: string }> {
+  const port = 18_000 + Math.floor(Math.random() * 2000);
+  const child = new Deno.Command(row.command, {
+    args: row.args(port),
+    cwd: row.cwd,
+    env: { NODE_ENV: "production" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${row.name} exited before listening`);
+    seen += value;
+  }
+  const url = row.path === "get"
+    ? `http://127.0.0.1:${port}/hello`
+    : `http://127.0.0.1:${port}/calendars/cal-1/clearances?notify=yes`;
+  const args = (d: number) => [
+    "-t1",
+    `-c${connections}`,
+    `-d${d}s`,
+    "--latency",
+    ...(row.path === "schema" ? ["-s", script] : []),
+    url,
+  ];
+  try {
+    await run("wrk", args(2));
+    const out = (await run("wrk", args(seconds))).out;
+    const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+    if (non2xx > 0) throw new Error(`${row.name} answered ${non2xx} non-2xx responses`);
+    return {
+      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+      p99: /\n\s+99%\s+(\S+)/.exec(out)?.[1] ?? "?",
+    };
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await reader.cancel().catch(() => {});
+  }
+}
+
+const best = new Map<string, { rps: number; p99: string }>();
+for (let round = 0; round < rounds; round++) {
+  for (const row of rows.filter((r) => r.available)) {
+    const result = await load(row);
+    if ((best.get(row.name)?.rps ?? 0) < result.rps) best.set(row.name, result);
+  }
+}
+await Deno.remove(script);
+await Deno.remove(bundleDir, { recursive: true });
+
+const rps = (name: string) => best.get(name)?.rps ?? NaN;
+const reference = rps(rows[0]!.name);
+console.log(
+  `\nHTTP over loopback (wrk -t1 -c${connections}, ${seconds}s measured after a 2s warm-up, best of ${rounds}; server and load share ${navigator.hardwareConcurrency} cores; Deno ${Deno.version.deno}, ${
+    (await run("node", ["--version"])).out.trim()
+  })`,
+);
+console.log("| row | req/s | p99 | ratio to reference |\n| --- | ---: | ---: | ---: |");
+for (const row of rows) {
+  const r = best.get(row.name);
+  if (!r) {
+    console.log(`| ${row.name} | skipped | | |`);
+    continue;
+  }
+  console.log(
+    `| ${row.name} | ${Math.round(r.rps).toLocaleString("en-US")} | ${r.p99} | ${
+      (r.rps / reference).toFixed(2)
+    }x |`,
+  );
+}
+const ratio = (a: string, b: string) => (rps(a) / rps(b)).toFixed(2);
+console.log(`
+Targets: kit Public / bare Hono = ${
+  ratio(rows[2]!.name, rows[1]!.name)
+}x (target >= 0.9); kit schema / @hono/zod-openapi = ${
+  ratio(rows[3]!.name, rows[4]!.name)
+}x (target >= 1.0); kit schema / NestJS + Express = ${
+  ratio(rows[3]!.name, rows[6]!.name)
+}x (target >= 2.0)`);
