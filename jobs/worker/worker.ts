@@ -169,10 +169,19 @@ export class Worker {
   async #loop(queue: string): Promise<void> {
     const stopping = this.#stopping.signal;
     const mine = new Set<Promise<void>>();
+    const stopped = new Promise<void>((resolve) => {
+      if (stopping.aborted) resolve();
+      else stopping.addEventListener("abort", () => resolve(), { once: true });
+    });
     while (!stopping.aborted) {
       const free = this.#concurrency(queue) - mine.size;
-      if (!this.#healthy || free <= 0) {
+      if (!this.#healthy) {
         await Promise.race([...mine, this.#idle(stopping)]);
+        continue;
+      }
+      if (free <= 0) {
+        // Busy: a freed slot or the stop ends the wait (no poll timer per claim).
+        await Promise.race([...mine, stopped]);
         continue;
       }
       let jobs: ClaimedJob[] = [];
