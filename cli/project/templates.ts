@@ -24,12 +24,23 @@ export function projectDenoJson(links: readonly string[]): string {
           "deno fmt --check && deno lint && deno check . && deno test -A test/architecture/extractable.spec.ts",
       },
       test: { include: ["src/**/*.spec.ts", "test/**/*.spec.ts"] },
-      lint: { rules: { tags: ["recommended"] } },
+      lint: { rules: { tags: ["recommended"] }, plugins: lintPlugins(links) },
       exclude: [".kit"],
     },
     null,
     2,
   ) + "\n";
+}
+
+/**
+ * The lint plugins of a generated project: `authz/declared` and `presentation/guard-at-the-edge`,
+ * from JSR, or from the kit checkout the project is linked to.
+ */
+function lintPlugins(links: readonly string[]): string[] {
+  const checkout = links[0]?.replace(/\/[^/]+\/?$/, "");
+  return checkout === undefined
+    ? [`jsr:@kit/cli@^${kitVersion}/lint/authz`, `jsr:@kit/cli@^${kitVersion}/lint/presentation`]
+    : [`${checkout}/cli/lint/authz_plugin.ts`, `${checkout}/cli/lint/presentation_plugin.ts`];
 }
 
 /** `src/platform/compose-application.ts`: the modules, between markers. */
