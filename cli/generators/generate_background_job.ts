@@ -55,9 +55,11 @@ import { Background } from "@kit/jobs";
 import { ${command} } from "../commands/${commandKebab}/${commandKebab}.command.ts";
 
 /** The payload of ${name}: JSON, dates as ISO text. */
-export interface ${name}Payload {
-${payload}
-}
+${
+    inputs.length === 0
+      ? `export type ${name}Payload = Record<string, never>;`
+      : `export interface ${name}Payload {\n${payload}\n}`
+  }
 
 /** Sends ${command} later, as the actor who enqueued it. */
 @Background()
@@ -66,7 +68,9 @@ export class ${name} {
 
   constructor(private readonly commands: CommandBus) {}
 
-  async run(payload: ${name}Payload, execution: BackgroundJobExecution): Promise<void> {
+  async run(${
+    inputs.length === 0 ? "_payload" : "payload"
+  }: ${name}Payload, execution: BackgroundJobExecution): Promise<void> {
     await this.commands.execute(new ${command}(${["execution.actor", ...args].join(", ")}));
   }
 }
