@@ -10,7 +10,8 @@
  * by `npm ci --prefix bench/peers/jobs` when missing) on a fresh schema (Postgres database `bench`,
  * created when missing) or a flushed Redis db 5; the implementations take turns on each measure,
  * the order rotating from measure to measure (and round to round). Same payload ({ n }), same
- * concurrency, same measuring code (bench/jobs/measure.mjs). Settings of each peer: see its runner.
+ * concurrency, same measuring code (bench/jobs/measure.mjs). Settings of each peer: see its runner;
+ * graphile-worker runs twice, with its defaults and with its documented (opt-in) batching on.
  *
  * Environment: DATABASE_URL (a server URL; the database is replaced by `bench`, default
  * postgres://postgres@127.0.0.1:5432), REDIS_URL (default redis://127.0.0.1:6379), BENCH_JOBS
@@ -51,6 +52,7 @@ const root = here("../");
 interface Contender {
   readonly name: string;
   readonly command: (args: string[]) => [string, string[]];
+  readonly env?: Record<string, string>;
 }
 
 /** One measure: its row title, the runner's measure, and its job count or concurrency. */
@@ -95,6 +97,11 @@ const pgContenders: Contender[] = [
   ...(peersReady
     ? [
       { name: "graphile-worker", command: node("graphile_worker_runner.mjs") },
+      {
+        name: "graphile-worker, batching on",
+        command: node("graphile_worker_runner.mjs"),
+        env: { GRAPHILE_BATCHING: "1" },
+      },
       { name: "pg-boss", command: node("pg_boss_runner.mjs") },
     ]
     : []),
@@ -229,7 +236,7 @@ async function runRow(contender: Contender, m: Measure): Promise<Record<string, 
   const out = await new Deno.Command(command, {
     args,
     cwd: root,
-    env: { DATABASE_URL: benchUrl, REDIS_URL: redisUrl },
+    env: { DATABASE_URL: benchUrl, REDIS_URL: redisUrl, ...contender.env },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -293,11 +300,22 @@ function targets(): string {
       ratioOf(pgFigures, title, kit, "graphile-worker"),
       1,
     );
+    check(
+      `kit / graphile-worker with batching on, processing c=${c}`,
+      ratioOf(pgFigures, title, kit, "graphile-worker, batching on"),
+      1,
+    );
     check(`kit / pg-boss, processing c=${c}`, ratioOf(pgFigures, title, kit, "pg-boss"), 2);
   }
   check(
     "kit / graphile-worker, idle enqueue-to-start p50",
     ratioOf(pgFigures, "idle enqueue-to-start latency p50", kit, "graphile-worker"),
+    1,
+    true,
+  );
+  check(
+    "kit / graphile-worker with batching on, idle enqueue-to-start p50",
+    ratioOf(pgFigures, "idle enqueue-to-start latency p50", kit, "graphile-worker, batching on"),
     1,
     true,
   );
