@@ -15,7 +15,7 @@
  *
  * Environment: DATABASE_URL (a server URL; the database is replaced by `bench`, default
  * postgres://postgres@127.0.0.1:5432), REDIS_URL (default redis://127.0.0.1:6379), BENCH_JOBS
- * (jobs per processing row, default 2000; single enqueues: half, batched: 2.5x), BENCH_CONCURRENCY
+ * (jobs per processing row, default 4000; single enqueues: half, batched: 2.5x), BENCH_CONCURRENCY
  * (default 1,10,50), BENCH_LATENCY_SAMPLES (default 50), BENCH_MAX_SECONDS (cap per row, default
  * 10), BENCH_PGBENCH_SECONDS (default 3), BENCH_ROUNDS (default 1; more rounds report medians).
  */
@@ -36,7 +36,7 @@ const serverUrl = new URL(env("DATABASE_URL", "postgres://postgres@127.0.0.1:543
 const adminUrl = Object.assign(new URL(serverUrl), { pathname: "/postgres" }).href;
 const benchUrl = Object.assign(new URL(serverUrl), { pathname: "/bench" }).href;
 const redisUrl = env("REDIS_URL", "redis://127.0.0.1:6379");
-const jobs = Number(env("BENCH_JOBS", "2000"));
+const jobs = Number(env("BENCH_JOBS", "4000"));
 const concurrencies = env("BENCH_CONCURRENCY", "1,10,50").split(",").map(Number);
 const samples = Number(env("BENCH_LATENCY_SAMPLES", "50"));
 const maxSeconds = Number(env("BENCH_MAX_SECONDS", "10"));
