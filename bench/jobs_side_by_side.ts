@@ -10,11 +10,12 @@
  * by `npm ci --prefix bench/peers/jobs` when missing) on a fresh schema (Postgres database `bench`,
  * created when missing) or a flushed Redis db 5; the implementations take turns on each measure,
  * the order rotating from measure to measure (and round to round). Same payload ({ n }), same
- * concurrency, same measuring code (bench/jobs/measure.mjs). Settings of each peer: see its runner.
+ * concurrency, same measuring code (bench/jobs/measure.mjs). Settings of each peer: see its runner;
+ * graphile-worker runs twice, with its defaults and with its documented (opt-in) batching on.
  *
  * Environment: DATABASE_URL (a server URL; the database is replaced by `bench`, default
  * postgres://postgres@127.0.0.1:5432), REDIS_URL (default redis://127.0.0.1:6379), BENCH_JOBS
- * (jobs per processing row, default 2000; single enqueues: half, batched: 2.5x), BENCH_CONCURRENCY
+ * (jobs per processing row, default 4000; single enqueues: half, batched: 2.5x), BENCH_CONCURRENCY
  * (default 1,10,50), BENCH_LATENCY_SAMPLES (default 50), BENCH_MAX_SECONDS (cap per row, default
  * 10), BENCH_PGBENCH_SECONDS (default 3), BENCH_ROUNDS (default 1; more rounds report medians).
  */
@@ -35,7 +36,7 @@ const serverUrl = new URL(env("DATABASE_URL", "postgres://postgres@127.0.0.1:543
 const adminUrl = Object.assign(new URL(serverUrl), { pathname: "/postgres" }).href;
 const benchUrl = Object.assign(new URL(serverUrl), { pathname: "/bench" }).href;
 const redisUrl = env("REDIS_URL", "redis://127.0.0.1:6379");
-const jobs = Number(env("BENCH_JOBS", "2000"));
+const jobs = Number(env("BENCH_JOBS", "4000"));
 const concurrencies = env("BENCH_CONCURRENCY", "1,10,50").split(",").map(Number);
 const samples = Number(env("BENCH_LATENCY_SAMPLES", "50"));
 const maxSeconds = Number(env("BENCH_MAX_SECONDS", "10"));
@@ -51,6 +52,7 @@ const root = here("../");
 interface Contender {
   readonly name: string;
   readonly command: (args: string[]) => [string, string[]];
+  readonly env?: Record<string, string>;
 }
 
 /** One measure: its row title, the runner's measure, and its job count or concurrency. */
@@ -95,6 +97,11 @@ const pgContenders: Contender[] = [
   ...(peersReady
     ? [
       { name: "graphile-worker", command: node("graphile_worker_runner.mjs") },
+      {
+        name: "graphile-worker, batching on",
+        command: node("graphile_worker_runner.mjs"),
+        env: { GRAPHILE_BATCHING: "1" },
+      },
       { name: "pg-boss", command: node("pg_boss_runner.mjs") },
     ]
     : []),
@@ -229,7 +236,7 @@ async function runRow(contender: Contender, m: Measure): Promise<Record<string, 
   const out = await new Deno.Command(command, {
     args,
     cwd: root,
-    env: { DATABASE_URL: benchUrl, REDIS_URL: redisUrl },
+    env: { DATABASE_URL: benchUrl, REDIS_URL: redisUrl, ...contender.env },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -293,11 +300,22 @@ function targets(): string {
       ratioOf(pgFigures, title, kit, "graphile-worker"),
       1,
     );
+    check(
+      `kit / graphile-worker with batching on, processing c=${c}`,
+      ratioOf(pgFigures, title, kit, "graphile-worker, batching on"),
+      1,
+    );
     check(`kit / pg-boss, processing c=${c}`, ratioOf(pgFigures, title, kit, "pg-boss"), 2);
   }
   check(
     "kit / graphile-worker, idle enqueue-to-start p50",
     ratioOf(pgFigures, "idle enqueue-to-start latency p50", kit, "graphile-worker"),
+    1,
+    true,
+  );
+  check(
+    "kit / graphile-worker with batching on, idle enqueue-to-start p50",
+    ratioOf(pgFigures, "idle enqueue-to-start latency p50", kit, "graphile-worker, batching on"),
     1,
     true,
   );

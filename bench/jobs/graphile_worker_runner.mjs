@@ -8,6 +8,10 @@
 // `jobs:insert`), no local queue and no batched completion (both opt-in, experimental). The
 // producer is `makeWorkerUtils()` on its own pool: `addJob` (one `add_job` call) and `addJobs`.
 // Schema `graphile_worker`, dropped before each row.
+//
+// With GRAPHILE_BATCHING=1, its documented batching settings (worker.graphile.org/docs/performance,
+// opt-in): `localQueue.size` concurrency + 1 (jobs fetched and locked ahead) and
+// `completeJobBatchDelay`/`failJobBatchDelay` 0 (completions batched, as kit batches its own).
 import { parseArgs, runMeasure } from "./measure.mjs";
 import { peer } from "./peer_modules.mjs";
 
@@ -39,6 +43,17 @@ const result = await runMeasure({
       concurrency,
       maxPoolSize: Math.max(10, concurrency),
       noHandleSignals: true,
+      ...(process.env.GRAPHILE_BATCHING === "1"
+        ? {
+          preset: {
+            worker: {
+              localQueue: { size: concurrency + 1 },
+              completeJobBatchDelay: 0,
+              failJobBatchDelay: 0,
+            },
+          },
+        }
+        : {}),
       logger,
       taskList: {
         noop: () => {
