@@ -6,6 +6,7 @@ import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
 import { planAdr, planWorker } from "../generators/generate_project_parts.ts";
+import { planRepository } from "../generators/generate_repository.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
@@ -85,6 +86,13 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
           second,
           typeof command === "string" ? command : undefined,
         );
+      break;
+    }
+    case "repository": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate repository <context> <Aggregate>");
+      }
+      plan = await planRepository(root, config, first, second);
       break;
     }
     case "job": {

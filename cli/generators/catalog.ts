@@ -124,11 +124,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "repository",
-    summary: "a repository and its table",
+    summary: "a repository of an aggregate and its table in a new numbered migration",
     options: [],
     writesShared: true,
-    sharedFiles: ["src/platform/database/schema.ts"],
-    available: false,
+    sharedFiles: ["src/platform/database/migrations.ts"],
+    available: true,
   },
   {
     kind: "route-group",
