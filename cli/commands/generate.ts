@@ -7,6 +7,7 @@ import { planIntegrationEvent, planIntegrationHandler } from "../generators/gene
 import { planMessage } from "../generators/generate_message.ts";
 import { planAdr, planWorker } from "../generators/generate_project_parts.ts";
 import { planRepository } from "../generators/generate_repository.ts";
+import { planService } from "../generators/generate_service.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
@@ -93,6 +94,11 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         throw new CliError("Usage: kit generate repository <context> <Aggregate>");
       }
       plan = await planRepository(root, config, first, second);
+      break;
+    }
+    case "service": {
+      if (first === undefined) throw new CliError("Usage: kit generate service <context>");
+      plan = await planService(root, config, first);
       break;
     }
     case "job": {

@@ -140,11 +140,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "service",
-    summary: "a deployable service",
+    summary: "apps/<context>: a deployable service of one context",
     options: [],
     writesShared: true,
     sharedFiles: ["kit.config.json"],
-    available: false,
+    available: true,
   },
   {
     kind: "worker",

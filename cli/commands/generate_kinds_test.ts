@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import { initializedProject, projectTree, quietly, runIn } from "./test_project.ts";
+
+/** Runs each bad input: one line on stderr, exit 1, and no file changed. */
+async function refuses(dir: string, cases: [string[], RegExp][]): Promise<void> {
+  const before = await projectTree(dir);
+  for (const [args, message] of cases) {
+    const { result, stderr } = await quietly(() => main(args, dir));
+    assert.equal(result, 1, args.join(" "));
+    assert.equal(stderr.length, 1, args.join(" "));
+    assert.match(stderr[0]!, message);
+  }
+  assert.deepEqual(await projectTree(dir), before);
+}
+
+async function generates(dir: string, args: string[]): Promise<void> {
+  const { result, stderr } = await quietly(() => main(args, dir));
+  assert.equal(result, 0, `${args.join(" ")}: ${stderr.join(" ")}`);
+}
+
+Deno.test("kit generate service: code that checks, specs that pass, bad input refused", async () => {
+  const dir = await initializedProject();
+  await generates(dir, ["generate", "service", "scheduling"]);
+  const config = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8"));
+  assert.deepEqual(config.services, [{ name: "scheduling", contexts: ["scheduling"] }]);
+  await refuses(dir, [
+    [["generate", "service", "scheduling"], /^kit: Service 'scheduling' exists already/],
+    [["generate", "service", "billing"], /^kit: Unknown context 'billing'/],
+    [
+      ["generate", "service", "identity", "--local-only"],
+      /^kit: kit generate service would write 1 shared file\(s\): kit.config.json; nothing/,
+    ],
+  ]);
+
+  await runIn(dir, Deno.execPath(), ["task", "verify"]);
+  const text = await runIn(dir, Deno.execPath(), ["test", "-A"]);
+  assert.match(text, /the scheduling service composes with its context alone \.\.\. ok/);
+});
