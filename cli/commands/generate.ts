@@ -8,6 +8,7 @@ import { planMessage } from "../generators/generate_message.ts";
 import { planAdr, planWorker } from "../generators/generate_project_parts.ts";
 import { planRepository } from "../generators/generate_repository.ts";
 import { planService } from "../generators/generate_service.ts";
+import { planPolicy } from "../generators/generate_policy.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
@@ -99,6 +100,20 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     case "service": {
       if (first === undefined) throw new CliError("Usage: kit generate service <context>");
       plan = await planService(root, config, first);
+      break;
+    }
+    case "policy": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate policy <context> <Name> --permission <name>");
+      }
+      const permission = input.options.permission;
+      plan = await planPolicy(
+        root,
+        config,
+        first,
+        second,
+        typeof permission === "string" ? permission : undefined,
+      );
       break;
     }
     case "job": {

@@ -21,7 +21,7 @@ async function generates(dir: string, args: string[]): Promise<void> {
   assert.equal(result, 0, `${args.join(" ")}: ${stderr.join(" ")}`);
 }
 
-Deno.test("kit generate service: code that checks, specs that pass, bad input refused", async () => {
+Deno.test("kit generate service, policy: code that checks, specs that pass, bad input refused", async () => {
   const dir = await initializedProject();
   await generates(dir, ["generate", "service", "scheduling"]);
   const config = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8"));
@@ -35,7 +35,59 @@ Deno.test("kit generate service: code that checks, specs that pass, bad input re
     ],
   ]);
 
+  const compose = join(dir, "src/platform/compose-application.ts");
+  const handWritten = (await readFile(compose, "utf8")) + "\n// hand-written, kept as is\n";
+  await Deno.writeTextFile(compose, handWritten);
+  await generates(dir, [
+    "generate",
+    "policy",
+    "scheduling",
+    "ClearCalendar",
+    "--permission",
+    "calendar.clear",
+  ]);
+  await generates(dir, [
+    "generate",
+    "policy",
+    "identity",
+    "ReadProfile",
+    "--permission",
+    "profile.read",
+  ]);
+  const composed = await readFile(compose, "utf8");
+  assert.ok(composed.endsWith("\n// hand-written, kept as is\n"));
+  assert.match(composed, /\/\/ kit:begin access-policies\n\s+policies,\n\s+\/\/ kit:end/);
+  const list = await readFile(join(dir, "src/platform/auth/access-policies.ts"), "utf8");
+  assert.match(list, /\n\s+clearCalendarPolicy,\n\s+readProfilePolicy,\n/);
+  assert.match(
+    await readFile(join(dir, "src/contexts/scheduling/scheduling.permissions.ts"), "utf8"),
+    /"calendar.clear"/,
+  );
+  await refuses(dir, [
+    [
+      ["generate", "policy", "scheduling", "ClearCalendar", "--permission", "calendar.clear"],
+      /^kit: Policy 'ClearCalendar' exists already in context 'scheduling'$/,
+    ],
+    [["generate", "policy", "scheduling", "Other"], /^kit: kit generate policy needs --permission/],
+    [
+      ["generate", "policy", "scheduling", "bad-name", "--permission", "a.b"],
+      /Invalid policy name/,
+    ],
+    [
+      ["generate", "policy", "scheduling", "Other", "--permission", "a.b", "--local-only"],
+      /would write 2 shared file\(s\): src\/platform\/auth\/access-policies.ts, src\/platform\/compose-application.ts; nothing/,
+    ],
+  ]);
+
   await runIn(dir, Deno.execPath(), ["task", "verify"]);
   const text = await runIn(dir, Deno.execPath(), ["test", "-A"]);
   assert.match(text, /the scheduling service composes with its context alone \.\.\. ok/);
+  assert.match(
+    text,
+    /ClearCalendar decides calendar.clear and is registered with the platform \.\.\. ok/,
+  );
+  assert.match(
+    text,
+    /ReadProfile decides profile.read and is registered with the platform \.\.\. ok/,
+  );
 });

@@ -100,11 +100,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "policy",
-    summary: "an explicit access policy",
-    options: [],
+    summary: "an explicit access policy of one permission",
+    options: ["--permission <name>"],
     writesShared: true,
-    sharedFiles: ["src/platform/auth/access-policies.ts"],
-    available: false,
+    sharedFiles: ["src/platform/auth/access-policies.ts", platform],
+    available: true,
   },
   {
     kind: "port",

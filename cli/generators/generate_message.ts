@@ -64,7 +64,8 @@ export async function planMessage(
   return await withDerived(root, config, writes);
 }
 
-async function planPermission(
+/** Plans the permission in the context's permissions file, unless it is there already. */
+export async function planPermission(
   root: string,
   context: string,
   permission: string,

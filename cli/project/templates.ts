@@ -44,6 +44,8 @@ export function composeApplicationFile(): string {
   type Module,
 } from "@kit/kernel";
 import { grants } from "./auth/role.ts";
+// kit:begin policy-imports
+// kit:end
 // kit:begin module-imports
 // kit:end
 
@@ -57,7 +59,11 @@ export const modules: readonly Module[] = [
 export function composePlatform(options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {}) {
   return composeApplication({
     modules,
-    accessPolicy: accessPolicy({ grants }),
+    accessPolicy: accessPolicy({
+      grants,
+      // kit:begin access-policies
+      // kit:end
+    }),
     plugins: {
       events: eventsPlugin({
         outbox: new InMemoryOutbox(),
