@@ -9,6 +9,7 @@ import { planAdr, planWorker } from "../generators/generate_project_parts.ts";
 import { planRepository } from "../generators/generate_repository.ts";
 import { planService } from "../generators/generate_service.ts";
 import { planPolicy } from "../generators/generate_policy.ts";
+import { planGateway } from "../generators/generate_gateway.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
@@ -114,6 +115,13 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         second,
         typeof permission === "string" ? permission : undefined,
       );
+      break;
+    }
+    case "gateway": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate gateway <context> <upstream-context>");
+      }
+      plan = await planGateway(root, config, first, second);
       break;
     }
     case "job": {

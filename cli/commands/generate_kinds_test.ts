@@ -21,7 +21,7 @@ async function generates(dir: string, args: string[]): Promise<void> {
   assert.equal(result, 0, `${args.join(" ")}: ${stderr.join(" ")}`);
 }
 
-Deno.test("kit generate service, policy: code that checks, specs that pass, bad input refused", async () => {
+Deno.test("kit generate service, policy, gateway: code that checks, specs that pass, bad input refused", async () => {
   const dir = await initializedProject();
   await generates(dir, ["generate", "service", "scheduling"]);
   const config = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8"));
@@ -76,6 +76,30 @@ Deno.test("kit generate service, policy: code that checks, specs that pass, bad 
     [
       ["generate", "policy", "scheduling", "Other", "--permission", "a.b", "--local-only"],
       /would write 2 shared file\(s\): src\/platform\/auth\/access-policies.ts, src\/platform\/compose-application.ts; nothing/,
+    ],
+  ]);
+
+  await generates(dir, ["generate", "gateway", "scheduling", "identity"]);
+  await generates(dir, ["generate", "gateway", "notifications", "identity"]);
+  const map = await readFile(join(dir, "docs/context-map.md"), "utf8");
+  assert.match(map, /identity --> notifications\n\s+identity --> scheduling/);
+  assert.match(map, /\| identity +\| supporting +\| notifications, scheduling +\| +\|/);
+  assert.deepEqual(JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8")).relationships, [
+    { upstream: "identity", downstream: "notifications" },
+    { upstream: "identity", downstream: "scheduling" },
+  ]);
+  assert.ok((await readFile(compose, "utf8")).endsWith("\n// hand-written, kept as is\n"));
+  await refuses(dir, [
+    [
+      ["generate", "gateway", "scheduling", "identity"],
+      /^kit: Gateway 'IdentityGateway' exists already in context 'scheduling'$/,
+    ],
+    [["generate", "gateway", "scheduling", "billing"], /^kit: Unknown context 'billing'/],
+    [["generate", "gateway", "scheduling", "scheduling"], /not upstream of itself/],
+    [["generate", "gateway", "scheduling", "Identity"], /Invalid upstream context 'Identity'/],
+    [
+      ["generate", "gateway", "identity", "scheduling", "--local-only"],
+      /would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing/,
     ],
   ]);
 

@@ -28,11 +28,37 @@ export function updateRegion(
   return [...lines.slice(0, begin + 1), ...body, ...lines.slice(end)].join("\n");
 }
 
-/** The entries between a region's markers, trimmed. */
+/**
+ * The entries between a region's markers, one string each: an entry the formatter spread over
+ * several lines (a long import, an object) is joined back into one line, so that entries sort
+ * and compare the same however they were formatted.
+ */
 export function readRegion(text: string, region: string, file: string): string[] {
   const lines = text.split("\n");
   const begin = lines.findIndex((line) => line.trim() === `// kit:begin ${region}`);
   const end = lines.findIndex((line, i) => i > begin && line.trim() === "// kit:end");
   if (begin === -1 || end === -1) throw new CliError(`'${file}' has no region '${region}'`);
-  return lines.slice(begin + 1, end).map((line) => line.trim()).filter((line) => line.length > 0);
+  const entries: string[] = [];
+  let pending: string[] = [];
+  let depth = 0;
+  for (const line of lines.slice(begin + 1, end).map((l) => l.trim()).filter((l) => l !== "")) {
+    pending.push(line);
+    depth += (line.match(/[{[(]/g) ?? []).length - (line.match(/[}\])]/g) ?? []).length;
+    if (depth <= 0 && !line.startsWith("//")) {
+      entries.push(joinEntry(pending));
+      pending = [];
+      depth = 0;
+    } else if (depth <= 0) {
+      entries.push(...pending);
+      pending = [];
+    }
+  }
+  if (pending.length > 0) entries.push(joinEntry(pending));
+  return entries;
+}
+
+function joinEntry(lines: readonly string[]): string {
+  if (lines.length === 1) return lines[0]!;
+  return lines.join(" ").replace(/([{[(]) /g, "$1 ").replace(/,\s*([}\])])/g, " $1")
+    .replace(/\s+/g, " ").replace(/\( /g, "(").replace(/\[ /g, "[");
 }

@@ -68,11 +68,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "gateway",
-    summary: "a gateway to an upstream context",
+    summary: "a gateway to an upstream context (kit generate gateway <context> <upstream>)",
     options: [],
     writesShared: true,
-    sharedFiles: [platform],
-    available: false,
+    sharedFiles: ["kit.config.json", platform, "docs/context-map.md"],
+    available: true,
   },
   {
     kind: "integration-event",

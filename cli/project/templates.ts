@@ -42,8 +42,11 @@ export function composeApplicationFile(): string {
   InMemoryOutbox,
   InMemoryProcessedEvents,
   type Module,
+  type Registration,
 } from "@kit/kernel";
 import { grants } from "./auth/role.ts";
+// kit:begin provider-imports
+// kit:end
 // kit:begin policy-imports
 // kit:end
 // kit:begin module-imports
@@ -55,10 +58,17 @@ export const modules: readonly Module[] = [
   // kit:end
 ];
 
+/** The platform's providers: gateways and adapters of the contexts' ports, sorted. */
+export const providers: readonly Registration[] = [
+  // kit:begin providers
+  // kit:end
+];
+
 /** Composes the application from every context's module (events through an in-memory outbox). */
 export function composePlatform(options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {}) {
   return composeApplication({
     modules,
+    providers,
     accessPolicy: accessPolicy({
       grants,
       // kit:begin access-policies
