@@ -10,6 +10,7 @@ import { planRepository } from "../generators/generate_repository.ts";
 import { planService } from "../generators/generate_service.ts";
 import { planPolicy } from "../generators/generate_policy.ts";
 import { planGateway } from "../generators/generate_gateway.ts";
+import { planAdapter } from "../generators/generate_adapter.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
@@ -122,6 +123,19 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         throw new CliError("Usage: kit generate gateway <context> <upstream-context>");
       }
       plan = await planGateway(root, config, first, second);
+      break;
+    }
+    case "adapter": {
+      if (first === undefined || second === undefined) {
+        throw new CliError(
+          "Usage: kit generate adapter <context> <Port> [--kind external] [--decorators]",
+        );
+      }
+      const adapterKind = input.options.kind;
+      plan = await planAdapter(root, config, first, second, {
+        ...(typeof adapterKind === "string" ? { kind: adapterKind } : {}),
+        decorators: input.options.decorators === true,
+      });
       break;
     }
     case "job": {

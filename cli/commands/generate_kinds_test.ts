@@ -21,7 +21,7 @@ async function generates(dir: string, args: string[]): Promise<void> {
   assert.equal(result, 0, `${args.join(" ")}: ${stderr.join(" ")}`);
 }
 
-Deno.test("kit generate service, policy, gateway: code that checks, specs that pass, bad input refused", async () => {
+Deno.test("kit generate service, policy, gateway, adapter: code that checks, specs that pass, bad input refused", async () => {
   const dir = await initializedProject();
   await generates(dir, ["generate", "service", "scheduling"]);
   const config = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8"));
@@ -100,6 +100,43 @@ Deno.test("kit generate service, policy, gateway: code that checks, specs that p
     [
       ["generate", "gateway", "identity", "scheduling", "--local-only"],
       /would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing/,
+    ],
+  ]);
+
+  await generates(dir, ["generate", "port", "scheduling", "Calendars"]);
+  await generates(dir, ["generate", "port", "identity", "Directory"]);
+  await generates(dir, ["generate", "adapter", "scheduling", "Calendars"]);
+  await generates(dir, [
+    "generate",
+    "adapter",
+    "identity",
+    "Directory",
+    "--kind",
+    "external",
+    "--decorators",
+  ]);
+  const providersRegion = (await readFile(compose, "utf8")).split("// kit:begin providers")[1]!
+    .split("// kit:end")[0]!.trim().split(/\s+/);
+  assert.deepEqual(providersRegion, [
+    "identityDirectoryAdapter,",
+    "notificationsIdentityGateway,",
+    "schedulingCalendarsAdapter,",
+    "schedulingIdentityGateway,",
+  ]);
+  assert.ok((await readFile(compose, "utf8")).endsWith("\n// hand-written, kept as is\n"));
+  await refuses(dir, [
+    [
+      ["generate", "adapter", "scheduling", "Calendars"],
+      /^kit: An adapter of 'Calendars' exists already in context 'scheduling'$/,
+    ],
+    [["generate", "adapter", "scheduling", "Rooms"], /^kit: Port 'Rooms' does not exist/],
+    [
+      ["generate", "adapter", "scheduling", "Calendars", "--kind", "cloud"],
+      /Invalid --kind 'cloud'/,
+    ],
+    [
+      ["generate", "adapter", "scheduling", "Calendars", "--local-only"],
+      /would write 1 shared file\(s\): src\/platform\/compose-application.ts; nothing/,
     ],
   ]);
 

@@ -20,11 +20,11 @@ const platform = "src/platform/compose-application.ts";
 export const generatorKinds: readonly GeneratorKind[] = [
   {
     kind: "adapter",
-    summary: "an adapter of a port",
+    summary: "an adapter of a port, provided by the platform",
     options: ["--kind external", "--decorators"],
     writesShared: true,
     sharedFiles: [platform],
-    available: false,
+    available: true,
   },
   {
     kind: "adr",
