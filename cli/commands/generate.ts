@@ -35,7 +35,9 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       `Unknown kind '${input.kind}': use one of ${generatorKinds.map((k) => k.kind).join(", ")}`,
     );
   }
-  if (input.options["local-only"] === true && kind.writesShared) {
+  const writesShared = kind.writesShared ||
+    (kind.sharedWhen !== undefined && input.options[kind.sharedWhen.slice(2)] !== undefined);
+  if (input.options["local-only"] === true && writesShared) {
     throw new CliError(
       `kit generate ${kind.kind} would write ${kind.sharedFiles.length} shared file(s): ${
         kind.sharedFiles.join(", ")
@@ -69,6 +71,9 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       plan = await planMessage(root, config, kind.kind, first, second, {
         ...(typeof permission === "string" ? { permission } : {}),
         ...(input.options.search === true ? { search: true } : {}),
+        ...(typeof input.options.aggregate === "string"
+          ? { aggregate: input.options.aggregate }
+          : {}),
       });
       break;
     }

@@ -21,7 +21,7 @@ async function generates(dir: string, args: string[]): Promise<void> {
   assert.equal(result, 0, `${args.join(" ")}: ${stderr.join(" ")}`);
 }
 
-Deno.test("kit generate service, policy, gateway, adapter: code that checks, specs that pass, bad input refused", async () => {
+Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: code that checks, specs that pass, bad input refused", async () => {
   const dir = await initializedProject();
   await generates(dir, ["generate", "service", "scheduling"]);
   const config = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8"));
@@ -139,6 +139,48 @@ Deno.test("kit generate service, policy, gateway, adapter: code that checks, spe
       /would write 1 shared file\(s\): src\/platform\/compose-application.ts; nothing/,
     ],
   ]);
+
+  await generates(dir, ["generate", "aggregate", "scheduling", "Appointment"]);
+  await refuses(dir, [
+    [
+      ["generate", "command", "scheduling", "Cancel", "--aggregate", "Appointment", "--local-only"],
+      /would write 2 shared file\(s\): src\/platform\/database\/migrations.ts, src\/platform\/compose-application.ts; nothing/,
+    ],
+    [
+      ["generate", "command", "scheduling", "Cancel", "--aggregate", "Slot"],
+      /^kit: Aggregate 'Slot' does not exist in context 'scheduling'/,
+    ],
+    [
+      ["generate", "query", "scheduling", "Cancel", "--aggregate", "Appointment"],
+      /^kit: --aggregate applies to commands only$/,
+    ],
+  ]);
+  await generates(dir, [
+    "generate",
+    "command",
+    "scheduling",
+    "CancelAppointment",
+    "--aggregate",
+    "Appointment",
+    "--permission",
+    "appointment.cancel",
+  ]);
+  await generates(dir, [
+    "generate",
+    "command",
+    "scheduling",
+    "ConfirmAppointment",
+    "--aggregate",
+    "Appointment",
+  ]);
+  // Without --aggregate a command writes inside its context only.
+  await generates(dir, ["generate", "command", "identity", "Register", "--local-only"]);
+  assert.match(
+    await readFile(join(dir, "src/contexts/scheduling/scheduling.dependencies.ts"), "utf8"),
+    /\[CancelAppointmentHandler, \[AppointmentRepository\]\]/,
+  );
+  const withRepository = await readFile(compose, "utf8");
+  assert.equal(withRepository.match(/^\s+schedulingAppointmentRepository,$/gm)?.length, 1);
 
   await runIn(dir, Deno.execPath(), ["task", "verify"]);
   const text = await runIn(dir, Deno.execPath(), ["test", "-A"]);

@@ -10,6 +10,11 @@ export interface GeneratorKind {
   readonly writesShared: boolean;
   /** The shared files it may write. */
   readonly sharedFiles: readonly string[];
+  /**
+   * The option that makes a kind which otherwise writes inside its context write `sharedFiles`
+   * (`command --aggregate` on an aggregate with no repository yet).
+   */
+  readonly sharedWhen?: string;
   /** Whether this version of the CLI has it. */
   readonly available: boolean;
 }
@@ -52,10 +57,12 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "command",
-    summary: "a command, its handler and its spec",
+    summary:
+      "a command, its handler and its spec (with --aggregate: loaded and saved through its repository, shared files written)",
     options: ["--permission <name>", "--aggregate <Aggregate>"],
     writesShared: false,
-    sharedFiles: [],
+    sharedFiles: ["src/platform/database/migrations.ts", platform],
+    sharedWhen: "--aggregate",
     available: true,
   },
   {

@@ -45,6 +45,7 @@ export async function planService(
   InMemoryProcessedEvents,
 } from "@kit/kernel";
 import { grants } from "../../src/platform/auth/role.ts";
+import { providers } from "../../src/platform/compose-application.ts";
 import { ${camel}Module } from "../../src/contexts/${context}/${context}.module.ts";
 
 /** The ${context} service: the ${context} context alone, deployable on its own. */
@@ -53,6 +54,8 @@ export function composeService(
 ) {
   return composeApplication({
     modules: [${camel}Module],
+    // The platform's providers (repositories, gateways, adapters); those of other contexts are unused.
+    providers,
     accessPolicy: accessPolicy({ grants }),
     plugins: {
       events: eventsPlugin({

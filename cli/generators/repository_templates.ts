@@ -1,3 +1,5 @@
+import { camelOf } from "../project/kit_config.ts";
+
 /** The project's ordered migration list, created by the first `generate repository`. */
 export function migrationsListFile(): string {
   return `import type postgres from "postgres";
@@ -67,8 +69,9 @@ export const ${port} = token<${port}>("${context}.${port}");
     },
     {
       path: `${base}/infrastructure/${kebab}.memory-repository.ts`,
-      contents: `import { ${name} } from "../domain/${kebab}.ts";
-import type { ${port} } from "../application/ports/${kebab}-repository.ts";
+      contents: `import type { Registration } from "@kit/kernel";
+import { ${name} } from "../domain/${kebab}.ts";
+import { ${port} } from "../application/ports/${kebab}-repository.ts";
 
 /** ${port} in memory, for specs and single-process runs. */
 export class InMemory${port} implements ${port} {
@@ -83,6 +86,15 @@ export class InMemory${port} implements ${port} {
     return Promise.resolve();
   }
 }
+
+/**
+ * How the platform provides ${port} in the ${context} context.
+ * TODO(platform): the PostgreSQL adapter once the platform holds the database connection.
+ */
+export const ${camelOf(context)}${port}: Registration = {
+  provide: ${port},
+  provider: { useClass: InMemory${port}, deps: [] },
+};
 `,
     },
     {

@@ -96,18 +96,23 @@ export function platformTestFile(): string {
   InMemoryOutbox,
   InMemoryProcessedEvents,
   type Module,
+  type Registration,
   type RoleGrants,
   TestClock,
 } from "@kit/kernel";
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 
-/** An application for specs: the modules given, in-memory events and jobs, a test clock. */
+/**
+ * An application for specs: the modules given, the providers given (fakes of their ports),
+ * in-memory events and jobs, a test clock.
+ */
 export function testApplication(
   modules: readonly Module[],
-  options: { grants?: RoleGrants; clock?: TestClock } = {},
+  options: { grants?: RoleGrants; clock?: TestClock; providers?: readonly Registration[] } = {},
 ) {
   return composeApplication({
     modules,
+    providers: options.providers ?? [],
     clock: options.clock ?? new TestClock(),
     accessPolicy: accessPolicy({ grants: options.grants ?? {} }),
     plugins: {
