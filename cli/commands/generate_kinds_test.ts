@@ -194,3 +194,28 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     /ReadProfile decides profile.read and is registered with the platform \.\.\. ok/,
   );
 });
+
+Deno.test("Shared regions written by gateway, adapter and policy give the same bytes in any order", async () => {
+  const steps: string[][] = [
+    ["generate", "gateway", "scheduling", "identity"],
+    ["generate", "gateway", "notifications", "identity"],
+    ["generate", "adapter", "scheduling", "Calendars"],
+    ["generate", "adapter", "identity", "Directory", "--kind", "external"],
+    ["generate", "policy", "scheduling", "ClearCalendar", "--permission", "calendar.clear"],
+    ["generate", "policy", "identity", "ReadProfile", "--permission", "profile.read"],
+  ];
+  const ports = [
+    ["generate", "port", "scheduling", "Calendars"],
+    ["generate", "port", "identity", "Directory"],
+  ];
+  const trees = [];
+  for (const order of [steps, [...steps].reverse()]) {
+    const dir = await initializedProject();
+    for (const args of [...ports, ...order]) await generates(dir, args);
+    const tree = await projectTree(dir);
+    const config = JSON.parse(tree["kit.config.json"]!);
+    tree["kit.config.json"] = JSON.stringify({ ...config, name: undefined });
+    trees.push(tree);
+  }
+  assert.deepEqual(trees[0], trees[1]);
+});
