@@ -219,3 +219,25 @@ Deno.test("Shared regions written by gateway, adapter and policy give the same b
   }
   assert.deepEqual(trees[0], trees[1]);
 });
+
+Deno.test("kit generate --help --json: every kind available, command --aggregate names its shared files", async () => {
+  let printed = "";
+  const log = console.log;
+  console.log = (text: string) => void (printed += text);
+  try {
+    assert.equal(await main(["generate", "--help", "--json"]), 0);
+  } finally {
+    console.log = log;
+  }
+  const { kinds } = JSON.parse(printed);
+  assert.deepEqual(kinds.filter((k: { available: boolean }) => !k.available), []);
+  const command = kinds.find((k: { kind: string }) => k.kind === "command");
+  assert.equal(command.writesShared, false);
+  assert.equal(command.sharedWhen, "--aggregate");
+  assert.deepEqual(command.sharedFiles, [
+    "src/platform/database/migrations.ts",
+    "src/platform/compose-application.ts",
+  ]);
+  const repository = kinds.find((k: { kind: string }) => k.kind === "repository");
+  assert.deepEqual(repository.sharedFiles, ["src/platform/database/migrations.ts"]);
+});
