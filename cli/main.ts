@@ -86,6 +86,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             every: { type: "string" },
             role: { type: "string" },
             deviation: { type: "boolean" },
+            decorators: { type: "boolean" },
           },
         });
         if (values.help) {

@@ -190,10 +190,6 @@ Deno.test("Bad input gets one clear line, a non-zero exit, and no file changed",
       ["generate", "context", "billing", "--local-only"],
       /^kit: kit generate context would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing was written/,
     ],
-    [
-      ["generate", "gateway", "scheduling", "X"],
-      /^kit: kit generate gateway is not available in this version of kit yet$/,
-    ],
     [["frobnicate"], /^kit: Unknown command 'frobnicate'/],
   ];
   for (const [args, message] of cases) {

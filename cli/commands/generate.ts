@@ -6,6 +6,11 @@ import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
 import { planAdr, planWorker } from "../generators/generate_project_parts.ts";
+import { planRepository } from "../generators/generate_repository.ts";
+import { planService } from "../generators/generate_service.ts";
+import { planPolicy } from "../generators/generate_policy.ts";
+import { planGateway } from "../generators/generate_gateway.ts";
+import { planAdapter } from "../generators/generate_adapter.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
@@ -30,7 +35,9 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       `Unknown kind '${input.kind}': use one of ${generatorKinds.map((k) => k.kind).join(", ")}`,
     );
   }
-  if (input.options["local-only"] === true && kind.writesShared) {
+  const writesShared = kind.writesShared ||
+    (kind.sharedWhen !== undefined && input.options[kind.sharedWhen.slice(2)] !== undefined);
+  if (input.options["local-only"] === true && writesShared) {
     throw new CliError(
       `kit generate ${kind.kind} would write ${kind.sharedFiles.length} shared file(s): ${
         kind.sharedFiles.join(", ")
@@ -64,6 +71,9 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       plan = await planMessage(root, config, kind.kind, first, second, {
         ...(typeof permission === "string" ? { permission } : {}),
         ...(input.options.search === true ? { search: true } : {}),
+        ...(typeof input.options.aggregate === "string"
+          ? { aggregate: input.options.aggregate }
+          : {}),
       });
       break;
     }
@@ -85,6 +95,52 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
           second,
           typeof command === "string" ? command : undefined,
         );
+      break;
+    }
+    case "repository": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate repository <context> <Aggregate>");
+      }
+      plan = await planRepository(root, config, first, second);
+      break;
+    }
+    case "service": {
+      if (first === undefined) throw new CliError("Usage: kit generate service <context>");
+      plan = await planService(root, config, first);
+      break;
+    }
+    case "policy": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate policy <context> <Name> --permission <name>");
+      }
+      const permission = input.options.permission;
+      plan = await planPolicy(
+        root,
+        config,
+        first,
+        second,
+        typeof permission === "string" ? permission : undefined,
+      );
+      break;
+    }
+    case "gateway": {
+      if (first === undefined || second === undefined) {
+        throw new CliError("Usage: kit generate gateway <context> <upstream-context>");
+      }
+      plan = await planGateway(root, config, first, second);
+      break;
+    }
+    case "adapter": {
+      if (first === undefined || second === undefined) {
+        throw new CliError(
+          "Usage: kit generate adapter <context> <Port> [--kind external] [--decorators]",
+        );
+      }
+      const adapterKind = input.options.kind;
+      plan = await planAdapter(root, config, first, second, {
+        ...(typeof adapterKind === "string" ? { kind: adapterKind } : {}),
+        decorators: input.options.decorators === true,
+      });
       break;
     }
     case "job": {

@@ -11,6 +11,8 @@ export interface FileWrite {
   readonly contents: string;
   /** Refuse when the file exists already (a new file), instead of replacing it. */
   readonly create?: boolean;
+  /** Remove the file instead of writing it (`contents` is ignored). */
+  readonly remove?: boolean;
 }
 
 /**
@@ -30,10 +32,11 @@ export async function applyPlan(
       throw new CliError(`'${write.path}' is outside the project`);
     }
     if (write.create && existsSync(target)) throw new CliError(`'${write.path}' exists already`);
+    if (write.remove && !existsSync(target)) throw new CliError(`'${write.path}' is missing`);
   }
   const staged: [string, string][] = [];
   try {
-    for (const write of writes) {
+    for (const write of writes.filter((w) => !w.remove)) {
       const target = join(root, write.path);
       await mkdir(dirname(target), { recursive: true });
       const temporary = `${target}.kit-${crypto.randomUUID().slice(0, 8)}.tmp`;
@@ -45,5 +48,6 @@ export async function applyPlan(
     throw error;
   }
   for (const [temporary, target] of staged) await rename(temporary, target);
+  for (const write of writes.filter((w) => w.remove)) await rm(join(root, write.path));
   return writes.map((w) => w.path).sort();
 }

@@ -63,7 +63,8 @@ export function readRegion(text: string, region: string, file: string): string[]
  * trailing comma before a closing bracket goes (`{ a: 1, }` and `{ a: 1 }` are one entry).
  */
 export function canonicalEntry(entry: string): string {
-  return entry.trim().replace(/\s+/g, " ").replace(/,\s*([}\])])/g, " $1");
+  return entry.trim().replace(/\s+/g, " ").replace(/,\s*([}\])])/g, " $1")
+    .replace(/([([]) /g, "$1").replace(/ ([)\]])/g, "$1");
 }
 
 /** The brackets a line opens minus those it closes, ignoring those inside string literals. */

@@ -10,6 +10,11 @@ export interface GeneratorKind {
   readonly writesShared: boolean;
   /** The shared files it may write. */
   readonly sharedFiles: readonly string[];
+  /**
+   * The option that makes a kind which otherwise writes inside its context write `sharedFiles`
+   * (`command --aggregate` on an aggregate with no repository yet).
+   */
+  readonly sharedWhen?: string;
   /** Whether this version of the CLI has it. */
   readonly available: boolean;
 }
@@ -20,11 +25,11 @@ const platform = "src/platform/compose-application.ts";
 export const generatorKinds: readonly GeneratorKind[] = [
   {
     kind: "adapter",
-    summary: "an adapter of a port",
+    summary: "an adapter of a port, provided by the platform",
     options: ["--kind external", "--decorators"],
     writesShared: true,
     sharedFiles: [platform],
-    available: false,
+    available: true,
   },
   {
     kind: "adr",
@@ -52,10 +57,12 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "command",
-    summary: "a command, its handler and its spec",
+    summary:
+      "a command, its handler and its spec (with --aggregate: loaded and saved through its repository, shared files written)",
     options: ["--permission <name>", "--aggregate <Aggregate>"],
     writesShared: false,
-    sharedFiles: [],
+    sharedFiles: ["src/platform/database/migrations.ts", platform],
+    sharedWhen: "--aggregate",
     available: true,
   },
   {
@@ -68,11 +75,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "gateway",
-    summary: "a gateway to an upstream context",
+    summary: "a gateway to an upstream context (kit generate gateway <context> <upstream>)",
     options: [],
     writesShared: true,
-    sharedFiles: [platform],
-    available: false,
+    sharedFiles: ["kit.config.json", platform, "docs/context-map.md"],
+    available: true,
   },
   {
     kind: "integration-event",
@@ -100,11 +107,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "policy",
-    summary: "an explicit access policy",
-    options: [],
+    summary: "an explicit access policy of one permission",
+    options: ["--permission <name>"],
     writesShared: true,
-    sharedFiles: ["src/platform/auth/access-policies.ts"],
-    available: false,
+    sharedFiles: ["src/platform/auth/access-policies.ts", platform],
+    available: true,
   },
   {
     kind: "port",
@@ -124,11 +131,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "repository",
-    summary: "a repository and its table",
+    summary: "a repository of an aggregate and its table in a new numbered migration",
     options: [],
     writesShared: true,
-    sharedFiles: ["src/platform/database/schema.ts"],
-    available: false,
+    sharedFiles: ["src/platform/database/migrations.ts"],
+    available: true,
   },
   {
     kind: "route-group",
@@ -140,11 +147,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "service",
-    summary: "a deployable service",
+    summary: "apps/<context>: a deployable service of one context",
     options: [],
     writesShared: true,
     sharedFiles: ["kit.config.json"],
-    available: false,
+    available: true,
   },
   {
     kind: "worker",

@@ -6,6 +6,8 @@ import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { planProvider } from "./generate_gateway.ts";
+import { planRepository } from "./generate_repository.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -13,6 +15,8 @@ export interface MessageOptions {
   readonly permission?: string;
   /** A search-style query: paging in, `{ items, total }` out. */
   readonly search?: boolean;
+  /** A command on this aggregate: the handler loads and saves it through its repository. */
+  readonly aggregate?: string;
 }
 
 /**
@@ -42,6 +46,16 @@ export async function planMessage(
     );
   }
   if (options.search && kind !== "query") throw new CliError("--search applies to queries only");
+  const aggregate = options.aggregate;
+  if (aggregate !== undefined) {
+    if (kind !== "command") throw new CliError("--aggregate applies to commands only");
+    checkPascal(aggregate, "aggregate name");
+    if (!existsSync(join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`))) {
+      throw new CliError(
+        `Aggregate '${aggregate}' does not exist in context '${context}': run 'kit generate aggregate ${context} ${aggregate}' first`,
+      );
+    }
+  }
   const kebab = kebabOf(name);
   const dir = `src/contexts/${context}/application/${
     kind === "command" ? "commands" : "queries"
@@ -54,8 +68,13 @@ export async function planMessage(
     );
   }
   const writes: FileWrite[] = [];
+  if (aggregate !== undefined) {
+    writes.push(...await planAggregateRepository(root, config, context, aggregate));
+  }
   if (permission !== undefined) writes.push(...await planPermission(root, context, permission));
-  const template = templates(kind, context, name, kebab, permission, options.search === true);
+  const template = aggregate === undefined
+    ? templates(kind, context, name, kebab, permission, options.search === true)
+    : aggregateTemplates(context, name, kebab, permission, aggregate);
   writes.push(
     { path: `${dir}/${kebab}.${kind}.ts`, contents: template.message, create: true },
     { path: `${dir}/${kebab}.handler.ts`, contents: template.handler, create: true },
@@ -64,7 +83,42 @@ export async function planMessage(
   return await withDerived(root, config, writes);
 }
 
-async function planPermission(
+const derivedFile = /(\.declarations\.ts|\.dependencies\.ts|CONTEXT\.md|context-map\.md)$/;
+
+/**
+ * The aggregate's repository when it has none yet (its own writes, not the derived files), and
+ * its registration in the platform's providers region.
+ */
+async function planAggregateRepository(
+  root: string,
+  config: KitConfig,
+  context: string,
+  aggregate: string,
+): Promise<FileWrite[]> {
+  const kebab = kebabOf(aggregate);
+  const writes: FileWrite[] = [];
+  if (!existsSync(join(root, `src/contexts/${context}/application/ports/${kebab}-repository.ts`))) {
+    writes.push(
+      ...(await planRepository(root, config, context, aggregate)).filter((w) =>
+        !derivedFile.test(w.path)
+      ),
+    );
+  }
+  const registration = `${camelOf(context)}${aggregate}Repository`;
+  writes.push(
+    await planProvider(
+      root,
+      [
+        `import { ${registration} } from "../contexts/${context}/infrastructure/${kebab}.memory-repository.ts";`,
+      ],
+      `${registration},`,
+    ),
+  );
+  return writes;
+}
+
+/** Plans the permission in the context's permissions file, unless it is there already. */
+export async function planPermission(
   root: string,
   context: string,
   permission: string,
@@ -159,6 +213,103 @@ ${
       ? `
 Deno.test("${name} is refused to an actor without ${permission}", async () => {
   await assert.rejects(() => application.${bus}.execute(new ${name}(userActor("someone-else"))), ForbiddenError);
+});
+`
+      : `
+Deno.test("${name} needs no permission", () => {
+  assert.ok(ForbiddenError);
+});
+`
+  }`;
+  return { message, handler, spec };
+}
+
+function aggregateTemplates(
+  context: string,
+  name: string,
+  kebab: string,
+  permission: string | undefined,
+  aggregate: string,
+): { message: string; handler: string; spec: string } {
+  const camel = camelOf(context);
+  const aggregateKebab = kebabOf(aggregate);
+  const id = `${camelOf(aggregateKebab)}Id`;
+  const variable = camelOf(aggregateKebab);
+  const repository = `${aggregate}Repository`;
+  const base = permission ? "AuthorizedCommand" : "Command";
+  const message = `import { type Actor, ${
+    permission ? `${base}, Requires` : base
+  } } from "@kit/kernel";
+${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
+/** ${name}: what the actor asks of a ${aggregate}${permission ? `; needs '${permission}'` : ""}. */
+${
+    permission
+      ? `@Requires(${camel}Permissions["${permission}"])\n`
+      : ""
+  }export class ${name} extends ${base}<void> {
+  constructor(actor: Actor, readonly ${id}: string) {
+    super(actor);
+  }
+}
+`;
+  const handler = `import { ConceptError, Handles } from "@kit/kernel";
+import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
+import { ${name} } from "./${kebab}.command.ts";
+
+/** Runs ${name}: loads the ${aggregate}, lets it decide, saves it. */
+@Handles(${name})
+export class ${name}Handler {
+  constructor(private readonly ${variable}s: ${repository}) {}
+
+  async handle(command: ${name}): Promise<void> {
+    const ${variable} = await this.${variable}s.get(command.${id});
+    if (${variable} === undefined) {
+      throw ConceptError.notFound("${
+    aggregateKebab.toUpperCase().replaceAll("-", "_")
+  }_NOT_FOUND", \`No ${aggregate} \${command.${id}}\`);
+    }
+    // TODO(domain): let the ${aggregate} decide.
+    await this.${variable}s.save(${variable});
+  }
+}
+`;
+  const spec = `import assert from "node:assert/strict";
+import { ConceptError, ForbiddenError, userActor } from "@kit/kernel";
+import { testApplication } from "../../../../../platform/platform-test.module.ts";
+import { ${camel}Module } from "../../../${context}.module.ts";
+${
+    permission
+      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
+      : ""
+  }import { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";
+import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
+import { InMemory${repository} } from "../../../infrastructure/${aggregateKebab}.memory-repository.ts";
+import { ${name} } from "./${kebab}.command.ts";
+
+const ${variable}s = new InMemory${repository}();
+const application = testApplication([${camel}Module], {
+  grants: { granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] },
+  providers: [{ provide: ${repository}, provider: { useValue: ${variable}s } }],
+});
+const actor = userActor("someone", { roles: ["granted"] });
+
+Deno.test("${name} loads the ${aggregate} and saves it through its repository", async () => {
+  await ${variable}s.save(${aggregate}.create("x1"));
+  await application.commands.execute(new ${name}(actor, "x1"));
+  assert.equal((await ${variable}s.get("x1"))?.id, "x1");
+});
+
+Deno.test("${name} of an unknown ${aggregate} is refused as not found", async () => {
+  await assert.rejects(
+    () => application.commands.execute(new ${name}(actor, "missing")),
+    (error) => error instanceof ConceptError && error.kind === "not-found",
+  );
+});
+${
+    permission
+      ? `
+Deno.test("${name} is refused to an actor without ${permission}", async () => {
+  await assert.rejects(() => application.commands.execute(new ${name}(userActor("someone-else"), "x1")), ForbiddenError);
 });
 `
       : `

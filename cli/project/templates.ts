@@ -53,8 +53,13 @@ export function composeApplicationFile(): string {
   InMemoryOutbox,
   InMemoryProcessedEvents,
   type Module,
+  type Registration,
 } from "@kit/kernel";
 import { grants } from "./auth/role.ts";
+// kit:begin provider-imports
+// kit:end
+// kit:begin policy-imports
+// kit:end
 // kit:begin module-imports
 // kit:end
 
@@ -64,11 +69,22 @@ export const modules: readonly Module[] = [
   // kit:end
 ];
 
+/** The platform's providers: gateways and adapters of the contexts' ports, sorted. */
+export const providers: readonly Registration[] = [
+  // kit:begin providers
+  // kit:end
+];
+
 /** Composes the application from every context's module (events through an in-memory outbox). */
 export function composePlatform(options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {}) {
   return composeApplication({
     modules,
-    accessPolicy: accessPolicy({ grants }),
+    providers,
+    accessPolicy: accessPolicy({
+      grants,
+      // kit:begin access-policies
+      // kit:end
+    }),
     plugins: {
       events: eventsPlugin({
         outbox: new InMemoryOutbox(),
@@ -91,18 +107,23 @@ export function platformTestFile(): string {
   InMemoryOutbox,
   InMemoryProcessedEvents,
   type Module,
+  type Registration,
   type RoleGrants,
   TestClock,
 } from "@kit/kernel";
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 
-/** An application for specs: the modules given, in-memory events and jobs, a test clock. */
+/**
+ * An application for specs: the modules given, the providers given (fakes of their ports),
+ * in-memory events and jobs, a test clock.
+ */
 export function testApplication(
   modules: readonly Module[],
-  options: { grants?: RoleGrants; clock?: TestClock } = {},
+  options: { grants?: RoleGrants; clock?: TestClock; providers?: readonly Registration[] } = {},
 ) {
   return composeApplication({
     modules,
+    providers: options.providers ?? [],
     clock: options.clock ?? new TestClock(),
     accessPolicy: accessPolicy({ grants: options.grants ?? {} }),
     plugins: {

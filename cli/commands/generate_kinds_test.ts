@@ -1,0 +1,243 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import { initializedProject, projectTree, quietly, runIn } from "./test_project.ts";
+
+/** Runs each bad input: one line on stderr, exit 1, and no file changed. */
+async function refuses(dir: string, cases: [string[], RegExp][]): Promise<void> {
+  const before = await projectTree(dir);
+  for (const [args, message] of cases) {
+    const { result, stderr } = await quietly(() => main(args, dir));
+    assert.equal(result, 1, args.join(" "));
+    assert.equal(stderr.length, 1, args.join(" "));
+    assert.match(stderr[0]!, message);
+  }
+  assert.deepEqual(await projectTree(dir), before);
+}
+
+async function generates(dir: string, args: string[]): Promise<void> {
+  const { result, stderr } = await quietly(() => main(args, dir));
+  assert.equal(result, 0, `${args.join(" ")}: ${stderr.join(" ")}`);
+}
+
+Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: code that checks, specs that pass, bad input refused", async () => {
+  const dir = await initializedProject();
+  await generates(dir, ["generate", "service", "scheduling"]);
+  const config = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8"));
+  assert.deepEqual(config.services, [{ name: "scheduling", contexts: ["scheduling"] }]);
+  await refuses(dir, [
+    [["generate", "service", "scheduling"], /^kit: Service 'scheduling' exists already/],
+    [["generate", "service", "billing"], /^kit: Unknown context 'billing'/],
+    [
+      ["generate", "service", "identity", "--local-only"],
+      /^kit: kit generate service would write 1 shared file\(s\): kit.config.json; nothing/,
+    ],
+  ]);
+
+  const compose = join(dir, "src/platform/compose-application.ts");
+  const handWritten = (await readFile(compose, "utf8")) + "\n// hand-written, kept as is\n";
+  await Deno.writeTextFile(compose, handWritten);
+  await generates(dir, [
+    "generate",
+    "policy",
+    "scheduling",
+    "ClearCalendar",
+    "--permission",
+    "calendar.clear",
+  ]);
+  await generates(dir, [
+    "generate",
+    "policy",
+    "identity",
+    "ReadProfile",
+    "--permission",
+    "profile.read",
+  ]);
+  const composed = await readFile(compose, "utf8");
+  assert.ok(composed.endsWith("\n// hand-written, kept as is\n"));
+  assert.match(composed, /\/\/ kit:begin access-policies\n\s+policies,\n\s+\/\/ kit:end/);
+  const list = await readFile(join(dir, "src/platform/auth/access-policies.ts"), "utf8");
+  assert.match(list, /\n\s+clearCalendarPolicy,\n\s+readProfilePolicy,\n/);
+  assert.match(
+    await readFile(join(dir, "src/contexts/scheduling/scheduling.permissions.ts"), "utf8"),
+    /"calendar.clear"/,
+  );
+  await refuses(dir, [
+    [
+      ["generate", "policy", "scheduling", "ClearCalendar", "--permission", "calendar.clear"],
+      /^kit: Policy 'ClearCalendar' exists already in context 'scheduling'$/,
+    ],
+    [["generate", "policy", "scheduling", "Other"], /^kit: kit generate policy needs --permission/],
+    [
+      ["generate", "policy", "scheduling", "bad-name", "--permission", "a.b"],
+      /Invalid policy name/,
+    ],
+    [
+      ["generate", "policy", "scheduling", "Other", "--permission", "a.b", "--local-only"],
+      /would write 2 shared file\(s\): src\/platform\/auth\/access-policies.ts, src\/platform\/compose-application.ts; nothing/,
+    ],
+  ]);
+
+  await generates(dir, ["generate", "gateway", "scheduling", "identity"]);
+  await generates(dir, ["generate", "gateway", "notifications", "identity"]);
+  const map = await readFile(join(dir, "docs/context-map.md"), "utf8");
+  assert.match(map, /identity --> notifications\n\s+identity --> scheduling/);
+  assert.match(map, /\| identity +\| supporting +\| notifications, scheduling +\| +\|/);
+  assert.deepEqual(JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8")).relationships, [
+    { upstream: "identity", downstream: "notifications" },
+    { upstream: "identity", downstream: "scheduling" },
+  ]);
+  assert.ok((await readFile(compose, "utf8")).endsWith("\n// hand-written, kept as is\n"));
+  await refuses(dir, [
+    [
+      ["generate", "gateway", "scheduling", "identity"],
+      /^kit: Gateway 'IdentityGateway' exists already in context 'scheduling'$/,
+    ],
+    [["generate", "gateway", "scheduling", "billing"], /^kit: Unknown context 'billing'/],
+    [["generate", "gateway", "scheduling", "scheduling"], /not upstream of itself/],
+    [["generate", "gateway", "scheduling", "Identity"], /Invalid upstream context 'Identity'/],
+    [
+      ["generate", "gateway", "identity", "scheduling", "--local-only"],
+      /would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing/,
+    ],
+  ]);
+
+  await generates(dir, ["generate", "port", "scheduling", "Calendars"]);
+  await generates(dir, ["generate", "port", "identity", "Directory"]);
+  await generates(dir, ["generate", "adapter", "scheduling", "Calendars"]);
+  await generates(dir, [
+    "generate",
+    "adapter",
+    "identity",
+    "Directory",
+    "--kind",
+    "external",
+    "--decorators",
+  ]);
+  const providersRegion = (await readFile(compose, "utf8")).split("// kit:begin providers")[1]!
+    .split("// kit:end")[0]!.trim().split(/\s+/);
+  assert.deepEqual(providersRegion, [
+    "identityDirectoryAdapter,",
+    "notificationsIdentityGateway,",
+    "schedulingCalendarsAdapter,",
+    "schedulingIdentityGateway,",
+  ]);
+  assert.ok((await readFile(compose, "utf8")).endsWith("\n// hand-written, kept as is\n"));
+  await refuses(dir, [
+    [
+      ["generate", "adapter", "scheduling", "Calendars"],
+      /^kit: An adapter of 'Calendars' exists already in context 'scheduling'$/,
+    ],
+    [["generate", "adapter", "scheduling", "Rooms"], /^kit: Port 'Rooms' does not exist/],
+    [
+      ["generate", "adapter", "scheduling", "Calendars", "--kind", "cloud"],
+      /Invalid --kind 'cloud'/,
+    ],
+    [
+      ["generate", "adapter", "scheduling", "Calendars", "--local-only"],
+      /would write 1 shared file\(s\): src\/platform\/compose-application.ts; nothing/,
+    ],
+  ]);
+
+  await generates(dir, ["generate", "aggregate", "scheduling", "Appointment"]);
+  await refuses(dir, [
+    [
+      ["generate", "command", "scheduling", "Cancel", "--aggregate", "Appointment", "--local-only"],
+      /would write 2 shared file\(s\): src\/platform\/database\/migrations.ts, src\/platform\/compose-application.ts; nothing/,
+    ],
+    [
+      ["generate", "command", "scheduling", "Cancel", "--aggregate", "Slot"],
+      /^kit: Aggregate 'Slot' does not exist in context 'scheduling'/,
+    ],
+    [
+      ["generate", "query", "scheduling", "Cancel", "--aggregate", "Appointment"],
+      /^kit: --aggregate applies to commands only$/,
+    ],
+  ]);
+  await generates(dir, [
+    "generate",
+    "command",
+    "scheduling",
+    "CancelAppointment",
+    "--aggregate",
+    "Appointment",
+    "--permission",
+    "appointment.cancel",
+  ]);
+  await generates(dir, [
+    "generate",
+    "command",
+    "scheduling",
+    "ConfirmAppointment",
+    "--aggregate",
+    "Appointment",
+  ]);
+  // Without --aggregate a command writes inside its context only.
+  await generates(dir, ["generate", "command", "identity", "Register", "--local-only"]);
+  assert.match(
+    await readFile(join(dir, "src/contexts/scheduling/scheduling.dependencies.ts"), "utf8"),
+    /\[CancelAppointmentHandler, \[AppointmentRepository\]\]/,
+  );
+  const withRepository = await readFile(compose, "utf8");
+  assert.equal(withRepository.match(/^\s+schedulingAppointmentRepository,$/gm)?.length, 1);
+
+  await runIn(dir, Deno.execPath(), ["task", "verify"]);
+  const text = await runIn(dir, Deno.execPath(), ["test", "-A"]);
+  assert.match(text, /the scheduling service composes with its context alone \.\.\. ok/);
+  assert.match(
+    text,
+    /ClearCalendar decides calendar.clear and is registered with the platform \.\.\. ok/,
+  );
+  assert.match(
+    text,
+    /ReadProfile decides profile.read and is registered with the platform \.\.\. ok/,
+  );
+});
+
+Deno.test("Shared regions written by gateway, adapter and policy give the same bytes in any order", async () => {
+  const steps: string[][] = [
+    ["generate", "gateway", "scheduling", "identity"],
+    ["generate", "gateway", "notifications", "identity"],
+    ["generate", "adapter", "scheduling", "Calendars"],
+    ["generate", "adapter", "identity", "Directory", "--kind", "external"],
+    ["generate", "policy", "scheduling", "ClearCalendar", "--permission", "calendar.clear"],
+    ["generate", "policy", "identity", "ReadProfile", "--permission", "profile.read"],
+  ];
+  const ports = [
+    ["generate", "port", "scheduling", "Calendars"],
+    ["generate", "port", "identity", "Directory"],
+  ];
+  const trees = [];
+  for (const order of [steps, [...steps].reverse()]) {
+    const dir = await initializedProject();
+    for (const args of [...ports, ...order]) await generates(dir, args);
+    const tree = await projectTree(dir);
+    const config = JSON.parse(tree["kit.config.json"]!);
+    tree["kit.config.json"] = JSON.stringify({ ...config, name: undefined });
+    trees.push(tree);
+  }
+  assert.deepEqual(trees[0], trees[1]);
+});
+
+Deno.test("kit generate --help --json: every kind available, command --aggregate names its shared files", async () => {
+  let printed = "";
+  const log = console.log;
+  console.log = (text: string) => void (printed += text);
+  try {
+    assert.equal(await main(["generate", "--help", "--json"]), 0);
+  } finally {
+    console.log = log;
+  }
+  const { kinds } = JSON.parse(printed);
+  assert.deepEqual(kinds.filter((k: { available: boolean }) => !k.available), []);
+  const command = kinds.find((k: { kind: string }) => k.kind === "command");
+  assert.equal(command.writesShared, false);
+  assert.equal(command.sharedWhen, "--aggregate");
+  assert.deepEqual(command.sharedFiles, [
+    "src/platform/database/migrations.ts",
+    "src/platform/compose-application.ts",
+  ]);
+  const repository = kinds.find((k: { kind: string }) => k.kind === "repository");
+  assert.deepEqual(repository.sharedFiles, ["src/platform/database/migrations.ts"]);
+});

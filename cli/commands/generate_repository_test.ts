@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import { initializedProject, projectTree, quietly, runIn } from "./test_project.ts";
+
+const migrationsDir = (dir: string, context: string) =>
+  join(dir, `src/contexts/${context}/infrastructure/migrations`);
+
+Deno.test("kit generate repository: a table per migration, one ordered list, renumbered on top after a merge", async () => {
+  const base = await initializedProject();
+  for (
+    const args of [
+      ["generate", "aggregate", "scheduling", "Appointment"],
+      ["generate", "aggregate", "identity", "Person"],
+      ["generate", "aggregate", "notifications", "Message"],
+    ]
+  ) assert.equal((await quietly(() => main(args, base))).result, 0);
+
+  // Bad input: one line, exit 1, nothing written.
+  const before = await projectTree(base);
+  for (
+    const [args, message] of [
+      [["generate", "repository", "scheduling", "Slot"], /Aggregate 'Slot' does not exist/],
+      [["generate", "repository", "billing", "Slot"], /^kit: Unknown context 'billing'/],
+      [["generate", "repository", "scheduling", "slot"], /Invalid aggregate name 'slot'/],
+      [
+        ["generate", "repository", "scheduling", "Appointment", "--local-only"],
+        /would write 1 shared file\(s\): src\/platform\/database\/migrations.ts; nothing was written/,
+      ],
+    ] as [string[], RegExp][]
+  ) {
+    const { result, stderr } = await quietly(() => main(args, base));
+    assert.equal(result, 1, args.join(" "));
+    assert.equal(stderr.length, 1);
+    assert.match(stderr[0]!, message);
+  }
+  assert.deepEqual(await projectTree(base), before);
+
+  const first = await quietly(() =>
+    main(["generate", "repository", "scheduling", "Appointment"], base)
+  );
+  assert.equal(first.result, 0, first.stderr.join(" "));
+  assert.deepEqual(await readdir(migrationsDir(base, "scheduling")), [
+    "0001-create-appointments.ts",
+  ]);
+  const again = await quietly(() =>
+    main(["generate", "repository", "scheduling", "Appointment"], base)
+  );
+  assert.equal(again.result, 1);
+  assert.match(again.stderr[0]!, /Repository 'AppointmentRepository' exists already/);
+
+  // Two branches from here each add the next migration (0002).
+  const other = await Deno.makeTempDir({ prefix: "kit-branch-" });
+  await cp(base, other, { recursive: true });
+  assert.equal(
+    (await quietly(() => main(["generate", "repository", "identity", "Person"], base))).result,
+    0,
+  );
+  assert.equal(
+    (await quietly(() => main(["generate", "repository", "notifications", "Message"], other)))
+      .result,
+    0,
+  );
+  assert.deepEqual(await readdir(migrationsDir(base, "identity")), ["0002-create-persons.ts"]);
+  assert.deepEqual(await readdir(migrationsDir(other, "notifications")), [
+    "0002-create-messages.ts",
+  ]);
+  // The merge: the other branch's files, and both entries in each region of the list.
+  await cp(join(other, "src/contexts/notifications"), join(base, "src/contexts/notifications"), {
+    recursive: true,
+  });
+  const listPath = join(base, "src/platform/database/migrations.ts");
+  const theirs = await readFile(join(other, "src/platform/database/migrations.ts"), "utf8");
+  const theirLines = theirs.split("\n").filter((line) => line.includes("Notifications"));
+  assert.equal(theirLines.length, 2);
+  let merged = await readFile(listPath, "utf8");
+  merged = merged.replace("// kit:end", `${theirLines[0]}\n// kit:end`)
+    .replace(/(\n\s*)\/\/ kit:end\n\];/, `$1${theirLines[1]!.trim()}$1// kit:end\n];`);
+  await writeFile(listPath, merged);
+
+  // Regenerating the second branch's migration puts it on top of the merged list.
+  const renumbered = await quietly(() =>
+    main(["generate", "repository", "notifications", "Message"], base)
+  );
+  assert.equal(renumbered.result, 0, renumbered.stderr.join(" "));
+  assert.deepEqual(await readdir(migrationsDir(base, "notifications")), [
+    "0003-create-messages.ts",
+  ]);
+  const moved = await readFile(
+    join(migrationsDir(base, "notifications"), "0003-create-messages.ts"),
+    "utf8",
+  );
+  assert.match(
+    moved,
+    /export const m0003NotificationsCreateMessages: Migration = \{\n {2}version: 3,/,
+  );
+  const list = await readFile(listPath, "utf8");
+  const order = [...list.matchAll(/^ {2}(m\d{4}\w+),$/gm)].map((m) => m[1]);
+  assert.deepEqual(order, [
+    "m0001SchedulingCreateAppointments",
+    "m0002IdentityCreatePersons",
+    "m0003NotificationsCreateMessages",
+  ]);
+  const twice = await quietly(() =>
+    main(["generate", "repository", "notifications", "Message"], base)
+  );
+  assert.match(twice.stderr[0]!, /Repository 'MessageRepository' exists already/);
+
+  // The project checks, and the repository specs pass on memory and on a fresh database.
+  const database = `kit_cli_${crypto.randomUUID().slice(0, 8)}`;
+  await runIn(base, "psql", [
+    "-h",
+    "127.0.0.1",
+    "-U",
+    "postgres",
+    "-c",
+    `create database ${database}`,
+  ]);
+  try {
+    await runIn(base, Deno.execPath(), ["task", "verify"]);
+    const text = await runIn(base, Deno.execPath(), ["test", "-A"], {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
+    });
+    for (const name of ["AppointmentRepository", "PersonRepository", "MessageRepository"]) {
+      assert.match(text, new RegExp(`${name} in memory keeps and finds`));
+      assert.match(text, new RegExp(`${name} on PostgreSQL keeps and finds .* ok`));
+    }
+  } finally {
+    await runIn(base, "psql", [
+      "-h",
+      "127.0.0.1",
+      "-U",
+      "postgres",
+      "-c",
+      `drop database ${database} with (force)`,
+    ]);
+  }
+});

@@ -1,0 +1,81 @@
+/**
+ * Helpers for the CLI's tests: a project made by `kit init --link` in a temporary folder, a
+ * snapshot of its files, commands run in it.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { main } from "../main.ts";
+
+const checkout = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Every file under `root`, by relative path, with its contents. */
+export async function projectTree(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  async function walk(dir: string): Promise<void> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else out[relative(root, path)] = await readFile(path, "utf8");
+    }
+  }
+  await walk(root);
+  return out;
+}
+
+/** Runs `fn` with console.log silenced, collecting console.error lines. */
+export async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; stderr: string[] }> {
+  const stderr: string[] = [];
+  const [log, error] = [console.log, console.error];
+  console.log = () => {};
+  console.error = (...args: unknown[]) => void stderr.push(args.join(" "));
+  try {
+    return { result: await fn(), stderr };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+/** A new project (contexts identity, notifications, scheduling) linking this checkout. */
+export async function initializedProject(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "kit-init-" });
+  const { result } = await quietly(() =>
+    main([
+      "init",
+      dir,
+      "--context",
+      "identity:supporting",
+      "--context",
+      "scheduling:core",
+      "--context",
+      "notifications:generic",
+      "--link",
+      checkout,
+    ])
+  );
+  assert.equal(result, 0);
+  return dir;
+}
+
+/** Runs a program in `dir`; fails with its output unless it exits 0; answers its output. */
+export async function runIn(
+  dir: string,
+  program: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const output = await new Deno.Command(program, {
+    args: [...args],
+    cwd: dir,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, `${program} ${args.join(" ")} failed:\n${text}`);
+  return text;
+}

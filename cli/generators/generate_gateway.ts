@@ -1,0 +1,132 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CliError } from "../cli_error.ts";
+import { withDerived } from "../commands/docs.ts";
+import type { FileWrite } from "../files/file_plan.ts";
+import { readRegion, updateRegion } from "../files/marker_regions.ts";
+import {
+  camelOf,
+  checkKebab,
+  formatConfig,
+  type KitConfig,
+  pascalOf,
+} from "../project/kit_config.ts";
+import { checkContext } from "./generate_simple.ts";
+
+const composePath = "src/platform/compose-application.ts";
+
+/**
+ * Plans the registration of a provider in the platform's `providers` region (and its import),
+ * text outside the markers untouched.
+ */
+export async function planProvider(
+  root: string,
+  importLines: readonly string[],
+  entry: string,
+): Promise<FileWrite> {
+  const text = await readFile(join(root, composePath), "utf8");
+  let next = updateRegion(text, "provider-imports", [
+    ...readRegion(text, "provider-imports", composePath),
+    ...importLines,
+  ], composePath);
+  next = updateRegion(next, "providers", [
+    ...readRegion(next, "providers", composePath),
+    entry,
+  ], composePath);
+  return { path: composePath, contents: next };
+}
+
+/**
+ * Plans a gateway of `context` to its upstream context: the port in the downstream's words, an
+ * adapter that reads the upstream's published language only, its registration with the platform,
+ * a spec, and the relationship in `kit.config.json` (so the context map shows it).
+ */
+export async function planGateway(
+  root: string,
+  config: KitConfig,
+  context: string,
+  upstream: string,
+): Promise<FileWrite[]> {
+  checkContext(config, context);
+  checkKebab(upstream, "upstream context");
+  checkContext(config, upstream);
+  if (upstream === context) throw new CliError(`A context is not upstream of itself`);
+  const base = `src/contexts/${context}`;
+  const port = `${pascalOf(upstream)}Gateway`;
+  const portPath = `${base}/application/ports/${upstream}-gateway.ts`;
+  if (existsSync(join(root, portPath))) {
+    throw new CliError(`Gateway '${port}' exists already in context '${context}'`);
+  }
+  const relationships = [
+    ...config.relationships.filter((r) => !(r.upstream === upstream && r.downstream === context)),
+    { upstream, downstream: context },
+  ];
+  const next: KitConfig = { ...config, relationships };
+  const current = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as KitConfig;
+  const adapter = `${port}Adapter`;
+  const registration = `${camelOf(context)}${port}`;
+  const writes: FileWrite[] = [
+    { path: "kit.config.json", contents: formatConfig({ ...current, relationships }) },
+    await planProvider(
+      root,
+      [
+        `import { ${registration} } from "../contexts/${context}/infrastructure/${upstream}.gateway.ts";`,
+      ],
+      `${registration},`,
+    ),
+    {
+      path: portPath,
+      create: true,
+      contents: `import { token } from "@kit/kernel";
+
+/** What the ${context} context needs from ${upstream} (upstream), in ${context}'s own words. */
+export interface ${port} {
+  /** The upstream context this gateway reads. */
+  readonly upstream: "${upstream}";
+  // TODO(domain): the questions ${context} asks ${upstream}.
+}
+
+/** The token ${port} is provided under. */
+export const ${port} = token<${port}>("${context}.${port}");
+`,
+    },
+    {
+      path: `${base}/infrastructure/${upstream}.gateway.ts`,
+      create: true,
+      contents: `import type { Registration } from "@kit/kernel";
+import { ${port} } from "../application/ports/${upstream}-gateway.ts";
+
+/**
+ * ${port} over the ${upstream} context: imports only ${upstream}'s published-language/ and
+ * translates it into ${context}'s words (an anti-corruption layer).
+ */
+export class ${adapter} implements ${port} {
+  readonly upstream = "${upstream}" as const;
+}
+
+/** How the platform provides ${port} in the ${context} context. */
+export const ${registration}: Registration = {
+  provide: ${port},
+  provider: { useClass: ${adapter}, deps: [] },
+};
+`,
+    },
+    {
+      path: `${base}/infrastructure/${upstream}.gateway.spec.ts`,
+      create: true,
+      contents: `import assert from "node:assert/strict";
+import { providers } from "../../../platform/compose-application.ts";
+import { ${port} } from "../application/ports/${upstream}-gateway.ts";
+import { ${adapter}, ${registration} } from "./${upstream}.gateway.ts";
+
+Deno.test("${port} reads ${upstream} and is provided by the platform", () => {
+  assert.equal(new ${adapter}().upstream, "${upstream}");
+  assert.ok(providers.includes(${registration}));
+  assert.equal(${registration}.provide, ${port});
+});
+`,
+    },
+  ];
+  return await withDerived(root, next, writes);
+}

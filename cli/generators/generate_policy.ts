@@ -1,0 +1,119 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CliError } from "../cli_error.ts";
+import { withDerived } from "../commands/docs.ts";
+import type { FileWrite } from "../files/file_plan.ts";
+import { readRegion, updateRegion } from "../files/marker_regions.ts";
+import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { planPermission } from "./generate_message.ts";
+import { checkContext } from "./generate_simple.ts";
+
+/** The platform's list of explicit policies. */
+export const accessPoliciesPath = "src/platform/auth/access-policies.ts";
+const composePath = "src/platform/compose-application.ts";
+
+function accessPoliciesFile(): string {
+  return `import type { PermissionPolicy } from "@kit/kernel";
+// kit:begin policy-imports
+// kit:end
+
+/** The explicit access policies: each replaces the role check of the permission it decides. */
+export const policies: readonly PermissionPolicy[] = [
+  // kit:begin policies
+  // kit:end
+];
+`;
+}
+
+/**
+ * Plans an explicit access policy of one permission (`--permission <element>.<verb>`, added to
+ * the context's permissions when new): the policy, its spec, and its entry in the platform's
+ * `access-policies.ts`, which the composition root passes to its access policy.
+ */
+export async function planPolicy(
+  root: string,
+  config: KitConfig,
+  context: string,
+  name: string,
+  permission: string | undefined,
+): Promise<FileWrite[]> {
+  checkContext(config, context);
+  checkPascal(name, "policy name");
+  if (permission === undefined || !/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(permission)) {
+    throw new CliError(
+      `kit generate policy needs --permission '<element>.<verb>' (appointment.cancel), not '${
+        permission ?? ""
+      }'`,
+    );
+  }
+  const kebab = kebabOf(name);
+  const path = `src/contexts/${context}/application/policies/${kebab}.policy.ts`;
+  if (existsSync(join(root, path))) {
+    throw new CliError(`Policy '${name}' exists already in context '${context}'`);
+  }
+  const policyName = `${camelOf(kebab)}Policy`;
+  const permissions = `${camelOf(context)}Permissions`;
+  const listText = existsSync(join(root, accessPoliciesPath))
+    ? await readFile(join(root, accessPoliciesPath), "utf8")
+    : accessPoliciesFile();
+  const entries = readRegion(listText, "policies", accessPoliciesPath);
+  if (entries.includes(`${policyName},`)) {
+    throw new CliError(`A policy named '${policyName}' is registered already`);
+  }
+  const writes: FileWrite[] = [...await planPermission(root, context, permission)];
+  let list = updateRegion(listText, "policy-imports", [
+    ...readRegion(listText, "policy-imports", accessPoliciesPath),
+    `import { ${policyName} } from "../../contexts/${context}/application/policies/${kebab}.policy.ts";`,
+  ], accessPoliciesPath);
+  list = updateRegion(list, "policies", [...entries, `${policyName},`], accessPoliciesPath);
+  writes.push({ path: accessPoliciesPath, contents: list });
+  const compose = await readFile(join(root, composePath), "utf8");
+  const registered = readRegion(compose, "access-policies", composePath);
+  if (!registered.includes("policies,")) {
+    let next = updateRegion(compose, "policy-imports", [
+      ...readRegion(compose, "policy-imports", composePath),
+      `import { policies } from "./auth/access-policies.ts";`,
+    ], composePath);
+    next = updateRegion(next, "access-policies", [...registered, "policies,"], composePath);
+    writes.push({ path: composePath, contents: next });
+  }
+  writes.push(
+    {
+      path,
+      create: true,
+      contents: `import { definePolicy } from "@kit/kernel";
+import { ${permissions} } from "../../${context}.permissions.ts";
+
+/** ${name}: decides '${permission}' instead of the role check alone. */
+export const ${policyName} = definePolicy(
+  ${permissions}["${permission}"],
+  // TODO(domain): look at the actor and the element (resource) too.
+  ({ granted }) => granted,
+);
+`,
+    },
+    {
+      path: `src/contexts/${context}/application/policies/${kebab}.policy.spec.ts`,
+      create: true,
+      contents: `import assert from "node:assert/strict";
+import { userActor } from "@kit/kernel";
+import { policies } from "../../../../platform/auth/access-policies.ts";
+import { ${permissions} } from "../../${context}.permissions.ts";
+import { ${policyName} } from "./${kebab}.policy.ts";
+
+Deno.test("${name} decides ${permission} and is registered with the platform", async () => {
+  const request = {
+    actor: userActor("someone"),
+    permission: ${permissions}["${permission}"],
+    message: {} as never,
+  };
+  assert.equal(await ${policyName}.decide({ ...request, granted: true }), true);
+  assert.equal(await ${policyName}.decide({ ...request, granted: false }), false);
+  assert.ok(policies.includes(${policyName}));
+});
+`,
+    },
+  );
+  return await withDerived(root, config, writes);
+}

@@ -1,0 +1,143 @@
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CliError } from "../cli_error.ts";
+import { withDerived } from "../commands/docs.ts";
+import type { FileWrite } from "../files/file_plan.ts";
+import { updateRegion } from "../files/marker_regions.ts";
+import { checkPascal, kebabOf, type KitConfig, pascalOf } from "../project/kit_config.ts";
+import { migrationFile, migrationsListFile, repositoryFiles } from "./repository_templates.ts";
+import { checkContext } from "./generate_simple.ts";
+
+/** The shared, ordered migration list of the project. */
+export const migrationsListPath = "src/platform/database/migrations.ts";
+
+/** One migration found on disk: `src/contexts/<context>/infrastructure/migrations/NNNN-<name>.ts`. */
+interface MigrationOnDisk {
+  readonly context: string;
+  readonly version: number;
+  readonly name: string;
+  readonly path: string;
+}
+
+/** `0002`, `scheduling`, `create-appointments` -> `m0002SchedulingCreateAppointments`. */
+function migrationConst(version: number, context: string, name: string): string {
+  return `m${String(version).padStart(4, "0")}${pascalOf(context)}${pascalOf(name)}`;
+}
+
+async function migrationsOnDisk(
+  root: string,
+  config: KitConfig,
+): Promise<MigrationOnDisk[]> {
+  const out: MigrationOnDisk[] = [];
+  for (const { name: context } of config.contexts) {
+    const dir = `src/contexts/${context}/infrastructure/migrations`;
+    if (!existsSync(join(root, dir))) continue;
+    for (const file of (await readdir(join(root, dir))).sort()) {
+      const match = /^(\d{4})-([a-z0-9-]+)\.ts$/.exec(file);
+      if (match === null) continue;
+      out.push({ context, version: Number(match[1]), name: match[2]!, path: `${dir}/${file}` });
+    }
+  }
+  return out;
+}
+
+/** The migration list, rewritten between its markers from the migrations given (sorted). */
+async function planList(
+  root: string,
+  migrations: readonly MigrationOnDisk[],
+): Promise<FileWrite> {
+  const path = join(root, migrationsListPath);
+  let text = existsSync(path) ? await readFile(path, "utf8") : migrationsListFile();
+  const consts = migrations.map((m) => ({
+    ...m,
+    id: migrationConst(m.version, m.context, m.name),
+  }));
+  text = updateRegion(
+    text,
+    "migration-imports",
+    consts.map((m) => `import { ${m.id} } from "../../${m.path.slice("src/".length)}";`),
+    migrationsListPath,
+  );
+  text = updateRegion(text, "migrations", consts.map((m) => `${m.id},`), migrationsListPath);
+  return { path: migrationsListPath, contents: text };
+}
+
+/**
+ * Plans a repository of an aggregate: its port, an in-memory and a PostgreSQL adapter, a spec
+ * run on both, and its table in a new numbered migration (in the context's schema), listed in
+ * the project's one ordered migration list. Run again on an existing repository whose migration
+ * number another migration took too (two branches merged), it renumbers its migration on top.
+ */
+export async function planRepository(
+  root: string,
+  config: KitConfig,
+  context: string,
+  name: string,
+): Promise<FileWrite[]> {
+  checkContext(config, context);
+  checkPascal(name, "aggregate name");
+  const kebab = kebabOf(name);
+  const base = `src/contexts/${context}`;
+  if (!existsSync(join(root, `${base}/domain/${kebab}.ts`))) {
+    throw new CliError(
+      `Aggregate '${name}' does not exist in context '${context}': run 'kit generate aggregate ${context} ${name}' first`,
+    );
+  }
+  const table = `${kebab.replaceAll("-", "_")}s`;
+  const migrationName = `create-${table.replaceAll("_", "-")}`;
+  const migrations = await migrationsOnDisk(root, config);
+  const own = migrations.find((m) => m.context === context && m.name === migrationName);
+  const portPath = `${base}/application/ports/${kebab}-repository.ts`;
+  if (existsSync(join(root, portPath)) || own !== undefined) {
+    if (own === undefined || !migrations.some((m) => m !== own && m.version === own.version)) {
+      throw new CliError(`Repository '${name}Repository' exists already in context '${context}'`);
+    }
+    // Two branches each took the next number: this one's migration goes on top of the list.
+    const version = Math.max(...migrations.map((m) => m.version)) + 1;
+    const moved: MigrationOnDisk = {
+      ...own,
+      version,
+      path: own.path.replace(/\d{4}-/, `${String(version).padStart(4, "0")}-`),
+    };
+    const old = await readFile(join(root, own.path), "utf8");
+    return [
+      { path: own.path, contents: "", remove: true },
+      {
+        path: moved.path,
+        create: true,
+        contents: old
+          .replace(
+            migrationConst(own.version, context, own.name),
+            migrationConst(version, context, own.name),
+          )
+          .replace(/version: \d+,/, `version: ${version},`),
+      },
+      await planList(root, [...migrations.filter((m) => m !== own), moved]),
+    ];
+  }
+  const version = Math.max(0, ...migrations.map((m) => m.version)) + 1;
+  const migration: MigrationOnDisk = {
+    context,
+    version,
+    name: migrationName,
+    path: `${base}/infrastructure/migrations/${
+      String(version).padStart(4, "0")
+    }-${migrationName}.ts`,
+  };
+  const writes: FileWrite[] = [
+    ...repositoryFiles(context, name, kebab, table).map((w) => ({ ...w, create: true })),
+    {
+      path: migration.path,
+      create: true,
+      contents: migrationFile(
+        migrationConst(version, context, migrationName),
+        version,
+        context,
+        table,
+      ),
+    },
+    await planList(root, [...migrations, migration]),
+  ];
+  return await withDerived(root, config, writes);
+}
