@@ -1,56 +1,8 @@
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { main } from "../main.ts";
-
-const checkout = fileURLToPath(new URL("../../", import.meta.url));
-
-async function tree(root: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  async function walk(dir: string): Promise<void> {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else out[relative(root, path)] = await readFile(path, "utf8");
-    }
-  }
-  await walk(root);
-  return out;
-}
-
-async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; stderr: string[] }> {
-  const stderr: string[] = [];
-  const [log, error] = [console.log, console.error];
-  console.log = () => {};
-  console.error = (...args: unknown[]) => void stderr.push(args.join(" "));
-  try {
-    return { result: await fn(), stderr };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
-
-async function initialized(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "kit-init-" });
-  const { result } = await quietly(() =>
-    main([
-      "init",
-      dir,
-      "--context",
-      "identity:supporting",
-      "--context",
-      "scheduling:core",
-      "--context",
-      "notifications:generic",
-      "--link",
-      checkout,
-    ])
-  );
-  assert.equal(result, 0);
-  return dir;
-}
+import { initializedProject as initialized, projectTree as tree, quietly } from "./test_project.ts";
 
 Deno.test("kit init lays out a project whose checks and tests pass straight away", async () => {
   const dir = await initialized();
