@@ -13,6 +13,7 @@ import { AppointmentBooked } from "../../../scheduling/published-language/appoin
 import { whenText } from "../../domain/notification.ts";
 import { PlanReminder } from "../commands/plan-reminder/plan-reminder.command.ts";
 import type { NotificationStore } from "../ports/notification-store.ts";
+import { tellPatient } from "./tell-patient.ts";
 
 /** Tells the patient their appointment was booked and plans its reminder again, once per event (a redelivery is ignored). */
 @HandlesEvent(AppointmentBooked, { name: "notifications.scheduling-appointment-booked" })
@@ -32,14 +33,12 @@ export class SchedulingAppointmentBookedHandler {
       "notifications.scheduling-appointment-booked",
       event,
       async () => {
-        await this.notifications.add({
-          id: this.ids.next(),
-          recipientId: p.patientId,
+        await tellPatient(this.notifications, this.ids, this.clock, {
+          patientId: p.patientId,
+          appointmentId: p.appointmentId,
           kind: "appointment-booked",
           title: "Appointment booked",
           body: `Your appointment is booked for ${whenText(p.startsAt)}.`,
-          relatedId: p.appointmentId,
-          createdAt: this.clock.now(),
         });
         await this.commands.execute(
           new PlanReminder(systemActor, p.appointmentId, p.patientId, p.startsAt),

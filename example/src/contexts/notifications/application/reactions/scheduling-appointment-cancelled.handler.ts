@@ -13,6 +13,7 @@ import { AppointmentCancelled } from "../../../scheduling/published-language/app
 import { whenText } from "../../domain/notification.ts";
 import { PlanReminder } from "../commands/plan-reminder/plan-reminder.command.ts";
 import type { NotificationStore } from "../ports/notification-store.ts";
+import { tellPatient } from "./tell-patient.ts";
 
 /** Tells the patient their appointment was cancelled and cancels its reminder, once per event (a redelivery is ignored). */
 @HandlesEvent(AppointmentCancelled, { name: "notifications.scheduling-appointment-cancelled" })
@@ -34,14 +35,12 @@ export class SchedulingAppointmentCancelledHandler {
       "notifications.scheduling-appointment-cancelled",
       event,
       async () => {
-        await this.notifications.add({
-          id: this.ids.next(),
-          recipientId: p.patientId,
+        await tellPatient(this.notifications, this.ids, this.clock, {
+          patientId: p.patientId,
+          appointmentId: p.appointmentId,
           kind: "appointment-cancelled",
           title: "Appointment cancelled",
           body: `Your appointment of ${whenText(p.startsAt)} is cancelled: ${p.reason}.`,
-          relatedId: p.appointmentId,
-          createdAt: this.clock.now(),
         });
         await this.commands.execute(
           new PlanReminder(systemActor, p.appointmentId, p.patientId, undefined),

@@ -11,6 +11,7 @@ import { AppointmentConfirmed } from "../../../scheduling/published-language/app
 import { whenText } from "../../domain/notification.ts";
 
 import type { NotificationStore } from "../ports/notification-store.ts";
+import { tellPatient } from "./tell-patient.ts";
 
 /** Tells the patient their appointment was confirmed, once per event (a redelivery is ignored). */
 @HandlesEvent(AppointmentConfirmed, { name: "notifications.scheduling-appointment-confirmed" })
@@ -31,14 +32,12 @@ export class SchedulingAppointmentConfirmedHandler {
       "notifications.scheduling-appointment-confirmed",
       event,
       async () => {
-        await this.notifications.add({
-          id: this.ids.next(),
-          recipientId: p.patientId,
+        await tellPatient(this.notifications, this.ids, this.clock, {
+          patientId: p.patientId,
+          appointmentId: p.appointmentId,
           kind: "appointment-confirmed",
           title: "Appointment confirmed",
           body: `You confirmed your appointment of ${whenText(p.startsAt)}.`,
-          relatedId: p.appointmentId,
-          createdAt: this.clock.now(),
         });
       },
     );

@@ -13,6 +13,7 @@ import { AppointmentRescheduled } from "../../../scheduling/published-language/a
 import { whenText } from "../../domain/notification.ts";
 import { PlanReminder } from "../commands/plan-reminder/plan-reminder.command.ts";
 import type { NotificationStore } from "../ports/notification-store.ts";
+import { tellPatient } from "./tell-patient.ts";
 
 /** Tells the patient their appointment was rescheduled and plans its reminder again, once per event (a redelivery is ignored). */
 @HandlesEvent(AppointmentRescheduled, { name: "notifications.scheduling-appointment-rescheduled" })
@@ -34,16 +35,14 @@ export class SchedulingAppointmentRescheduledHandler {
       "notifications.scheduling-appointment-rescheduled",
       event,
       async () => {
-        await this.notifications.add({
-          id: this.ids.next(),
-          recipientId: p.patientId,
+        await tellPatient(this.notifications, this.ids, this.clock, {
+          patientId: p.patientId,
+          appointmentId: p.appointmentId,
           kind: "appointment-rescheduled",
           title: "Appointment moved",
           body: `Your appointment of ${whenText(p.previousStartsAt)} moved to ${
             whenText(p.startsAt)
           }.`,
-          relatedId: p.appointmentId,
-          createdAt: this.clock.now(),
         });
         await this.commands.execute(
           new PlanReminder(systemActor, p.appointmentId, p.patientId, p.startsAt),
