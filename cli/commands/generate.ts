@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
@@ -35,16 +38,8 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       `Unknown kind '${input.kind}': use one of ${generatorKinds.map((k) => k.kind).join(", ")}`,
     );
   }
-  const writesShared = kind.writesShared ||
-    (kind.sharedWhen !== undefined && input.options[kind.sharedWhen.slice(2)] !== undefined);
-  if (input.options["local-only"] === true && writesShared) {
-    throw new CliError(
-      `kit generate ${kind.kind} would write ${kind.sharedFiles.length} shared file(s): ${
-        kind.sharedFiles.join(", ")
-      }; ` +
-        `nothing was written (run it on the trunk, without --local-only)`,
-    );
-  }
+  const localOnly = input.options["local-only"] === true;
+  if (localOnly && kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   if (!kind.available) {
     throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
   }
@@ -194,5 +189,35 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     default:
       throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
   }
-  return await applyPlan(root, await formatPlan(root, plan));
+  const formatted = await formatPlan(root, plan);
+  if (localOnly && kind.sharedWhen !== undefined && first !== undefined) {
+    // Such a kind writes shared files only in some cases (`command --aggregate` on an aggregate
+    // with no repository yet): refuse when this plan changes a file outside the context.
+    const shared = await changedOutside(root, `src/contexts/${first}/`, formatted);
+    if (shared.length > 0) refuseShared(kind.kind, shared);
+  }
+  return await applyPlan(root, formatted);
+}
+
+function refuseShared(kind: string, files: readonly string[]): never {
+  throw new CliError(
+    `kit generate ${kind} would write ${files.length} shared file(s): ${files.join(", ")}; ` +
+      `nothing was written (run it on the trunk, without --local-only)`,
+  );
+}
+
+/** The planned files outside `prefix` whose contents the plan changes, in plan order. */
+async function changedOutside(
+  root: string,
+  prefix: string,
+  plan: readonly FileWrite[],
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (const write of plan) {
+    if (write.path.startsWith(prefix)) continue;
+    const path = join(root, write.path);
+    const current = existsSync(path) ? await readFile(path, "utf8") : undefined;
+    if (write.remove ? current !== undefined : current !== write.contents) changed.push(write.path);
+  }
+  return changed;
 }

@@ -165,6 +165,7 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     "--permission",
     "appointment.cancel",
   ]);
+  // Its repository exists now: a second command on the aggregate writes inside its context only.
   await generates(dir, [
     "generate",
     "command",
@@ -172,6 +173,7 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     "ConfirmAppointment",
     "--aggregate",
     "Appointment",
+    "--local-only",
   ]);
   // Without --aggregate a command writes inside its context only.
   await generates(dir, ["generate", "command", "identity", "Register", "--local-only"]);
