@@ -32,6 +32,22 @@ Options:
   --help      this text (also after a command)
   --version   the version of kit`;
 
+/** The usage lines of one command (its line and the lines continuing it), or none if unknown. */
+function commandHelp(command: string): string | undefined {
+  const lines = usage.split("\n");
+  const start = lines.findIndex((line) =>
+    line.startsWith("  ") && (line.trim() === command || line.trim().startsWith(`${command} `))
+  );
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && /^ {4,}\S/.test(lines[end]!)) end++;
+  const [synopsis, ...summary] = lines.slice(start, end).map((line) => line.trim()).join(" ")
+    .split(/ {2,}/);
+  return summary.length === 0
+    ? `Usage: kit ${synopsis}`
+    : `Usage: kit ${synopsis}\n\n${summary.join(" ")}`;
+}
+
 /** Runs the CLI with its arguments; answers the exit code. */
 export async function main(args: readonly string[], cwd: string = Deno.cwd()): Promise<number> {
   const [command, ...rest] = args;
@@ -41,6 +57,15 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
   }
   if (command === undefined || command === "--help" || command === "-h") {
     console.log(usage);
+    return 0;
+  }
+  if (command !== "generate" && (rest.includes("--help") || rest.includes("-h"))) {
+    const help = commandHelp(command);
+    if (help === undefined) {
+      console.error(`kit: Unknown command '${command}': run 'kit --help'`);
+      return 1;
+    }
+    console.log(help);
     return 0;
   }
   try {
@@ -54,13 +79,8 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             queue: { type: "string" },
             "package-manager": { type: "string" },
             link: { type: "string" },
-            help: { type: "boolean" },
           },
         });
-        if (values.help) {
-          console.log(usage.split("\n").find((line) => line.trim().startsWith("init")));
-          return 0;
-        }
         const written = await initProject(positionals[0] ?? cwd, {
           contexts: values.context ?? [],
           ...(values.queue ? { queue: values.queue } : {}),
@@ -75,7 +95,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
           args: [...rest],
           allowPositionals: true,
           options: {
-            help: { type: "boolean" },
+            help: { type: "boolean", short: "h" },
             json: { type: "boolean" },
             "local-only": { type: "boolean" },
             permission: { type: "string" },
