@@ -79,8 +79,7 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     queue: queue as KitConfig["queue"],
     declarations: "decorators",
   };
-  const name = documentName(config.name);
-  let compose = composeApplicationFile(`${config.name} API`);
+  let compose = composeApplicationFile();
   compose = updateRegion(
     compose,
     "module-imports",
@@ -102,11 +101,11 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "src/main.ts", contents: mainFile() },
     { path: "src/platform/compose-application.ts", contents: compose },
     { path: "src/platform/auth/role.ts", contents: roleFile() },
-    { path: "src/platform/auth/tokens.ts", contents: tokensFile(name) },
+    { path: "src/platform/auth/tokens.ts", contents: tokensFile() },
     { path: "src/platform/database/database.ts", contents: databaseFile() },
     { path: "src/platform/database/migrate.ts", contents: migrateFile(config.queue) },
     { path: migrationsListPath, contents: migrationsListFile() },
-    { path: "src/platform/docs/generate-docs.ts", contents: generateDocsFile(name, config.name) },
+    { path: "src/platform/docs/generate-docs.ts", contents: generateDocsFile() },
     { path: "src/platform/docs/integration-docs.ts", contents: integrationDocsFile() },
     { path: "src/platform/docs/is-event.ts", contents: isEventFile() },
     { path: "src/platform/http/serve.ts", contents: serveFile() },
@@ -120,11 +119,6 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),
   ];
   return await applyPlan(root, await formatPlan(root, await withDerived(root, config, writes)));
-}
-
-/** The project's name as a file name: `openapi/<name>.yaml`. */
-function documentName(project: string): string {
-  return project.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "app";
 }
 
 function linkPaths(checkout: string): string[] {

@@ -179,39 +179,42 @@ Deno.test({
       }
     });
 
-    await t.step("docs:generate writes the documents, docs:check fails after a hand edit", async () => {
-      await runIn(dir, Deno.execPath(), ["task", "docs:generate"]);
-      const name = dir.split("/").pop()!.toLowerCase().replace(/[^a-z0-9]+/g, "-");
-      assert.deepEqual((await readdir(join(dir, "openapi"))).sort(), [
-        `${name}.yaml`,
-        "scheduling.yaml",
-      ]);
-      const openapi = await readFile(join(dir, `openapi/${name}.yaml`), "utf8");
-      assert.match(openapi, /\/appointment\/\{appointmentId\}\/booking:/);
-      const asyncapi = await readFile(join(dir, "docs/integration/asyncapi.yaml"), "utf8");
-      assert.match(asyncapi, /asyncapi: 3\.0\.0/);
-      assert.match(asyncapi, /scheduling\.appointment\.booked\.v1:/);
-      const catalogPath = join(dir, "docs/integration/event-catalog.md");
-      const catalog = await readFile(catalogPath, "utf8");
-      assert.match(catalog, /\| `scheduling\.appointment\.booked` \| 1 \| scheduling \| none \|/);
-      await runIn(dir, Deno.execPath(), ["task", "docs:check"]);
-      await runIn(dir, Deno.execPath(), ["task", "docs:generate"]);
-      assert.equal(await readFile(catalogPath, "utf8"), catalog, "deterministic");
-      await runIn(dir, Deno.execPath(), ["fmt", "--check"]);
-      await writeFile(catalogPath, catalog.replace("none", "someone"));
-      const check = await new Deno.Command(Deno.execPath(), {
-        args: ["task", "docs:check"],
-        cwd: dir,
-        env: { NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(check.code, 1);
-      assert.match(
-        new TextDecoder().decode(check.stderr),
-        /docs:check: stale docs\/integration\/event-catalog\.md \(run 'deno task docs:generate'\)/,
-      );
-    });
+    await t.step(
+      "docs:generate writes the documents, docs:check fails after a hand edit",
+      async () => {
+        await runIn(dir, Deno.execPath(), ["task", "docs:generate"]);
+        const name = dir.split("/").pop()!.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+        assert.deepEqual((await readdir(join(dir, "openapi"))).sort(), [
+          `${name}.yaml`,
+          "scheduling.yaml",
+        ]);
+        const openapi = await readFile(join(dir, `openapi/${name}.yaml`), "utf8");
+        assert.match(openapi, /\/appointment\/\{appointmentId\}\/booking:/);
+        const asyncapi = await readFile(join(dir, "docs/integration/asyncapi.yaml"), "utf8");
+        assert.match(asyncapi, /asyncapi: 3\.0\.0/);
+        assert.match(asyncapi, /scheduling\.appointment\.booked\.v1:/);
+        const catalogPath = join(dir, "docs/integration/event-catalog.md");
+        const catalog = await readFile(catalogPath, "utf8");
+        assert.match(catalog, /\| `scheduling\.appointment\.booked` \| 1 \| scheduling \| none \|/);
+        await runIn(dir, Deno.execPath(), ["task", "docs:check"]);
+        await runIn(dir, Deno.execPath(), ["task", "docs:generate"]);
+        assert.equal(await readFile(catalogPath, "utf8"), catalog, "deterministic");
+        await runIn(dir, Deno.execPath(), ["fmt", "--check"]);
+        await writeFile(catalogPath, catalog.replace("none", "someone"));
+        const check = await new Deno.Command(Deno.execPath(), {
+          args: ["task", "docs:check"],
+          cwd: dir,
+          env: { NO_COLOR: "1" },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        assert.equal(check.code, 1);
+        assert.match(
+          new TextDecoder().decode(check.stderr),
+          /docs:check: stale docs\/integration\/event-catalog\.md \(run 'deno task docs:generate'\)/,
+        );
+      },
+    );
   },
 });
 

@@ -2,11 +2,9 @@
  * `src/platform/compose-application.ts` of a generated project: every context's module, the
  * platform's providers and repositories between markers, and `composePlatform`, which runs the
  * application on PostgreSQL when given a database and in memory otherwise.
- *
- * @param title The title of the API in its OpenAPI document.
- * @returns The file's contents.
+ * The API's title in its OpenAPI document is the project's name in `kit.config.json`.
  */
-export function composeApplicationFile(title: string): string {
+export function composeApplicationFile(): string {
   return `import {
   accessPolicy,
   type Clock,
@@ -27,6 +25,7 @@ import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { grants } from "./auth/role.ts";
 import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
 import type { Database } from "./database/database.ts";
+import project from "../../kit.config.json" with { type: "json" };
 // kit:begin provider-imports
 // kit:end
 // kit:begin policy-imports
@@ -123,7 +122,7 @@ export function composePlatform(options: PlatformOptions = {}) {
           }),
         ],
         tenantOf: (_params, request) => request.headers.get("x-tenant-id") ?? undefined,
-        info: { title: ${JSON.stringify(title)}, version: "1.0.0" },
+        info: { title: \`\${project.name} API\`, version: "1.0.0" },
         security: ["bearer"],
         securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       }),

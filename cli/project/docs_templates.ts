@@ -168,14 +168,15 @@ export function isIntegrationEventDefinition(
 }
 
 /**
- * `src/platform/docs/generate-docs.ts`: writes `openapi/<name>.yaml` (the application),
- * `openapi/<service>.yaml` (each service of `kit.config.json`) and `docs/integration/`; with
- * `--check`, writes nothing and exits 1 naming each stale file.
+ * `src/platform/docs/generate-docs.ts`: writes `openapi/<project>.yaml` (the application, named
+ * after the project of `kit.config.json`), `openapi/<service>.yaml` (each service of
+ * `kit.config.json`) and `docs/integration/`; with `--check`, writes nothing and exits 1 naming
+ * each stale file.
  */
-export function generateDocsFile(name: string, title: string): string {
+export function generateDocsFile(): string {
   return `/**
  * \`deno task docs:generate\`: writes the documents derived from the code: the OpenAPI document of
- * the application (\`openapi/${name}.yaml\`) and of each service (\`openapi/<service>.yaml\`), the
+ * the application (\`openapi/<project>.yaml\`) and of each service (\`openapi/<service>.yaml\`), the
  * AsyncAPI document and the event catalog (\`docs/integration/\`). With \`--check\`
  * (\`deno task docs:check\`), writes nothing and exits 1 naming each stale file.
  */
@@ -205,11 +206,14 @@ async function publishedEvents(): Promise<PublishedEvent[]> {
   return events;
 }
 
-/** The OpenAPI document of each service of \`kit.config.json\`, by service name. */
-async function serviceDocuments(): Promise<[string, Record<string, unknown>][]> {
-  const config = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as {
-    services?: { name: string }[];
-  };
+/** The project as \`kit.config.json\` records it: its name and services. */
+interface Project {
+  readonly name: string;
+  readonly services?: readonly { readonly name: string }[];
+}
+
+/** The OpenAPI document of each service of the project, by service name. */
+async function serviceDocuments(config: Project): Promise<[string, Record<string, unknown>][]> {
   const documents: [string, Record<string, unknown>][] = [];
   for (const { name } of [...(config.services ?? [])].sort((a, b) => a.name.localeCompare(b.name))) {
     const service = await import(join(root, "apps", name, "service.ts")) as {
@@ -222,17 +226,19 @@ async function serviceDocuments(): Promise<[string, Record<string, unknown>][]> 
 
 /** Every generated document, by path from the project's root. */
 export async function generatedDocs(): Promise<Map<string, string>> {
+  const config = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as Project;
+  const name = config.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
   const application = composePlatform();
   const events = await publishedEvents();
   const docs = new Map<string, string>([
-    ["openapi/${name}.yaml", stringify(application.http.openapi(), { lineWidth: 100 })],
+    [\`openapi/\${name || "app"}.yaml\`, stringify(application.http.openapi(), { lineWidth: 100 })],
   ]);
-  for (const [service, document] of await serviceDocuments()) {
+  for (const [service, document] of await serviceDocuments(config)) {
     docs.set(\`openapi/\${service}.yaml\`, stringify(document, { lineWidth: 100 }));
   }
   docs.set(
     "docs/integration/asyncapi.yaml",
-    asyncApiDocument(${JSON.stringify(`${title} events`)}, events, modules),
+    asyncApiDocument(\`\${config.name} events\`, events, modules),
   );
   docs.set("docs/integration/event-catalog.md", eventCatalog(events, modules));
   return docs;

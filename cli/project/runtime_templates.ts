@@ -18,7 +18,11 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
 export function migrateFile(queue: KitConfig["queue"]): string {
   const jobs = queue === "database";
   return `import { migrateKernel } from "@kit/kernel/postgres";
-${jobs ? `import { migrateJobs } from "@kit/jobs/postgres";\n` : ""}import type { Database } from "./database.ts";
+${
+    jobs
+      ? `import { migrateJobs } from "@kit/jobs/postgres";\n`
+      : ""
+  }import type { Database } from "./database.ts";
 import { migrateDatabase } from "./migrations.ts";
 
 /**
@@ -105,13 +109,14 @@ export function openJobStore(_sql: Database | undefined): OpenedJobStore {
 }
 
 /** `src/platform/auth/tokens.ts`: who issues the bearer tokens the API accepts. */
-export function tokensFile(name: string): string {
+export function tokensFile(): string {
   return `import { SignJWT } from "jose";
+import project from "../../../kit.config.json" with { type: "json" };
 
 /** The issuer (\`iss\`) of the tokens the API accepts (\`JWT_ISSUER\` overrides it). */
-export const tokenIssuer = Deno.env.get("JWT_ISSUER") ?? ${JSON.stringify(`${name}-identity`)};
+export const tokenIssuer = Deno.env.get("JWT_ISSUER") ?? \`\${project.name}-identity\`;
 /** The audience (\`aud\`) of the tokens the API accepts (\`JWT_AUDIENCE\` overrides it). */
-export const tokenAudience = Deno.env.get("JWT_AUDIENCE") ?? ${JSON.stringify(`${name}-api`)};
+export const tokenAudience = Deno.env.get("JWT_AUDIENCE") ?? \`\${project.name}-api\`;
 
 /** The claims of a token: the actor (\`sub\`), its roles and tenants, its scopes. */
 export interface TokenClaims {
@@ -200,13 +205,13 @@ const developmentSecret = "development-only-secret-never-deployed";
 /**
  * Reads the environment: \`DATABASE_URL\` runs every context on PostgreSQL, migrated here;
  * without it, everything runs in memory (nothing is kept between runs). The job store follows the
- * project's queue. \`JWT_SECRET\` signs the bearer tokens (required with a database; a
- * development secret otherwise).
+ * project's queue. \`JWT_SECRET\` is the secret of the bearer tokens; unset, it is a development
+ * secret in memory, and with a database a random one (no token is accepted: the API fails closed).
  */
 export async function readEnvironment(): Promise<PlatformEnvironment> {
   const url = Deno.env.get("DATABASE_URL");
   const secret = Deno.env.get("JWT_SECRET");
-  if (url && !secret) throw new Error("JWT_SECRET is not set: it is required with DATABASE_URL");
+  if (url && !secret) console.warn("JWT_SECRET is not set: no bearer token is accepted");
   const sql = url ? connectDatabase(url) : undefined;
   if (sql) await migrate(sql);
   const jobs = openJobStore(sql);
@@ -214,7 +219,11 @@ export async function readEnvironment(): Promise<PlatformEnvironment> {
     options: {
       ...(sql ? { sql } : {}),
       jobStore: jobs.store,
-      jwtSecret: new TextEncoder().encode(secret ?? developmentSecret),
+      jwtSecret: secret
+        ? new TextEncoder().encode(secret)
+        : url
+        ? crypto.getRandomValues(new Uint8Array(32))
+        : new TextEncoder().encode(developmentSecret),
     },
     description: \`data \${sql ? "on PostgreSQL (DATABASE_URL)" : "in memory"}, jobs \${jobs.name}\`,
     async close() {
