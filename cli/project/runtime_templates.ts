@@ -79,8 +79,8 @@ import type { Database } from "../database/database.ts";
 
 ${storeShape}
 /**
- * The job store of the project's queue (redis): on the Redis server at \`REDIS_URL\` when the
- * platform runs on a database (then \`REDIS_URL\` is required); in memory otherwise.
+ * The job store of the project's queue (redis): on the Redis server at \`REDIS_URL\`, required
+ * when the platform runs on a database; in memory without either.
  */
 export function openJobStore(sql: Database | undefined): OpenedJobStore {
   const url = Deno.env.get("REDIS_URL");
@@ -185,15 +185,19 @@ export function serveApplication(
 
 /** `src/platform/platform-environment.ts`: what a process runs on, read from the environment. */
 export function environmentFile(): string {
-  return `import type { PlatformOptions } from "./compose-application.ts";
-import { connectDatabase } from "./database/database.ts";
+  return `import type { JobStore } from "@kit/jobs";
+import { connectDatabase, type Database } from "./database/database.ts";
 import { migrate } from "./database/migrate.ts";
 import { openJobStore } from "./jobs/job-store.ts";
 
 /** What a process of the platform runs on. */
 export interface PlatformEnvironment {
   /** The database, the job store and the token secret, for \`composePlatform\`. */
-  readonly options: Pick<PlatformOptions, "sql" | "jobStore" | "jwtSecret">;
+  readonly options: {
+    readonly sql?: Database;
+    readonly jobStore: JobStore;
+    readonly jwtSecret: Uint8Array;
+  };
   /** Where the data and the jobs are kept, for the start-up line. */
   readonly description: string;
   /** Closes the connections (after the application stopped). */
@@ -258,7 +262,7 @@ await application.start();
 const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
 console.log(\`listening on \${served.url} (\${environment.description})\`);
 if (!environment.options.sql) {
-  const token = await signToken(environment.options.jwtSecret!, { sub: "developer" });
+  const token = await signToken(environment.options.jwtSecret, { sub: "developer" });
   console.log(\`a development token (valid one hour): \${token}\`);
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
