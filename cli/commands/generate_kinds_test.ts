@@ -241,5 +241,8 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
     "src/platform/compose-application.ts",
   ]);
   const repository = kinds.find((k: { kind: string }) => k.kind === "repository");
-  assert.deepEqual(repository.sharedFiles, ["src/platform/database/migrations.ts"]);
+  assert.deepEqual(repository.sharedFiles, [
+    "src/platform/database/migrations.ts",
+    "src/platform/compose-application.ts",
+  ]);
 });

@@ -26,7 +26,7 @@ Deno.test("kit generate repository: a table per migration, one ordered list, ren
       [["generate", "repository", "scheduling", "slot"], /Invalid aggregate name 'slot'/],
       [
         ["generate", "repository", "scheduling", "Appointment", "--local-only"],
-        /would write 1 shared file\(s\): src\/platform\/database\/migrations.ts; nothing was written/,
+        /would write 2 shared file\(s\): src\/platform\/database\/migrations.ts, src\/platform\/compose-application.ts; nothing was written/,
       ],
     ] as [string[], RegExp][]
   ) {

@@ -8,15 +8,26 @@ import { updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkKebab, formatConfig, type KitConfig } from "../project/kit_config.ts";
 import {
   applicationSpec,
-  composeApplicationFile,
   contextFiles,
   extractableSpec,
-  mainFile,
   platformTestFile,
   projectDenoJson,
   roleFile,
   slicesFile,
 } from "../project/templates.ts";
+import { composeApplicationFile } from "../project/compose_template.ts";
+import { generateDocsFile, integrationDocsFile, isEventFile } from "../project/docs_templates.ts";
+import {
+  databaseFile,
+  environmentFile,
+  jobStoreFile,
+  mainFile,
+  migrateFile,
+  serveFile,
+  tokensFile,
+} from "../project/runtime_templates.ts";
+import { migrationsListFile } from "../generators/repository_templates.ts";
+import { migrationsListPath } from "../generators/generate_repository.ts";
 import { withDerived } from "./docs.ts";
 
 /** What `kit init` is told. */
@@ -90,6 +101,16 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "src/main.ts", contents: mainFile() },
     { path: "src/platform/compose-application.ts", contents: compose },
     { path: "src/platform/auth/role.ts", contents: roleFile() },
+    { path: "src/platform/auth/tokens.ts", contents: tokensFile() },
+    { path: "src/platform/database/database.ts", contents: databaseFile() },
+    { path: "src/platform/database/migrate.ts", contents: migrateFile(config.queue) },
+    { path: migrationsListPath, contents: migrationsListFile() },
+    { path: "src/platform/docs/generate-docs.ts", contents: generateDocsFile() },
+    { path: "src/platform/docs/integration-docs.ts", contents: integrationDocsFile() },
+    { path: "src/platform/docs/is-event.ts", contents: isEventFile() },
+    { path: "src/platform/http/serve.ts", contents: serveFile() },
+    { path: "src/platform/jobs/job-store.ts", contents: jobStoreFile(config.queue) },
+    { path: "src/platform/platform-environment.ts", contents: environmentFile() },
     { path: "src/platform/platform-test.module.ts", contents: platformTestFile() },
     { path: "src/shared-kernel/.gitkeep", contents: "" },
     { path: "test/application.spec.ts", contents: applicationSpec() },

@@ -40,8 +40,11 @@ export async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; std
   }
 }
 
-/** A new project (contexts identity, notifications, scheduling) linking this checkout. */
-export async function initializedProject(): Promise<string> {
+/**
+ * A new project (contexts identity, notifications, scheduling) linking this checkout, made with
+ * the options given (`--queue redis`).
+ */
+export async function initializedProject(options: readonly string[] = []): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "kit-init-" });
   const { result } = await quietly(() =>
     main([
@@ -55,6 +58,7 @@ export async function initializedProject(): Promise<string> {
       "notifications:generic",
       "--link",
       checkout,
+      ...options,
     ])
   );
   assert.equal(result, 0);

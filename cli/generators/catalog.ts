@@ -131,10 +131,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "repository",
-    summary: "a repository of an aggregate and its table in a new numbered migration",
+    summary:
+      "a repository of an aggregate, registered with the platform, and its table in a new numbered migration",
     options: [],
     writesShared: true,
-    sharedFiles: ["src/platform/database/migrations.ts"],
+    sharedFiles: ["src/platform/database/migrations.ts", platform],
     available: true,
   },
   {

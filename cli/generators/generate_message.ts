@@ -6,8 +6,7 @@ import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
-import { planProvider } from "./generate_gateway.ts";
-import { planRepository } from "./generate_repository.ts";
+import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -86,8 +85,8 @@ export async function planMessage(
 const derivedFile = /(\.declarations\.ts|\.dependencies\.ts|CONTEXT\.md|context-map\.md)$/;
 
 /**
- * The aggregate's repository when it has none yet (its own writes, not the derived files), and
- * its registration in the platform's providers region.
+ * The aggregate's repository when it has none yet (its own writes, not the derived files, its
+ * registration with the platform included), or else its registration (idempotent).
  */
 async function planAggregateRepository(
   root: string,
@@ -104,16 +103,7 @@ async function planAggregateRepository(
       ),
     );
   }
-  const registration = `${camelOf(context)}${aggregate}Repository`;
-  writes.push(
-    await planProvider(
-      root,
-      [
-        `import { ${registration} } from "../contexts/${context}/infrastructure/${kebab}.memory-repository.ts";`,
-      ],
-      `${registration},`,
-    ),
-  );
+  if (writes.length === 0) writes.push(await planRepositoryRegistration(root, context, aggregate));
   return writes;
 }
 

@@ -69,62 +69,30 @@ TODO(domain): what becomes easier, and what harder.
 
 /**
  * Plans `apps/worker`: a process that runs the background jobs and scheduled jobs of every
- * context, with no HTTP, on the queue the config names.
+ * context, with no HTTP, on the platform (its database, the job store of the config's queue, its
+ * repositories and access policy).
  */
-export function planWorker(root: string, config: KitConfig): FileWrite[] {
+export function planWorker(root: string, _config: KitConfig): FileWrite[] {
   if (existsSync(join(root, "apps/worker"))) throw new CliError("apps/worker exists already");
-  const store = config.queue === "database"
-    ? {
-      imports:
-        `import postgres from "postgres";\nimport { PostgresTransactions } from "@kit/kernel/postgres";\nimport { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";`,
-      setup: `const url = Deno.env.get("DATABASE_URL");
-if (!url) throw new Error("apps/worker needs DATABASE_URL (the database the API enqueues in)");
-const sql = postgres(url);
-await migrateJobs(sql);
-const store = new PostgresJobStore(sql);
-const transactions = new PostgresTransactions(sql);`,
-      options: "transactions, ",
-    }
-    : config.queue === "redis"
-    ? {
-      imports:
-        `import { Redis } from "@upstash/redis";\nimport { RedisJobStore, upstashScripting } from "@kit/jobs/redis";`,
-      setup: `const store = new RedisJobStore(upstashScripting(new Redis({
-  url: Deno.env.get("UPSTASH_REDIS_REST_URL")!,
-  token: Deno.env.get("UPSTASH_REDIS_REST_TOKEN")!,
-  automaticDeserialization: false,
-})));`,
-      options: "",
-    }
-    : {
-      imports: `import { InMemoryJobStore } from "@kit/jobs";`,
-      setup: "const store = new InMemoryJobStore(); // seen by this process only",
-      options: "",
-    };
   return [{
     path: "apps/worker/main.ts",
     create: true,
     contents: `/**
- * The worker alone: runs the background jobs and scheduled jobs of every context, no HTTP. Deploy
- * it before the code that enqueues a new job name.
+ * The worker alone: runs the background jobs and scheduled jobs of every context, no HTTP, on the
+ * environment the application reads (\`DATABASE_URL\`, the job store of the queue). Deploy it
+ * before the code that enqueues a new job name.
  */
-import { accessPolicy, composeApplication } from "@kit/kernel";
-import { jobsPlugin } from "@kit/jobs";
-${store.imports}
-import { modules } from "../../src/platform/compose-application.ts";
-import { grants } from "../../src/platform/auth/role.ts";
+import { composePlatform } from "../../src/platform/compose-application.ts";
+import { readEnvironment } from "../../src/platform/platform-environment.ts";
 
-${store.setup}
-const application = composeApplication({
-  modules,
-  ${store.options}accessPolicy: accessPolicy({ grants }),
-  plugins: { backgroundJobs: jobsPlugin({ store, start: true }) },
-});
+const environment = await readEnvironment();
+const application = composePlatform({ ...environment.options, startJobs: true });
 await application.start();
-console.log("worker started");
+console.log(\`worker started (\${environment.description})\`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await application.stop();
+    await environment.close();
     Deno.exit(0);
   });
 }

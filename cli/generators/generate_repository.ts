@@ -5,12 +5,47 @@ import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { updateRegion } from "../files/marker_regions.ts";
-import { checkPascal, kebabOf, type KitConfig, pascalOf } from "../project/kit_config.ts";
+import { readRegion } from "../files/marker_regions.ts";
+import { camelOf, checkPascal, kebabOf, type KitConfig, pascalOf } from "../project/kit_config.ts";
 import { migrationFile, migrationsListFile, repositoryFiles } from "./repository_templates.ts";
 import { checkContext } from "./generate_simple.ts";
 
 /** The shared, ordered migration list of the project. */
 export const migrationsListPath = "src/platform/database/migrations.ts";
+
+const composePath = "src/platform/compose-application.ts";
+
+/**
+ * Plans the registration of a context's repository with the platform: its in-memory adapter in
+ * the \`memory-repositories\` region, its PostgreSQL adapter (built on the platform's database) in
+ * the \`postgres-repositories\` region, and their imports; text outside the markers untouched.
+ */
+export async function planRepositoryRegistration(
+  root: string,
+  context: string,
+  aggregate: string,
+): Promise<FileWrite> {
+  const kebab = kebabOf(aggregate);
+  const registration = `${camelOf(context)}${aggregate}Repository`;
+  const infrastructure = `../contexts/${context}/infrastructure/${kebab}`;
+  let text = await readFile(join(root, composePath), "utf8");
+  const add = (region: string, ...entries: string[]) => {
+    text = updateRegion(
+      text,
+      region,
+      [...readRegion(text, region, composePath), ...entries],
+      composePath,
+    );
+  };
+  add(
+    "provider-imports",
+    `import { ${registration} } from "${infrastructure}.memory-repository.ts";`,
+    `import { ${registration}OnPostgres } from "${infrastructure}.postgres-repository.ts";`,
+  );
+  add("memory-repositories", `${registration},`);
+  add("postgres-repositories", `${registration}OnPostgres,`);
+  return { path: composePath, contents: text };
+}
 
 /** One migration found on disk: `src/contexts/<context>/infrastructure/migrations/NNNN-<name>.ts`. */
 interface MigrationOnDisk {
@@ -64,9 +99,10 @@ async function planList(
 }
 
 /**
- * Plans a repository of an aggregate: its port, an in-memory and a PostgreSQL adapter, a spec
- * run on both, and its table in a new numbered migration (in the context's schema), listed in
- * the project's one ordered migration list. Run again on an existing repository whose migration
+ * Plans a repository of an aggregate: its port, an in-memory and a PostgreSQL adapter (both
+ * registered with the platform, which provides one by its store), a spec run on both, and its
+ * table in a new numbered migration (in the context's schema), listed in the project's one
+ * ordered migration list. Run again on an existing repository whose migration
  * number another migration took too (two branches merged), it renumbers its migration on top.
  */
 export async function planRepository(
@@ -138,6 +174,7 @@ export async function planRepository(
       ),
     },
     await planList(root, [...migrations, migration]),
+    await planRepositoryRegistration(root, context, name),
   ];
   return await withDerived(root, config, writes);
 }

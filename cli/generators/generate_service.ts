@@ -13,8 +13,9 @@ interface ServiceEntry {
 }
 
 /**
- * Plans a deployable service `apps/<context>`: the context's module alone, composed and served by
- * its own process, with a spec that it composes; recorded under `services` in `kit.config.json`.
+ * Plans a deployable service `apps/<context>`: the context's module alone, composed on the
+ * platform (so its access policy honours the explicit policies of `access-policies.ts`) and served
+ * by its own process, with a spec that it composes; recorded under `services` in `kit.config.json`.
  */
 export async function planService(
   root: string,
@@ -37,52 +38,43 @@ export async function planService(
       path: `${dir}/service.ts`,
       create: true,
       contents: `import {
-  accessPolicy,
-  type ApplicationOptions,
-  composeApplication,
-  eventsPlugin,
-  InMemoryOutbox,
-  InMemoryProcessedEvents,
-} from "@kit/kernel";
-import { grants } from "../../src/platform/auth/role.ts";
-import { providers } from "../../src/platform/compose-application.ts";
+  composePlatform,
+  type PlatformOptions,
+} from "../../src/platform/compose-application.ts";
 import { ${camel}Module } from "../../src/contexts/${context}/${context}.module.ts";
 
-/** The ${context} service: the ${context} context alone, deployable on its own. */
-export function composeService(
-  options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {},
-) {
-  return composeApplication({
-    modules: [${camel}Module],
-    // The platform's providers (repositories, gateways, adapters); those of other contexts are unused.
-    providers,
-    accessPolicy: accessPolicy({ grants }),
-    plugins: {
-      events: eventsPlugin({
-        outbox: new InMemoryOutbox(),
-        processedEvents: new InMemoryProcessedEvents(),
-        start: false,
-      }),
-    },
-    ...options,
-  });
+/**
+ * The ${context} service: the ${context} context alone, deployable on its own, on the platform
+ * (its providers and repositories, its access policy with the role grants and the explicit
+ * policies, events, jobs and the HTTP pipeline).
+ */
+export function composeService(options: Omit<PlatformOptions, "modules"> = {}) {
+  return composePlatform({ ...options, modules: [${camel}Module] });
 }
 `,
     },
     {
       path: `${dir}/main.ts`,
       create: true,
-      contents: `import { composeService } from "./service.ts";
+      contents: `/**
+ * Serves the ${context} service on \`PORT\` (default 8000), on the environment the application reads
+ * (\`DATABASE_URL\`, the job store of the queue, \`JWT_SECRET\`): its routes, \`/health\` and
+ * \`/openapi.json\`.
+ */
+import { serveApplication } from "../../src/platform/http/serve.ts";
+import { readEnvironment } from "../../src/platform/platform-environment.ts";
+import { composeService } from "./service.ts";
 
-const application = composeService();
+const environment = await readEnvironment();
+const application = composeService({ ...environment.options, startJobs: true, startEvents: true });
 await application.start();
-const server = Deno.serve({ port: Number(Deno.env.get("PORT") ?? 8000) }, () =>
-  Response.json({ status: "ok", service: "${context}" }));
-console.log(\`${context} listening on http://localhost:\${server.addr.port}\`);
+const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
+console.log(\`${context} listening on \${served.url} (\${environment.description})\`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
-    await server.shutdown();
+    await served.shutdown();
     await application.stop();
+    await environment.close();
     Deno.exit(0);
   });
 }

@@ -87,10 +87,7 @@ export class InMemory${port} implements ${port} {
   }
 }
 
-/**
- * How the platform provides ${port} in the ${context} context.
- * TODO(platform): the PostgreSQL adapter once the platform holds the database connection.
- */
+/** How the platform provides ${port} in the ${context} context when it runs in memory. */
 export const ${camelOf(context)}${port}: Registration = {
   provide: ${port},
   provider: { useClass: InMemory${port}, deps: [] },
@@ -100,24 +97,31 @@ export const ${camelOf(context)}${port}: Registration = {
     {
       path: `${base}/infrastructure/${kebab}.postgres-repository.ts`,
       contents: `import type postgres from "postgres";
+import type { Registration } from "@kit/kernel";
+import { currentSql } from "@kit/kernel/postgres";
 import { ${name} } from "../domain/${kebab}.ts";
-import type { ${port} } from "../application/ports/${kebab}-repository.ts";
+import { ${port} } from "../application/ports/${kebab}-repository.ts";
 
-/** ${port} on PostgreSQL: the table ${schema}.${table}. */
+/** ${port} on PostgreSQL: the table ${schema}.${table}, written in the command's transaction. */
 export class Postgres${port} implements ${port} {
   constructor(private readonly sql: postgres.Sql) {}
 
   async get(id: string): Promise<${name} | undefined> {
-    const rows = await this.sql\`select id from "${schema}"."${table}" where id = \${id}\`;
+    const rows = await currentSql(this.sql)\`select id from "${schema}"."${table}" where id = \${id}\`;
     const row = rows[0];
     // TODO(domain): rebuild the whole aggregate from its columns.
     return row === undefined ? undefined : ${name}.create(row.id as string);
   }
 
   async save(aggregate: ${name}): Promise<void> {
-    await this.sql\`insert into "${schema}"."${table}" (id) values (\${aggregate.id})
+    await currentSql(this.sql)\`insert into "${schema}"."${table}" (id) values (\${aggregate.id})
       on conflict (id) do update set data = excluded.data\`;
   }
+}
+
+/** How the platform provides ${port} in the ${context} context on its database. */
+export function ${camelOf(context)}${port}OnPostgres(sql: postgres.Sql): Registration {
+  return { provide: ${port}, provider: { useValue: new Postgres${port}(sql) } };
 }
 `,
     },

@@ -14,6 +14,9 @@ export function projectDenoJson(links: readonly string[]): string {
         "zod": "npm:zod@4.6.7",
         "postgres": "npm:postgres@3.4.9",
         "@upstash/redis": "npm:@upstash/redis@1.39.0",
+        "ioredis": "npm:ioredis@6.0.0",
+        "jose": "npm:jose@6.2.17",
+        "yaml": "npm:yaml@2.9.1",
       },
       ...(links.length > 0 ? { links } : {}),
       compilerOptions: { strict: true, noUncheckedIndexedAccess: true },
@@ -22,8 +25,11 @@ export function projectDenoJson(links: readonly string[]): string {
         test: "deno test -A",
         verify:
           "deno fmt --check && deno lint && deno check . && deno test -A test/architecture/extractable.spec.ts",
+        "docs:generate": "deno run -A src/platform/docs/generate-docs.ts",
+        "docs:check": "deno run -A src/platform/docs/generate-docs.ts --check",
       },
       test: { include: ["src/**/*.spec.ts", "test/**/*.spec.ts"] },
+      fmt: { exclude: ["openapi/", "docs/integration/"] },
       lint: { rules: { tags: ["recommended"] }, plugins: lintPlugins(links) },
       exclude: [".kit"],
     },
@@ -41,61 +47,6 @@ function lintPlugins(links: readonly string[]): string[] {
   return checkout === undefined
     ? [`jsr:@kit/cli@^${kitVersion}/lint/authz`, `jsr:@kit/cli@^${kitVersion}/lint/presentation`]
     : [`${checkout}/cli/lint/authz_plugin.ts`, `${checkout}/cli/lint/presentation_plugin.ts`];
-}
-
-/** `src/platform/compose-application.ts`: the modules, between markers. */
-export function composeApplicationFile(): string {
-  return `import {
-  accessPolicy,
-  type ApplicationOptions,
-  composeApplication,
-  eventsPlugin,
-  InMemoryOutbox,
-  InMemoryProcessedEvents,
-  type Module,
-  type Registration,
-} from "@kit/kernel";
-import { grants } from "./auth/role.ts";
-// kit:begin provider-imports
-// kit:end
-// kit:begin policy-imports
-// kit:end
-// kit:begin module-imports
-// kit:end
-
-/** Every context's module, sorted by context. */
-export const modules: readonly Module[] = [
-  // kit:begin modules
-  // kit:end
-];
-
-/** The platform's providers: gateways and adapters of the contexts' ports, sorted. */
-export const providers: readonly Registration[] = [
-  // kit:begin providers
-  // kit:end
-];
-
-/** Composes the application from every context's module (events through an in-memory outbox). */
-export function composePlatform(options: Omit<ApplicationOptions<Record<never, never>>, "modules"> = {}) {
-  return composeApplication({
-    modules,
-    providers,
-    accessPolicy: accessPolicy({
-      grants,
-      // kit:begin access-policies
-      // kit:end
-    }),
-    plugins: {
-      events: eventsPlugin({
-        outbox: new InMemoryOutbox(),
-        processedEvents: new InMemoryProcessedEvents(),
-        start: false,
-      }),
-    },
-    ...options,
-  });
-}
-`;
 }
 
 /** `src/platform/platform-test.module.ts`: the application specs compose. */
@@ -153,18 +104,6 @@ export const grants: RoleGrants = {
 `;
 }
 
-/** \`src/main.ts\`: serves the application. */
-export function mainFile(): string {
-  return `import { composePlatform } from "./platform/compose-application.ts";
-
-const application = composePlatform();
-await application.start();
-const server = Deno.serve({ port: Number(Deno.env.get("PORT") ?? 8000) }, () =>
-  Response.json({ status: "ok" }));
-console.log(\`listening on http://localhost:\${server.addr.port}\`);
-`;
-}
-
 /** The smoke spec: the application composes with every context's module. */
 export function applicationSpec(): string {
   return `import assert from "node:assert/strict";
@@ -173,6 +112,7 @@ import { composePlatform, modules } from "../src/platform/compose-application.ts
 Deno.test("the application composes with every context's module", () => {
   const application = composePlatform();
   assert.ok(application.commands);
+  assert.ok(application.http.openapi().paths);
   assert.deepEqual(modules.map((module) => module.name), [...modules.map((m) => m.name)].sort());
 });
 `;

@@ -1,0 +1,267 @@
+import assert from "node:assert/strict";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SignJWT } from "jose";
+import { main } from "../main.ts";
+import { createTestDatabase, serveProject } from "./served_project.ts";
+import { initializedProject, quietly, runIn } from "./test_project.ts";
+
+const databaseUrl = Deno.env.get("DATABASE_URL");
+const redisUrl = Deno.env.get("REDIS_URL");
+const secret = "a-secret-of-the-platform-tests";
+const tokenEnv = { JWT_SECRET: secret, JWT_ISSUER: "kit-tests", JWT_AUDIENCE: "kit-tests-api" };
+
+async function generate(dir: string, ...args: string[]): Promise<void> {
+  const run = await quietly(() => main(["generate", ...args], dir));
+  assert.equal(run.result, 0, `${args.join(" ")}: ${run.stderr.join(" ")}`);
+}
+
+async function edit(dir: string, path: string, from: string, to: string): Promise<void> {
+  const text = await readFile(join(dir, path), "utf8");
+  assert.ok(text.includes(from), `${path} holds ${from}`);
+  await writeFile(join(dir, path), text.replace(from, to));
+}
+
+function token(sub: string, roles: string[]): Promise<string> {
+  return new SignJWT({ sub, roles })
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuer(tokenEnv.JWT_ISSUER)
+    .setAudience(tokenEnv.JWT_AUDIENCE)
+    .setExpirationTime("10m")
+    .sign(new TextEncoder().encode(secret));
+}
+
+async function book(base: string, id: string, sub?: string): Promise<Response> {
+  const headers: Record<string, string> = sub === undefined
+    ? {}
+    : { authorization: `Bearer ${await token(sub, ["booker"])}` };
+  return await fetch(`${base}/appointment/${id}/booking`, { method: "POST", headers });
+}
+
+const controller = `import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import type { CommandBus } from "@kit/kernel";
+import { z } from "zod";
+import { BookAppointment } from "../../application/commands/book-appointment/book-appointment.command.ts";
+import { AppointmentRoutes } from "./appointment.routes.ts";
+
+/** POST /appointment/:appointmentId/booking: books an appointment. */
+@Controller({
+  group: AppointmentRoutes,
+  method: "POST",
+  path: "/:appointmentId/booking",
+  summary: "Book an appointment",
+  params: zodSchema(z.object({ appointmentId: z.string().min(1) })),
+  response: { status: 204, description: "Booked" },
+  errors: ["APPOINTMENT_NOT_FOUND"],
+})
+export class BookAppointmentController {
+  constructor(private readonly commands: CommandBus) {}
+
+  handle(request: HttpRequest<{ params: { appointmentId: string } }>): Promise<void> {
+    return this.commands.execute(new BookAppointment(request.actor, request.params.appointmentId));
+  }
+}
+`;
+
+/**
+ * A project with a repository, a command route in a route group (the controller written by hand,
+ * as a worker does), an integration event, an explicit policy refusing the actor `blocked`, and
+ * the service `apps/scheduling`.
+ */
+async function projectWithARoute(): Promise<string> {
+  const dir = await initializedProject();
+  await generate(dir, "aggregate", "scheduling", "Appointment");
+  await generate(
+    dir,
+    ..."command scheduling BookAppointment --aggregate Appointment --permission appointment.book"
+      .split(" "),
+  );
+  await generate(dir, "route-group", "scheduling", "AppointmentRoutes", "--role", "booker");
+  await generate(dir, "integration-event", "scheduling", "AppointmentBooked");
+  await generate(
+    dir,
+    ..."policy scheduling BookingPolicy --permission appointment.book".split(" "),
+  );
+  await generate(dir, "service", "scheduling");
+  await writeFile(
+    join(dir, "src/contexts/scheduling/presentation/http/book-appointment.controller.ts"),
+    controller,
+  );
+  await edit(
+    dir,
+    "src/platform/auth/role.ts",
+    "// kit:begin permission-imports\n",
+    '// kit:begin permission-imports\nimport { schedulingPermissions } from "../../contexts/scheduling/scheduling.permissions.ts";\n',
+  );
+  await edit(
+    dir,
+    "src/platform/auth/role.ts",
+    '"booker": [],',
+    '"booker": [schedulingPermissions["appointment.book"]],',
+  );
+  await edit(
+    dir,
+    "src/contexts/scheduling/application/policies/booking-policy.policy.ts",
+    "({ granted }) => granted,",
+    '({ actor, granted }) => granted && actor.id !== "blocked",',
+  );
+  assert.equal((await quietly(() => main(["docs"], dir))).result, 0);
+  await runIn(dir, Deno.execPath(), ["fmt", "--quiet"]);
+  return dir;
+}
+
+Deno.test({
+  name:
+    "kit init's platform serves a generated route on PostgreSQL, migrated at start, and writes its documents",
+  ignore: databaseUrl === undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const dir = await projectWithARoute();
+
+    await t.step("the generated project passes verify and test straight away", async () => {
+      const specs = await createTestDatabase(databaseUrl!);
+      try {
+        await runIn(dir, Deno.execPath(), ["task", "verify"]);
+        const output = await runIn(dir, Deno.execPath(), ["task", "test"], {
+          DATABASE_URL: specs.url,
+        });
+        assert.match(output, /AppointmentRepository on PostgreSQL keeps and finds/);
+        assert.match(output, /the scheduling service composes with its context alone/);
+      } finally {
+        await specs.drop();
+      }
+    });
+
+    await t.step("src/main.ts migrates at start and answers the route on PostgreSQL", async () => {
+      const db = await createTestDatabase(databaseUrl!);
+      const app = await serveProject(dir, "src/main.ts", { ...tokenEnv, DATABASE_URL: db.url });
+      try {
+        assert.match(app.output(), /data on PostgreSQL \(DATABASE_URL\), jobs PostgreSQL/);
+        const applied = await db.sql`select version from kit_app_migrations order by version`;
+        assert.deepEqual(applied.map((row) => row.version), [1]);
+        const tables = await db.sql`select to_regclass('scheduling.appointments') as appointments,
+          to_regclass('kit_outbox') as outbox, to_regclass('background_jobs') as jobs`;
+        assert.deepEqual(tables[0], {
+          appointments: "scheduling.appointments",
+          outbox: "kit_outbox",
+          jobs: "background_jobs",
+        });
+        assert.equal((await book(app.url, "a-1")).status, 401);
+        const missing = await book(app.url, "a-1", "ann");
+        assert.equal(missing.status, 404);
+        assert.equal((await missing.json()).code, "APPOINTMENT_NOT_FOUND");
+        await db.sql`insert into scheduling.appointments (id) values ('a-1')`;
+        assert.equal((await book(app.url, "a-1", "ann")).status, 204);
+        assert.equal((await book(app.url, "a-1", "blocked")).status, 403);
+        const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
+        assert.ok(openapi.paths["/appointment/{appointmentId}/booking"]?.post);
+        assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
+      } finally {
+        assert.equal(await app.stop(), 0, app.output());
+        await db.drop();
+      }
+    });
+
+    await t.step("a generated service honours the explicit policies", async () => {
+      const db = await createTestDatabase(databaseUrl!);
+      const service = await serveProject(dir, "apps/scheduling/main.ts", {
+        ...tokenEnv,
+        DATABASE_URL: db.url,
+      });
+      try {
+        await db.sql`insert into scheduling.appointments (id) values ('a-2')`;
+        assert.equal((await book(service.url, "a-2", "blocked")).status, 403);
+        assert.equal((await book(service.url, "a-2", "ann")).status, 204);
+      } finally {
+        assert.equal(await service.stop(), 0, service.output());
+        await db.drop();
+      }
+    });
+
+    await t.step(
+      "docs:generate writes the documents, docs:check fails after a hand edit",
+      async () => {
+        await runIn(dir, Deno.execPath(), ["task", "docs:generate"]);
+        const name = dir.split("/").pop()!.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+        assert.deepEqual((await readdir(join(dir, "openapi"))).sort(), [
+          `${name}.yaml`,
+          "scheduling.yaml",
+        ]);
+        const openapi = await readFile(join(dir, `openapi/${name}.yaml`), "utf8");
+        assert.match(openapi, /\/appointment\/\{appointmentId\}\/booking:/);
+        const asyncapi = await readFile(join(dir, "docs/integration/asyncapi.yaml"), "utf8");
+        assert.match(asyncapi, /asyncapi: 3\.0\.0/);
+        assert.match(asyncapi, /scheduling\.appointment\.booked\.v1:/);
+        const catalogPath = join(dir, "docs/integration/event-catalog.md");
+        const catalog = await readFile(catalogPath, "utf8");
+        assert.match(catalog, /\| `scheduling\.appointment\.booked` \| 1 \| scheduling \| none \|/);
+        await runIn(dir, Deno.execPath(), ["task", "docs:check"]);
+        await runIn(dir, Deno.execPath(), ["task", "docs:generate"]);
+        assert.equal(await readFile(catalogPath, "utf8"), catalog, "deterministic");
+        await runIn(dir, Deno.execPath(), ["fmt", "--check"]);
+        await writeFile(catalogPath, catalog.replace("none", "someone"));
+        const check = await new Deno.Command(Deno.execPath(), {
+          args: ["task", "docs:check"],
+          cwd: dir,
+          env: { NO_COLOR: "1" },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        assert.equal(check.code, 1);
+        assert.match(
+          new TextDecoder().decode(check.stderr),
+          /docs:check: stale docs\/integration\/event-catalog\.md \(run 'deno task docs:generate'\)/,
+        );
+      },
+    );
+  },
+});
+
+for (const queue of ["redis", "memory"] as const) {
+  Deno.test({
+    name: `kit init --queue ${queue} composes a platform that starts on its job store`,
+    ignore: databaseUrl === undefined || (queue === "redis" && redisUrl === undefined),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const dir = await initializedProject(["--queue", queue]);
+      await runIn(dir, Deno.execPath(), ["task", "verify"]);
+      const db = await createTestDatabase(databaseUrl!);
+      const app = await serveProject(dir, "src/main.ts", {
+        ...tokenEnv,
+        DATABASE_URL: db.url,
+        ...(queue === "redis" ? { REDIS_URL: redisUrl! } : {}),
+      });
+      try {
+        assert.match(
+          app.output(),
+          queue === "redis" ? /jobs Redis/ : /jobs in memory/,
+        );
+        assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
+        const jobs = await db.sql`select to_regclass('background_jobs') as jobs`;
+        assert.equal(jobs[0]!.jobs, null, "no job table when the jobs are elsewhere");
+      } finally {
+        assert.equal(await app.stop(), 0, app.output());
+        await db.drop();
+      }
+    },
+  });
+}
+
+Deno.test({
+  name: "kit init's platform runs in memory without DATABASE_URL (deno task dev)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await initializedProject();
+    const app = await serveProject(dir, "src/main.ts", {});
+    try {
+      assert.match(app.output(), /data in memory, jobs in memory/);
+      assert.match(app.output(), /a development token/);
+      assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
+    } finally {
+      assert.equal(await app.stop(), 0, app.output());
+    }
+  },
+});

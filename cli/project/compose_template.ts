@@ -1,0 +1,133 @@
+/**
+ * `src/platform/compose-application.ts` of a generated project: every context's module, the
+ * platform's providers and repositories between markers, and `composePlatform`, which runs the
+ * application on PostgreSQL when given a database and in memory otherwise.
+ * The API's title in its OpenAPI document is the project's name in `kit.config.json`.
+ */
+export function composeApplicationFile(): string {
+  return `import {
+  accessPolicy,
+  type Clock,
+  composeApplication,
+  eventsPlugin,
+  InMemoryOutbox,
+  InMemoryProcessedEvents,
+  type Module,
+  type Registration,
+} from "@kit/kernel";
+import {
+  PostgresOutbox,
+  PostgresProcessedEvents,
+  PostgresTransactions,
+} from "@kit/kernel/postgres";
+import { httpPlugin, jwtAuthenticator } from "@kit/http";
+import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
+import { grants } from "./auth/role.ts";
+import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
+import type { Database } from "./database/database.ts";
+import project from "../../kit.config.json" with { type: "json" };
+// kit:begin provider-imports
+// kit:end
+// kit:begin policy-imports
+// kit:end
+// kit:begin module-imports
+// kit:end
+
+/** Every context's module, sorted by context. */
+export const modules: readonly Module[] = [
+  // kit:begin modules
+  // kit:end
+];
+
+/** The platform's providers: gateways and adapters of the contexts' ports, sorted. */
+export const providers: readonly Registration[] = [
+  // kit:begin providers
+  // kit:end
+];
+
+/** The repositories in memory, provided when the platform runs without a database, sorted. */
+export const memoryRepositories: readonly Registration[] = [
+  // kit:begin memory-repositories
+  // kit:end
+];
+
+/** A repository on PostgreSQL: its registration, built on the platform's database. */
+export type PostgresRepository = (sql: Database) => Registration;
+
+/** The repositories on PostgreSQL, sorted. */
+export const postgresRepositories: readonly PostgresRepository[] = [
+  // kit:begin postgres-repositories
+  // kit:end
+];
+
+/** What the platform is composed with. */
+export interface PlatformOptions {
+  /** The modules composed (default: every context's); a service composes its own. */
+  readonly modules?: readonly Module[];
+  /**
+   * The database, migrated (\`migrate\`): every context on PostgreSQL, one transaction per command
+   * with the outbox in it. Without it, everything is in memory (development and specs).
+   */
+  readonly sql?: Database;
+  /** Where background jobs are kept (default: in memory, seen by this process only). */
+  readonly jobStore?: JobStore;
+  /** The secret HS256 bearer tokens are signed with (default: a random one, no token passes). */
+  readonly jwtSecret?: Uint8Array;
+  /** The clock (default: the system clock). */
+  readonly clock?: Clock;
+  /** Whether this process runs the worker of background and scheduled jobs. */
+  readonly startJobs?: boolean;
+  /** Whether this process relays the outbox to the event handlers. */
+  readonly startEvents?: boolean;
+}
+
+/**
+ * Composes the application: the modules with the platform's providers, its repositories on
+ * PostgreSQL or in memory, its access policy, events through the outbox, background jobs, and the
+ * HTTP pipeline with the JWT authenticator (the tenant named by the \`x-tenant-id\` header).
+ */
+export function composePlatform(options: PlatformOptions = {}) {
+  const { sql } = options;
+  return composeApplication({
+    modules: options.modules ?? modules,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
+    providers: [
+      ...providers,
+      ...(sql ? postgresRepositories.map((repository) => repository(sql)) : memoryRepositories),
+    ],
+    accessPolicy: accessPolicy({
+      grants,
+      // kit:begin access-policies
+      // kit:end
+    }),
+    plugins: {
+      events: eventsPlugin({
+        outbox: sql ? new PostgresOutbox(sql) : new InMemoryOutbox(),
+        processedEvents: sql ? new PostgresProcessedEvents() : new InMemoryProcessedEvents(),
+        start: options.startEvents ?? false,
+      }),
+      backgroundJobs: jobsPlugin({
+        store: options.jobStore ?? new InMemoryJobStore(),
+        start: options.startJobs ?? false,
+      }),
+      http: httpPlugin({
+        authenticators: [
+          jwtAuthenticator({
+            key: options.jwtSecret ?? crypto.getRandomValues(new Uint8Array(32)),
+            algorithms: ["HS256"],
+            issuer: tokenIssuer,
+            audience: tokenAudience,
+            ...(options.clock ? { clock: options.clock } : {}),
+          }),
+        ],
+        tenantOf: (_params, request) => request.headers.get("x-tenant-id") ?? undefined,
+        info: { title: \`\${project.name} API\`, version: "1.0.0" },
+        security: ["bearer"],
+        securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      }),
+    },
+  });
+}
+`;
+}

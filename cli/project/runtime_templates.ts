@@ -1,0 +1,277 @@
+import type { KitConfig } from "./kit_config.ts";
+
+/** `src/platform/database/database.ts`: the PostgreSQL client of the platform. */
+export function databaseFile(): string {
+  return `import postgres from "postgres";
+
+/** The platform's PostgreSQL client (postgres.js); repositories write through the unit of work. */
+export type Database = postgres.Sql;
+
+/** Opens the client of the database at \`url\` (a pool of \`max\` connections, default 10). */
+export function connectDatabase(url: string, options: { max?: number } = {}): Database {
+  return postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+}
+`;
+}
+
+/** `src/platform/database/migrate.ts`: every migration the platform runs at start. */
+export function migrateFile(queue: KitConfig["queue"]): string {
+  const jobs = queue === "database";
+  return `import { migrateKernel } from "@kit/kernel/postgres";
+${
+    jobs
+      ? `import { migrateJobs } from "@kit/jobs/postgres";\n`
+      : ""
+  }import type { Database } from "./database.ts";
+import { migrateDatabase } from "./migrations.ts";
+
+/**
+ * Brings the database up to date: the kernel's outbox and processed events${
+    jobs ? ", the job store" : ""
+  }, then
+ * the contexts' tables through the project's one ordered migration list. Idempotent; concurrent
+ * runs (two processes starting together) are serialised by advisory locks.
+ */
+export async function migrate(sql: Database): Promise<void> {
+  await migrateKernel(sql);
+${jobs ? "  await migrateJobs(sql);\n" : ""}  await migrateDatabase(sql);
+}
+`;
+}
+
+const storeShape = `/** A job store, named for the start-up line, and how to release it. */
+export interface OpenedJobStore {
+  readonly store: JobStore;
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+const inMemory = (): OpenedJobStore => ({
+  store: new InMemoryJobStore(),
+  name: "in memory",
+  close: () => Promise.resolve(),
+});
+`;
+
+/** `src/platform/jobs/job-store.ts`: the job store of the project's queue. */
+export function jobStoreFile(queue: KitConfig["queue"]): string {
+  if (queue === "database") {
+    return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import { PostgresJobStore } from "@kit/jobs/postgres";
+import type { Database } from "../database/database.ts";
+
+${storeShape}
+/**
+ * The job store of the project's queue (database): on PostgreSQL, each job enqueued in the
+ * transaction of its command, when the platform runs on a database; in memory otherwise.
+ */
+export function openJobStore(sql: Database | undefined): OpenedJobStore {
+  if (sql === undefined) return inMemory();
+  return { store: new PostgresJobStore(sql), name: "PostgreSQL", close: () => Promise.resolve() };
+}
+`;
+  }
+  if (queue === "redis") {
+    return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
+import { Redis } from "ioredis";
+import type { Database } from "../database/database.ts";
+
+${storeShape}
+/**
+ * The job store of the project's queue (redis): on the Redis server at \`REDIS_URL\`, required
+ * when the platform runs on a database; in memory without either.
+ */
+export function openJobStore(sql: Database | undefined): OpenedJobStore {
+  const url = Deno.env.get("REDIS_URL");
+  if (sql === undefined && !url) return inMemory();
+  if (!url) throw new Error("REDIS_URL is not set: the project's queue is redis");
+  const redis = new Redis(url);
+  return {
+    store: new RedisJobStore(tcpScripting(redis)),
+    name: "Redis",
+    close: async () => {
+      await redis.quit();
+    },
+  };
+}
+`;
+  }
+  return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import type { Database } from "../database/database.ts";
+
+${storeShape}
+/** The job store of the project's queue (memory): jobs are seen by this process only. */
+export function openJobStore(_sql: Database | undefined): OpenedJobStore {
+  return inMemory();
+}
+`;
+}
+
+/** `src/platform/auth/tokens.ts`: who issues the bearer tokens the API accepts. */
+export function tokensFile(): string {
+  return `import { SignJWT } from "jose";
+import project from "../../../kit.config.json" with { type: "json" };
+
+/** The issuer (\`iss\`) of the tokens the API accepts (\`JWT_ISSUER\` overrides it). */
+export const tokenIssuer = Deno.env.get("JWT_ISSUER") ?? \`\${project.name}-identity\`;
+/** The audience (\`aud\`) of the tokens the API accepts (\`JWT_AUDIENCE\` overrides it). */
+export const tokenAudience = Deno.env.get("JWT_AUDIENCE") ?? \`\${project.name}-api\`;
+
+/** The claims of a token: the actor (\`sub\`), its roles and tenants, its scopes. */
+export interface TokenClaims {
+  readonly sub: string;
+  readonly roles?: readonly string[];
+  readonly tenants?: readonly string[];
+  readonly scope?: string;
+}
+
+/**
+ * Signs an HS256 token the API accepts, valid one hour (for development and tests; a deployment
+ * verifies the tokens of its identity provider).
+ */
+export async function signToken(secret: Uint8Array, claims: TokenClaims): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return await new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuer(tokenIssuer)
+    .setAudience(tokenAudience)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(secret);
+}
+`;
+}
+
+/** `src/platform/http/serve.ts`: the application over HTTP. */
+export function serveFile(): string {
+  return `import type { HttpApi } from "@kit/http";
+
+/** A served application: its address, and how to stop serving. */
+export interface Served {
+  readonly url: string;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Serves the application's routes, \`/health\` and the OpenAPI document at \`/openapi.json\`
+ * (\`port\` 0: any free port).
+ */
+export function serveApplication(
+  application: { readonly http: HttpApi },
+  options: { port?: number; hostname?: string } = {},
+): Served {
+  const openapi = JSON.stringify(application.http.openapi());
+  const server = Deno.serve(
+    { hostname: options.hostname ?? "0.0.0.0", port: options.port ?? 8000, onListen: () => {} },
+    (request) => {
+      const { pathname } = new URL(request.url);
+      if (request.method === "GET" && pathname === "/health") {
+        return Response.json({ status: "ok" });
+      }
+      if (request.method === "GET" && pathname === "/openapi.json") {
+        return new Response(openapi, { headers: { "content-type": "application/json" } });
+      }
+      return application.http.fetch(request);
+    },
+  );
+  return {
+    url: \`http://localhost:\${server.addr.port}\`,
+    shutdown: () => server.shutdown(),
+  };
+}
+`;
+}
+
+/** `src/platform/platform-environment.ts`: what a process runs on, read from the environment. */
+export function environmentFile(): string {
+  return `import type { JobStore } from "@kit/jobs";
+import { connectDatabase, type Database } from "./database/database.ts";
+import { migrate } from "./database/migrate.ts";
+import { openJobStore } from "./jobs/job-store.ts";
+
+/** What a process of the platform runs on. */
+export interface PlatformEnvironment {
+  /** The database, the job store and the token secret, for \`composePlatform\`. */
+  readonly options: {
+    readonly sql?: Database;
+    readonly jobStore: JobStore;
+    readonly jwtSecret: Uint8Array;
+  };
+  /** Where the data and the jobs are kept, for the start-up line. */
+  readonly description: string;
+  /** Closes the connections (after the application stopped). */
+  close(): Promise<void>;
+}
+
+const developmentSecret = "development-only-secret-never-deployed";
+
+/**
+ * Reads the environment: \`DATABASE_URL\` runs every context on PostgreSQL, migrated here;
+ * without it, everything runs in memory (nothing is kept between runs). The job store follows the
+ * project's queue. \`JWT_SECRET\` is the secret of the bearer tokens; unset, it is a development
+ * secret in memory, and with a database a random one (no token is accepted: the API fails closed).
+ */
+export async function readEnvironment(): Promise<PlatformEnvironment> {
+  const url = Deno.env.get("DATABASE_URL");
+  const secret = Deno.env.get("JWT_SECRET");
+  if (url && !secret) console.warn("JWT_SECRET is not set: no bearer token is accepted");
+  const sql = url ? connectDatabase(url) : undefined;
+  if (sql) await migrate(sql);
+  const jobs = openJobStore(sql);
+  return {
+    options: {
+      ...(sql ? { sql } : {}),
+      jobStore: jobs.store,
+      jwtSecret: secret
+        ? new TextEncoder().encode(secret)
+        : url
+        ? crypto.getRandomValues(new Uint8Array(32))
+        : new TextEncoder().encode(developmentSecret),
+    },
+    description: \`data \${sql ? "on PostgreSQL (DATABASE_URL)" : "in memory"}, jobs \${jobs.name}\`,
+    async close() {
+      await jobs.close();
+      await sql?.end({ timeout: 5 });
+    },
+  };
+}
+`;
+}
+
+/** `src/main.ts`: serves the application. */
+export function mainFile(): string {
+  return `/**
+ * Serves the application (\`deno task dev\`) on \`PORT\` (default 8000): its routes, \`/health\` and
+ * the OpenAPI document at \`/openapi.json\`. With \`DATABASE_URL\` every context runs on
+ * PostgreSQL, migrated at start; without it, in memory. The worker runs in process and the outbox
+ * is relayed to the event handlers.
+ */
+import { signToken } from "./platform/auth/tokens.ts";
+import { composePlatform } from "./platform/compose-application.ts";
+import { serveApplication } from "./platform/http/serve.ts";
+import { readEnvironment } from "./platform/platform-environment.ts";
+
+const environment = await readEnvironment();
+const application = composePlatform({
+  ...environment.options,
+  startJobs: true,
+  startEvents: true,
+});
+await application.start();
+const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
+console.log(\`listening on \${served.url} (\${environment.description})\`);
+if (!environment.options.sql) {
+  const token = await signToken(environment.options.jwtSecret, { sub: "developer" });
+  console.log(\`a development token (valid one hour): \${token}\`);
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, async () => {
+    await served.shutdown();
+    await application.stop();
+    await environment.close();
+    Deno.exit(0);
+  });
+}
+`;
+}
