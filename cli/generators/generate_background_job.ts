@@ -45,6 +45,9 @@ export async function planBackgroundJob(
     );
   }
   const inputs = await commandInputs(join(root, commandFile), command);
+  const loaded = await aggregateLoadedBy(
+    join(root, commandFile.replace(/\.command\.ts$/, ".handler.ts")),
+  );
   const payload = inputs.map((i) => `  readonly ${i.name}: ${i.date ? "string" : i.type};`).join(
     "\n",
   );
@@ -86,17 +89,45 @@ export class ${name} {
         : `"${i.name}-1"`
     }`
   ).join(", ");
+  // A command on an aggregate loads it: the spec keeps the one its payload names.
+  const seeded = loaded === undefined ? undefined : {
+    ...loaded,
+    variable: `${camelOf(loaded.kebab)}s`,
+    id: inputs.some((i) => i.name === `${camelOf(loaded.kebab)}Id`)
+      ? `"${camelOf(loaded.kebab)}Id-1"`
+      : undefined,
+  };
   const spec = `import assert from "node:assert/strict";
 import { runInScope, userActor } from "@kit/kernel";
 import type { BackgroundJobsApi } from "@kit/jobs";
 import { testApplication } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";
 import { ${camel}Permissions } from "../../${context}.permissions.ts";
-import { ${name} } from "./${kebab}.job.ts";
+${
+    seeded === undefined
+      ? ""
+      : `import { ${seeded.aggregate} } from "../../domain/${seeded.kebab}.ts";
+import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
+import { InMemory${seeded.aggregate}Repository } from "../../infrastructure/${seeded.kebab}.memory-repository.ts";
+`
+  }import { ${name} } from "./${kebab}.job.ts";
 
 Deno.test("${name} enqueued by a user runs what is due as that user", async () => {
-  const application = testApplication([${camel}Module], {
-    grants: { granted: Object.values(${camel}Permissions) },
+${
+    seeded === undefined
+      ? ""
+      : `  const ${seeded.variable} = new InMemory${seeded.aggregate}Repository();
+${
+        seeded.id === undefined
+          ? ""
+          : `  await ${seeded.variable}.save(${seeded.aggregate}.create(${seeded.id}));
+`
+      }`
+  }  const application = testApplication([${camel}Module], {
+    grants: { granted: Object.values(${camel}Permissions) },${
+    seeded === undefined ? "" : `
+    providers: [{ provide: ${seeded.aggregate}Repository, provider: { useValue: ${seeded.variable} } }],`
+  }
   });
   const jobs = application.backgroundJobs as BackgroundJobsApi;
   const user = userActor("someone", { roles: ["granted"] });
@@ -112,6 +143,17 @@ Deno.test("${name} enqueued by a user runs what is due as that user", async () =
     { path: `${dir}/${kebab}.job.ts`, contents: job, create: true },
     { path: `${dir}/${kebab}.spec.ts`, contents: spec, create: true },
   ]);
+}
+
+/** The aggregate a command's handler loads through its repository port, if it does. */
+async function aggregateLoadedBy(
+  handlerFile: string,
+): Promise<{ aggregate: string; kebab: string } | undefined> {
+  if (!existsSync(handlerFile)) return undefined;
+  const match =
+    /import \{ (\w+)Repository \} from "\.\.\/\.\.\/ports\/([a-z0-9-]+)-repository\.ts";/
+      .exec(await readFile(handlerFile, "utf8"));
+  return match === null ? undefined : { aggregate: match[1]!, kebab: match[2]! };
 }
 
 async function commandInputs(file: string, command: string): Promise<Input[]> {

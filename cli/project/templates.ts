@@ -63,18 +63,27 @@ export function platformTestFile(): string {
   TestClock,
 } from "@kit/kernel";
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
+import { memoryRepositories, providers } from "./compose-application.ts";
 
 /**
- * An application for specs: the modules given, the providers given (fakes of their ports),
- * in-memory events and jobs, a test clock.
+ * An application for specs: the modules given; the platform's providers and in-memory
+ * repositories, where the providers given (fakes of ports) replace those of the same port;
+ * in-memory events and jobs; a test clock.
  */
 export function testApplication(
   modules: readonly Module[],
   options: { grants?: RoleGrants; clock?: TestClock; providers?: readonly Registration[] } = {},
 ) {
+  const given = options.providers ?? [];
+  const replaced = new Set(given.map((registration) => registration.provide));
   return composeApplication({
     modules,
-    providers: options.providers ?? [],
+    providers: [
+      ...[...providers, ...memoryRepositories].filter((registration) =>
+        !replaced.has(registration.provide)
+      ),
+      ...given,
+    ],
     clock: options.clock ?? new TestClock(),
     accessPolicy: accessPolicy({ grants: options.grants ?? {} }),
     plugins: {
