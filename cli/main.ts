@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { CliError } from "./cli_error.ts";
+import { depcruiseConfigCommand } from "./commands/depcruise_config.ts";
 import { docs } from "./commands/docs.ts";
 import { generate } from "./commands/generate.ts";
 import { initProject } from "./commands/init.ts";
@@ -23,6 +24,10 @@ Commands:
   generate --help [--json]     the kinds, their options and the shared files they write
   worker-scope <context> [--worktree <path>] [--branch <name>] [--dry-run] [--json]
   docs [--check]               regenerates the derived files (barrels, manifests, CONTEXT.md lists, context map)
+  depcruise-config [--check | --write]
+                               .dependency-cruiser.cjs derived from kit.config.json: printed on
+                               stdout; --check fails when the file is missing or stale (verify runs
+                               it); --write rewrites it (a hand edit is lost: the file is derived)
   status                       slices by status and owner, and what is left in each context
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
@@ -31,6 +36,14 @@ Commands:
 Options:
   --help      this text (also after a command)
   --version   the version of kit`;
+
+/** The usage lines of one command (its first line and the indented lines after it). */
+function helpOf(command: string): string {
+  const lines = usage.split("\n");
+  const start = lines.findIndex((line) => line.trim().startsWith(command));
+  const end = lines.findIndex((line, i) => i > start && !/^ {10,}/.test(line));
+  return lines.slice(start, end === -1 ? undefined : end).join("\n");
+}
 
 /** Runs the CLI with its arguments; answers the exit code. */
 export async function main(args: readonly string[], cwd: string = Deno.cwd()): Promise<number> {
@@ -136,6 +149,32 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             written.length === 0
               ? "kit docs: every derived file is current"
               : `kit docs: wrote ${written.join(", ")}`,
+          );}
+        return 0;
+      }
+      case "depcruise-config": {
+        const { values } = parseArgs({
+          args: [...rest],
+          options: {
+            check: { type: "boolean" },
+            write: { type: "boolean" },
+            help: { type: "boolean" },
+          },
+        });
+        if (values.help) {
+          console.log(helpOf("depcruise-config"));
+          return 0;
+        }
+        if (values.check && values.write) {
+          throw new CliError("Use --check or --write, not both");
+        }
+        const mode = values.write ? "write" : values.check ? "check" : "print";
+        const result = await depcruiseConfigCommand(cwd, mode);
+        if (mode === "print") console.log(result.text.trimEnd());
+        else {console.log(
+            result.wasCurrent
+              ? "kit depcruise-config: .dependency-cruiser.cjs is current"
+              : "kit depcruise-config: wrote .dependency-cruiser.cjs",
           );}
         return 0;
       }

@@ -1,3 +1,4 @@
+import { verifyTask } from "../check/verify_task.ts";
 import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
 
 /** The version of the kit packages a generated project imports. */
@@ -20,8 +21,7 @@ export function projectDenoJson(links: readonly string[]): string {
       tasks: {
         dev: "deno run -A src/main.ts",
         test: "deno test -A",
-        verify:
-          "deno fmt --check && deno lint && deno check . && deno test -A test/architecture/extractable.spec.ts",
+        verify: verifyTask(links),
       },
       test: { include: ["src/**/*.spec.ts", "test/**/*.spec.ts"] },
       lint: { rules: { tags: ["recommended"] }, plugins: lintPlugins(links) },
