@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { CliError } from "./cli_error.ts";
+import { findUnused, formatUnused } from "./check/unused.ts";
 import { depcruiseConfigCommand } from "./commands/depcruise_config.ts";
 import { docs } from "./commands/docs.ts";
 import { generate } from "./commands/generate.ts";
@@ -28,6 +29,9 @@ Commands:
                                .dependency-cruiser.cjs derived from kit.config.json: printed on
                                stdout; --check fails when the file is missing or stale (verify runs
                                it); --write rewrites it (a hand edit is lost: the file is derived)
+  check unused                 files no entry point reaches, exports nobody imports, import-map
+                               entries nobody imports (knip's check, for a Deno project; reads
+                               entry, ignore and ignoreDependencies of knip.json; verify runs it)
   status                       slices by status and owner, and what is left in each context
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
@@ -177,6 +181,32 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
               : "kit depcruise-config: wrote .dependency-cruiser.cjs",
           );}
         return 0;
+      }
+      case "check": {
+        const { values, positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: true,
+          options: { help: { type: "boolean" } },
+        });
+        if (values.help) {
+          console.log(helpOf("check unused"));
+          return 0;
+        }
+        if (positionals[0] !== "unused" || positionals.length > 1) {
+          throw new CliError("Usage: kit check unused");
+        }
+        const report = await findUnused(cwd);
+        const found = report.files.length + report.exports.length + report.dependencies.length;
+        if (found === 0) {
+          console.log("kit check unused: no unused file, export or dependency");
+          return 0;
+        }
+        console.log(formatUnused(report));
+        throw new CliError(
+          `kit check unused: ${report.files.length} unused file(s), ${report.exports.length} unused export(s), ${report.dependencies.length} unused dependenc${
+            report.dependencies.length === 1 ? "y" : "ies"
+          }`,
+        );
       }
       case "status":
         console.log(await status(cwd));

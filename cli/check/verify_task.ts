@@ -25,7 +25,8 @@ export function kitCommand(links: readonly string[]): string {
 
 /**
  * The `verify` task of a generated project: format, lint (with kit's architecture lint rules),
- * type check, the extractability spec, `.dependency-cruiser.cjs` current and cruised.
+ * type check, the extractability spec, `.dependency-cruiser.cjs` current and cruised, and
+ * `kit check unused` (knip's check: knip itself refuses a project without `package.json`).
  *
  * @param links The `links` of the project's `deno.json`.
  * @returns The task's command line.
@@ -44,5 +45,6 @@ export function verifyTask(links: readonly string[]): string {
     "deno test -A test/architecture/extractable.spec.ts",
     `${kit} depcruise-config --check`,
     `deno run -A --preload ${cruiserTypeScript} ${dependencyCruiser} --config .dependency-cruiser.cjs src`,
+    `${kit} check unused`,
   ].join(" && ");
 }
