@@ -2,7 +2,8 @@
  * `knip.json` of a new project, the settings of `kit check unused` (in knip's format, so that the
  * same file serves knip should the project ever get a `package.json`): the scaffolding kit writes
  * before anything uses it is an entry point (each context's permissions, its ports, declared before
- * their adapters, and the test platform); an export its own file uses (a job's payload type, the
+ * their adapters, the provider registrations of its repositories, which the platform owner
+ * registers, and the test platform); an export its own file uses (a job's payload type, the
  * platform's `providers`) is not reported; and the toolkit's own import-map entries, which
  * generators start importing, are not reported. Edited by hand afterwards.
  *
@@ -19,6 +20,7 @@ export function knipJson(): string {
       entry: [
         "src/contexts/*/*.permissions.ts",
         "src/contexts/*/application/ports/*.ts",
+        "src/contexts/*/infrastructure/*.memory-repository.ts",
         "src/platform/platform-test.module.ts",
       ],
       ignore: [],

@@ -18,6 +18,8 @@ export interface ModuleExport {
   readonly kind: "class" | "enum" | "function" | "interface" | "type" | "variable" | "other";
   /** Whether the module refers to it besides declaring and exporting it. */
   readonly usedInFile: boolean;
+  /** Whether its doc comment has a `@public` tag (knip's mark of an export kept on purpose). */
+  readonly public: boolean;
 }
 
 /** The imports, re-exports and exports of one module. */
@@ -54,11 +56,11 @@ const hasDefault = (node: ts.Node): boolean =>
 export function moduleLinks(path: string, text: string): ModuleLinks {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   const links: ModuleLink[] = [];
-  const exports: { name: string; line: number; kind: ModuleExport["kind"] }[] = [];
+  const exports: { name: string; line: number; kind: ModuleExport["kind"]; public: boolean }[] = [];
   let exportsAll = false;
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const exported = (name: string, node: ts.Node, kind: ModuleExport["kind"] = "other") =>
-    exports.push({ name, line: lineOf(node), kind });
+    exports.push({ name, line: lineOf(node), kind, public: isPublic(node) });
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
       const clause = statement.importClause;
@@ -122,6 +124,11 @@ export function moduleLinks(path: string, text: string): ModuleLinks {
     })),
     exportsAll,
   };
+}
+
+function isPublic(node: ts.Node): boolean {
+  const owner = ts.isVariableDeclaration(node) ? node.parent.parent : node;
+  return ts.getJSDocTags(owner).some((tag) => tag.tagName.text === "public");
 }
 
 function kindOf(statement: ts.Statement): ModuleExport["kind"] {

@@ -53,8 +53,8 @@ export interface UnusedReport {
  * `kit check unused`, the check knip makes on a Node project, for a Deno project (knip needs a
  * `package.json` and reads no import map): from the entry points (`src/main.ts`,
  * `apps/*\/main.ts`, specs and tests, the `.ts` files named by `deno.json` tasks, and `entry` of
- * `knip.json`), follows relative imports, and reports unreached files, exports nobody imports and
- * import-map entries nobody imports.
+ * `knip.json`), follows relative imports, and reports unreached files, exports nobody imports (but
+ * those tagged `@public`, as knip does) and import-map entries nobody imports.
  *
  * @param cwd A folder inside the project.
  * @returns What is unused (every list empty when the project is clean).
@@ -122,7 +122,9 @@ export async function findUnused(cwd: string): Promise<UnusedReport> {
     const names = used.get(path);
     if (names === "*") continue;
     for (const exported of parsed.get(path)!.exports) {
-      if (names?.has(exported.name) || excusedInFile(settings, exported)) continue;
+      if (names?.has(exported.name) || exported.public || excusedInFile(settings, exported)) {
+        continue;
+      }
       exports.push({ path, line: exported.line, name: exported.name });
     }
   }

@@ -36,7 +36,8 @@ Deno.test("findUnused() follows relative imports from the entry points and repor
     "src/all.ts": "export const one = 1;\nexport const two = 2;\n",
     "src/barrel.ts": 'export * from "./deep.ts";\nexport { b as renamed } from "./b.ts";\n',
     "src/deep.ts": "export const deep = 1;\n",
-    "src/b.ts": "export const b = 1;\nexport const c = 2;\n",
+    "src/b.ts":
+      "export const b = 1;\nexport const c = 2;\n/** Kept for plugins.\n * @public\n */\nexport const d = 3;\n",
     "src/lazy.ts": "export default 1;\n",
     "src/orphan.ts": 'import { b } from "./b.ts";\nexport const orphan = b;\n',
     "src/x.spec.ts":
