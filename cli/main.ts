@@ -30,8 +30,9 @@ Commands:
                                stdout; --check fails when the file is missing or stale (verify runs
                                it); --write rewrites it (a hand edit is lost: the file is derived)
   check unused                 files no entry point reaches, exports nobody imports, import-map
-                               entries nobody imports (knip's check, for a Deno project; reads
-                               entry, ignore and ignoreDependencies of knip.json; verify runs it)
+                               entries nobody imports: knip's check, for a Deno project (verify
+                               runs it); reads entry, ignore, ignoreDependencies and
+                               ignoreExportsUsedInFile of knip.json, keeps exports tagged @public
   status                       slices by status and owner, and what is left in each context
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
