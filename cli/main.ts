@@ -6,6 +6,8 @@
  */
 import { parseArgs } from "node:util";
 import { CliError } from "./cli_error.ts";
+import { findUnused, formatUnused } from "./check/unused.ts";
+import { depcruiseConfigCommand } from "./commands/depcruise_config.ts";
 import { docs } from "./commands/docs.ts";
 import { generate } from "./commands/generate.ts";
 import { initProject } from "./commands/init.ts";
@@ -23,6 +25,14 @@ Commands:
   generate --help [--json]     the kinds, their options and the shared files they write
   worker-scope <context> [--worktree <path>] [--branch <name>] [--dry-run] [--json]
   docs [--check]               regenerates the derived files (barrels, manifests, CONTEXT.md lists, context map)
+  depcruise-config [--check | --write]
+                               .dependency-cruiser.cjs derived from kit.config.json: printed on
+                               stdout; --check fails when the file is missing or stale (verify runs
+                               it); --write rewrites it (a hand edit is lost: the file is derived)
+  check unused                 files no entry point reaches, exports nobody imports, import-map
+                               entries nobody imports: knip's check, for a Deno project (verify
+                               runs it); reads entry, ignore, ignoreDependencies and
+                               ignoreExportsUsedInFile of knip.json, keeps exports tagged @public
   status                       slices by status and owner, and what is left in each context
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
@@ -41,11 +51,9 @@ function commandHelp(command: string): string | undefined {
   if (start < 0) return undefined;
   let end = start + 1;
   while (end < lines.length && /^ {4,}\S/.test(lines[end]!)) end++;
-  const [synopsis, ...summary] = lines.slice(start, end).map((line) => line.trim()).join(" ")
-    .split(/ {2,}/);
-  return summary.length === 0
-    ? `Usage: kit ${synopsis}`
-    : `Usage: kit ${synopsis}\n\n${summary.join(" ")}`;
+  const [synopsis, ...first] = lines[start]!.trim().split(/ {2,}/);
+  const summary = [...first, ...lines.slice(start + 1, end).map((line) => line.trim())].join(" ");
+  return summary === "" ? `Usage: kit ${synopsis}` : `Usage: kit ${synopsis}\n\n${summary}`;
 }
 
 /** Runs the CLI with its arguments; answers the exit code. */
@@ -158,6 +166,49 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
               : `kit docs: wrote ${written.join(", ")}`,
           );}
         return 0;
+      }
+      case "depcruise-config": {
+        const { values } = parseArgs({
+          args: [...rest],
+          options: {
+            check: { type: "boolean" },
+            write: { type: "boolean" },
+          },
+        });
+        if (values.check && values.write) {
+          throw new CliError("Use --check or --write, not both");
+        }
+        const mode = values.write ? "write" : values.check ? "check" : "print";
+        const result = await depcruiseConfigCommand(cwd, mode);
+        if (mode === "print") console.log(result.text.trimEnd());
+        else {console.log(
+            result.wasCurrent
+              ? "kit depcruise-config: .dependency-cruiser.cjs is current"
+              : "kit depcruise-config: wrote .dependency-cruiser.cjs",
+          );}
+        return 0;
+      }
+      case "check": {
+        const { positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: true,
+          options: {},
+        });
+        if (positionals[0] !== "unused" || positionals.length > 1) {
+          throw new CliError("Usage: kit check unused");
+        }
+        const report = await findUnused(cwd);
+        const found = report.files.length + report.exports.length + report.dependencies.length;
+        if (found === 0) {
+          console.log("kit check unused: no unused file, export or dependency");
+          return 0;
+        }
+        console.log(formatUnused(report));
+        throw new CliError(
+          `kit check unused: ${report.files.length} unused file(s), ${report.exports.length} unused export(s), ${report.dependencies.length} unused dependenc${
+            report.dependencies.length === 1 ? "y" : "ies"
+          }`,
+        );
       }
       case "status":
         console.log(await status(cwd));

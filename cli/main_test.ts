@@ -17,7 +17,17 @@ async function printed(args: string[]): Promise<{ code: number; out: string; err
 
 Deno.test("kit <command> --help answers every command's usage, outside a project too", async () => {
   for (
-    const command of ["init", "generate", "worker-scope", "docs", "status", "todo", "hook"]
+    const command of [
+      "init",
+      "generate",
+      "worker-scope",
+      "docs",
+      "depcruise-config",
+      "check",
+      "status",
+      "todo",
+      "hook",
+    ]
   ) {
     for (const flag of ["--help", "-h"]) {
       const { code, out, err } = await printed([command, flag]);

@@ -140,7 +140,7 @@ Deno.test("Bad input gets one clear line, a non-zero exit, and no file changed",
     [["generate", "context", "identity"], /^kit: Context 'identity' exists already$/],
     [
       ["generate", "context", "billing", "--local-only"],
-      /^kit: kit generate context would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing was written/,
+      /^kit: kit generate context would write 4 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md, \.dependency-cruiser\.cjs; nothing was written/,
     ],
     [["frobnicate"], /^kit: Unknown command 'frobnicate'/],
   ];
@@ -217,5 +217,8 @@ Deno.test("kit generate --help --json lists every kind with writesShared and its
     "kit.config.json",
     "src/platform/compose-application.ts",
     "docs/context-map.md",
+    ".dependency-cruiser.cjs",
   ]);
+  const gateway = kinds.find((k: { kind: string }) => k.kind === "gateway");
+  assert.ok(gateway.sharedFiles.includes(".dependency-cruiser.cjs"));
 });

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { deriveContext } from "../derive/derive_context.ts";
+import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
@@ -107,7 +108,10 @@ function replaceMarkdownRegion(text: string, body: string, file: string): string
   return text.slice(0, begin) + "<!-- kit:begin generated -->\n" + body + "\n" + text.slice(end);
 }
 
-/** A plan completed with the derived files its writes change (planned writes read first). */
+/**
+ * A plan completed with the derived files its writes change (planned writes read first); a plan
+ * that writes `kit.config.json` also rewrites `.dependency-cruiser.cjs`.
+ */
 export async function withDerived(
   root: string,
   config: KitConfig,
@@ -115,6 +119,7 @@ export async function withDerived(
 ): Promise<FileWrite[]> {
   const overlay = new Map(writes.map((w) => [w.path, w.contents]));
   const derived = await planDerived(root, config, overlay);
+  if (overlay.has("kit.config.json")) derived.push(depcruiseConfigWrite(config));
   const derivedPaths = new Set(derived.map((w) => w.path));
   return [...writes.filter((w) => !derivedPaths.has(w.path)), ...derived];
 }

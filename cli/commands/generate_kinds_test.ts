@@ -99,7 +99,7 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     [["generate", "gateway", "scheduling", "Identity"], /Invalid upstream context 'Identity'/],
     [
       ["generate", "gateway", "identity", "scheduling", "--local-only"],
-      /would write 3 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md; nothing/,
+      /would write 4 shared file\(s\): kit.config.json, src\/platform\/compose-application.ts, docs\/context-map.md, \.dependency-cruiser\.cjs; nothing/,
     ],
   ]);
 

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { knipJson } from "../check/knip_json.ts";
 import { CliError } from "../cli_error.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
@@ -98,6 +99,7 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "kit.config.json", contents: formatConfig(config) },
     { path: "deno.json", contents: projectDenoJson(links) },
     { path: ".gitignore", contents: ".kit/\nnode_modules/\n" },
+    { path: "knip.json", contents: knipJson() },
     { path: "src/main.ts", contents: mainFile() },
     { path: "src/platform/compose-application.ts", contents: compose },
     { path: "src/platform/auth/role.ts", contents: roleFile() },

@@ -10,7 +10,7 @@ import type { FileWrite } from "./file_plan.ts";
  */
 export async function formatPlan(root: string, writes: readonly FileWrite[]): Promise<FileWrite[]> {
   const formattable = writes.filter((w) =>
-    /\.(ts|md|json)$/.test(w.path) && w.path !== "deno.json" && !w.remove
+    /\.(ts|md|json|cjs)$/.test(w.path) && w.path !== "deno.json" && !w.remove
   );
   if (formattable.length === 0) return [...writes];
   const scratch = await Deno.makeTempDir({ prefix: "kit-fmt-" });

@@ -70,7 +70,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     summary: "a bounded context and its registration",
     options: ["--kind core|supporting|generic"],
     writesShared: true,
-    sharedFiles: ["kit.config.json", platform, "docs/context-map.md"],
+    sharedFiles: ["kit.config.json", platform, "docs/context-map.md", ".dependency-cruiser.cjs"],
     available: true,
   },
   {
@@ -78,7 +78,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     summary: "a gateway to an upstream context (kit generate gateway <context> <upstream>)",
     options: [],
     writesShared: true,
-    sharedFiles: ["kit.config.json", platform, "docs/context-map.md"],
+    sharedFiles: ["kit.config.json", platform, "docs/context-map.md", ".dependency-cruiser.cjs"],
     available: true,
   },
   {

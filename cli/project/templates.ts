@@ -1,3 +1,4 @@
+import { verifyTask } from "../check/verify_task.ts";
 import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
 
 /** The version of the kit packages a generated project imports. */
@@ -23,8 +24,7 @@ export function projectDenoJson(links: readonly string[]): string {
       tasks: {
         dev: "deno run -A src/main.ts",
         test: "deno test -A",
-        verify:
-          "deno fmt --check && deno lint && deno check . && deno test -A test/architecture/extractable.spec.ts",
+        verify: verifyTask(links),
         "docs:generate": "deno run -A src/platform/docs/generate-docs.ts",
         "docs:check": "deno run -A src/platform/docs/generate-docs.ts --check",
       },

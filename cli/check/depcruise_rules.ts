@@ -1,0 +1,156 @@
+import type { KitConfig } from "../project/kit_config.ts";
+
+/** Where a project's dependency-cruiser configuration lives. */
+export const depcruiseConfigPath = ".dependency-cruiser.cjs";
+
+/** One side of a dependency-cruiser rule: regular expressions on the resolved path. */
+export interface DepcruiseMatch {
+  /** The path (relative to the project, or the bare specifier when unresolved) matches this. */
+  readonly path: string;
+  /** ...and does not match this. */
+  readonly pathNot?: string;
+}
+
+/** A `forbidden` rule of dependency-cruiser. */
+export interface DepcruiseRule {
+  /** The rule's name, printed with each violation. */
+  readonly name: string;
+  /** Why the rule holds, printed with each violation. */
+  readonly comment: string;
+  /** Always `error`: a violation fails `verify`. */
+  readonly severity: "error";
+  /** The importing module. */
+  readonly from: DepcruiseMatch;
+  /** The imported module. */
+  readonly to: DepcruiseMatch;
+}
+
+const contexts = "^src/contexts/";
+/** What a domain may not reach: the platform, and the packages that do I/O. */
+const platform = "^src/platform/|^(@kit/http|@kit/jobs|postgres|@upstash/redis|hono)(/|$)";
+
+/**
+ * The architecture rules of a project, derived from its config and sorted by name (one rule per
+ * context for the gateways, sorted by context):
+ *
+ * - `context-through-published-language`: a context imports another only from its
+ *   `published-language/`;
+ * - `gateway-of-declared-relationship`: a context's gateways (`infrastructure/*.gateway.ts`) read
+ *   only the contexts declared upstream of it in `kit.config.json`;
+ * - `domain-imports-no-infrastructure`, `domain-imports-no-presentation`,
+ *   `domain-imports-no-platform` (`src/platform/`, `@kit/http`, `@kit/jobs`, `postgres`,
+ *   `@upstash/redis`, `hono`);
+ * - `presentation-imports-no-infrastructure`.
+ *
+ * @param config The project's `kit.config.json`.
+ * @returns The `forbidden` rules.
+ * @example Rules of a project with one context
+ * ```ts
+ * import { depcruiseRules } from "./depcruise_rules.ts";
+ * const rules = depcruiseRules({
+ *   name: "app",
+ *   contexts: [{ name: "billing", kind: "core" }],
+ *   relationships: [],
+ *   queue: "memory",
+ *   declarations: "decorators",
+ * });
+ * console.assert(rules.some((rule) => rule.name === "domain-imports-no-platform"));
+ * ```
+ */
+export function depcruiseRules(config: KitConfig): DepcruiseRule[] {
+  const layer = (name: string, from: string, to: string, comment: string): DepcruiseRule => ({
+    name,
+    comment,
+    severity: "error",
+    from: { path: `${contexts}[^/]+/${from}/` },
+    to: { path: to },
+  });
+  const names = config.contexts.map((c) => c.name).sort();
+  const gateways = names.map((name): DepcruiseRule => {
+    const upstreams = config.relationships.filter((r) => r.downstream === name)
+      .map((r) => r.upstream).sort();
+    return {
+      name: "gateway-of-declared-relationship",
+      comment: `A gateway of ${name} reads only its declared upstream contexts (${
+        upstreams.join(", ") || "none"
+      }): declare one with 'kit generate gateway ${name} <upstream>'`,
+      severity: "error",
+      from: { path: `${contexts}${name}/infrastructure/[^/]+\\.gateway\\.ts$` },
+      to: { path: contexts, pathNot: `${contexts}(${[name, ...upstreams].join("|")})/` },
+    };
+  });
+  return [
+    {
+      name: "context-through-published-language",
+      comment:
+        "A context imports another context only from that context's published-language/ (and its gateways translate it)",
+      severity: "error",
+      from: { path: `${contexts}([^/]+)/` },
+      to: { path: contexts, pathNot: `${contexts}($1|[^/]+/published-language)/` },
+    },
+    layer(
+      "domain-imports-no-infrastructure",
+      "domain",
+      `${contexts}[^/]+/infrastructure/`,
+      "The domain does not know how it is stored or reached: ports in application/, adapters in infrastructure/",
+    ),
+    layer(
+      "domain-imports-no-platform",
+      "domain",
+      platform,
+      "The domain imports no platform code and no package that does I/O",
+    ),
+    layer(
+      "domain-imports-no-presentation",
+      "domain",
+      `${contexts}[^/]+/presentation/`,
+      "The domain does not know how it is presented",
+    ),
+    ...gateways,
+    layer(
+      "presentation-imports-no-infrastructure",
+      "presentation",
+      `${contexts}[^/]+/infrastructure/`,
+      "Presentation reaches infrastructure only through the command and query buses",
+    ),
+  ];
+}
+
+/**
+ * `.dependency-cruiser.cjs` of a project: the rules of {@link depcruiseRules}, and options that
+ * follow relative imports and leave bare, `npm:`, `jsr:` and `node:` specifiers unresolved (the
+ * import map is Deno's, not Node's). Derived from `kit.config.json`; the same config gives the same
+ * text (before `deno fmt`).
+ *
+ * @param config The project's `kit.config.json`.
+ * @returns The file's text.
+ * @example
+ * ```ts
+ * import { depcruiseConfig } from "./depcruise_rules.ts";
+ * const text = depcruiseConfig({
+ *   name: "app",
+ *   contexts: [],
+ *   relationships: [],
+ *   queue: "memory",
+ *   declarations: "decorators",
+ * });
+ * console.assert(text.startsWith("// Derived from kit.config.json"));
+ * ```
+ */
+export function depcruiseConfig(config: KitConfig): string {
+  const body = {
+    forbidden: depcruiseRules(config),
+    options: {
+      doNotFollow: { path: "node_modules" },
+      exclude: { path: "^(npm|jsr|node|https?):" },
+      tsPreCompilationDeps: true,
+    },
+  };
+  return [
+    "// Derived from kit.config.json by `kit depcruise-config --write`: regenerate, never edit by hand.",
+    "// Run by `deno task verify` (dependency-cruiser, with TypeScript preloaded).",
+    "/** @type {import('dependency-cruiser').IConfiguration} */",
+    `module.exports = ${JSON.stringify(body, null, 2).replace(/^(\s*)"(\w+)":/gm, "$1$2:")};`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,50 @@
+import { kitVersion } from "../project/templates.ts";
+
+/** The dependency-cruiser a generated project runs (pinned). */
+export const dependencyCruiser = "npm:dependency-cruiser@18.7.2";
+
+/**
+ * The TypeScript dependency-cruiser parses with: preloaded, because Deno does not resolve the
+ * optional peer dependency of an `npm:` executable otherwise (dependency-cruiser then cruises no
+ * `.ts` file at all and passes).
+ */
+export const cruiserTypeScript = "npm:typescript@6.0.3";
+
+/**
+ * How a generated project runs `kit`: from JSR, or from the kit checkout its packages are linked to.
+ *
+ * @param links The `links` of the project's `deno.json` (package folders of a kit checkout).
+ * @returns The command line before `kit`'s arguments.
+ */
+export function kitCommand(links: readonly string[]): string {
+  const checkout = links[0]?.replace(/\/[^/]+\/?$/, "");
+  return checkout === undefined
+    ? `deno run -A jsr:@kit/cli@^${kitVersion}`
+    : `deno run -A ${checkout}/cli/main.ts`;
+}
+
+/**
+ * The `verify` task of a generated project: format, lint (with kit's architecture lint rules),
+ * type check, the extractability spec, `.dependency-cruiser.cjs` current and cruised, and
+ * `kit check unused` (knip's check: knip itself refuses a project without `package.json`).
+ *
+ * @param links The `links` of the project's `deno.json`.
+ * @returns The task's command line.
+ * @example
+ * ```ts
+ * import { verifyTask } from "./verify_task.ts";
+ * console.assert(verifyTask([]).includes("dependency-cruiser"));
+ * ```
+ */
+export function verifyTask(links: readonly string[]): string {
+  const kit = kitCommand(links);
+  return [
+    "deno fmt --check",
+    "deno lint",
+    "deno check .",
+    "deno test -A test/architecture/extractable.spec.ts",
+    `${kit} depcruise-config --check`,
+    `deno run -A --preload ${cruiserTypeScript} ${dependencyCruiser} --config .dependency-cruiser.cjs src`,
+    `${kit} check unused`,
+  ].join(" && ");
+}
