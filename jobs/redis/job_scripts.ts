@@ -204,7 +204,7 @@ return 1
 `,
 );
 
-/** Revives a dead job of the reach. ARGV: prefix, id, tenants json or '', now. */
+/** Revives a dead job of the reach (published as enqueued). ARGV: prefix, id, tenants json or '', now. */
 export const retryDeadScript = new RedisScript(
   held + `
 local p, id, tenants, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
@@ -215,6 +215,7 @@ redis.call('HSET', key, 'st', 'waiting', 'at', '0', 'r', ms(now))
 redis.call('HDEL', key, 'fa')
 redis.call('ZREM', p .. 'finished', id)
 redis.call('ZADD', p .. 'waiting:' .. q, now, id)
+redis.call('PUBLISH', p .. 'enqueued', q)
 return 1
 `,
 );

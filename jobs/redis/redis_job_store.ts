@@ -42,7 +42,8 @@ import type {
  * Jobs on Redis: every operation one Lua script (atomic claim, lease, reports, idempotency), over
  * the scripting interface of `@upstash/redis` (HTTP) or a TCP client. Writes do not join the
  * caller's transaction: the queue writes after commit, and a failed write goes to `onLostJob`.
- * No blocking command is used (HTTP cannot block): idle workers poll.
+ * No blocking command is used (HTTP cannot block): idle workers poll, and over TCP they are also
+ * woken at once by a subscription to the jobs enqueued.
  */
 export class RedisJobStore implements JobStore {
   /** Writes wait for the commit. */
@@ -50,11 +51,25 @@ export class RedisJobStore implements JobStore {
   readonly #redis: RedisScripting;
   readonly #prefix: string;
 
-  /** A store on this connection, its keys under `prefix` (default `kit:jobs:`). */
-  constructor(redis: RedisScripting, options: { prefix?: string } = {}) {
+  /**
+   * A store on this connection, its keys under `prefix` (default `kit:jobs:`). Its workers are
+   * woken as soon as a job is enqueued when the adapter can subscribe (`tcpScripting`): every
+   * insert publishes its queues on `<prefix>enqueued`. `listen: false`, or an adapter that cannot
+   * subscribe (`upstashScripting`: HTTP), leaves idle workers to the poll interval.
+   */
+  constructor(redis: RedisScripting, options: { prefix?: string; listen?: boolean } = {}) {
     this.#redis = redis;
     this.#prefix = options.prefix ?? "kit:jobs:";
+    if (options.listen === false || redis.subscribe === undefined) this.jobListen = undefined;
   }
+
+  /**
+   * Calls `onJob(queue)` when a job is inserted or revived (SUBSCRIBE to `<prefix>enqueued`, on a
+   * connection of its own); answers the function that stops listening. Absent when the adapter
+   * cannot subscribe.
+   */
+  jobListen?: (onJob: (queue: string) => void) => Promise<() => Promise<void>> = (onJob) =>
+    this.#redis.subscribe!(`${this.#prefix}enqueued`, onJob);
 
   /** Inserts a job; answers the kept id for a kept idempotency key. */
   async jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
