@@ -41,9 +41,10 @@ export interface WorkerSettings {
 export type AttemptListener = (job: ClaimedJob, result: AttemptResult, durationMs: number) => void;
 
 /**
- * Claims due jobs of each queue it has jobs for, up to the queue's concurrency, and runs them.
- * `stop()` stops claiming, gives back the jobs of a claim in flight, waits for running attempts up
- * to the grace period, then aborts them (their jobs go back uncounted).
+ * Claims due jobs of each queue it has jobs for, up to the queue's concurrency plus its prefetch
+ * (jobs held in a local queue, started as slots free), and runs them. `stop()` stops claiming,
+ * gives back the jobs of a claim in flight and those held unstarted, waits for running attempts
+ * up to the grace period, then aborts them (their jobs go back uncounted).
  */
 export class Worker {
   readonly #store: JobStore;
