@@ -26,12 +26,13 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
   readonly concurrency?: number | Readonly<Record<string, number>>;
   /**
    * Jobs claimed ahead of free slots per queue, like graphile-worker's local queue: a number for
-   * all, or `{ <context>: n }` (default 10; 0 turns it off). They wait in the worker's local
-   * queue, so that the next job is at hand when a run ends and one claim takes several jobs. A
-   * job claimed ahead is under its lease (`find` shows it running, its attempt counted); one not
-   * started within a third of its lease is given back uncounted and never run under that claim,
-   * and so are those waiting when the worker stops. A worker that dies holding them leaves them
-   * to be claimed again once their lease ends, as it does its running jobs.
+   * all, or `{ <context>: n }` (default: the queue's concurrency, at least 10; 0 turns it off).
+   * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
+   * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
+   * attempt counted); one not started within a third of its lease is given back uncounted and never
+   * run under that claim, and so are those waiting when the worker stops. A worker that dies
+   * holding them leaves them to be claimed again once their lease ends, as it does its running
+   * jobs.
    */
   readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1 s). */

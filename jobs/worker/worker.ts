@@ -12,7 +12,7 @@ import {
 } from "./run_attempt.ts";
 
 const defaultLeaseMs = 30_000;
-const defaultPrefetch = 10;
+const minimumDefaultPrefetch = 10;
 
 /** The settings of a {@linkcode Worker}. */
 export interface WorkerSettings {
@@ -23,12 +23,13 @@ export interface WorkerSettings {
   readonly concurrency?: number | Readonly<Record<string, number>>;
   /**
    * Jobs claimed ahead of free slots per queue, like graphile-worker's local queue: a number for
-   * all, or `{ <context>: n }` (default 10; 0 turns it off). They wait in the worker's local
-   * queue, so that the next job is at hand when a run ends and one claim takes several jobs. A
-   * job claimed ahead is under its lease (`find` shows it running, its attempt counted); one not
-   * started within a third of its lease is given back uncounted and never run under that claim,
-   * and so are those waiting when the worker stops. A worker that dies holding them leaves them
-   * to be claimed again once their lease ends, as it does its running jobs.
+   * all, or `{ <context>: n }` (default: the queue's concurrency, at least 10; 0 turns it off).
+   * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
+   * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
+   * attempt counted); one not started within a third of its lease is given back uncounted and never
+   * run under that claim, and so are those waiting when the worker stops. A worker that dies
+   * holding them leaves them to be claimed again once their lease ends, as it does its running
+   * jobs.
    */
   readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1000 ms). */
@@ -90,9 +91,10 @@ export class Worker {
       ? () => concurrency
       : (queue) => concurrency[queue] ?? 10;
     const prefetch = options.settings?.prefetch;
+    const byDefault = (queue: string) => Math.max(minimumDefaultPrefetch, this.#concurrency(queue));
     this.#prefetch = typeof prefetch === "object"
-      ? (queue) => prefetch[queue] ?? defaultPrefetch
-      : () => prefetch ?? defaultPrefetch;
+      ? (queue) => prefetch[queue] ?? byDefault(queue)
+      : (queue) => prefetch ?? byDefault(queue);
     for (const queue of this.#queues) {
       const n = this.#concurrency(queue);
       if (!Number.isInteger(n) || n < 1) {
