@@ -30,9 +30,10 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
    * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
    * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
    * attempt counted); one not started within a third of its lease is given back uncounted and never
-   * run under that claim, and so are those waiting when the worker stops. A worker that dies
-   * holding them leaves them to be claimed again once their lease ends, as it does its running
-   * jobs.
+   * run under that claim, and so are those waiting when the worker stops. One held more than a
+   * tenth of its lease is asked about first (a report, extending its lease), so that a job
+   * cancelled meanwhile does not start. A worker that dies holding them leaves them to be claimed
+   * again once their lease ends, as it does its running jobs.
    */
   readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1 s). */

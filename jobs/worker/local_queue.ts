@@ -1,8 +1,12 @@
 import type { ClaimedJob } from "../store/job_store.ts";
 
-interface Held {
+/** A job in the local queue. */
+export interface HeldJob {
+  /** The claimed job. */
   readonly job: ClaimedJob;
-  /** When the job must be given back if it has not started (ms since the epoch). */
+  /** When it was claimed (ms since the epoch). */
+  readonly since: number;
+  /** When it must be given back if it has not started (ms since the epoch). */
   readonly until: number;
 }
 
@@ -12,22 +16,22 @@ interface Held {
  * uncounted, so that it is never run once its lease may have ended.
  */
 export class LocalQueue {
-  #held: Held[] = [];
+  #held: HeldJob[] = [];
 
   /** How many jobs wait. */
   get length(): number {
     return this.#held.length;
   }
 
-  /** Adds claimed jobs, each held until `until(job)`. */
-  push(jobs: readonly ClaimedJob[], until: (job: ClaimedJob) => number): void {
-    for (const job of jobs) this.#held.push({ job, until: until(job) });
+  /** Adds jobs claimed at `since`, each held until `until(job)`. */
+  push(jobs: readonly ClaimedJob[], since: number, until: (job: ClaimedJob) => number): void {
+    for (const job of jobs) this.#held.push({ job, since, until: until(job) });
   }
 
   /** The next job still held at `now`; the expired ones before it go to `expired`. */
-  take(now: number, expired: ClaimedJob[]): ClaimedJob | undefined {
+  take(now: number, expired: ClaimedJob[]): HeldJob | undefined {
     for (let next = this.#held.shift(); next !== undefined; next = this.#held.shift()) {
-      if (now < next.until) return next.job;
+      if (now < next.until) return next;
       expired.push(next.job);
     }
     return undefined;

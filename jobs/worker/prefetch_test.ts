@@ -142,6 +142,26 @@ Deno.test("Worker prefetch: a job held ahead longer than a third of its lease is
   await app.stop();
 });
 
+Deno.test("Worker prefetch: a job cancelled while held ahead does not start", async () => {
+  const { app, clock, jobs } = worker(1);
+  const first = await jobs.enqueue(Hold, { n: 1 }, { delay: 1 });
+  const second = await jobs.enqueue(Hold, { n: 2 }, { delay: 2 });
+  clock.advance(2);
+  await app.start();
+  await until(
+    async () => ran.length === 1 && (await jobs.find(second.id))?.status === "running",
+    "one run and one job claimed ahead",
+  );
+  assert.ok(await jobs.cancel(second.id));
+  clock.advance(500); // held longer than a tenth of its 3 s lease: asked about before it starts
+  release[0]!();
+  await until(async () => (await jobs.find(first.id))?.status === "succeeded", "the first run");
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await app.stop();
+  assert.deepEqual(ran.map((r) => r.n), [1]);
+  assert.equal((await jobs.find(second.id))?.status, "cancelled");
+});
+
 Deno.test("Worker prefetch: a prefetch that is not an integer from 0 is refused", () => {
   assert.throws(
     () => worker(-1),

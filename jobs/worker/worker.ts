@@ -27,9 +27,10 @@ export interface WorkerSettings {
    * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
    * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
    * attempt counted); one not started within a third of its lease is given back uncounted and never
-   * run under that claim, and so are those waiting when the worker stops. A worker that dies
-   * holding them leaves them to be claimed again once their lease ends, as it does its running
-   * jobs.
+   * run under that claim, and so are those waiting when the worker stops. One held more than a
+   * tenth of its lease is asked about first (a report, extending its lease), so that a job
+   * cancelled meanwhile does not start. A worker that dies holding them leaves them to be claimed
+   * again once their lease ends, as it does its running jobs.
    */
   readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1000 ms). */
@@ -208,7 +209,7 @@ export class Worker {
       if (stopping.aborted) resolve();
       else stopping.addEventListener("abort", () => resolve(), { once: true });
     });
-    const start = (job: ClaimedJob) => {
+    const start = (job: ClaimedJob, confirm: boolean) => {
       running++;
       let freed = false;
       // The slot is free once the run ends; the attempt, until its outcome is recorded.
@@ -220,7 +221,12 @@ export class Worker {
         slotFreed.resolve();
         slotFreed = Promise.withResolvers<void>();
       };
-      const tracked = this.#attempt(job, free).then(() => {}, () => {}).finally(() => {
+      const attempt: Promise<unknown> = confirm
+        ? this.#stillHeld(job).then((held): Promise<unknown> | undefined =>
+          !held ? undefined : stopping.aborted ? this.#giveBack([job]) : this.#attempt(job, free)
+        )
+        : this.#attempt(job, free);
+      const tracked = attempt.then(() => {}, () => {}).finally(() => {
         free();
         this.#running.delete(tracked);
       });
@@ -231,14 +237,13 @@ export class Worker {
       const now = this.#clock.now().getTime();
       const expired: ClaimedJob[] = [];
       while (running < concurrency) {
-        const job = local.take(now, expired);
-        if (job === undefined) break;
-        start(job);
+        const held = local.take(now, expired);
+        if (held === undefined) break;
+        // A job held a while may have been cancelled meanwhile: ask the store before running it.
+        start(held.job, now - held.since >= this.#leaseOf(held.job) / 10);
       }
       this.#giveBack(expired);
     };
-    const holdUntil = (now: number) => (job: ClaimedJob) =>
-      now + Math.floor((this.#leases[job.name] ?? defaultLeaseMs) / 3);
 
     try {
       while (!stopping.aborted) {
@@ -280,7 +285,7 @@ export class Worker {
           await this.#giveBack(claimed);
           break;
         }
-        local.push(claimed, holdUntil(claimedAt));
+        local.push(claimed, claimedAt, (job) => claimedAt + Math.floor(this.#leaseOf(job) / 3));
         startHeld();
         prefetching = claimed.length >= want;
         if (claimed.length === 0 && running < concurrency) await this.#idle(stopping);
@@ -299,6 +304,29 @@ export class Worker {
     const timer = new AbortController();
     await Promise.race([...events, this.#clock.sleep(wait, timer.signal).catch(() => {})]);
     timer.abort();
+  }
+
+  #leaseOf(job: ClaimedJob): number {
+    return this.#leases[job.name] ?? defaultLeaseMs;
+  }
+
+  /**
+   * Whether the attempt still holds a job held in the local queue (not cancelled, not claimed
+   * again), extending its lease; a store that cannot answer leaves the job to run.
+   */
+  async #stillHeld(job: ClaimedJob): Promise<boolean> {
+    try {
+      const outcome = await this.#store.jobReport({
+        id: job.id,
+        leaseToken: job.leaseToken,
+        now: this.#clock.now(),
+        leaseMs: this.#leaseOf(job),
+      });
+      return outcome === "ok";
+    } catch (error) {
+      this.#reporter.report(error, { origin: "queue", details: { stage: "heartbeat" } });
+      return true;
+    }
   }
 
   /** Gives claimed jobs that will not run here back uncounted (the stop awaits it). */
