@@ -24,6 +24,18 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
   readonly start?: boolean;
   /** Attempts at once per queue: a number for all, or `{ <context>: n }` (default 10). */
   readonly concurrency?: number | Readonly<Record<string, number>>;
+  /**
+   * Jobs claimed ahead of free slots per queue, like graphile-worker's local queue: a number for
+   * all, or `{ <context>: n }` (default: the queue's concurrency, at least 10; 0 turns it off).
+   * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
+   * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
+   * attempt counted); one not started within a third of its lease is given back uncounted and never
+   * run under that claim, and so are those waiting when the worker stops. One held more than a
+   * tenth of its lease is asked about first (a report, extending its lease), so that a job
+   * cancelled meanwhile does not start. A worker that dies holding them leaves them to be claimed
+   * again once their lease ends, as it does its running jobs.
+   */
+  readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1 s). */
   readonly pollInterval?: Duration;
   /** How long `stop()` waits for running attempts (default 30 s). */
@@ -107,6 +119,7 @@ export function jobsPlugin<S extends JobStore>(
         telemetry: new JobTelemetry(options.telemetry, new Set(schedule.map((e) => e.name))),
         settings: {
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+          ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
           pollIntervalMs: toMilliseconds(options.pollInterval ?? "1s"),
           graceMs: toMilliseconds(options.grace ?? "30s"),
         },

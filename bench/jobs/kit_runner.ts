@@ -2,11 +2,11 @@
  * The kit runner of the jobs side-by-side benchmark: `deno run -A bench/jobs/kit_runner.ts
  * <pg|redis> <measure> <jobs> <concurrency> <samples> <maxSeconds>` prints one JSON line.
  *
- * Settings: the `jobsPlugin` defaults (poll interval 1 s, LISTEN/NOTIFY wake on Postgres; the Redis
- * store polls), worker concurrency as given; the producer is a second application that only
- * enqueues (`start: false`), on its own pool, so a job reaches the worker as it would from a web
- * process: through NOTIFY (Postgres) or the next poll (Redis). Postgres pool: max(10, concurrency)
- * connections, as for the peers.
+ * Settings: the `jobsPlugin` defaults (poll interval 1 s, prefetch the concurrency but at least
+ * 10, LISTEN/NOTIFY wake on Postgres, PUBLISH/SUBSCRIBE wake on Redis over TCP), worker
+ * concurrency as given; the producer is a second application that only enqueues (`start: false`),
+ * on its own pool, so a job reaches the worker as it would from a web process: through NOTIFY
+ * (Postgres) or PUBLISH (Redis). Postgres pool: max(10, concurrency) connections, as for the peers.
  */
 import postgres from "postgres";
 import { Redis } from "ioredis";

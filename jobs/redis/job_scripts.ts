@@ -25,22 +25,37 @@ local function reaches(key, tenants)
 end
 `;
 
-/** Inserts a job; answers `{id, duplicate}`. ARGV: prefix, id, idem key or '', fields... */
+/**
+ * Inserts jobs, each kept once per idempotency key (a key taken earlier in the batch included);
+ * answers `id, duplicate` per job, flat, and publishes each queue that got a job on
+ * `<prefix>enqueued`. ARGV: prefix, then per job: id, idem key or '', queue, due (ms), created (ms),
+ * the count of hash fields and values, and those.
+ */
 export const insertScript = new RedisScript(`
-local p, id, idem = ARGV[1], ARGV[2], ARGV[3]
-if idem ~= '' then
-  local existing = redis.call('GET', p .. 'idem:' .. idem)
-  if existing then return {existing, 1} end
+local p = ARGV[1]
+local out, queues = {}, {}
+local i = 2
+while i <= #ARGV do
+  local id, idem, q, due, created, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], tonumber(ARGV[i + 5])
+  local first = i + 6
+  i = first + n
+  local existing = false
+  if idem ~= '' then existing = redis.call('GET', p .. 'idem:' .. idem) end
+  if existing then
+    out[#out + 1] = existing
+    out[#out + 1] = 1
+  else
+    redis.call('HSET', p .. 'job:' .. id, unpack(ARGV, first, i - 1))
+    redis.call('ZADD', p .. 'waiting:' .. q, due, id)
+    redis.call('ZADD', p .. 'all', created, id)
+    if idem ~= '' then redis.call('SET', p .. 'idem:' .. idem, id) end
+    queues[q] = true
+    out[#out + 1] = id
+    out[#out + 1] = 0
+  end
 end
-local key = p .. 'job:' .. id
-local fields = {}
-for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
-redis.call('HSET', key, unpack(fields))
-local f = redis.call('HMGET', key, 'q', 'r', 'ca')
-redis.call('ZADD', p .. 'waiting:' .. f[1], f[2], id)
-redis.call('ZADD', p .. 'all', f[3], id)
-if idem ~= '' then redis.call('SET', p .. 'idem:' .. idem, id) end
-return {id, 0}
+for q in pairs(queues) do redis.call('PUBLISH', p .. 'enqueued', q) end
+return out
 `);
 
 /** Claims due jobs and jobs whose lease ended. ARGV: prefix, queue, now, limit, default lease, leases json, tokens... */
@@ -94,6 +109,27 @@ redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
 redis.call('ZADD', p .. 'finished', now, id)
 return 1
+`,
+);
+
+/** Marks held jobs succeeded; answers 1 or 0 per job, in order. ARGV: prefix, now, then id, token per job. */
+export const completeManyScript = new RedisScript(
+  held + `
+local p, now = ARGV[1], tonumber(ARGV[2])
+local out = {}
+for i = 3, #ARGV, 2 do
+  local id, key = ARGV[i], p .. 'job:' .. ARGV[i]
+  if held(key, ARGV[i + 1]) then
+    redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
+    redis.call('HDEL', key, 'lt', 'le')
+    redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
+    redis.call('ZADD', p .. 'finished', now, id)
+    out[#out + 1] = 1
+  else
+    out[#out + 1] = 0
+  end
+end
+return out
 `,
 );
 
@@ -168,7 +204,7 @@ return 1
 `,
 );
 
-/** Revives a dead job of the reach. ARGV: prefix, id, tenants json or '', now. */
+/** Revives a dead job of the reach (published as enqueued). ARGV: prefix, id, tenants json or '', now. */
 export const retryDeadScript = new RedisScript(
   held + `
 local p, id, tenants, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
@@ -179,6 +215,7 @@ redis.call('HSET', key, 'st', 'waiting', 'at', '0', 'r', ms(now))
 redis.call('HDEL', key, 'fa')
 redis.call('ZREM', p .. 'finished', id)
 redis.call('ZADD', p .. 'waiting:' .. q, now, id)
+redis.call('PUBLISH', p .. 'enqueued', q)
 return 1
 `,
 );

@@ -19,6 +19,7 @@ import {
 import {
   cancelScript,
   claimScript,
+  completeManyScript,
   completeScript,
   failScript,
   findScript,
@@ -30,13 +31,19 @@ import {
   retryDeadScript,
 } from "./job_scripts.ts";
 import type { RedisScripting } from "./redis_scripting.ts";
-import type { JobClaimParams, JobFailParams, JobReportParams } from "../store/job_store.ts";
+import type {
+  JobClaimParams,
+  JobCompleteManyParams,
+  JobFailParams,
+  JobReportParams,
+} from "../store/job_store.ts";
 
 /**
  * Jobs on Redis: every operation one Lua script (atomic claim, lease, reports, idempotency), over
  * the scripting interface of `@upstash/redis` (HTTP) or a TCP client. Writes do not join the
  * caller's transaction: the queue writes after commit, and a failed write goes to `onLostJob`.
- * No blocking command is used (HTTP cannot block): idle workers poll.
+ * No blocking command is used (HTTP cannot block): idle workers poll, and over TCP they are also
+ * woken at once by a subscription to the jobs enqueued.
  */
 export class RedisJobStore implements JobStore {
   /** Writes wait for the commit. */
@@ -44,59 +51,45 @@ export class RedisJobStore implements JobStore {
   readonly #redis: RedisScripting;
   readonly #prefix: string;
 
-  /** A store on this connection, its keys under `prefix` (default `kit:jobs:`). */
-  constructor(redis: RedisScripting, options: { prefix?: string } = {}) {
+  /**
+   * A store on this connection, its keys under `prefix` (default `kit:jobs:`). Its workers are
+   * woken as soon as a job is enqueued when the adapter can subscribe (`tcpScripting`): every
+   * insert publishes its queues on `<prefix>enqueued`. `listen: false`, or an adapter that cannot
+   * subscribe (`upstashScripting`: HTTP), leaves idle workers to the poll interval.
+   */
+  constructor(redis: RedisScripting, options: { prefix?: string; listen?: boolean } = {}) {
     this.#redis = redis;
     this.#prefix = options.prefix ?? "kit:jobs:";
+    if (options.listen === false || redis.subscribe === undefined) this.jobListen = undefined;
   }
+
+  /**
+   * Calls `onJob(queue)` when a job is inserted or revived (SUBSCRIBE to `<prefix>enqueued`, on a
+   * connection of its own); answers the function that stops listening. Absent when the adapter
+   * cannot subscribe.
+   */
+  jobListen?: (onJob: (queue: string) => void) => Promise<() => Promise<void>> = (onJob) =>
+    this.#redis.subscribe!(`${this.#prefix}enqueued`, onJob);
 
   /** Inserts a job; answers the kept id for a kept idempotency key. */
   async jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
-    const job = params.job;
-    const idem = job.idempotencyKey === undefined
-      ? ""
-      : JSON.stringify([job.name, job.tenantId ?? "", job.idempotencyKey]);
-    const fields: (string | number)[] = [
-      "id",
-      job.id,
-      "n",
-      job.name,
-      "q",
-      job.queue,
-      "p",
-      JSON.stringify(job.payload),
-      "a",
-      JSON.stringify(job.actor),
-      "t",
-      job.tenantId ?? "",
-      "c",
-      job.correlationId,
-      "st",
-      "waiting",
-      "at",
-      0,
-      "mx",
-      job.maxAttempts,
-      "r",
-      job.runAt.getTime(),
-      "d",
-      0,
-      "ca",
-      job.createdAt.getTime(),
-    ];
-    if (job.traceparent !== undefined) fields.push("tp", job.traceparent);
-    if (job.subject !== undefined) fields.push("s", job.subject);
-    if (job.idempotencyKey !== undefined) fields.push("k", job.idempotencyKey, "ik", idem);
-    const [id, duplicate] = await insertScript.run(this.#redis, [], [
-      this.#prefix,
-      job.id,
-      idem,
-      ...fields,
-    ]) as [
-      string,
-      number,
-    ];
-    return Number(duplicate) === 1 ? { id, duplicate: true } : { id };
+    const [result] = await this.jobInsertMany({ jobs: [params.job] });
+    return result!;
+  }
+
+  /** Inserts many jobs in one script, each kept once per idempotency key; answers in order. */
+  async jobInsertMany(
+    params: { jobs: readonly NewJob[]; unit?: UnitOfWork },
+  ): Promise<readonly EnqueueResult[]> {
+    if (params.jobs.length === 0) return [];
+    const args: (string | number)[] = [this.#prefix];
+    for (const job of params.jobs) args.push(...insertArgs(job));
+    const reply = await insertScript.run(this.#redis, [], args) as unknown[];
+    return params.jobs.map((_, i) =>
+      Number(reply[2 * i + 1]) === 1
+        ? { id: String(reply[2 * i]), duplicate: true }
+        : { id: String(reply[2 * i]) }
+    );
   }
 
   /** Claims due jobs and jobs whose lease ended, in one script. */
@@ -121,6 +114,15 @@ export class RedisJobStore implements JobStore {
   async jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
     const args = [this.#prefix, params.id, params.leaseToken, params.now.getTime()];
     return Number(await completeScript.run(this.#redis, [], args)) === 1;
+  }
+
+  /** Marks many held jobs succeeded in one script; answers, in order, which were held. */
+  async jobCompleteMany(params: JobCompleteManyParams): Promise<readonly boolean[]> {
+    if (params.jobs.length === 0) return [];
+    const args: (string | number)[] = [this.#prefix, params.now.getTime()];
+    for (const job of params.jobs) args.push(job.id, job.leaseToken);
+    const reply = await completeManyScript.run(this.#redis, [], args) as unknown[];
+    return params.jobs.map((_, i) => Number(reply[i]) === 1);
   }
 
   /** Records a failed attempt: waiting again, or dead. */
@@ -208,6 +210,53 @@ export class RedisJobStore implements JobStore {
       .filter((job) => params.queue === undefined || job.queue === params.queue)
       .filter((job) => params.status === undefined || job.status === params.status);
   }
+}
+
+/** A job's arguments to the insert script: id, idem key, queue, due, created, fields. */
+function insertArgs(job: NewJob): (string | number)[] {
+  const idem = job.idempotencyKey === undefined
+    ? ""
+    : JSON.stringify([job.name, job.tenantId ?? "", job.idempotencyKey]);
+  const fields: (string | number)[] = [
+    "id",
+    job.id,
+    "n",
+    job.name,
+    "q",
+    job.queue,
+    "p",
+    JSON.stringify(job.payload),
+    "a",
+    JSON.stringify(job.actor),
+    "t",
+    job.tenantId ?? "",
+    "c",
+    job.correlationId,
+    "st",
+    "waiting",
+    "at",
+    0,
+    "mx",
+    job.maxAttempts,
+    "r",
+    job.runAt.getTime(),
+    "d",
+    0,
+    "ca",
+    job.createdAt.getTime(),
+  ];
+  if (job.traceparent !== undefined) fields.push("tp", job.traceparent);
+  if (job.subject !== undefined) fields.push("s", job.subject);
+  if (job.idempotencyKey !== undefined) fields.push("k", job.idempotencyKey, "ik", idem);
+  return [
+    job.id,
+    idem,
+    job.queue,
+    job.runAt.getTime(),
+    job.createdAt.getTime(),
+    fields.length,
+    ...fields,
+  ];
 }
 
 function tenants(reach: TenantReach): string {

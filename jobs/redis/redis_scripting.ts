@@ -17,6 +17,12 @@ export interface RedisScripting {
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Promise<unknown>;
+  /**
+   * Calls `onMessage` with each message published on the channel, over a connection of its own;
+   * answers the function that unsubscribes. Adapters that cannot hold a subscription (HTTP) leave
+   * it out, and the store's workers poll.
+   */
+  subscribe?(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Clock, ErrorReporter } from "@kit/kernel";
 import { context, trace } from "@opentelemetry/api";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
+import { LocalQueue } from "./local_queue.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import {
   type AttemptContext,
@@ -10,6 +11,9 @@ import {
   type RunnableJob,
 } from "./run_attempt.ts";
 
+const defaultLeaseMs = 30_000;
+const minimumDefaultPrefetch = 10;
+
 /** The settings of a {@linkcode Worker}. */
 export interface WorkerSettings {
   /**
@@ -17,6 +21,18 @@ export interface WorkerSettings {
    * once its run ends: the outcome is written while the next job is claimed.
    */
   readonly concurrency?: number | Readonly<Record<string, number>>;
+  /**
+   * Jobs claimed ahead of free slots per queue, like graphile-worker's local queue: a number for
+   * all, or `{ <context>: n }` (default: the queue's concurrency, at least 10; 0 turns it off).
+   * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
+   * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
+   * attempt counted); one not started within a third of its lease is given back uncounted and never
+   * run under that claim, and so are those waiting when the worker stops. One held more than a
+   * tenth of its lease is asked about first (a report, extending its lease), so that a job
+   * cancelled meanwhile does not start. A worker that dies holding them leaves them to be claimed
+   * again once their lease ends, as it does its running jobs.
+   */
+  readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1000 ms). */
   readonly pollIntervalMs?: number;
   /** How long `stop()` waits for running attempts before aborting them (default 30 000 ms). */
@@ -27,9 +43,10 @@ export interface WorkerSettings {
 export type AttemptListener = (job: ClaimedJob, result: AttemptResult, durationMs: number) => void;
 
 /**
- * Claims due jobs of each queue it has jobs for, up to the queue's concurrency, and runs them.
- * `stop()` stops claiming, gives back the jobs of a claim in flight, waits for running attempts up
- * to the grace period, then aborts them (their jobs go back uncounted).
+ * Claims due jobs of each queue it has jobs for, up to the queue's concurrency plus its prefetch
+ * (jobs held in a local queue, started as slots free), and runs them. `stop()` stops claiming,
+ * gives back the jobs of a claim in flight and those held unstarted, waits for running attempts
+ * up to the grace period, then aborts them (their jobs go back uncounted).
  */
 export class Worker {
   readonly #store: JobStore;
@@ -38,6 +55,7 @@ export class Worker {
   readonly #reporter: ErrorReporter;
   readonly #queues: readonly string[];
   readonly #concurrency: (queue: string) => number;
+  readonly #prefetch: (queue: string) => number;
   readonly #pollIntervalMs: number;
   readonly #graceMs: number;
   readonly #listeners: AttemptListener[] = [];
@@ -73,11 +91,22 @@ export class Worker {
     this.#concurrency = typeof concurrency === "number"
       ? () => concurrency
       : (queue) => concurrency[queue] ?? 10;
+    const prefetch = options.settings?.prefetch;
+    const byDefault = (queue: string) => Math.max(minimumDefaultPrefetch, this.#concurrency(queue));
+    this.#prefetch = typeof prefetch === "object"
+      ? (queue) => prefetch[queue] ?? byDefault(queue)
+      : (queue) => prefetch ?? byDefault(queue);
     for (const queue of this.#queues) {
       const n = this.#concurrency(queue);
       if (!Number.isInteger(n) || n < 1) {
         throw new RangeError(
           `The concurrency of queue '${queue}' must be an integer from 1, got ${n}`,
+        );
+      }
+      const p = this.#prefetch(queue);
+      if (!Number.isInteger(p) || p < 0) {
+        throw new RangeError(
+          `The prefetch of queue '${queue}' must be an integer from 0, got ${p}`,
         );
       }
     }
@@ -168,55 +197,152 @@ export class Worker {
 
   async #loop(queue: string): Promise<void> {
     const stopping = this.#stopping.signal;
-    const mine = new Set<Promise<void>>();
+    const concurrency = this.#concurrency(queue);
+    const prefetch = this.#prefetch(queue);
+    const local = new LocalQueue();
+    let running = 0;
+    // Off after a claim found fewer jobs than asked or a held job expired unstarted (no claim and
+    // give back over and over while long runs fill the slots); on again when a slot frees.
+    let prefetching: boolean = true;
+    let slotFreed = Promise.withResolvers<void>();
     const stopped = new Promise<void>((resolve) => {
       if (stopping.aborted) resolve();
       else stopping.addEventListener("abort", () => resolve(), { once: true });
     });
-    while (!stopping.aborted) {
-      const free = this.#concurrency(queue) - mine.size;
-      if (!this.#healthy) {
-        await Promise.race([...mine, this.#idle(stopping)]);
-        continue;
+    const start = (job: ClaimedJob, confirm: boolean) => {
+      running++;
+      let freed = false;
+      // The slot is free once the run ends; the attempt, until its outcome is recorded.
+      const free = () => {
+        if (freed) return;
+        freed = true;
+        running--;
+        prefetching = true;
+        slotFreed.resolve();
+        slotFreed = Promise.withResolvers<void>();
+      };
+      const attempt: Promise<unknown> = confirm
+        ? this.#stillHeld(job).then((held): Promise<unknown> | undefined =>
+          !held ? undefined : stopping.aborted ? this.#giveBack([job]) : this.#attempt(job, free)
+        )
+        : this.#attempt(job, free);
+      const tracked = attempt.then(() => {}, () => {}).finally(() => {
+        free();
+        this.#running.delete(tracked);
+      });
+      this.#running.add(tracked);
+    };
+    const startHeld = () => {
+      if (stopping.aborted) return;
+      const now = this.#clock.now().getTime();
+      const expired: ClaimedJob[] = [];
+      while (running < concurrency) {
+        const held = local.take(now, expired);
+        if (held === undefined) break;
+        // A job held a while may have been cancelled meanwhile: ask the store before running it.
+        start(held.job, now - held.since >= this.#leaseOf(held.job) / 10);
       }
-      if (free <= 0) {
-        // Busy: a freed slot or the stop ends the wait (no poll timer per claim).
-        await Promise.race([...mine, stopped]);
-        continue;
-      }
-      let jobs: ClaimedJob[] = [];
-      try {
-        jobs = await this.#claim(queue, free);
-      } catch (error) {
-        this.#reporter.report(error, { origin: "queue", details: { stage: "claim", queue } });
-      }
-      if (stopping.aborted) {
-        for (const job of jobs) {
-          await this.#store.jobRelease({
-            id: job.id,
-            leaseToken: job.leaseToken,
-            now: this.#clock.now(),
-          })
-            .catch((error) =>
-              this.#reporter.report(error, { origin: "queue", details: { stage: "release" } })
-            );
+      this.#giveBack(expired);
+    };
+
+    try {
+      while (!stopping.aborted) {
+        startHeld();
+        if (!this.#healthy) {
+          await Promise.race([slotFreed.promise, this.#idle(stopping)]);
+          continue;
         }
-        break;
+        const free: number = concurrency - running;
+        // The local queue is topped up once half of it started, so that claims take several jobs.
+        const refill = prefetching && local.length <= prefetch / 2;
+        const want: number = free + (refill ? prefetch - local.length : 0);
+        if (want <= 0) {
+          // Busy: a freed slot, the stop or the end of a hold ends the wait (no poll timer).
+          await this.#busy(local, [slotFreed.promise, stopped]);
+          const expired = local.expire(this.#clock.now().getTime());
+          if (expired.length > 0) {
+            prefetching = false;
+            this.#giveBack(expired);
+          }
+          continue;
+        }
+        const claimedAt = this.#clock.now().getTime();
+        let jobs: ClaimedJob[] | undefined;
+        const claiming = this.#claim(queue, want).then(
+          (claimed) => void (jobs = claimed),
+          (error) => {
+            jobs = [];
+            this.#reporter.report(error, { origin: "queue", details: { stage: "claim", queue } });
+          },
+        );
+        // Held jobs start as slots free while the claim is in flight.
+        while (jobs === undefined) {
+          await Promise.race([claiming, slotFreed.promise]);
+          startHeld();
+        }
+        const claimed: ClaimedJob[] = jobs;
+        if (stopping.aborted) {
+          await this.#giveBack(claimed);
+          break;
+        }
+        local.push(claimed, claimedAt, (job) => claimedAt + Math.floor(this.#leaseOf(job) / 3));
+        startHeld();
+        prefetching = claimed.length >= want;
+        if (claimed.length === 0 && running < concurrency) await this.#idle(stopping);
       }
-      for (const job of jobs) {
-        // The slot is free once the run ends; the attempt, until its outcome is recorded.
-        let freeSlot!: () => void;
-        const slot: Promise<void> = new Promise<void>((resolve) => (freeSlot = resolve))
-          .then(() => void mine.delete(slot));
-        const tracked = this.#attempt(job, freeSlot).then(() => {}, () => {}).finally(() => {
-          freeSlot();
-          this.#running.delete(tracked);
-        });
-        mine.add(slot);
-        this.#running.add(tracked);
-      }
-      if (jobs.length === 0) await this.#idle(stopping);
+    } finally {
+      await this.#giveBack(local.drain());
     }
+  }
+
+  /** Waits for one of the events, or for the end of the first hold of the local queue. */
+  async #busy(local: LocalQueue, events: Promise<void>[]): Promise<void> {
+    const expiry = local.nextExpiry();
+    if (expiry === undefined) return await Promise.race(events);
+    const wait = expiry - this.#clock.now().getTime();
+    if (wait <= 0) return;
+    const timer = new AbortController();
+    await Promise.race([...events, this.#clock.sleep(wait, timer.signal).catch(() => {})]);
+    timer.abort();
+  }
+
+  #leaseOf(job: ClaimedJob): number {
+    return this.#leases[job.name] ?? defaultLeaseMs;
+  }
+
+  /**
+   * Whether the attempt still holds a job held in the local queue (not cancelled, not claimed
+   * again), extending its lease; a store that cannot answer leaves the job to run.
+   */
+  async #stillHeld(job: ClaimedJob): Promise<boolean> {
+    try {
+      const outcome = await this.#store.jobReport({
+        id: job.id,
+        leaseToken: job.leaseToken,
+        now: this.#clock.now(),
+        leaseMs: this.#leaseOf(job),
+      });
+      return outcome === "ok";
+    } catch (error) {
+      this.#reporter.report(error, { origin: "queue", details: { stage: "heartbeat" } });
+      return true;
+    }
+  }
+
+  /** Gives claimed jobs that will not run here back uncounted (the stop awaits it). */
+  #giveBack(jobs: readonly ClaimedJob[]): Promise<void> {
+    if (jobs.length === 0) return Promise.resolve();
+    const released = Promise.all(
+      jobs.map((job) =>
+        this.#store.jobRelease({ id: job.id, leaseToken: job.leaseToken, now: this.#clock.now() })
+          .catch((error) =>
+            this.#reporter.report(error, { origin: "queue", details: { stage: "release" } })
+          )
+      ),
+    ).then(() => {});
+    const tracked: Promise<void> = released.finally(() => this.#running.delete(tracked));
+    this.#running.add(tracked);
+    return tracked;
   }
 
   #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
@@ -225,7 +351,7 @@ export class Worker {
       limit,
       now: this.#clock.now(),
       leases: this.#leases,
-      defaultLeaseMs: 30_000,
+      defaultLeaseMs,
     });
   }
 
