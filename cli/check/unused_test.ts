@@ -137,7 +137,7 @@ Deno.test({
           'import assert from "node:assert/strict";\nimport { Person } from "./person.ts";\n\nDeno.test("Person is built", () => {\n  assert.ok(new Person());\n});\n',
       });
       const denoJson = JSON.parse(await readFile(join(dir, "deno.json"), "utf8"));
-      denoJson.imports.yaml = "npm:yaml@2.9.1";
+      denoJson.imports["date-fns"] = "npm:date-fns@4.1.0";
       await writeFile(join(dir, "deno.json"), JSON.stringify(denoJson, null, 2) + "\n");
 
       const printed: string[] = [];
@@ -164,7 +164,7 @@ Deno.test({
           "Unused exports (1)",
           `${s}/person.ts:3  unusedHelper`,
           "Unused dependencies (1)",
-          "yaml  deno.json",
+          "date-fns  deno.json",
         ].join("\n"),
       );
 
@@ -181,7 +181,7 @@ Deno.test({
       assert.match(text, /no dependency violations found/, "dependency-cruiser ran before");
       assert.match(text, /Unused files \(1\)\nsrc\/contexts\/identity\/domain\/orphan\.ts/);
       assert.match(text, /unusedHelper/);
-      assert.match(text, /yaml {2}deno\.json/);
+      assert.match(text, /date-fns {2}deno\.json/);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -102,6 +102,10 @@ Deno.test("kit generate repository: a table per migration, one ordered list, ren
     "m0002IdentityCreatePersons",
     "m0003NotificationsCreateMessages",
   ]);
+  // The hand merge above kept this branch's platform registrations only: they are back.
+  const compose = await readFile(join(base, "src/platform/compose-application.ts"), "utf8");
+  assert.match(compose, /^\s+notificationsMessageRepository,$/m);
+  assert.match(compose, /^\s+notificationsMessageRepositoryOnPostgres,$/m);
   const twice = await quietly(() =>
     main(["generate", "repository", "notifications", "Message"], base)
   );

@@ -97,7 +97,7 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
   );
   const writes: FileWrite[] = [
     { path: "kit.config.json", contents: formatConfig(config) },
-    { path: "deno.json", contents: projectDenoJson(links) },
+    { path: "deno.json", contents: projectDenoJson(links, config.queue) },
     { path: ".gitignore", contents: ".kit/\nnode_modules/\n" },
     { path: "knip.json", contents: knipJson() },
     { path: "src/main.ts", contents: mainFile() },

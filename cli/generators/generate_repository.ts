@@ -103,7 +103,8 @@ async function planList(
  * registered with the platform, which provides one by its store), a spec run on both, and its
  * table in a new numbered migration (in the context's schema), listed in the project's one
  * ordered migration list. Run again on an existing repository whose migration
- * number another migration took too (two branches merged), it renumbers its migration on top.
+ * number another migration took too (two branches merged), it renumbers its migration on top
+ * and registers the repository again if the merge lost its registrations.
  */
 export async function planRepository(
   root: string,
@@ -150,6 +151,8 @@ export async function planRepository(
           .replace(/version: \d+,/, `version: ${version},`),
       },
       await planList(root, [...migrations.filter((m) => m !== own), moved]),
+      // A merge may have kept one side's registrations only: registering is idempotent.
+      await planRepositoryRegistration(root, context, name),
     ];
   }
   const version = Math.max(0, ...migrations.map((m) => m.version)) + 1;

@@ -4,8 +4,8 @@ import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
 /** The version of the kit packages a generated project imports. */
 export const kitVersion = "0.1.0";
 
-/** `deno.json` of a generated project. */
-export function projectDenoJson(links: readonly string[]): string {
+/** `deno.json` of a generated project (ioredis only when its queue is redis). */
+export function projectDenoJson(links: readonly string[], queue: KitConfig["queue"]): string {
   return JSON.stringify(
     {
       imports: {
@@ -15,7 +15,7 @@ export function projectDenoJson(links: readonly string[]): string {
         "zod": "npm:zod@4.6.7",
         "postgres": "npm:postgres@3.4.9",
         "@upstash/redis": "npm:@upstash/redis@1.39.0",
-        "ioredis": "npm:ioredis@6.0.0",
+        ...(queue === "redis" ? { "ioredis": "npm:ioredis@6.0.0" } : {}),
         "jose": "npm:jose@6.2.17",
         "yaml": "npm:yaml@2.9.1",
       },
