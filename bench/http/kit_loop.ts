@@ -27,6 +27,8 @@ const request = () =>
       "content-type": "application/json",
       authorization: `Bearer ${token}`,
       "x-request-source": "bench",
+      // As a client sends it, and as a server's request carries it.
+      "content-length": String(new TextEncoder().encode(body).byteLength),
     },
     body,
   });
