@@ -217,7 +217,9 @@ async function fullPipeline(
       collect(issues, "query", validated, result instanceof Promise ? await result : result);
     }
     if (parts.headers) {
-      const result = parts.headers.validate(headerRecord(request.headers));
+      const result = parts.headers.validate(
+        headerRecord(request.headers, parts.headers.readsOnly),
+      );
       collect(issues, "headers", validated, result instanceof Promise ? await result : result);
     }
     if (parts.body) {

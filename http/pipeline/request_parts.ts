@@ -34,10 +34,22 @@ export function parseQuery(query: string): Record<string, string | string[]> {
 
 /**
  * The headers as a record by lower-case name, as `Object.fromEntries(headers)` builds it
- * (`forEach` is cheaper than the iterator on Deno and Node).
+ * (`forEach` is cheaper than the iterator on Deno and Node); given the only keys a schema reads,
+ * just those of them the request has.
  */
-export function headerRecord(headers: Headers): Record<string, string> {
+export function headerRecord(
+  headers: Headers,
+  readsOnly?: readonly string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
+  if (readsOnly !== undefined && readsOnly.every(isPlainHeaderName)) {
+    // Only the keys the schema reads: on Node, iterating the headers builds undici Headers.
+    for (const name of readsOnly) {
+      const value = headers.get(name);
+      if (value !== null) out[name] = value;
+    }
+    return out;
+  }
   headers.forEach((value, name) => {
     if (name === "__proto__") {
       Object.defineProperty(out, name, {
@@ -49,4 +61,9 @@ export function headerRecord(headers: Headers): Record<string, string> {
     } else out[name] = value;
   });
   return out;
+}
+
+/** A name `Object.fromEntries(headers)` would have as one key with the value `get` answers. */
+function isPlainHeaderName(name: string): boolean {
+  return name === name.toLowerCase() && name !== "set-cookie" && name !== "__proto__";
 }

@@ -41,3 +41,19 @@ Deno.test("headerRecord() builds what Object.fromEntries(headers) builds", () =>
   assert.equal(Object.getPrototypeOf(record), Object.prototype);
   assert.deepEqual(Object.keys(record), Object.keys(Object.fromEntries(headers)));
 });
+
+Deno.test("headerRecord() given the keys a schema reads answers those of them Object.fromEntries has", () => {
+  const headers = new Headers([
+    ["X-Request-Source", "bench"],
+    ["x-many", "a"],
+    ["x-many", "b"],
+    ["accept", "*/*"],
+  ]);
+  const all = Object.fromEntries(headers);
+  const some = headerRecord(headers, ["x-request-source", "x-many", "x-absent"]);
+  assert.deepEqual(some, { "x-request-source": all["x-request-source"], "x-many": all["x-many"] });
+  assert.equal("x-absent" in some, false);
+  // A key fromEntries never has (upper case), or one get() answers differently: every header.
+  assert.deepEqual(headerRecord(headers, ["X-Request-Source"]), all);
+  assert.deepEqual(headerRecord(headers, ["set-cookie"]), all);
+});
