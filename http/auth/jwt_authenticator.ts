@@ -140,7 +140,7 @@ function verificationKey(
   if (!(key instanceof Uint8Array)) return key;
   const imported = new Map<string, Promise<CryptoKey>>();
   return function hmacKey(header): Promise<CryptoKey> | Uint8Array {
-    const hash = typeof header.alg === "string" ? hmacHashes[header.alg] : undefined;
+    const hash = typeof header.alg === "string" ? hmacHashes.get(header.alg) : undefined;
     if (hash === undefined) return key;
     let found = imported.get(header.alg!);
     if (found === undefined) {
@@ -153,11 +153,11 @@ function verificationKey(
   };
 }
 
-const hmacHashes: Readonly<Record<string, string>> = {
-  HS256: "SHA-256",
-  HS384: "SHA-384",
-  HS512: "SHA-512",
-};
+const hmacHashes: ReadonlyMap<string, string> = new Map([
+  ["HS256", "SHA-256"],
+  ["HS384", "SHA-384"],
+  ["HS512", "SHA-512"],
+]);
 
 function defaultActor(claims: JWTPayload): Actor {
   if (typeof claims.sub !== "string" || claims.sub.length === 0) {
