@@ -89,3 +89,96 @@ Deno.test("jwtAuthenticator refuses alg none and a header that is not a bearer t
     /never 'none'/,
   );
 });
+
+Deno.test("jwtAuthenticator redoes the time checks of a token it verified before", async () => {
+  // A clock that may go back, as a wall clock may.
+  let instant = Date.parse("2026-10-01T12:00:00Z");
+  const ticking = { now: () => new Date(instant), sleep: () => Promise.resolve() };
+  const cached = jwtAuthenticator({
+    key: secret,
+    algorithms: ["HS256"],
+    issuer: "https://id.kit.test",
+    audience: "scheduling",
+    clockToleranceSeconds: 5,
+    clock: ticking,
+  });
+  const start = Math.floor(ticking.now().getTime() / 1000);
+  const early = await new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject("dr-who")
+    .setIssuer("https://id.kit.test")
+    .setAudience("scheduling")
+    .setNotBefore(start)
+    .setExpirationTime(start + 60)
+    .sign(secret);
+  assert.equal((await cached.authenticate(bearer(early)))?.actor.id, "dr-who");
+  assert.equal((await cached.authenticate(bearer(early)))?.actor.id, "dr-who");
+  instant = (start - 10) * 1000;
+  await assert.rejects(async () => await cached.authenticate(bearer(early)), /claim 'nbf'/);
+  instant = (start + 64) * 1000;
+  assert.equal((await cached.authenticate(bearer(early)))?.actor.id, "dr-who");
+  instant = (start + 65) * 1000;
+  await assert.rejects(async () => await cached.authenticate(bearer(early)), /expired/);
+});
+
+Deno.test("jwtAuthenticator refuses a changed token after verifying the original", async () => {
+  const good = await token({ roles: ["practitioner"] });
+  assert.equal((await authenticator.authenticate(bearer(good)))?.actor.id, "dr-who");
+  const [header, , signature] = good.split(".");
+  const forged = `${header}.${
+    btoa(JSON.stringify({
+      sub: "dr-who",
+      roles: ["admin"],
+      iss: "https://id.kit.test",
+      aud: "scheduling",
+      exp: now + 600,
+    })).replaceAll("=", "").replaceAll("+", "-").replaceAll("/", "_")
+  }.${signature}`;
+  await assert.rejects(async () => await authenticator.authenticate(bearer(forged)), /signature/);
+  await assert.rejects(
+    async () => await authenticator.authenticate(bearer(good.slice(0, -4) + "AAAA")),
+    /signature/,
+  );
+});
+
+Deno.test("jwtAuthenticator with a key set verifies every request (a dropped key refuses at once)", async () => {
+  let keys: Uint8Array[] = [secret];
+  const rotating = jwtAuthenticator({
+    key: () => {
+      if (keys.length === 0) throw new Error("no key");
+      return keys[0]!;
+    },
+    algorithms: ["HS256"],
+    issuer: "https://id.kit.test",
+    audience: "scheduling",
+    clock,
+  });
+  const value = await token({});
+  assert.equal((await rotating.authenticate(bearer(value)))?.actor.id, "dr-who");
+  keys = [];
+  await assert.rejects(async () => await rotating.authenticate(bearer(value)), UnauthorizedError);
+});
+
+Deno.test("jwtAuthenticator accepts HS384 and HS512 with the same secret, each imported for its hash", async () => {
+  const both = jwtAuthenticator({
+    key: secret,
+    algorithms: ["HS384", "HS512"],
+    issuer: "https://id.kit.test",
+    audience: "scheduling",
+    clock,
+  });
+  for (const alg of ["HS384", "HS512", "HS384"]) {
+    const value = await new SignJWT({})
+      .setProtectedHeader({ alg })
+      .setSubject(`user-${alg}`)
+      .setIssuer("https://id.kit.test")
+      .setAudience("scheduling")
+      .setExpirationTime(now + 600)
+      .sign(secret);
+    assert.equal((await both.authenticate(bearer(value)))?.actor.id, `user-${alg}`);
+  }
+  await assert.rejects(
+    async () => await both.authenticate(bearer(await token({}))),
+    /algorithm is not accepted/,
+  );
+});

@@ -1,8 +1,11 @@
 /**
  * The request pipeline in process, beside bare Hono answering the same requests:
- * `deno bench -A http/pipeline/pipeline_bench.ts`.
+ * `deno bench -A http/pipeline/pipeline_bench.ts`. The schema route runs once with an
+ * authenticator that trusts any `Authorization` header (the pipeline alone) and once with
+ * `jwtAuthenticator` and a real HS256 token.
  */
 import { Hono } from "hono";
+import { SignJWT } from "jose";
 import { z } from "zod";
 import { composeApplication, defineModule, userActor } from "@kit/kernel";
 import {
@@ -10,6 +13,7 @@ import {
   Controller,
   httpPlugin,
   type HttpRequest,
+  jwtAuthenticator,
   Public,
   zodSchema,
 } from "../mod.ts";
@@ -67,19 +71,44 @@ const app = composeApplication({
 });
 const kit = app.http;
 
+const secret = new TextEncoder().encode("bench-secret-0123456789-0123456789-0123456789");
+const withJwt = composeApplication({
+  modules: [defineModule("bench", { declarations: [Hello, RequestClearance] })],
+  plugins: {
+    http: httpPlugin({
+      authenticators: [jwtAuthenticator({
+        key: secret,
+        algorithms: ["HS256"],
+        issuer: "https://id.bench.example",
+        audience: "bench-api",
+      })],
+    }),
+  },
+}).http;
+const token = await new SignJWT({ roles: ["practitioner"] })
+  .setProtectedHeader({ alg: "HS256" })
+  .setSubject("dr-who")
+  .setIssuer("https://id.bench.example")
+  .setAudience("bench-api")
+  .setExpirationTime("1d")
+  .sign(secret);
+
 const hono = new Hono();
 hono.get("/hello", (c) => c.json({ message: "hello" }));
 
 const getHello = () => new Request("http://bench.test/hello");
-const postClearance = () =>
+const clearance = JSON.stringify({ reason: "practice closed", appointmentIds: ["a1", "a2", "a3"] });
+const postClearance = (bearer = "x") =>
   new Request("http://bench.test/calendars/cal-1/clearances?notify=yes", {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      authorization: "Bearer x",
+      // As a client sends it, and as a server's request carries it.
+      "content-length": String(clearance.length),
+      authorization: `Bearer ${bearer}`,
       "x-request-source": "bench",
     },
-    body: JSON.stringify({ reason: "practice closed", appointmentIds: ["a1", "a2", "a3"] }),
+    body: clearance,
   });
 
 Deno.bench({ name: "bare Hono: GET /hello", group: "public", baseline: true }, async () => {
@@ -95,6 +124,15 @@ Deno.bench({
   group: "schema",
 }, async () => {
   const response = await kit.fetch(postClearance());
+  if (response.status !== 202) throw new Error(`unexpected ${response.status}`);
+  await response.arrayBuffer();
+});
+
+Deno.bench({
+  name: "kit pipeline: POST schema route, HS256 JWT verified (jwtAuthenticator)",
+  group: "schema",
+}, async () => {
+  const response = await withJwt.fetch(postClearance(token));
   if (response.status !== 202) throw new Error(`unexpected ${response.status}`);
   await response.arrayBuffer();
 });

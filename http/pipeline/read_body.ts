@@ -15,16 +15,17 @@ export async function readJsonBody(
   limit: number,
   instance: string,
 ): Promise<BodyResult> {
-  const type = request.headers.get("content-type");
-  if (request.body === null) return { ok: true, value: undefined };
-  const length = request.headers.get("content-length");
-  if (
-    length === "0" ||
-    (length === null && !request.headers.has("transfer-encoding") && type === null)
-  ) {
+  // `request.body` is read only when needed: on Node (@hono/node-server) it builds a whole
+  // undici Request and a web stream over the socket, where `arrayBuffer()` reads the socket.
+  if (request.method === "GET" || request.method === "HEAD") return { ok: true, value: undefined };
+  const headers = request.headers;
+  const type = headers.get("content-type");
+  const length = headers.get("content-length");
+  if (length === "0" || (length === null && type === null && !headers.has("transfer-encoding"))) {
     return { ok: true, value: undefined };
   }
   if (type === null || !isJson(type)) {
+    if (request.body === null) return { ok: true, value: undefined };
     return {
       ok: false,
       problem: problem(
@@ -35,26 +36,23 @@ export async function readJsonBody(
       ),
     };
   }
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  const declared = Number(length ?? "NaN");
   if (declared > limit) return { ok: false, problem: tooLarge(limit, instance) };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return { ok: false, problem: tooLarge(limit, instance) };
-    }
-    chunks.push(value);
+  let bytes: Uint8Array;
+  if (declared >= 0) {
+    // A declared length the server holds the body to: read it at once.
+    bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > limit) return { ok: false, problem: tooLarge(limit, instance) };
+  } else {
+    if (request.body === null) return { ok: true, value: undefined };
+    const read = await readLimited(request.body, limit);
+    if (read === undefined) return { ok: false, problem: tooLarge(limit, instance) };
+    bytes = read;
   }
-  if (size === 0) return { ok: true, value: undefined };
-  const bytes = chunks.length === 1 ? chunks[0]! : concat(chunks, size);
+  if (bytes.byteLength === 0) return { ok: true, value: undefined };
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     return {
       ok: false,
@@ -74,6 +72,29 @@ export async function readJsonBody(
       ),
     };
   }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads a stream of unknown length, stopping past `limit` bytes (then `undefined`). */
+async function readLimited(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : concat(chunks, size);
 }
 
 function isJson(type: string): boolean {

@@ -28,6 +28,12 @@ export interface Schema<T> {
   validate(input: unknown): SchemaResult<T> | Promise<SchemaResult<T>>;
   /** The JSON Schema of the value (of the input, or the output for response schemas). */
   jsonSchema(): JsonSchema;
+  /**
+   * The only top-level keys the schema reads, when it ignores every other key of an object
+   * (a zod object that strips unknown keys): the pipeline then gives it only these keys of the
+   * request's headers instead of every header. Unset: the schema is given everything.
+   */
+  readonly readsOnly?: readonly string[];
   /** Carries the output type only. */
   readonly __output?: T;
 }

@@ -21,8 +21,10 @@ export function zodSchema<S extends ZodType>(
   }
   const io = options.io ?? "input";
   let json: JsonSchema | undefined;
+  const readsOnly = strippedObjectKeys(schema);
   return {
     kind: "kit.schema",
+    ...(readsOnly === undefined ? {} : { readsOnly }),
     validate(
       input: unknown,
     ): SchemaResult<S["_zod"]["output"]> | Promise<SchemaResult<S["_zod"]["output"]>> {
@@ -48,6 +50,17 @@ export function zodSchema<S extends ZodType>(
       return json;
     },
   };
+}
+
+/**
+ * The keys of a zod object that strips unknown keys (`z.object`, no catchall): it reads only
+ * those, and its refinements see the stripped output, so other keys cannot change its answer.
+ */
+function strippedObjectKeys(schema: ZodType): readonly string[] | undefined {
+  const def = (schema as unknown as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+  if (def?.type !== "object" || def.catchall !== undefined) return undefined;
+  const shape = def.shape as Record<string, unknown> | undefined;
+  return shape === undefined ? undefined : Object.freeze(Object.keys(shape));
 }
 
 function toResult<T>(

@@ -1,0 +1,69 @@
+/**
+ * The query and the headers of a request as the records the schemas validate. Internal to the
+ * pipeline.
+ *
+ * @module
+ */
+
+/**
+ * The query's pairs by name, a repeated name as an array of its values, decoded as
+ * `URLSearchParams` decodes them.
+ */
+export function parseQuery(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (query.length === 0) return out;
+  const add = (key: string, value: string) => {
+    const existing = out[key];
+    if (existing === undefined) out[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else out[key] = [existing, value];
+  };
+  if (query.includes("%") || query.includes("+")) {
+    for (const [key, value] of new URLSearchParams(query)) add(key, value);
+    return out;
+  }
+  // Nothing to decode: the pairs as URLSearchParams reads them, without building one.
+  for (const pair of query.split("&")) {
+    if (pair.length === 0) continue;
+    const equals = pair.indexOf("=");
+    if (equals === -1) add(pair, "");
+    else add(pair.slice(0, equals), pair.slice(equals + 1));
+  }
+  return out;
+}
+
+/**
+ * The headers as a record by lower-case name, as `Object.fromEntries(headers)` builds it
+ * (`forEach` is cheaper than the iterator on Deno and Node); given the only keys a schema reads,
+ * just those of them the request has.
+ */
+export function headerRecord(
+  headers: Headers,
+  readsOnly?: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (readsOnly !== undefined && readsOnly.every(isPlainHeaderName)) {
+    // Only the keys the schema reads: on Node, iterating the headers builds undici Headers.
+    for (const name of readsOnly) {
+      const value = headers.get(name);
+      if (value !== null) out[name] = value;
+    }
+    return out;
+  }
+  headers.forEach((value, name) => {
+    if (name === "__proto__") {
+      Object.defineProperty(out, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[name] = value;
+  });
+  return out;
+}
+
+/** A name `Object.fromEntries(headers)` would have as one key with the value `get` answers. */
+function isPlainHeaderName(name: string): boolean {
+  return name === name.toLowerCase() && name !== "set-cookie" && name !== "__proto__";
+}
