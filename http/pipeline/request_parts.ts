@@ -13,10 +13,10 @@ export function parseQuery(query: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (query.length === 0) return out;
   const add = (key: string, value: string) => {
-    const existing = out[key];
-    if (existing === undefined) out[key] = value;
+    const existing = Object.hasOwn(out, key) ? out[key] : undefined;
+    if (existing === undefined) setOwn(out, key, value);
     else if (Array.isArray(existing)) existing.push(value);
-    else out[key] = [existing, value];
+    else setOwn(out, key, [existing, value]);
   };
   if (query.includes("%") || query.includes("+")) {
     for (const [key, value] of new URLSearchParams(query)) add(key, value);
@@ -66,4 +66,16 @@ export function headerRecord(
 /** A name `Object.fromEntries(headers)` would have as one key with the value `get` answers. */
 function isPlainHeaderName(name: string): boolean {
   return name === name.toLowerCase() && name !== "set-cookie" && name !== "__proto__";
+}
+
+/** Sets an own, enumerable property, `__proto__` included (never the record's prototype). */
+function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") {
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else record[key] = value;
 }

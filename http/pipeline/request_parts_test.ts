@@ -57,3 +57,15 @@ Deno.test("headerRecord() given the keys a schema reads answers those of them Ob
   assert.deepEqual(headerRecord(headers, ["X-Request-Source"]), all);
   assert.deepEqual(headerRecord(headers, ["set-cookie"]), all);
 });
+
+Deno.test("parseQuery() keeps __proto__ and inherited names as own keys, never the prototype", () => {
+  for (const query of ["__proto__=a&__proto__=b&length=1", "__proto__=%61&__proto__=b&length=1"]) {
+    const record = parseQuery(query);
+    assert.equal(Object.getPrototypeOf(record), Object.prototype, query);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(record, "__proto__")?.value, ["a", "b"]);
+    assert.equal(record.length, "1");
+    assert.deepEqual(Object.keys(record), ["__proto__", "length"]);
+  }
+  assert.equal(parseQuery("toString=x").toString, "x");
+  assert.deepEqual(parseQuery("constructor=1&constructor=2").constructor, ["1", "2"]);
+});
