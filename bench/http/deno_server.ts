@@ -1,7 +1,8 @@
 /**
  * One Deno server of the HTTP benchmark, named by its first argument, on the port of the second:
  * `reference` (Deno.serve, a constant JSON body), `hono` (bare Hono), `kit` (the kit application:
- * `/hello` and the schema route), `zod-openapi` (@hono/zod-openapi doing the schema route's work
+ * `/hello` and the schema route), `kit-no-token-cache` (the same, every token verified anew),
+ * `zod-openapi` (@hono/zod-openapi doing the schema route's work
  * with its validators and hono's JWT middleware). Prints "ready" once listening.
  */
 import { Hono } from "hono";
@@ -22,6 +23,8 @@ if (which === "reference") {
   fetch = app.fetch;
 } else if (which === "kit") {
   fetch = kitFetch();
+} else if (which === "kit-no-token-cache") {
+  fetch = kitFetch({ verifiedTokens: 0 });
 } else if (which === "zod-openapi") {
   const app = new OpenAPIHono();
   const route = createRoute({

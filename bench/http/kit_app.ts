@@ -96,8 +96,10 @@ class RequestClearance {
   }
 }
 
-/** The kit application's fetch handler. */
-export function kitFetch(): (request: Request) => Response | Promise<Response> {
+/** The kit application's fetch handler (`verifiedTokens: 0`: every token verified anew). */
+export function kitFetch(
+  options: { verifiedTokens?: number } = {},
+): (request: Request) => Response | Promise<Response> {
   return composeApplication({
     modules: [
       defineModule("bench", {
@@ -113,6 +115,7 @@ export function kitFetch(): (request: Request) => Response | Promise<Response> {
           algorithms: ["HS256"],
           issuer,
           audience,
+          ...options,
         })],
       }),
     },
