@@ -117,72 +117,89 @@ function simpleRoute(
   mediaType: string,
 ): Response | Promise<Response> {
   // A Public route does not resolve the caller: no credential is read, its actor is anonymous.
-  const authenticators = route.public ? [] : pipeline.authenticators;
-  const afterCaller = (caller: Caller | undefined, from: number): Response | Promise<Response> => {
-    try {
-      for (let i = from; caller === undefined && i < authenticators.length; i++) {
-        const found = authenticators[i]!.authenticate(request);
-        if (found instanceof Promise) {
-          return found.then(
-            (c) => afterCaller(c, i + 1),
-            (error) => errorResponse(pipeline, error, request, route, path),
-          );
-        }
-        caller = found;
-      }
-      const actor = caller?.actor;
-      const tenantId = pipeline.tenantOf(params, request);
-      if (tenantId !== undefined && actor !== undefined && !belongsToTenant(actor, tenantId)) {
-        return fullPipeline(pipeline, request, request.url, -1, path, params, route, mediaType);
-      }
-      const execution = executionOf(request, actor, caller?.session, tenantId);
-      const validated: Record<string, unknown> = { actor: execution.actor, context: execution };
-      const ran = route.needsScope
-        ? runInScope({ execution }, () => route.run(validated))
-        : route.run(validated);
-      if (ran instanceof Promise) {
-        return ran.then(
-          (result) => respond(result, mediaType),
+  const from = route.public ? pipeline.authenticators.length : 0;
+  return simpleRouteAs(pipeline, request, route, params, path, mediaType, undefined, from);
+}
+
+/**
+ * The simple route, the caller resolved by the authenticators from `from` on: a function called
+ * again after an asynchronous authenticator, not a closure made per request.
+ */
+function simpleRouteAs(
+  pipeline: Pipeline,
+  request: Request,
+  route: CompiledRoute,
+  params: Record<string, string>,
+  path: string,
+  mediaType: string,
+  caller: Caller | undefined,
+  from: number,
+): Response | Promise<Response> {
+  try {
+    const authenticators = pipeline.authenticators;
+    for (let i = from; caller === undefined && i < authenticators.length; i++) {
+      const found = authenticators[i]!.authenticate(request);
+      if (found instanceof Promise) {
+        return found.then(
+          (c) => simpleRouteAs(pipeline, request, route, params, path, mediaType, c, i + 1),
           (error) => errorResponse(pipeline, error, request, route, path),
         );
       }
-      return respond(ran, mediaType);
-    } catch (error) {
-      return errorResponse(pipeline, error, request, route, path);
+      caller = found;
     }
-  };
-  return afterCaller(undefined, 0);
+    const actor = caller?.actor;
+    const tenantId = pipeline.tenantOf(params, request);
+    if (tenantId !== undefined && actor !== undefined && !belongsToTenant(actor, tenantId)) {
+      return fullPipeline(pipeline, request, request.url, -1, path, params, route, mediaType);
+    }
+    const execution = new RequestExecution(request, actor ?? anonymous, caller?.session, tenantId);
+    const validated: Record<string, unknown> = { actor: execution.actor, context: execution };
+    const ran = route.needsScope
+      ? runInScope({ execution }, () => route.run(validated))
+      : route.run(validated);
+    if (ran instanceof Promise) {
+      return ran.then(
+        (result) => respond(result, mediaType),
+        (error) => errorResponse(pipeline, error, request, route, path),
+      );
+    }
+    return respond(ran, mediaType);
+  } catch (error) {
+    return errorResponse(pipeline, error, request, route, path);
+  }
 }
 
-function executionOf(
-  request: Request,
-  actor: Actor | undefined,
-  session: Session | undefined,
-  tenantId: string | undefined,
-): ExecutionContext {
-  let correlationId: string | undefined;
-  const execution: {
-    origin: "http";
-    actor: Actor;
-    readonly correlationId: string;
-    session?: Session;
-    tenantId?: string;
-  } = {
-    origin: "http",
-    actor: actor ?? anonymous,
-    // Read (or made) only when some work asks for it: most small requests never do.
-    get correlationId(): string {
-      if (correlationId === undefined) {
-        const header = request.headers.get("x-correlation-id");
-        correlationId = header !== null && /^[\w.:-]{1,128}$/.test(header) ? header : uuidv7();
-      }
-      return correlationId;
-    },
-  };
-  // Set in place, in the same order as before: no object spread per request.
-  if (session) execution.session = session;
-  if (tenantId !== undefined) execution.tenantId = tenantId;
-  return execution;
+/**
+ * The execution context of a request. Its correlation id is read from `x-correlation-id` (or
+ * made) only when some work asks for it: most small requests never do. A class, so that the
+ * lazy getter lives on the prototype instead of in a closure per request.
+ */
+class RequestExecution implements ExecutionContext {
+  readonly origin = "http";
+  declare readonly session?: Session;
+  declare readonly tenantId?: string;
+  #request: Request;
+  #correlationId: string | undefined;
+
+  constructor(
+    request: Request,
+    readonly actor: Actor,
+    session: Session | undefined,
+    tenantId: string | undefined,
+  ) {
+    this.#request = request;
+    // Set only when present, as a plain context would carry them.
+    if (session) (this as { session?: Session }).session = session;
+    if (tenantId !== undefined) (this as { tenantId?: string }).tenantId = tenantId;
+  }
+
+  get correlationId(): string {
+    if (this.#correlationId === undefined) {
+      const header = this.#request.headers.get("x-correlation-id");
+      this.#correlationId = header !== null && /^[\w.:-]{1,128}$/.test(header) ? header : uuidv7();
+    }
+    return this.#correlationId;
+  }
 }
 
 async function fullPipeline(
@@ -250,7 +267,7 @@ async function fullPipeline(
 
     // 3. The execution context; a named tenant the caller does not belong to is refused.
     const tenantId = pipeline.tenantOf(matched.params, request);
-    const execution = executionOf(request, actor, session, tenantId);
+    const execution = new RequestExecution(request, actor ?? anonymous, session, tenantId);
     let headerView: Readonly<Record<string, string>> | undefined;
     const guardRequest: GuardRequest = {
       actor,
