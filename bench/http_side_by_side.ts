@@ -9,7 +9,8 @@
  * when missing). Prints one markdown table with req/s, p99 and the ratio to the reference row.
  *
  * `BENCH_SECONDS` (default 5) sets the measured round; `BENCH_ROUNDS` (default 1) repeats the
- * whole table, interleaved, and keeps each row's best round.
+ * whole table, interleaved (each round starting one row later), and reports each row's median
+ * round.
  */
 import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
@@ -217,26 +218,35 @@ async function load(row: Row): Promise<{ rps: number; p99: string }> {
   }
 }
 
-const best = new Map<string, { rps: number; p99: string }>();
+// Every round runs every row, starting one row later than the round before; each row reports its
+// median round (this machine's throughput varies up to 2x between identical rounds).
+const results = new Map<string, { rps: number; p99: string }[]>();
+const available = rows.filter((r) => r.available);
 for (let round = 0; round < rounds; round++) {
-  for (const row of rows.filter((r) => r.available)) {
+  for (let i = 0; i < available.length; i++) {
+    const row = available[(i + round) % available.length]!;
     const result = await load(row);
-    if ((best.get(row.name)?.rps ?? 0) < result.rps) best.set(row.name, result);
+    results.set(row.name, [...(results.get(row.name) ?? []), result]);
   }
+}
+const medians = new Map<string, { rps: number; p99: string }>();
+for (const [name, runs] of results) {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  medians.set(name, sorted[Math.floor((sorted.length - 1) / 2)]!);
 }
 await Deno.remove(script);
 await Deno.remove(bundleDir, { recursive: true });
 
-const rps = (name: string) => best.get(name)?.rps ?? NaN;
+const rps = (name: string) => medians.get(name)?.rps ?? NaN;
 const reference = rps(rows[0]!.name);
 console.log(
-  `\nHTTP over loopback (wrk -t1 -c${connections}, ${seconds}s measured after a 2s warm-up, best of ${rounds}; server and load share ${navigator.hardwareConcurrency} cores; Deno ${Deno.version.deno}, ${
+  `\nHTTP over loopback (wrk -t1 -c${connections}, ${seconds}s measured after a 2s warm-up, median of ${rounds} interleaved rounds; server and load share ${navigator.hardwareConcurrency} cores; Deno ${Deno.version.deno}, ${
     (await run("node", ["--version"])).out.trim()
   })`,
 );
 console.log("| row | req/s | p99 | ratio to reference |\n| --- | ---: | ---: | ---: |");
 for (const row of rows) {
-  const r = best.get(row.name);
+  const r = medians.get(row.name);
   if (!r) {
     console.log(`| ${row.name} | skipped | | |`);
     continue;
