@@ -49,3 +49,4 @@ const result = await runMeasure({
   },
 }, params);
 console.log(JSON.stringify(result));
+process.exit(0);

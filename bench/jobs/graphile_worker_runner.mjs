@@ -66,3 +66,4 @@ const result = await runMeasure({
   close: () => utils.release(),
 }, params);
 console.log(JSON.stringify(result));
+process.exit(0);

@@ -37,8 +37,18 @@ export async function runMeasure(adapter, params) {
         throw new Error(`unknown measure '${params.measure}'`);
     }
   } finally {
-    await adapter.close();
+    await bounded(adapter.close(), "close");
   }
+}
+
+// A peer whose graceful stop hangs (pg-boss 10 has, with thousands of jobs left waiting) must
+// not hang the benchmark: its figure is taken before the stop.
+async function bounded(promise, what, seconds = 10) {
+  let timer;
+  const late = new Promise((r) => (timer = setTimeout(() => r("late"), seconds * 1000)));
+  const outcome = await Promise.race([promise.then(() => "done"), late]);
+  clearTimeout(timer);
+  if (outcome === "late") console.error(`${what} did not end within ${seconds} s: left behind`);
 }
 
 async function enqueueSingle(adapter, jobs) {
@@ -78,7 +88,7 @@ async function processJobs(adapter, jobs, concurrency, maxSeconds) {
   await Promise.race([done, new Promise((r) => (timer = setTimeout(r, maxSeconds * 1000)))]);
   clearTimeout(timer);
   const [counted, seconds] = [started, (last - first) / 1000];
-  await adapter.stopWorker();
+  await bounded(adapter.stopWorker(), "stopWorker");
   return { rate: (counted - 1) / seconds, jobs: counted };
 }
 
@@ -98,7 +108,7 @@ async function latency(adapter, samples, maxSeconds) {
     const at = await ran;
     if (i >= 3) times.push(at - before);
   }
-  await adapter.stopWorker();
+  await bounded(adapter.stopWorker(), "stopWorker");
   times.sort((a, b) => a - b);
   const pct = (q) => times[Math.min(times.length - 1, Math.floor(times.length * q))];
   return { p50: pct(0.5), p99: pct(0.99), samples: times.length };

@@ -49,3 +49,4 @@ const result = await runMeasure({
   close: () => producer.stop({ graceful: true, wait: true }),
 }, params);
 console.log(JSON.stringify(result));
+process.exit(0);
