@@ -14,8 +14,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
-import { SignJWT } from "jose";
-import { audience, body, issuer, secret } from "./http/shared.ts";
+import { audience, issuer, secret } from "./http/shared.ts";
+import { benchToken, writeWrkScript } from "./http/schema_request.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
@@ -48,6 +48,8 @@ const bundleDir = await Deno.makeTempDir({ prefix: "kit-bench-node-" });
 const bundle = `${bundleDir}/kit_node.mjs`;
 const bundled = (await run(Deno.execPath(), [
   "bundle",
+  "--config",
+  here("../deno.json"),
   "--platform",
   "node",
   "-o",
@@ -56,24 +58,8 @@ const bundled = (await run(Deno.execPath(), [
 ])).ok;
 if (!bundled) console.log("skipped: kit on Node (deno bundle failed)");
 
-const token = await new SignJWT({ roles: ["practitioner"] })
-  .setProtectedHeader({ alg: "HS256" })
-  .setSubject("dr-who")
-  .setIssuer(issuer)
-  .setAudience(audience)
-  .setIssuedAt()
-  .setExpirationTime("1d")
-  .sign(new TextEncoder().encode(secret));
-const script = await Deno.makeTempFile({ suffix: ".lua" });
-await Deno.writeTextFile(
-  script,
-  `wrk.method = "POST"
-wrk.body = '${body}'
-wrk.headers["content-type"] = "application/json"
-wrk.headers["authorization"] = "Bearer ${token}"
-wrk.headers["x-request-source"] = "bench"
-`,
-);
+const token = await benchToken();
+const script = await writeWrkScript(token);
 
 interface Row {
   readonly name: string;

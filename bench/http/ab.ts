@@ -15,8 +15,7 @@
  * `/proc/<pid>/stat`), which the neighbours of a shared machine disturb less than req/s.
  */
 import { existsSync } from "node:fs";
-import { SignJWT } from "jose";
-import { audience, body, issuer, secret } from "./shared.ts";
+import { benchToken, writeWrkScript } from "./schema_request.ts";
 
 const [mode, roundsText, ...checkouts] = Deno.args;
 if (!["inproc", "deno", "node"].includes(mode ?? "") || checkouts.length === 0) {
@@ -32,23 +31,8 @@ async function output(cmd: string, args: string[], cwd?: string): Promise<string
   return decoder.decode(o.stdout);
 }
 
-const token = await new SignJWT({ roles: ["practitioner"] })
-  .setProtectedHeader({ alg: "HS256" })
-  .setSubject("dr-who")
-  .setIssuer(issuer)
-  .setAudience(audience)
-  .setExpirationTime("1d")
-  .sign(new TextEncoder().encode(secret));
-const script = await Deno.makeTempFile({ suffix: ".lua" });
-await Deno.writeTextFile(
-  script,
-  `wrk.method = "POST"
-wrk.body = '${body}'
-wrk.headers["content-type"] = "application/json"
-wrk.headers["authorization"] = "Bearer ${token}"
-wrk.headers["x-request-source"] = "bench"
-`,
-);
+const token = await benchToken();
+const script = await writeWrkScript(token);
 
 const bundles = new Map<string, string>();
 if (mode === "node") {
