@@ -46,6 +46,24 @@ async function statuses(jobs: BackgroundJobsApi, ids: string[]): Promise<string[
   return await Promise.all(ids.map(async (id) => (await jobs.find(id))?.status ?? "absent"));
 }
 
+/**
+ * A worker of concurrency 1 and prefetch 1, started with two due jobs: the first running, the
+ * second claimed ahead of the busy slot.
+ */
+async function oneRunningOneHeld() {
+  const started = worker(1);
+  const { app, clock, jobs } = started;
+  const first = await jobs.enqueue(Hold, { n: 1 }, { delay: 1 });
+  const second = await jobs.enqueue(Hold, { n: 2 }, { delay: 2 });
+  clock.advance(2);
+  await app.start();
+  await until(
+    async () => ran.length === 1 && (await jobs.find(second.id))?.status === "running",
+    "one run and one job claimed ahead",
+  );
+  return { ...started, first, second };
+}
+
 Deno.test("Worker prefetch: jobs claimed ahead of a busy slot run in due order", async () => {
   const { app, clock, jobs } = worker(2);
   const ids: string[] = [];
@@ -90,15 +108,7 @@ Deno.test("Worker prefetch: stop() gives unstarted prefetched jobs back uncounte
 });
 
 Deno.test("Worker prefetch: a prefetched job whose lease ended is not run by the old worker", async () => {
-  const { app, store, clock, jobs } = worker(1);
-  const first = await jobs.enqueue(Hold, { n: 1 }, { delay: 1 });
-  const second = await jobs.enqueue(Hold, { n: 2 }, { delay: 2 });
-  clock.advance(2);
-  await app.start();
-  await until(
-    async () => ran.length === 1 && (await jobs.find(second.id))?.status === "running",
-    "one run and one job claimed ahead",
-  );
+  const { app, store, clock, first, second } = await oneRunningOneHeld();
   // Both leases end at once (a stalled process); another worker claims both jobs.
   clock.advance(3_001);
   const taken = await store.jobClaim({
@@ -123,15 +133,7 @@ Deno.test("Worker prefetch: a prefetched job whose lease ended is not run by the
 });
 
 Deno.test("Worker prefetch: a job held ahead longer than a third of its lease is given back", async () => {
-  const { app, clock, jobs } = worker(1);
-  await jobs.enqueue(Hold, { n: 1 }, { delay: 1 });
-  const second = await jobs.enqueue(Hold, { n: 2 }, { delay: 2 });
-  clock.advance(2);
-  await app.start();
-  await until(
-    async () => ran.length === 1 && (await jobs.find(second.id))?.status === "running",
-    "one run and one job claimed ahead",
-  );
+  const { app, clock, jobs, second } = await oneRunningOneHeld();
   clock.advance(1_000);
   await until(async () => (await jobs.find(second.id))?.status === "waiting", "the give-back");
   assert.equal((await jobs.find(second.id))?.attempts, 0);
@@ -143,15 +145,7 @@ Deno.test("Worker prefetch: a job held ahead longer than a third of its lease is
 });
 
 Deno.test("Worker prefetch: a job cancelled while held ahead does not start", async () => {
-  const { app, clock, jobs } = worker(1);
-  const first = await jobs.enqueue(Hold, { n: 1 }, { delay: 1 });
-  const second = await jobs.enqueue(Hold, { n: 2 }, { delay: 2 });
-  clock.advance(2);
-  await app.start();
-  await until(
-    async () => ran.length === 1 && (await jobs.find(second.id))?.status === "running",
-    "one run and one job claimed ahead",
-  );
+  const { app, clock, jobs, first, second } = await oneRunningOneHeld();
   assert.ok(await jobs.cancel(second.id));
   clock.advance(500); // held longer than a tenth of its 3 s lease: asked about before it starts
   release[0]!();
