@@ -12,6 +12,7 @@ const args = typeof Deno === "undefined"
   : Deno.args;
 const total = Number(args[0] ?? 20_000);
 const fetch = kitFetch();
+// Signed here, not with schema_request.ts: ab.ts copies this file alone into older checkouts.
 const token = await new SignJWT({ roles: ["practitioner"] })
   .setProtectedHeader({ alg: "HS256" })
   .setSubject("dr-who")
