@@ -134,6 +134,15 @@ const slices: Readonly<Record<string, readonly (readonly string[])[]>> = {
   scheduling: [
     ["query", "scheduling", "ReadAgenda", "--permission", "agenda.read"],
     ["command", "scheduling", "ConfirmAppointment", "--aggregate", "Appointment"],
+    [
+      "error-code",
+      "scheduling",
+      "SLOT_TAKEN",
+      "--status",
+      "409",
+      "--description",
+      "The slot is booked already",
+    ],
   ],
   notifications: [
     ["integration-handler", "notifications", "PersonRegistered"],
@@ -230,7 +239,10 @@ Deno.test({
     for (
       const name of [
         /CancelAppointment is refused to an actor without appointment\.cancel/,
-        /CancelLater enqueued by a user runs what is due as that user/,
+        /CancelLater enqueued by a user runs what is due as that user, in their tenant \.\.\. ok/,
+        /InMemoryAppointmentRepository keeps tenants apart: t1's Appointment is neither found/,
+        /InMemoryAppointmentRepository refuses a stale save \(CONCURRENT_UPDATE\)/,
+        /ConfirmAppointment over other work's save is refused \(CONCURRENT_UPDATE\)/,
         /ReadAgenda is refused to an actor without agenda\.read/,
         /SearchNotifications runs through the query bus/,
         /PurgeInvitations runs once per tick of 1h/,
@@ -238,6 +250,6 @@ Deno.test({
         /the application composes with every context's module/,
       ]
     ) assert.match(tested, name);
-    assert.match(tested, /ok \| \d+ passed \| 0 failed/);
+    assert.match(tested, /ok \| \d+ passed (\(\d+ steps\) )?\| 0 failed/);
   },
 });

@@ -113,6 +113,8 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             command: { type: "string" },
             every: { type: "string" },
             role: { type: "string" },
+            status: { type: "string" },
+            description: { type: "string" },
             deviation: { type: "boolean" },
             decorators: { type: "boolean" },
           },

@@ -26,14 +26,17 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
   readonly concurrency?: number | Readonly<Record<string, number>>;
   /**
    * Jobs claimed ahead of free slots per queue, like graphile-worker's local queue: a number for
-   * all, or `{ <context>: n }` (default: the queue's concurrency, at least 10; 0 turns it off).
-   * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
-   * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
-   * attempt counted); one not started within a third of its lease is given back uncounted and never
-   * run under that claim, and so are those waiting when the worker stops. One held more than a
-   * tenth of its lease is asked about first (a report, extending its lease), so that a job
-   * cancelled meanwhile does not start. A worker that dies holding them leaves them to be claimed
-   * again once their lease ends, as it does its running jobs.
+   * all, or `{ <context>: n }` (default 0, off: a claim takes free slots only). They wait in the
+   * worker's local queue, so that the next job is at hand when a run ends and one claim takes
+   * several jobs (more throughput on a busy queue). The price is fairness: a job claimed ahead is
+   * under its lease (`find` shows it running, its attempt counted) though it has not started, and
+   * another worker with free slots cannot take it, so jobs wait behind busy slots while a worker
+   * sits idle, and the worker that claims first takes more than its share of the queue. One not
+   * started within a third of its lease is given back uncounted and never run under that claim,
+   * and so are those waiting when the worker stops. One held more than a tenth of its lease is
+   * asked about first (a report, extending its lease), so that a job cancelled meanwhile does not
+   * start. A worker that dies holding them leaves them to be claimed again once their lease ends,
+   * as it does its running jobs.
    */
   readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1 s). */

@@ -16,10 +16,18 @@ import {
   JobQueue,
   Requires,
   runInScope,
+  systemActor,
   TestClock,
   userActor,
 } from "@kit/kernel";
-import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "./mod.ts";
+import {
+  Background,
+  type BackgroundJobsApi,
+  InMemoryJobStore,
+  JobInterruptedError,
+  jobsPlugin,
+  JobTimeoutError,
+} from "./mod.ts";
 
 const permissions = definePermissions("scheduling", {
   "appointment.cancel": { description: "Cancel an appointment" },
@@ -41,6 +49,7 @@ class World {
   progress: { done: number; total?: number }[] = [];
   reported: unknown[] = [];
   release: (() => void) | undefined;
+  signal: AbortSignal | undefined;
 }
 
 function scenario(options: { start?: boolean; concurrency?: number } = {}) {
@@ -98,6 +107,7 @@ function scenario(options: { start?: boolean; concurrency?: number } = {}) {
   class WaitForRelease {
     static readonly jobName = "scheduling.wait-for-release";
     run(_payload: { label: string }, execution: BackgroundJobExecution): Promise<void> {
+      world.signal = execution.signal;
       return new Promise((resolve, reject) => {
         world.release = resolve;
         execution.signal.addEventListener("abort", () => reject(execution.signal.reason));
@@ -199,6 +209,17 @@ function scenario(options: { start?: boolean; concurrency?: number } = {}) {
 
 const practitioner = userActor("dr-who", { roles: ["practitioner"], tenants: ["clinic-1"] });
 
+/**
+ * Moves the clock by `ms` in steps, letting queued callbacks run after each (heartbeats reach the
+ * store as they would on a clock that moves by itself).
+ */
+async function advance(clock: TestClock, ms: number, step = 500): Promise<void> {
+  for (let moved = 0; moved < ms; moved += step) {
+    clock.advance(Math.min(step, ms - moved));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
 /** Lets queued promise callbacks run until the condition holds (no time passes). */
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -271,6 +292,15 @@ Deno.test("runDue runs the job as the enqueuing actor, through the bus, with its
     () => jobs.find(id),
   );
   assert.equal(otherTenant, undefined);
+  // A user's work that names no tenant reaches no tenant's jobs: TENANT_REQUIRED, as a
+  // repository answers it.
+  const noTenant = { origin: "http", actor: practitioner, correlationId: "z" };
+  const required = (error: unknown) => isRefusal(error, "TENANT_REQUIRED");
+  await assert.rejects(() => runInScope({ execution: noTenant }, () => jobs.find(id)), required);
+  await assert.rejects(() => runInScope({ execution: noTenant }, () => jobs.cancel(id)), required);
+  // The system actor's work without a tenant reaches every tenant's.
+  const system = { origin: "schedule", actor: systemActor, correlationId: "s" };
+  assert.equal((await runInScope({ execution: system }, () => jobs.find(id)))?.id, id);
 });
 
 Deno.test("Permissions hold in a job: an actor lacking one fails the attempt with FORBIDDEN", async () => {
@@ -351,7 +381,11 @@ Deno.test("The timeout aborts the signal and counts a failed attempt", async () 
   await app.start();
   const { id } = await jobs.enqueue(WaitForRelease, { label: "slow" });
   await until(() => world.release !== undefined, "the attempt to start");
-  clock.advance(10_000);
+  await advance(clock, 9_500);
+  assert.equal(world.signal?.aborted, false, "heartbeats keep the 3 s lease");
+  await advance(clock, 500);
+  assert.equal(world.signal?.aborted, true);
+  assert.ok(world.signal?.reason instanceof JobTimeoutError);
   await until(async_status(jobs, id, "waiting"), "the job to wait again");
   assert.equal((await jobs.find(id))?.lastErrorCode, "JOB_TIMED_OUT");
   await app.stop();
@@ -363,15 +397,22 @@ Deno.test("Cancelling a running job aborts its signal at the next heartbeat", as
   const { id } = await jobs.enqueue(WaitForRelease, { label: "cancel me" });
   await until(() => world.release !== undefined, "the attempt to start");
   assert.ok(await jobs.cancel(id));
-  clock.advance(1_000);
-  await until(async_status(jobs, id, "cancelled"), "the job to be cancelled");
+  assert.equal((await jobs.find(id))?.status, "cancelled");
+  // The lease is 3 s: the next heartbeat comes a third of it after the start.
+  await advance(clock, 999, 333);
+  assert.equal(world.signal?.aborted, false, "not aborted before the heartbeat");
+  clock.advance(1);
+  await until(() => world.signal?.aborted === true, "the heartbeat to abort the signal");
+  assert.ok(world.signal.reason instanceof JobInterruptedError);
+  assert.equal(world.signal.reason.name, "JobInterruptedError", "not a lost lease or a timeout");
+  assert.equal(world.signal.reason.jobId, id);
   await app.stop();
   const job = await jobs.find(id);
   assert.equal(job?.status, "cancelled");
   assert.equal(job?.attempts, 1);
 });
 
-Deno.test("stop() waits for the grace period, then aborts and gives the job back uncounted", async () => {
+Deno.test("stop() waits for the grace period, 30 s by default, then aborts and gives the job back uncounted", async () => {
   const { app, jobs, world, clock, IgnoreSignal } = scenario({ start: true });
   await app.start();
   const { id } = await jobs.enqueue(IgnoreSignal, {});
@@ -382,8 +423,7 @@ Deno.test("stop() waits for the grace period, then aborts and gives the job back
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
   assert.equal(stopped, false);
   // Heartbeats keep the lease during the grace period.
-  clock.advance(29_999);
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await advance(clock, 29_999);
   assert.equal(stopped, false);
   clock.advance(1);
   await stopping;

@@ -7,3 +7,5 @@
 export * from "./redis/redis_scripting.ts";
 export * from "./redis/adapters.ts";
 export * from "./redis/redis_job_store.ts";
+export * from "./redis/redis_durability.ts";
+export * from "./redis/redis_unavailable.ts";

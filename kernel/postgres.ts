@@ -1,6 +1,7 @@
 /**
  * The kernel on PostgreSQL (postgres.js): units of work that share one transaction, the outbox
- * and the processed-events table.
+ * and the processed-events table; the client's time-outs, its readiness check, and the translation
+ * of its errors (an outage answers `SERVICE_UNAVAILABLE`).
  *
  * @module
  */
@@ -9,3 +10,7 @@ export * from "./postgres/kernel_migrations.ts";
 export * from "./postgres/postgres_outbox.ts";
 export * from "./postgres/postgres_processed_events.ts";
 export * from "./postgres/run_migrations.ts";
+export * from "./postgres/postgres_errors.ts";
+export * from "./postgres/postgres_idempotency_store.ts";
+export * from "./postgres/postgres_client_options.ts";
+export * from "./postgres/postgres_health.ts";

@@ -2,11 +2,14 @@
  * The kit runner of the jobs side-by-side benchmark: `deno run -A bench/jobs/kit_runner.ts
  * <pg|redis> <measure> <jobs> <concurrency> <samples> <maxSeconds>` prints one JSON line.
  *
- * Settings: the `jobsPlugin` defaults (poll interval 1 s, prefetch the concurrency but at least
- * 10, LISTEN/NOTIFY wake on Postgres, PUBLISH/SUBSCRIBE wake on Redis over TCP), worker
+ * Settings: the `jobsPlugin` defaults (poll interval 1 s, LISTEN/NOTIFY wake on Postgres,
+ * PUBLISH/SUBSCRIBE wake on Redis over TCP) with `prefetch` the concurrency but at least 10 (the
+ * option for a busy queue; off by default, see the README), worker
  * concurrency as given; the producer is a second application that only enqueues (`start: false`),
  * on its own pool, so a job reaches the worker as it would from a web process: through NOTIFY
  * (Postgres) or PUBLISH (Redis). Postgres pool: max(10, concurrency) connections, as for the peers.
+ * Redis: the durability check off (`requireDurability: "off"`), since the benchmark runs, like
+ * BullMQ's row, on the machine's throwaway server, which keeps no append-only file.
  */
 import postgres from "postgres";
 import { Redis } from "ioredis";
@@ -49,7 +52,7 @@ function app(store: JobStore, transactions: TransactionManager, worker?: number)
       backgroundJobs: jobsPlugin({
         store,
         start: worker !== undefined,
-        ...(worker === undefined ? {} : { concurrency: worker }),
+        ...(worker === undefined ? {} : { concurrency: worker, prefetch: Math.max(10, worker) }),
       }),
     },
   });
@@ -88,10 +91,13 @@ function redisClients(): Clients {
   const [a, b] = [new Redis(redisUrl, { db: 5 }), new Redis(redisUrl, { db: 5 })];
   return {
     producer: {
-      store: new RedisJobStore(tcpScripting(a)),
+      store: new RedisJobStore(tcpScripting(a), { requireDurability: "off" }),
       transactions: new InMemoryTransactions(),
     },
-    worker: { store: new RedisJobStore(tcpScripting(b)), transactions: new InMemoryTransactions() },
+    worker: {
+      store: new RedisJobStore(tcpScripting(b), { requireDurability: "off" }),
+      transactions: new InMemoryTransactions(),
+    },
     async reset() {
       await a.flushdb();
     },

@@ -18,6 +18,7 @@ import { planRouteGroup } from "../generators/generate_route_group.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
 import { planContext } from "../generators/generate_context.ts";
+import { planErrorCode } from "../generators/generate_error_code.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 
 /** What `kit generate` is told. */
@@ -174,6 +175,19 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         second,
         typeof role === "string" ? { role } : {},
       );
+      break;
+    }
+    case "error-code": {
+      if (first === undefined || second === undefined) {
+        throw new CliError(
+          'Usage: kit generate error-code <context> <CODE> --status <4xx> [--description "..."]',
+        );
+      }
+      const { status, description } = input.options;
+      plan = await planErrorCode(root, config, first, second, {
+        ...(typeof status === "string" ? { status } : {}),
+        ...(typeof description === "string" ? { description } : {}),
+      });
       break;
     }
     case "integration-event":

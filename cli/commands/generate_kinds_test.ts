@@ -183,6 +183,23 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
   );
   const withRepository = await readFile(compose, "utf8");
   assert.equal(withRepository.match(/^\s+schedulingAppointmentRepository,$/gm)?.length, 1);
+  // The handler saves at the version it loaded; retrying on a conflict is the command's choice.
+  const cancel =
+    "src/contexts/scheduling/application/commands/cancel-appointment/cancel-appointment";
+  assert.match(
+    await readFile(join(dir, `${cancel}.handler.ts`), "utf8"),
+    /const loaded = await this\.appointments\.get\(command\.appointmentId\);[^]*await this\.appointments\.save\(appointment, loaded\.version\);/,
+  );
+  const command = await readFile(join(dir, `${cancel}.command.ts`), "utf8");
+  assert.match(command, /Declare\s+(\* )?`@RetryOnConflict\(\)`/);
+  assert.doesNotMatch(command, /^@RetryOnConflict/m);
+  assert.match(
+    await readFile(
+      join(dir, "src/contexts/scheduling/application/policies/clear-calendar.policy.ts"),
+      "utf8",
+    ),
+    /refuse unless its tenant[^]*is\s+(\/\/ )?execution\.tenantId/,
+  );
 
   await runIn(dir, Deno.execPath(), ["task", "verify"]);
   const text = await runIn(dir, Deno.execPath(), ["test", "-A"]);
@@ -191,6 +208,19 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     text,
     /ClearCalendar decides calendar.clear and is registered with the platform \.\.\. ok/,
   );
+  for (
+    const guarantee of [
+      "loads the Appointment and saves it at its next version",
+      "of another tenant's Appointment is refused as not found, and changes nothing",
+      "by a caller who names none of their tenants is refused \\(TENANT_REQUIRED\\)",
+      "over other work's save is refused \\(CONCURRENT_UPDATE\\), the other save stands",
+    ]
+  ) {
+    for (const name of ["CancelAppointment", "ConfirmAppointment"]) {
+      assert.match(text, new RegExp(`${name} ${guarantee} \\.\\.\\. ok`));
+    }
+  }
+  assert.match(text, /ok \| \d+ passed (\(\d+ steps\) )?\| 0 failed/);
   assert.match(
     text,
     /ReadProfile decides profile.read and is registered with the platform \.\.\. ok/,

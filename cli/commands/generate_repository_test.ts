@@ -7,7 +7,7 @@ import { initializedProject, projectTree, quietly, runIn } from "./test_project.
 const migrationsDir = (dir: string, context: string) =>
   join(dir, `src/contexts/${context}/infrastructure/migrations`);
 
-Deno.test("kit generate repository: a table per migration, one ordered list, renumbered on top after a merge", async () => {
+Deno.test("kit generate repository: tenant-aware and versioned, a table per migration, one ordered list, renumbered on top after a merge", async () => {
   const base = await initializedProject();
   for (
     const args of [
@@ -44,6 +44,36 @@ Deno.test("kit generate repository: a table per migration, one ordered list, ren
   assert.deepEqual(await readdir(migrationsDir(base, "scheduling")), [
     "0001-create-appointments.ts",
   ]);
+  // Every row carries its tenant and its version; every statement names the tenants reached.
+  const table = await readFile(
+    join(migrationsDir(base, "scheduling"), "0001-create-appointments.ts"),
+    "utf8",
+  );
+  assert.match(table, /^ {2}tenant_id text not null,$/m);
+  assert.match(table, /^ {2}version integer not null check \(version > 0\)$/m);
+  const infrastructure = join(base, "src/contexts/scheduling/infrastructure");
+  const onPostgres = await readFile(
+    join(infrastructure, "appointment.postgres-repository.ts"),
+    "utf8",
+  );
+  assert.match(onPostgres, /values \(\$\{snapshot\.id\}, \$\{requireTenant\(\)\}/);
+  assert.match(onPostgres, /where id = \$\{id\} and \$\{this\.#reachedTenants\(\)\}/);
+  assert.match(
+    onPostgres,
+    /where id = \$\{snapshot\.id\} and version = \$\{version\} and \$\{this\.#reachedTenants\(\)\}/,
+  );
+  assert.match(onPostgres, /return expectSaved\(result\.count, /);
+  assert.match(
+    await readFile(join(infrastructure, "appointment.memory-repository.ts"), "utf8"),
+    /new InMemoryAggregates<AppointmentSnapshot>\("appointment"\)/,
+  );
+  assert.match(
+    await readFile(
+      join(base, "src/contexts/scheduling/application/ports/appointment-repository.ts"),
+      "utf8",
+    ),
+    /get\(id: string\): Promise<Versioned<Appointment> \| undefined>;[^]*add\(appointment: Appointment\): Promise<number>;[^]*save\(appointment: Appointment, version: number\): Promise<number>;/,
+  );
   const again = await quietly(() =>
     main(["generate", "repository", "scheduling", "Appointment"], base)
   );
@@ -126,10 +156,24 @@ Deno.test("kit generate repository: a table per migration, one ordered list, ren
     const text = await runIn(base, Deno.execPath(), ["test", "-A"], {
       DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
     });
+    // Each repository is tenant-aware and versioned, on memory and on PostgreSQL.
+    const guarantees = [
+      /keeps and finds each \w+ added, at its version/,
+      /keeps tenants apart: t1's \w+ is neither found, saved nor taken over by t2/,
+      /refuses work without a tenant \(TENANT_REQUIRED\): no \w+ is written without one/,
+      /refuses a stale save \(CONCURRENT_UPDATE\) and keeps the newer one/,
+    ];
     for (const name of ["AppointmentRepository", "PersonRepository", "MessageRepository"]) {
-      assert.match(text, new RegExp(`${name} in memory keeps and finds`));
-      assert.match(text, new RegExp(`${name} on PostgreSQL keeps and finds .* ok`));
+      for (const guarantee of guarantees) {
+        assert.match(text, new RegExp(`InMemory${name} ${guarantee.source} \\.\\.\\. ok`));
+      }
+      const onPostgres = new RegExp(
+        `Postgres${name} on a database of its own \\(needs DATABASE_URL\\) \\.\\.\\.\\n` +
+          guarantees.map((g) => `  ${g.source} \\.\\.\\. ok.*\\n`).join(""),
+      );
+      assert.match(text, onPostgres);
     }
+    assert.match(text, /ok \| \d+ passed \(\d+ steps\) \| 0 failed/);
   } finally {
     await runIn(base, "psql", [
       "-h",

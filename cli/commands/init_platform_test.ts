@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SignJWT } from "jose";
+import type postgres from "postgres";
 import { main } from "../main.ts";
 import { createTestDatabase, serveProject } from "./served_project.ts";
 import { initializedProject, quietly, runIn } from "./test_project.ts";
@@ -22,8 +23,16 @@ async function edit(dir: string, path: string, from: string, to: string): Promis
   await writeFile(join(dir, path), text.replace(from, to));
 }
 
+/** The callers of the tests: each a booker of its tenants. */
+const tenantsOf: Readonly<Record<string, readonly string[]>> = {
+  ann: ["practice-1"],
+  blocked: ["practice-1"],
+  ben: ["practice-2"],
+  "two-practices": ["practice-1", "practice-2"],
+};
+
 function token(sub: string, roles: string[]): Promise<string> {
-  return new SignJWT({ sub, roles })
+  return new SignJWT({ sub, roles, tenants: tenantsOf[sub] ?? [] })
     .setProtectedHeader({ alg: "HS256" })
     .setIssuer(tokenEnv.JWT_ISSUER)
     .setAudience(tokenEnv.JWT_AUDIENCE)
@@ -31,17 +40,29 @@ function token(sub: string, roles: string[]): Promise<string> {
     .sign(new TextEncoder().encode(secret));
 }
 
-async function book(base: string, id: string, sub?: string): Promise<Response> {
-  const headers: Record<string, string> = sub === undefined
-    ? {}
-    : { authorization: `Bearer ${await token(sub, ["booker"])}` };
+/** POST /appointment/:id/booking as `sub` (none: anonymous), naming `tenant` (none: no header). */
+async function book(base: string, id: string, sub?: string, tenant?: string): Promise<Response> {
+  const headers: Record<string, string> = {
+    ...(sub === undefined ? {} : { authorization: `Bearer ${await token(sub, ["booker"])}` }),
+    ...(tenant === undefined ? {} : { "x-tenant-id": tenant }),
+  };
   return await fetch(`${base}/appointment/${id}/booking`, { method: "POST", headers });
+}
+
+/** The tenant and version of an appointment's row. */
+async function rowOf(
+  sql: postgres.Sql,
+  id: string,
+): Promise<{ tenant_id: string; version: number } | undefined> {
+  const [row] = await sql`select tenant_id, version from scheduling.appointments where id = ${id}`;
+  return row as { tenant_id: string; version: number } | undefined;
 }
 
 const controller = `import { Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { BookAppointment } from "../../application/commands/book-appointment/book-appointment.command.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 import { AppointmentRoutes } from "./appointment.routes.ts";
 
 /** POST /appointment/:appointmentId/booking: books an appointment. */
@@ -52,7 +73,7 @@ import { AppointmentRoutes } from "./appointment.routes.ts";
   summary: "Book an appointment",
   params: zodSchema(z.object({ appointmentId: z.string().min(1) })),
   response: { status: 204, description: "Booked" },
-  errors: ["APPOINTMENT_NOT_FOUND"],
+  errors: [schedulingErrors.APPOINTMENT_NOT_FOUND],
 })
 export class BookAppointmentController {
   constructor(private readonly commands: CommandBus) {}
@@ -126,7 +147,11 @@ Deno.test({
         const output = await runIn(dir, Deno.execPath(), ["task", "test"], {
           DATABASE_URL: specs.url,
         });
-        assert.match(output, /AppointmentRepository on PostgreSQL keeps and finds/);
+        assert.match(
+          output,
+          /PostgresAppointmentRepository on a database of its own \(needs DATABASE_URL\) \.\.\. ok/,
+        );
+        assert.match(output, /BookAppointment of another tenant's Appointment is refused/);
         assert.match(output, /the scheduling service composes with its context alone/);
       } finally {
         await specs.drop();
@@ -148,12 +173,32 @@ Deno.test({
           jobs: "background_jobs",
         });
         assert.equal((await book(app.url, "a-1")).status, 401);
-        const missing = await book(app.url, "a-1", "ann");
+        const missing = await book(app.url, "a-1", "ann", "practice-1");
         assert.equal(missing.status, 404);
         assert.equal((await missing.json()).code, "APPOINTMENT_NOT_FOUND");
-        await db.sql`insert into scheduling.appointments (id) values ('a-1')`;
-        assert.equal((await book(app.url, "a-1", "ann")).status, 204);
-        assert.equal((await book(app.url, "a-1", "blocked")).status, 403);
+        await db.sql`insert into scheduling.appointments (id, tenant_id, version)
+          values ('a-1', 'practice-1', 1)`;
+        assert.equal((await book(app.url, "a-1", "ann", "practice-1")).status, 204);
+        assert.deepEqual(await rowOf(db.sql, "a-1"), { tenant_id: "practice-1", version: 2 });
+        // Another tenant's caller finds nothing of practice-1, and may not name it.
+        const elsewhere = await book(app.url, "a-1", "ben", "practice-2");
+        assert.equal(elsewhere.status, 404);
+        assert.equal((await elsewhere.json()).code, "APPOINTMENT_NOT_FOUND");
+        assert.equal((await book(app.url, "a-1", "ben", "practice-1")).status, 403);
+        // A caller of two tenants who names neither reaches no tenant's data.
+        const unnamed = await book(app.url, "a-1", "two-practices");
+        assert.equal((await unnamed.json()).code, "TENANT_REQUIRED");
+        assert.equal(unnamed.status, 400);
+        assert.deepEqual(await rowOf(db.sql, "a-1"), { tenant_id: "practice-1", version: 2 });
+        assert.equal((await book(app.url, "a-1", "blocked", "practice-1")).status, 403);
+        // An id PostgreSQL cannot hold is refused at the edge, naming it, never a 500.
+        const nul = await book(app.url, "a%00", "ann", "practice-1");
+        assert.equal(nul.status, 422, await nul.clone().text());
+        const refusal = await nul.json();
+        assert.equal(refusal.code, "VALIDATION_FAILED");
+        assert.deepEqual(refusal.errors.map((e: { pointer: string }) => e.pointer), [
+          "/params/appointmentId",
+        ]);
         const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
         assert.ok(openapi.paths["/appointment/{appointmentId}/booking"]?.post);
         assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
@@ -170,9 +215,11 @@ Deno.test({
         DATABASE_URL: db.url,
       });
       try {
-        await db.sql`insert into scheduling.appointments (id) values ('a-2')`;
-        assert.equal((await book(service.url, "a-2", "blocked")).status, 403);
-        assert.equal((await book(service.url, "a-2", "ann")).status, 204);
+        await db.sql`insert into scheduling.appointments (id, tenant_id, version)
+          values ('a-2', 'practice-1', 1)`;
+        assert.equal((await book(service.url, "a-2", "blocked", "practice-1")).status, 403);
+        assert.equal((await book(service.url, "a-2", "ann", "practice-1")).status, 204);
+        assert.equal((await book(service.url, "a-2", "ben", "practice-2")).status, 404);
       } finally {
         assert.equal(await service.stop(), 0, service.output());
         await db.drop();
@@ -231,7 +278,8 @@ for (const queue of ["redis", "memory"] as const) {
       const app = await serveProject(dir, "src/main.ts", {
         ...tokenEnv,
         DATABASE_URL: db.url,
-        ...(queue === "redis" ? { REDIS_URL: redisUrl! } : {}),
+        // The shared test server keeps no append-only file: said out loud.
+        ...(queue === "redis" ? { REDIS_URL: redisUrl!, REDIS_DURABILITY: "off" } : {}),
       });
       try {
         assert.match(
@@ -258,8 +306,20 @@ Deno.test({
     const app = await serveProject(dir, "src/main.ts", {});
     try {
       assert.match(app.output(), /data in memory, jobs in memory/);
-      assert.match(app.output(), /a development token/);
-      assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
+      const printed = /a development token of the tenant 'development' \(valid one hour\): (\S+)/
+        .exec(app.output());
+      assert.ok(printed, app.output());
+      const claims = JSON.parse(
+        atob(printed[1]!.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")),
+      );
+      assert.deepEqual(claims.tenants, ["development"]);
+      const health = await fetch(`${app.url}/health`);
+      assert.equal(health.headers.get("x-content-type-options"), "nosniff");
+      assert.deepEqual(await health.json(), { status: "ok" });
+      const openapi = await fetch(`${app.url}/openapi.json`);
+      assert.equal(openapi.headers.get("x-content-type-options"), "nosniff");
+      assert.equal(openapi.headers.get("content-type"), "application/json");
+      await openapi.body?.cancel();
     } finally {
       assert.equal(await app.stop(), 0, app.output());
     }

@@ -41,7 +41,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
   },
   {
     kind: "aggregate",
-    summary: "an aggregate of the domain",
+    summary: "an aggregate of the domain, with the snapshot its repository keeps",
     options: [],
     writesShared: false,
     sharedFiles: [],
@@ -58,7 +58,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
   {
     kind: "command",
     summary:
-      "a command, its handler and its spec (with --aggregate: loaded and saved through its repository, shared files written)",
+      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant; shared files written)",
     options: ["--permission <name>", "--aggregate <Aggregate>"],
     writesShared: false,
     sharedFiles: ["src/platform/database/migrations.ts", platform],
@@ -71,6 +71,15 @@ export const generatorKinds: readonly GeneratorKind[] = [
     options: ["--kind core|supporting|generic"],
     writesShared: true,
     sharedFiles: ["kit.config.json", platform, "docs/context-map.md", ".dependency-cruiser.cjs"],
+    available: true,
+  },
+  {
+    kind: "error-code",
+    summary:
+      "an error code of a context with the one HTTP status it answers, in its domain/<context>-errors.ts",
+    options: ["--status <4xx>", "--description <text>"],
+    writesShared: false,
+    sharedFiles: [],
     available: true,
   },
   {
@@ -132,7 +141,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
   {
     kind: "repository",
     summary:
-      "a repository of an aggregate, registered with the platform, and its table in a new numbered migration",
+      "a repository of an aggregate, tenant-aware and versioned (in memory and on PostgreSQL), registered with the platform, and its table in a new numbered migration",
     options: [],
     writesShared: true,
     sharedFiles: ["src/platform/database/migrations.ts", platform],

@@ -112,7 +112,9 @@ import { InMemory${seeded.aggregate}Repository } from "../../infrastructure/${se
 `
   }import { ${name} } from "./${kebab}.job.ts";
 
-Deno.test("${name} enqueued by a user runs what is due as that user", async () => {
+Deno.test("${name} enqueued by a user runs what is due as that user, in their tenant", async () => {
+  const user = userActor("someone", { roles: ["granted"], tenants: ["t1"] });
+  const execution = { origin: "test", actor: user, tenantId: "t1", correlationId: "spec" };
 ${
     seeded === undefined
       ? ""
@@ -120,7 +122,7 @@ ${
 ${
         seeded.id === undefined
           ? ""
-          : `  await ${seeded.variable}.save(${seeded.aggregate}.create(${seeded.id}));
+          : `  await runInScope({ execution }, () => ${seeded.variable}.add(${seeded.aggregate}.create(${seeded.id})));
 `
       }`
   }  const application = testApplication([${camel}Module], {
@@ -130,11 +132,7 @@ ${
   }
   });
   const jobs = application.backgroundJobs as BackgroundJobsApi;
-  const user = userActor("someone", { roles: ["granted"] });
-  const { id } = await runInScope(
-    { execution: { origin: "test", actor: user, correlationId: "spec" } },
-    () => jobs.enqueue(${name}, { ${sample} }),
-  );
+  const { id } = await runInScope({ execution }, () => jobs.enqueue(${name}, { ${sample} }));
   assert.equal(await jobs.runDue(), 1);
   assert.equal((await jobs.find(id))?.status, "succeeded");
 });

@@ -5,8 +5,9 @@ import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
-import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { aOrAn, camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
+import { errorCodesName, errorCodesPath, planErrorCodeDeclaration } from "./generate_error_code.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -69,6 +70,13 @@ export async function planMessage(
   const writes: FileWrite[] = [];
   if (aggregate !== undefined) {
     writes.push(...await planAggregateRepository(root, config, context, aggregate));
+    writes.push(
+      await planErrorCodeDeclaration(root, context, {
+        code: notFoundCode(aggregate),
+        status: 404,
+        description: `No ${aggregate} of this id in the tenant`,
+      }),
+    );
   }
   if (permission !== undefined) writes.push(...await planPermission(root, context, permission));
   const template = aggregate === undefined
@@ -173,7 +181,9 @@ import { ${name}${kind === "query" ? `, type ${name}Result` : ""} } from "./${ke
 export class ${name}Handler {
   handle(_${kind}: ${name}): Promise<${result}> {
     // TODO(domain): ${
-    kind === "command" ? "load the aggregate, let it decide, save it" : "read what the query asks"
+    kind === "command"
+      ? "load the aggregate, let it decide, save it at the version it loaded"
+      : "read what the query asks, of the tenants the work reaches only (readableTenants())"
   }.
     ${answer}
   }
@@ -227,11 +237,21 @@ function aggregateTemplates(
   const variable = camelOf(aggregateKebab);
   const repository = `${aggregate}Repository`;
   const base = permission ? "AuthorizedCommand" : "Command";
+  const one = aOrAn(aggregate);
   const message = `import { type Actor, ${
     permission ? `${base}, Requires` : base
   } } from "@kit/kernel";
 ${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
-/** ${name}: what the actor asks of a ${aggregate}${permission ? `; needs '${permission}'` : ""}. */
+/**
+ * ${name}: what the actor asks of ${one}${permission ? `; needs '${permission}'` : ""}.
+ *
+ * Its handler saves the ${aggregate} at the version it loaded: when other work saved it meanwhile,
+ * the command is refused with \`CONCURRENT_UPDATE\` (409) and nothing of it is kept. Declare
+ * \`@RetryOnConflict()\` (from \`@kit/kernel\`) on this class to have the bus send it again in a
+ * new unit of work instead: right when the handler decides anew on what it loads and all its
+ * effects go through the unit of work (repositories, events, jobs); wrong when the caller must see
+ * what changed before asking again (off by default: the conflict reaches the caller).
+ */
 ${
     permission
       ? `@Requires(${camel}Permissions["${permission}"])\n`
@@ -242,29 +262,41 @@ ${
   }
 }
 `;
-  const handler = `import { ConceptError, Handles } from "@kit/kernel";
+  const errors = errorCodesName(context);
+  const handler = `import { Handles } from "@kit/kernel";
+import { ${errors} } from "../../../domain/${errorCodesPath(context).split("/").pop()}";
 import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
 import { ${name} } from "./${kebab}.command.ts";
 
-/** Runs ${name}: loads the ${aggregate}, lets it decide, saves it. */
+/**
+ * Runs ${name}: loads the ${aggregate} of the work's tenant, lets it decide, saves it at the
+ * version it loaded (\`CONCURRENT_UPDATE\` when other work saved it meanwhile).
+ */
 @Handles(${name})
 export class ${name}Handler {
   constructor(private readonly ${variable}s: ${repository}) {}
 
   async handle(command: ${name}): Promise<void> {
-    const ${variable} = await this.${variable}s.get(command.${id});
-    if (${variable} === undefined) {
-      throw ConceptError.notFound("${
-    aggregateKebab.toUpperCase().replaceAll("-", "_")
-  }_NOT_FOUND", \`No ${aggregate} \${command.${id}}\`);
+    const loaded = await this.${variable}s.get(command.${id});
+    if (loaded === undefined) {
+      throw ${errors}.${notFoundCode(aggregate)}.error(\`No ${aggregate} \${command.${id}}\`);
     }
+    const ${variable} = loaded.state;
     // TODO(domain): let the ${aggregate} decide.
-    await this.${variable}s.save(${variable});
+    await this.${variable}s.save(${variable}, loaded.version);
   }
 }
 `;
+  const grants = `{ granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] }`;
   const spec = `import assert from "node:assert/strict";
-import { ConceptError, ForbiddenError, userActor } from "@kit/kernel";
+import {
+  ConceptError,
+  ForbiddenError,
+  isRefusal,
+  runInScope,
+  userActor,
+  type Versioned,
+} from "@kit/kernel";
 import { testApplication } from "../../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../../${context}.module.ts";
 ${
@@ -278,28 +310,87 @@ import { ${name} } from "./${kebab}.command.ts";
 
 const ${variable}s = new InMemory${repository}();
 const application = testApplication([${camel}Module], {
-  grants: { granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] },
+  grants: ${grants},
   providers: [{ provide: ${repository}, provider: { useValue: ${variable}s } }],
 });
-const actor = userActor("someone", { roles: ["granted"] });
+// Each caller of one tenant works for it: the bus runs their commands in that tenant.
+const actor = userActor("someone", { roles: ["granted"], tenants: ["t1"] });
+const ofAnotherTenant = userActor("someone-of-t2", { roles: ["granted"], tenants: ["t2"] });
+const inT1 = { origin: "test", actor, tenantId: "t1", correlationId: "spec" };
 
-Deno.test("${name} loads the ${aggregate} and saves it through its repository", async () => {
-  await ${variable}s.save(${aggregate}.create("x1"));
+/** A ${aggregate} of the tenant t1, added as its repository's owner would. */
+function seed(id: string): Promise<number> {
+  return runInScope({ execution: inT1 }, () => ${variable}s.add(${aggregate}.create(id)));
+}
+
+/** The version of the ${aggregate} as the tenant t1 finds it. */
+async function versionOf(id: string): Promise<number | undefined> {
+  return (await runInScope({ execution: inT1 }, () => ${variable}s.get(id)))?.version;
+}
+
+const notFound = (error: unknown) => error instanceof ConceptError && error.kind === "not-found";
+
+Deno.test("${name} loads the ${aggregate} and saves it at its next version", async () => {
+  await seed("x1");
   await application.commands.execute(new ${name}(actor, "x1"));
-  assert.equal((await ${variable}s.get("x1"))?.id, "x1");
+  assert.equal(await versionOf("x1"), 2);
+});
+
+Deno.test("${name} of another tenant's ${aggregate} is refused as not found, and changes nothing", async () => {
+  await seed("x2");
+  await assert.rejects(
+    () => application.commands.execute(new ${name}(ofAnotherTenant, "x2")),
+    notFound,
+  );
+  assert.equal(await versionOf("x2"), 1);
+});
+
+Deno.test("${name} by a caller who names none of their tenants is refused (TENANT_REQUIRED)", async () => {
+  const ofTwo = userActor("someone-of-two", { roles: ["granted"], tenants: ["t1", "t2"] });
+  await assert.rejects(
+    () => application.commands.execute(new ${name}(ofTwo, "x1")),
+    (error) => isRefusal(error, "TENANT_REQUIRED"),
+  );
+});
+
+Deno.test("${name} over other work's save is refused (CONCURRENT_UPDATE), the other save stands", async () => {
+  /** Other work saves the ${aggregate} just after this command loads it, once. */
+  class Overtaken extends InMemory${repository} {
+    #overtaken = false;
+
+    override async get(id: string): Promise<Versioned<${aggregate}> | undefined> {
+      const loaded = await super.get(id);
+      if (loaded !== undefined && !this.#overtaken) {
+        this.#overtaken = true;
+        await super.save(loaded.state, loaded.version);
+      }
+      return loaded;
+    }
+  }
+  const overtaken = new Overtaken();
+  const raced = testApplication([${camel}Module], {
+    grants: ${grants},
+    providers: [{ provide: ${repository}, provider: { useValue: overtaken } }],
+  });
+  await runInScope({ execution: inT1 }, () => overtaken.add(${aggregate}.create("x3")));
+  await assert.rejects(
+    () => raced.commands.execute(new ${name}(actor, "x3")),
+    (error) => isRefusal(error, "CONCURRENT_UPDATE"),
+  );
+  assert.equal((await runInScope({ execution: inT1 }, () => overtaken.get("x3")))?.version, 2);
 });
 
 Deno.test("${name} of an unknown ${aggregate} is refused as not found", async () => {
   await assert.rejects(
     () => application.commands.execute(new ${name}(actor, "missing")),
-    (error) => error instanceof ConceptError && error.kind === "not-found",
+    notFound,
   );
 });
 ${
     permission
       ? `
 Deno.test("${name} is refused to an actor without ${permission}", async () => {
-  await assert.rejects(() => application.commands.execute(new ${name}(userActor("someone-else"), "x1")), ForbiddenError);
+  await assert.rejects(() => application.commands.execute(new ${name}(userActor("someone-else", { tenants: ["t1"] }), "x1")), ForbiddenError);
 });
 `
       : `
@@ -309,4 +400,9 @@ Deno.test("${name} needs no permission", () => {
 `
   }`;
   return { message, handler, spec };
+}
+
+/** The code of an aggregate that is not found (`APPOINTMENT_NOT_FOUND`). */
+function notFoundCode(aggregate: string): string {
+  return `${kebabOf(aggregate).toUpperCase().replaceAll("-", "_")}_NOT_FOUND`;
 }

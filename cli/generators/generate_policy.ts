@@ -88,7 +88,9 @@ import { ${permissions} } from "../../${context}.permissions.ts";
 /** ${name}: decides '${permission}' instead of the role check alone. */
 export const ${policyName} = definePolicy(
   ${permissions}["${permission}"],
-  // TODO(domain): look at the actor and the element (resource) too.
+  // TODO(domain): look at the actor and the element (resource) too. An element belongs to one
+  // tenant: refuse unless its tenant (loaded by its id, or named by the message) is
+  // execution.tenantId, the tenant the work runs for.
   ({ granted }) => granted,
 );
 `,
@@ -103,10 +105,12 @@ import { ${permissions} } from "../../${context}.permissions.ts";
 import { ${policyName} } from "./${kebab}.policy.ts";
 
 Deno.test("${name} decides ${permission} and is registered with the platform", async () => {
+  const actor = userActor("someone", { tenants: ["t1"] });
   const request = {
-    actor: userActor("someone"),
+    actor,
     permission: ${permissions}["${permission}"],
     message: {} as never,
+    execution: { origin: "test", actor, tenantId: "t1", correlationId: "spec" },
   };
   assert.equal(await ${policyName}.decide({ ...request, granted: true }), true);
   assert.equal(await ${policyName}.decide({ ...request, granted: false }), false);

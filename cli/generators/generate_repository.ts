@@ -100,8 +100,10 @@ async function planList(
 
 /**
  * Plans a repository of an aggregate: its port, an in-memory and a PostgreSQL adapter (both
- * registered with the platform, which provides one by its store), a spec run on both, and its
- * table in a new numbered migration (in the context's schema), listed in the project's one
+ * registered with the platform, which provides one by its store), tenant-aware (a row written
+ * with the work's tenant, read by that tenant's work only) and versioned (a stale save is
+ * `CONCURRENT_UPDATE`), a spec that proves it on both, and its table (with `tenant_id` and
+ * `version`) in a new numbered migration (in the context's schema), listed in the project's one
  * ordered migration list. Run again on an existing repository whose migration
  * number another migration took too (two branches merged), it renumbers its migration on top
  * and registers the repository again if the merge lost its registrations.

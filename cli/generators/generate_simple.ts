@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
-import { checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { aOrAn, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 
 /** Refuses an unknown context, naming the known ones. */
 export function checkContext(config: KitConfig, context: string): void {
@@ -16,7 +16,10 @@ export function checkContext(config: KitConfig, context: string): void {
   }
 }
 
-/** Plans an aggregate: the domain class with an identity and a spec. */
+/**
+ * Plans an aggregate: the domain class with an identity, its snapshot (the plain data its
+ * repository keeps, with the tenant and the version beside it) and a spec.
+ */
 export async function planAggregate(
   root: string,
   config: KitConfig,
@@ -31,24 +34,7 @@ export async function planAggregate(
     throw new CliError(`Aggregate '${name}' exists already in context '${context}'`);
   }
   return await withDerived(root, config, [
-    {
-      path,
-      create: true,
-      contents:
-        `/** The ${name} aggregate: it decides, and refuses with a domain error when it must. */
-export class ${name} {
-  private constructor(readonly id: string) {}
-
-  /** A new ${name}. */
-  static create(id: string): ${name} {
-    if (id.length === 0) throw new TypeError("A ${name} needs an id");
-    return new ${name}(id);
-  }
-
-  // TODO(domain): the decisions of ${name}, each answering or refusing with ConceptError.refusal(...).
-}
-`,
-    },
+    { path, create: true, contents: aggregateFile(name) },
     {
       path: `src/contexts/${context}/domain/${kebab}.spec.ts`,
       create: true,
@@ -59,9 +45,67 @@ Deno.test("${name}.create keeps its id and refuses an empty one", () => {
   assert.equal(${name}.create("x1").id, "x1");
   assert.throws(() => ${name}.create(""), /needs an id/);
 });
+
+Deno.test("${name}.restore gives back the ${name} its snapshot kept", () => {
+  const snapshot = ${name}.create("x1").snapshot();
+  assert.deepEqual(JSON.parse(JSON.stringify(snapshot)), snapshot, "a snapshot is plain JSON");
+  assert.deepEqual(${name}.restore(snapshot).snapshot(), snapshot);
+});
 `,
     },
   ]);
+}
+
+function aggregateFile(name: string): string {
+  const one = aOrAn(name);
+  const sentenceStart = one.replace(/^a/, "A");
+  return `/**
+ * What ${one} keeps, as plain JSON data: what its repository stores and restores. The
+ * repository keeps the tenant and the version beside it: they are not the domain's business.
+ */
+export interface ${name}Snapshot {
+  readonly id: string;
+  // TODO(domain): what ${one} keeps (plain JSON: text, numbers, booleans, arrays, objects).
+}
+
+/**
+ * The ${name} aggregate: it decides, and refuses with a domain error when it must. Its
+ * repository loads it with the version it had and saves it expecting that version, so that a
+ * decision made on a stale ${name} is refused (\`CONCURRENT_UPDATE\`) instead of undoing other
+ * work.
+ */
+export class ${name} {
+  #snapshot: ${name}Snapshot;
+
+  private constructor(snapshot: ${name}Snapshot) {
+    this.#snapshot = snapshot;
+  }
+
+  /** A new ${name}. */
+  static create(id: string): ${name} {
+    if (id.length === 0) throw new TypeError("${sentenceStart} needs an id");
+    return new ${name}({ id });
+  }
+
+  /** The ${name} its repository kept (nothing is decided again). */
+  static restore(snapshot: ${name}Snapshot): ${name} {
+    return new ${name}(snapshot);
+  }
+
+  /** Its identity. */
+  get id(): string {
+    return this.#snapshot.id;
+  }
+
+  /** What its repository keeps of it. */
+  snapshot(): ${name}Snapshot {
+    return this.#snapshot;
+  }
+
+  // TODO(domain): the decisions of ${name}, each refusing with ConceptError.refusal(...) or
+  // replacing the snapshot with the next one (this.#snapshot = { ...this.#snapshot, ... }).
+}
+`;
 }
 
 /** Plans a port: an interface of the application and its token, sharing one name. */

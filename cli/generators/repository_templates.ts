@@ -1,4 +1,4 @@
-import { camelOf } from "../project/kit_config.ts";
+import { aOrAn, camelOf } from "../project/kit_config.ts";
 
 /** The project's ordered migration list, created by the first `generate repository`. */
 export function migrationsListFile(): string {
@@ -20,7 +20,10 @@ export function migrateDatabase(sql: postgres.Sql): Promise<void> {
 `;
 }
 
-/** One numbered migration creating a repository's table in its context's schema. */
+/**
+ * One numbered migration creating a repository's table in its context's schema: each row the
+ * aggregate's snapshot (`data`) with its tenant and its version.
+ */
 export function migrationFile(id: string, version: number, context: string, table: string): string {
   const schema = context.replaceAll("-", "_");
   return `import type { Migration } from "@kit/kernel/postgres";
@@ -32,8 +35,11 @@ export const ${id}: Migration = {
 create schema if not exists "${schema}";
 create table if not exists "${schema}"."${table}" (
   id text primary key,
-  data jsonb not null default '{}'::jsonb
+  tenant_id text not null,
+  data jsonb not null default '{}'::jsonb,
+  version integer not null check (version > 0)
 );
+create index if not exists "${table}_tenant_id" on "${schema}"."${table}" (tenant_id);
 \`,
 };
 `;
@@ -47,44 +53,98 @@ export function repositoryFiles(
   table: string,
 ): { path: string; contents: string }[] {
   const base = `src/contexts/${context}`;
-  const schema = context.replaceAll("-", "_");
   const port = `${name}Repository`;
   return [
     {
       path: `${base}/application/ports/${kebab}-repository.ts`,
-      contents: `import { token } from "@kit/kernel";
+      contents: portFile(context, name, kebab),
+    },
+    {
+      path: `${base}/infrastructure/${kebab}.memory-repository.ts`,
+      contents: memoryRepositoryFile(context, name, kebab),
+    },
+    {
+      path: `${base}/infrastructure/${kebab}.postgres-repository.ts`,
+      contents: postgresRepositoryFile(context, name, kebab, table),
+    },
+    {
+      path: `${base}/infrastructure/${kebab}.repository.spec.ts`,
+      contents: repositorySpecFile(name, kebab, port),
+    },
+  ];
+}
+
+function portFile(context: string, name: string, kebab: string): string {
+  const port = `${name}Repository`;
+  const variable = name.charAt(0).toLowerCase() + name.slice(1);
+  const one = aOrAn(name);
+  return `import { token, type Versioned } from "@kit/kernel";
 import type { ${name} } from "../../domain/${kebab}.ts";
 
-/** Where ${name} aggregates are kept: loaded by id, saved whole. */
+/**
+ * Where ${name} aggregates are kept. Tenant-owned: ${one} is added for the tenant
+ * of the work that adds it (\`TENANT_REQUIRED\` when the work has none) and only that tenant's
+ * work finds or saves it. Versioned: \`get\` answers the version it loaded, \`save\` expects it,
+ * and a save on a version other work changed meanwhile is refused (\`CONCURRENT_UPDATE\`, 409)
+ * and changes nothing.
+ */
 export interface ${port} {
-  /** The ${name} with this id, or undefined. */
-  get(id: string): Promise<${name} | undefined>;
-  /** Saves a ${name} (inserted or replaced). */
-  save(${name.charAt(0).toLowerCase() + name.slice(1)}: ${name}): Promise<void>;
+  /**
+   * The ${name} with this id and the version it was loaded at; undefined when the tenants
+   * the work reaches have none. Work that reaches no tenant is refused (\`TENANT_REQUIRED\`).
+   */
+  get(id: string): Promise<Versioned<${name}> | undefined>;
+  /**
+   * Adds a new ${name} for the work's tenant, at version 1 (answered). Its id taken
+   * already is a \`CONCURRENT_UPDATE\` conflict, never an overwrite.
+   */
+  add(${variable}: ${name}): Promise<number>;
+  /**
+   * Saves ${one} loaded at \`version\` and answers its new version;
+   * \`CONCURRENT_UPDATE\` when other work saved it since (or it is another tenant's).
+   */
+  save(${variable}: ${name}, version: number): Promise<number>;
 }
 
 /** The token ${port} is provided under. */
 export const ${port} = token<${port}>("${context}.${port}");
-`,
-    },
-    {
-      path: `${base}/infrastructure/${kebab}.memory-repository.ts`,
-      contents: `import type { Registration } from "@kit/kernel";
-import { ${name} } from "../domain/${kebab}.ts";
+`;
+}
+
+function memoryRepositoryFile(context: string, name: string, kebab: string): string {
+  const port = `${name}Repository`;
+  return `import { InMemoryAggregates, readableTenants, type Registration, type Versioned } from "@kit/kernel";
+import { ${name}, type ${name}Snapshot } from "../domain/${kebab}.ts";
 import { ${port} } from "../application/ports/${kebab}-repository.ts";
 
-/** ${port} in memory, for specs and single-process runs. */
+/**
+ * ${port} in memory, for specs and single-process runs, with the guarantees of the PostgreSQL one:
+ * each ${name} kept with the tenant of the work that added it and found by that tenant's work only,
+ * each save expecting the version it loaded. Snapshots are kept as JSON, as PostgreSQL keeps them.
+ */
 export class InMemory${port} implements ${port} {
-  readonly #rows = new Map<string, string>();
+  readonly #rows = new InMemoryAggregates<${name}Snapshot>("${kebab}");
 
-  get(id: string): Promise<${name} | undefined> {
-    return Promise.resolve(this.#rows.has(id) ? ${name}.create(id) : undefined);
+  get(id: string): Promise<Versioned<${name}> | undefined> {
+    return Promise.try(() => {
+      readableTenants(); // work that reaches no tenant is refused, as on PostgreSQL
+      const row = this.#rows.find(id);
+      return row && { state: ${name}.restore(row.state), version: row.version };
+    });
   }
 
-  save(aggregate: ${name}): Promise<void> {
-    this.#rows.set(aggregate.id, aggregate.id);
-    return Promise.resolve();
+  add(aggregate: ${name}): Promise<number> {
+    return Promise.try(() => this.#rows.insert(asJson(aggregate.snapshot())));
   }
+
+  save(aggregate: ${name}, version: number): Promise<number> {
+    return Promise.try(() => this.#rows.update(asJson(aggregate.snapshot()), version));
+  }
+}
+
+/** The snapshot as PostgreSQL keeps it: what does not survive JSON fails in memory too. */
+function asJson(snapshot: ${name}Snapshot): ${name}Snapshot {
+  return JSON.parse(JSON.stringify(snapshot));
 }
 
 /** How the platform provides ${port} in the ${context} context when it runs in memory. */
@@ -92,30 +152,69 @@ export const ${camelOf(context)}${port}: Registration = {
   provide: ${port},
   provider: { useClass: InMemory${port}, deps: [] },
 };
-`,
-    },
-    {
-      path: `${base}/infrastructure/${kebab}.postgres-repository.ts`,
-      contents: `import type postgres from "postgres";
-import type { Registration } from "@kit/kernel";
+`;
+}
+
+function postgresRepositoryFile(
+  context: string,
+  name: string,
+  kebab: string,
+  table: string,
+): string {
+  const port = `${name}Repository`;
+  const qualified = `"${context.replaceAll("-", "_")}"."${table}"`;
+  return `import type postgres from "postgres";
+import {
+  expectSaved,
+  readableTenants,
+  type Registration,
+  requireTenant,
+  type Versioned,
+} from "@kit/kernel";
 import { currentSql } from "@kit/kernel/postgres";
 import { ${name} } from "../domain/${kebab}.ts";
 import { ${port} } from "../application/ports/${kebab}-repository.ts";
 
-/** ${port} on PostgreSQL: the table ${schema}.${table}, written in the command's transaction. */
+/**
+ * ${port} on PostgreSQL: the table ${qualified.replaceAll('"', "")}, written in the command's
+ * transaction. A row is written with the work's tenant (\`requireTenant()\`), read and saved only
+ * by work that reaches its tenant (every tenant: the system actor's work), and saved only at the
+ * version it was loaded at (\`expectSaved\`).
+ */
 export class Postgres${port} implements ${port} {
   constructor(private readonly sql: postgres.Sql) {}
 
-  async get(id: string): Promise<${name} | undefined> {
-    const rows = await currentSql(this.sql)\`select id from "${schema}"."${table}" where id = \${id}\`;
-    const row = rows[0];
-    // TODO(domain): rebuild the whole aggregate from its columns.
-    return row === undefined ? undefined : ${name}.create(row.id as string);
+  async get(id: string): Promise<Versioned<${name}> | undefined> {
+    const [row] = await currentSql(this.sql)\`
+      select id, data, version from ${qualified}
+      where id = \${id} and \${this.#reachedTenants()}\`;
+    if (row === undefined) return undefined;
+    return { state: ${name}.restore({ ...row.data, id: row.id }), version: row.version };
   }
 
-  async save(aggregate: ${name}): Promise<void> {
-    await currentSql(this.sql)\`insert into "${schema}"."${table}" (id) values (\${aggregate.id})
-      on conflict (id) do update set data = excluded.data\`;
+  async add(aggregate: ${name}): Promise<number> {
+    const snapshot = aggregate.snapshot();
+    const data = JSON.stringify(snapshot);
+    const result = await currentSql(this.sql)\`
+      insert into ${qualified} (id, tenant_id, data, version)
+      values (\${snapshot.id}, \${requireTenant()}, \${data}::text::jsonb, 1)
+      on conflict (id) do nothing\`;
+    return expectSaved(result.count, { type: "${kebab}", id: snapshot.id, version: 0 });
+  }
+
+  async save(aggregate: ${name}, version: number): Promise<number> {
+    const snapshot = aggregate.snapshot();
+    const data = JSON.stringify(snapshot);
+    const result = await currentSql(this.sql)\`
+      update ${qualified} set data = \${data}::text::jsonb, version = version + 1
+      where id = \${snapshot.id} and version = \${version} and \${this.#reachedTenants()}\`;
+    return expectSaved(result.count, { type: "${kebab}", id: snapshot.id, version });
+  }
+
+  /** The rows of the tenants the work reaches (\`TENANT_REQUIRED\` when it reaches none). */
+  #reachedTenants(): postgres.PendingQuery<postgres.Row[]> {
+    const tenants = readableTenants();
+    return tenants === undefined ? this.sql\`true\` : this.sql\`tenant_id in \${this.sql(tenants)}\`;
   }
 }
 
@@ -123,45 +222,146 @@ export class Postgres${port} implements ${port} {
 export function ${camelOf(context)}${port}OnPostgres(sql: postgres.Sql): Registration {
   return { provide: ${port}, provider: { useValue: new Postgres${port}(sql) } };
 }
-`,
-    },
-    {
-      path: `${base}/infrastructure/${kebab}.repository.spec.ts`,
-      contents: `import assert from "node:assert/strict";
+`;
+}
+
+function repositorySpecFile(name: string, kebab: string, port: string): string {
+  return `import assert from "node:assert/strict";
 import postgres from "postgres";
+import {
+  type ExecutionContext,
+  isRefusal,
+  runInScope,
+  systemActor,
+  userActor,
+} from "@kit/kernel";
 import { migrateDatabase } from "../../../platform/database/migrations.ts";
 import { ${name} } from "../domain/${kebab}.ts";
 import type { ${port} } from "../application/ports/${kebab}-repository.ts";
 import { InMemory${port} } from "./${kebab}.memory-repository.ts";
 import { Postgres${port} } from "./${kebab}.postgres-repository.ts";
 
-async function keepsAndFinds(repository: ${port}): Promise<void> {
-  const id = crypto.randomUUID();
-  assert.equal(await repository.get(id), undefined);
-  await repository.save(${name}.create(id));
-  await repository.save(${name}.create(id));
-  assert.equal((await repository.get(id))?.id, id);
+function within<T>(execution: ExecutionContext, work: () => Promise<T>): Promise<T> {
+  return runInScope({ execution }, work);
 }
 
-Deno.test("${port} in memory keeps and finds a saved ${name}", async () => {
-  await keepsAndFinds(new InMemory${port}());
-});
+/** Runs \`work\` as a user of the tenant given, for that tenant. */
+function inTenant<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+  const actor = userActor(\`user-of-\${tenantId}\`, { tenants: [tenantId] });
+  return within({ origin: "test", actor, tenantId, correlationId: "spec" }, work);
+}
 
-const url = Deno.env.get("DATABASE_URL");
+/** Runs \`work\` as a user of two tenants who names neither: it reaches no tenant. */
+function withoutTenant<T>(work: () => Promise<T>): Promise<T> {
+  const actor = userActor("user-of-two", { tenants: ["t1", "t2"] });
+  return within({ origin: "test", actor, correlationId: "spec" }, work);
+}
+
+/** Runs \`work\` as the system actor, which reaches every tenant. */
+function asSystem<T>(work: () => Promise<T>): Promise<T> {
+  return within({ origin: "test", actor: systemActor, correlationId: "spec" }, work);
+}
+
+const refusal = (code: string) => (error: unknown) => isRefusal(error, code);
+
+/** What every ${port} guarantees, whatever keeps it. */
+const contract: Record<string, (repository: ${port}) => Promise<void>> = {
+  "keeps and finds each ${name} added, at its version": async (repository) => {
+    const id = crypto.randomUUID();
+    assert.equal(await inTenant("t1", () => repository.get(id)), undefined);
+    assert.equal(await inTenant("t1", () => repository.add(${name}.create(id))), 1);
+    const loaded = await inTenant("t1", () => repository.get(id));
+    assert.ok(loaded, "found in its tenant");
+    assert.deepEqual(loaded.state.snapshot(), ${name}.create(id).snapshot());
+    assert.equal(loaded.version, 1);
+    assert.equal(await inTenant("t1", () => repository.save(loaded.state, loaded.version)), 2);
+    assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 2);
+  },
+  "keeps tenants apart: t1's ${name} is neither found, saved nor taken over by t2": async (
+    repository,
+  ) => {
+    const id = crypto.randomUUID();
+    await inTenant("t1", () => repository.add(${name}.create(id)));
+    assert.equal(await inTenant("t2", () => repository.get(id)), undefined);
+    await assert.rejects(
+      inTenant("t2", () => repository.save(${name}.create(id), 1)),
+      refusal("CONCURRENT_UPDATE"),
+    );
+    await assert.rejects(
+      inTenant("t2", () => repository.add(${name}.create(id))),
+      refusal("CONCURRENT_UPDATE"),
+    );
+    assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 1);
+    assert.equal((await asSystem(() => repository.get(id)))?.version, 1, "the system reaches all");
+  },
+  "refuses work without a tenant (TENANT_REQUIRED): no ${name} is written without one": async (
+    repository,
+  ) => {
+    const id = crypto.randomUUID();
+    await assert.rejects(
+      withoutTenant(() => repository.add(${name}.create(id))),
+      refusal("TENANT_REQUIRED"),
+    );
+    await assert.rejects(
+      asSystem(() => repository.add(${name}.create(id))),
+      refusal("TENANT_REQUIRED"),
+    );
+    await assert.rejects(withoutTenant(() => repository.get(id)), refusal("TENANT_REQUIRED"));
+    assert.equal(await asSystem(() => repository.get(id)), undefined);
+  },
+  "refuses a stale save (CONCURRENT_UPDATE) and keeps the newer one": async (repository) => {
+    const id = crypto.randomUUID();
+    await inTenant("t1", () => repository.add(${name}.create(id)));
+    const first = await inTenant("t1", () => repository.get(id));
+    const second = await inTenant("t1", () => repository.get(id));
+    assert.ok(first && second);
+    assert.equal(await inTenant("t1", () => repository.save(first.state, first.version)), 2);
+    await assert.rejects(
+      inTenant("t1", () => repository.save(second.state, second.version)),
+      refusal("CONCURRENT_UPDATE"),
+    );
+    const kept = await inTenant("t1", () => repository.get(id));
+    assert.equal(kept?.version, 2, "the newer save stands");
+    assert.deepEqual(kept?.state.snapshot(), first.state.snapshot());
+  },
+};
+
+for (const [guarantee, check] of Object.entries(contract)) {
+  Deno.test(\`InMemory${port} \${guarantee}\`, () => check(new InMemory${port}()));
+}
+
+/** Runs \`work\` on a migrated database of its own on the server of \`server\`, dropped after. */
+async function onOwnDatabase(
+  server: string,
+  work: (sql: postgres.Sql) => Promise<void>,
+): Promise<void> {
+  const name = \`spec_\${crypto.randomUUID().replaceAll("-", "")}\`;
+  const admin = postgres(server, { max: 1, onnotice: () => {} });
+  await admin.unsafe(\`create database "\${name}"\`);
+  const url = new URL(server);
+  url.pathname = \`/\${name}\`;
+  const sql = postgres(url.href, { onnotice: () => {} });
+  try {
+    await migrateDatabase(sql);
+    await work(sql);
+  } finally {
+    await sql.end();
+    await admin.unsafe(\`drop database if exists "\${name}" with (force)\`);
+    await admin.end();
+  }
+}
+
+const server = Deno.env.get("DATABASE_URL");
 Deno.test({
-  name: "${port} on PostgreSQL keeps and finds a saved ${name} (needs DATABASE_URL)",
-  ignore: url === undefined,
-  async fn() {
-    const sql = postgres(url!, { onnotice: () => {} });
-    try {
-      await migrateDatabase(sql);
-      await keepsAndFinds(new Postgres${port}(sql));
-    } finally {
-      await sql.end();
-    }
+  name: "Postgres${port} on a database of its own (needs DATABASE_URL)",
+  ignore: server === undefined,
+  async fn(t) {
+    await onOwnDatabase(server!, async (sql) => {
+      for (const [guarantee, check] of Object.entries(contract)) {
+        await t.step(guarantee, () => check(new Postgres${port}(sql)));
+      }
+    });
   },
 });
-`,
-    },
-  ];
+`;
 }

@@ -15,4 +15,7 @@ Deno.test("the Claude Code plugin ships the context-builder agent and the pre-wr
   const agent = await readFile(dir + "agents/context-builder.md", "utf8");
   assert.match(agent, /^---\nname: context-builder\n/);
   assert.match(agent, /--local-only/);
+  for (const guarantee of ["requireTenant()", "readableTenants()", "expectSaved", "lockFor"]) {
+    assert.ok(agent.includes(`\`${guarantee}\``), `the agent is told of ${guarantee}`);
+  }
 });

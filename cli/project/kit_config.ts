@@ -101,3 +101,8 @@ export function camelOf(kebab: string): string {
   const pascal = pascalOf(kebab);
   return pascal.charAt(0).toLowerCase() + pascal.slice(1);
 }
+
+/** `Appointment` -> `an Appointment`, `Person` -> `a Person`: a name in generated prose. */
+export function aOrAn(name: string): string {
+  return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
+}

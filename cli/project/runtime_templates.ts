@@ -73,11 +73,25 @@ export function openJobStore(sql: Database | undefined): OpenedJobStore {
   }
   if (queue === "redis") {
     return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
-import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
+import {
+  type DurabilityRequirement,
+  failFastRedisOptions,
+  RedisJobStore,
+  tcpScripting,
+} from "@kit/jobs/redis";
 import { Redis } from "ioredis";
 import type { Database } from "../database/database.ts";
 
 ${storeShape}
+/** What the store demands of Redis's settings: REDIS_DURABILITY (refuse, warn, off; refuse). */
+function redisDurability(): DurabilityRequirement {
+  const value = Deno.env.get("REDIS_DURABILITY") ?? "refuse";
+  if (value !== "refuse" && value !== "warn" && value !== "off") {
+    throw new Error(\`REDIS_DURABILITY must be refuse, warn or off, got '\${value}'\`);
+  }
+  return value;
+}
+
 /**
  * The job store of the project's queue (redis): on the Redis server at \`REDIS_URL\`, required
  * when the platform runs on a database; in memory without either.
@@ -86,9 +100,11 @@ export function openJobStore(sql: Database | undefined): OpenedJobStore {
   const url = Deno.env.get("REDIS_URL");
   if (sql === undefined && !url) return inMemory();
   if (!url) throw new Error("REDIS_URL is not set: the project's queue is redis");
-  const redis = new Redis(url);
+  // Fails fast while Redis is down (503 at the edge), and refuses a Redis that would lose jobs
+  // (no append-only file, an evicting memory policy) unless REDIS_DURABILITY says "warn" or "off".
+  const redis = new Redis(url, failFastRedisOptions());
   return {
-    store: new RedisJobStore(tcpScripting(redis)),
+    store: new RedisJobStore(tcpScripting(redis), { requireDurability: redisDurability() }),
     name: "Redis",
     close: async () => {
       await redis.quit();
@@ -153,6 +169,9 @@ export interface Served {
   shutdown(): Promise<void>;
 }
 
+/** The headers of the platform's own answers: never sniffed as another type. */
+const headers = { "x-content-type-options": "nosniff" };
+
 /**
  * Serves the application's routes, \`/health\` and the OpenAPI document at \`/openapi.json\`
  * (\`port\` 0: any free port).
@@ -167,10 +186,12 @@ export function serveApplication(
     (request) => {
       const { pathname } = new URL(request.url);
       if (request.method === "GET" && pathname === "/health") {
-        return Response.json({ status: "ok" });
+        return Response.json({ status: "ok" }, { headers });
       }
       if (request.method === "GET" && pathname === "/openapi.json") {
-        return new Response(openapi, { headers: { "content-type": "application/json" } });
+        return new Response(openapi, {
+          headers: { ...headers, "content-type": "application/json" },
+        });
       }
       return application.http.fetch(request);
     },
@@ -259,12 +280,17 @@ const application = composePlatform({
   startEvents: true,
 });
 await application.start();
+// The developer belongs to one tenant, so that their requests reach its data by default. Printed
+// before the address, so that whoever waits for "listening" has the token already.
+const token = environment.options.sql ? undefined : await signToken(environment.options.jwtSecret, {
+  sub: "developer",
+  tenants: ["development"],
+});
+if (token !== undefined) {
+  console.log(\`a development token of the tenant 'development' (valid one hour): \${token}\`);
+}
 const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
 console.log(\`listening on \${served.url} (\${environment.description})\`);
-if (!environment.options.sql) {
-  const token = await signToken(environment.options.jwtSecret, { sub: "developer" });
-  console.log(\`a development token (valid one hour): \${token}\`);
-}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await served.shutdown();

@@ -8,7 +8,13 @@ import { jobStoreFile, migrateFile } from "./runtime_templates.ts";
 Deno.test("jobStoreFile() opens the store of each queue", () => {
   assert.match(jobStoreFile("database"), /new PostgresJobStore\(sql\)/);
   assert.doesNotMatch(jobStoreFile("database"), /Redis/);
-  assert.match(jobStoreFile("redis"), /new RedisJobStore\(tcpScripting\(redis\)\)/);
+  const redis = jobStoreFile("redis");
+  assert.match(redis, /new Redis\(url, failFastRedisOptions\(\)\)/);
+  assert.match(
+    redis,
+    /new RedisJobStore\(tcpScripting\(redis\), \{ requireDurability: redisDurability\(\) \}\)/,
+  );
+  assert.match(redis, /Deno\.env\.get\("REDIS_DURABILITY"\) \?\? "refuse"/);
   assert.match(jobStoreFile("redis"), /Deno\.env\.get\("REDIS_URL"\)/);
   assert.doesNotMatch(jobStoreFile("memory"), /Postgres|Redis\b/);
 });

@@ -3,14 +3,31 @@
  * (PGlite, files under `.kit/dev-db`); `DATABASE_URL` switches to a real server and `REDIS_URL` the
  * job store to Redis. The worker runs in process (`JOBS=off` to only enqueue) and the outbox is
  * relayed to the event handlers. Prints the address, a sample token and the API docs address.
+ *
+ * The database client has kit's time-outs (`DATABASE_POOL_SIZE`, `DATABASE_CONNECT_TIMEOUT`,
+ * `DATABASE_ACQUIRE_TIMEOUT`, `DATABASE_STATEMENT_TIMEOUT` change them): while PostgreSQL is out of
+ * reach requests answer 503 with `Retry-After` within seconds, `/health/ready` answers 503, and
+ * everything works again once it is back, without a restart.
  */
+import type { HealthCheck } from "@kit/kernel";
+import { postgresHealthCheck } from "@kit/kernel/postgres";
 import type { JobStore } from "@kit/jobs";
-import { RedisJobStore, tcpScripting, upstashScripting } from "@kit/jobs/redis";
+import {
+  type DurabilityRequirement,
+  failFastRedisOptions,
+  RedisJobStore,
+  tcpScripting,
+  upstashScripting,
+} from "@kit/jobs/redis";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
-import { connectDatabase } from "./platform/database/database.ts";
+import {
+  connectDatabase,
+  connectForMigrations,
+  databaseSettingsFromEnv,
+} from "./platform/database/database.ts";
 import { type DevDatabase, startDevDatabase } from "./platform/database/dev-database.ts";
 import { migrate } from "./platform/database/migrate.ts";
 import { seedDevData } from "./platform/database/seed.ts";
@@ -24,36 +41,67 @@ if (!url) {
   dev = await startDevDatabase(dataDir);
   url = dev.url;
 }
-const sql = connectDatabase(url, dev ? { max: 1 } : {});
-await migrate(sql);
+const settings = databaseSettingsFromEnv(Deno.env.toObject());
+const migrations = connectForMigrations(url);
+await migrate(migrations);
+await migrations.end({ timeout: 5 });
+const sql = connectDatabase(url, dev ? { ...settings, max: 1 } : settings);
 
-function jobStoreFromEnv(): JobStore | undefined {
+/** What the Redis store demands of the server's settings: `REDIS_DURABILITY` (default refuse). */
+function redisDurability(): DurabilityRequirement {
+  const value = Deno.env.get("REDIS_DURABILITY") ?? "refuse";
+  if (value !== "refuse" && value !== "warn" && value !== "off") {
+    throw new Error(`REDIS_DURABILITY must be refuse, warn or off, got '${value}'`);
+  }
+  return value;
+}
+
+/** The Redis job store of `REDIS_URL`, and its readiness check (a PING). */
+function jobStoreFromEnv(): { store: JobStore; check: HealthCheck } | undefined {
   const redisUrl = Deno.env.get("REDIS_URL");
   if (!redisUrl) return undefined;
   if (redisUrl.startsWith("https://")) {
     const token = Deno.env.get("UPSTASH_REDIS_REST_TOKEN");
     if (!token) throw new Error("REDIS_URL is an Upstash REST URL: set UPSTASH_REDIS_REST_TOKEN");
     const redis = new UpstashRedis({ url: redisUrl, token, automaticDeserialization: false });
-    return new RedisJobStore(upstashScripting(redis));
+    return {
+      store: new RedisJobStore(upstashScripting(redis), { requireDurability: redisDurability() }),
+      check: () => redis.ping(),
+    };
   }
-  return new RedisJobStore(tcpScripting(new IORedis(redisUrl)));
+  // Fails fast while Redis is down (503), and refuses a Redis that would lose jobs unless
+  // REDIS_DURABILITY says "warn" or "off" (see the README's Redis settings).
+  const redis = new IORedis(redisUrl, failFastRedisOptions());
+  return {
+    store: new RedisJobStore(tcpScripting(redis), { requireDurability: redisDurability() }),
+    check: () => redis.ping(),
+  };
 }
 
 const secret = new TextEncoder().encode(
   Deno.env.get("JWT_SECRET") ?? "dev-only-secret-of-the-scheduling-example",
 );
-const jobStore = jobStoreFromEnv();
+const jobs = jobStoreFromEnv();
 const application = composePlatform({
   sql,
   jwtSecret: secret,
   startJobs: Deno.env.get("JOBS") !== "off",
   startEvents: true,
   listen: dev === undefined,
-  ...(jobStore ? { jobStore } : {}),
+  ...(jobs ? { jobStore: jobs.store } : {}),
 });
 await application.start();
 await seedDevData(application);
-const served = await serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
+const served = await serveApplication(application, {
+  port: Number(Deno.env.get("PORT") ?? 8000),
+  health: {
+    readiness: {
+      database: postgresHealthCheck(sql),
+      ...(jobs ? { jobs: jobs.check } : {}),
+    },
+    onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+  },
+});
 const token = await signToken(secret, {
   sub: "dr-who",
   roles: ["practitioner"],
@@ -61,9 +109,8 @@ const token = await signToken(secret, {
 });
 console.log(`scheduling API on ${served.url}
   API docs:  ${served.url}/docs  (OpenAPI document: ${served.url}/openapi.json)
-  database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${
-  jobStore ? "Redis" : "PostgreSQL"
-}
+  health:    ${served.url}/health/live, ${served.url}/health/ready
+  database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${jobs ? "Redis" : "PostgreSQL"}
   sample token (practitioner dr-who of practice-1, valid 1 hour; send x-tenant-id: practice-1):
   ${token}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -40,3 +40,62 @@ Deno.test("the OpenAPI document is valid OpenAPI 3.1 and documents every route o
   }
   assert.ok(clearance.includes("UNKNOWN_CLEARANCE"));
 });
+
+Deno.test("each code is documented under the one status its context declares (PERSON_REGISTERED and ALREADY_INVITED: 409)", async () => {
+  const document = parse(await readFile(root + "openapi/scheduling.yaml", "utf8"));
+  const statusesOf = new Map<string, Set<string>>();
+  type Operation = {
+    responses?: Record<string, {
+      content?: Record<
+        string,
+        { schema?: { allOf?: { properties?: { code?: { enum?: string[] } } }[] } }
+      >;
+    }>;
+  };
+  for (
+    const operations of Object.values(document.paths as Record<string, Record<string, Operation>>)
+  ) {
+    for (const operation of Object.values(operations)) {
+      for (
+        const [status, response] of Object.entries(operation.responses ?? {})
+      ) {
+        const codes: string[] =
+          response.content?.["application/problem+json"]?.schema?.allOf?.[1]?.properties?.code
+            ?.enum ?? [];
+        for (const code of codes) {
+          statusesOf.set(code, new Set([...(statusesOf.get(code) ?? []), status]));
+        }
+      }
+    }
+  }
+  assert.deepEqual([...statusesOf.get("PERSON_REGISTERED") ?? []], ["409"]);
+  assert.deepEqual([...statusesOf.get("ALREADY_INVITED") ?? []], ["409"]);
+  assert.deepEqual([...statusesOf.get("SLOT_TAKEN") ?? []], ["409"]);
+  for (const [code, statuses] of statusesOf) {
+    assert.equal(statuses.size, 1, `${code} is documented under ${[...statuses].join(", ")}`);
+  }
+});
+
+Deno.test("Redocly's recommended lint finds no error and no warning in the OpenAPI document", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "npm:@redocly/cli@2.77.0",
+      "lint",
+      "--format=json",
+      "openapi/scheduling.yaml",
+    ],
+    cwd: root,
+    env: { NO_COLOR: "1", REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  const report = JSON.parse(text.slice(text.indexOf("{")));
+  assert.deepEqual(
+    report.totals,
+    { errors: 0, warnings: 0, ignored: 0 },
+    JSON.stringify(report.problems, null, 2),
+  );
+});

@@ -1,13 +1,8 @@
-import {
-  type Actor,
-  type Clock,
-  type Session,
-  systemClock,
-  UnauthorizedError,
-  userActor,
-} from "@kit/kernel";
-import { errors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { type Actor, type Clock, type Session, systemClock, userActor } from "@kit/kernel";
+import { type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Authenticator, Caller } from "../pipeline/authenticator.ts";
+import { InvalidTokenError } from "./invalid_token_error.ts";
+import { tokenRefusal } from "./token_refusal.ts";
 import { VerifiedTokens } from "./verified_tokens.ts";
 
 /** The options of {@linkcode jwtAuthenticator}. */
@@ -20,8 +15,18 @@ export interface JwtAuthenticatorOptions {
   readonly issuer: string | readonly string[];
   /** The expected audience(s) (`aud`). */
   readonly audience: string | readonly string[];
-  /** Tolerance for `exp` and `nbf`, in seconds (default 5). */
+  /**
+   * How far the issuer's clock may be from ours, in seconds (default 5): a token is still
+   * accepted that far past its `exp`, and that far before its `nbf` or `iat`.
+   */
   readonly clockToleranceSeconds?: number;
+  /**
+   * Whether a token must carry `exp` (default `true`). `false` accepts a token without one, which
+   * is then valid for ever: a leaked token can never be refused but by rotating the key. Unsafe;
+   * only for an issuer that cannot set `exp`. A token without `exp` is never kept in
+   * `verifiedTokens`.
+   */
+  readonly requireExpiry?: boolean;
   /** The clock that decides expiry (default: the system clock). */
   readonly clock?: Clock;
   /**
@@ -43,11 +48,14 @@ export interface JwtAuthenticatorOptions {
 
 /**
  * Resolves the caller from an `Authorization: Bearer <JWT>` header with jose: signature,
- * expiry, issuer and audience are checked, `alg: none` is refused, and the session's scopes come
- * from the `scope` (space-separated) or `scp` claim. A request without the header is anonymous;
- * a token that fails any check answers 401 (`UNAUTHORIZED`). An HMAC secret is imported once per
- * algorithm, and a token verified before is recognised without verifying it again (see
- * `verifiedTokens`).
+ * algorithm, issuer, audience and time are checked (`exp` required and not past, `nbf` and `iat`
+ * not in the future, each with `clockToleranceSeconds`), `alg: none` is refused, and the
+ * session's scopes come from the `scope` (space-separated) or `scp` claim. A request without the
+ * header is anonymous; a token that fails any check throws {@linkcode InvalidTokenError}: a 401
+ * (`UNAUTHORIZED`) whose detail says what was wrong ("The token has expired", "The token's
+ * signature does not verify") and whose `WWW-Authenticate` challenge says `invalid_token`. An
+ * HMAC secret is imported once per algorithm, and a token verified before is recognised without
+ * verifying it again (see `verifiedTokens`).
  *
  * @example
  * ```ts ignore
@@ -67,11 +75,17 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
   const clock = options.clock ?? systemClock;
   const toActor = options.actor ?? defaultActor;
   const tolerance = options.clockToleranceSeconds ?? 5;
+  if (!(tolerance >= 0 && tolerance < Infinity)) {
+    throw new TypeError(
+      `jwtAuthenticator() clockToleranceSeconds must be a number of seconds >= 0, got ${tolerance}`,
+    );
+  }
   const verifyOptions = {
     algorithms,
     issuer: typeof options.issuer === "string" ? options.issuer : [...options.issuer],
     audience: typeof options.audience === "string" ? options.audience : [...options.audience],
     clockTolerance: tolerance,
+    ...(options.requireExpiry === false ? {} : { requiredClaims: ["exp"] }),
   };
   const key = verificationKey(options.key);
   const verified = new VerifiedTokens(
@@ -87,14 +101,17 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
   };
   const verify = async (token: string): Promise<Caller> => {
     let payload: JWTPayload;
+    const now = clock.now();
     try {
       ({ payload } = await jwtVerify(token, key as CryptoKey, {
         ...verifyOptions,
-        currentDate: clock.now(),
+        currentDate: now,
       }));
     } catch (error) {
-      throw new UnauthorizedError(`The bearer token is refused: ${reason(error)}`);
+      throw tokenRefusal(error);
     }
+    // jose checks `iat` only against a maximum age; a token issued in the future is refused here.
+    if (issuedInFuture(payload, Math.floor(now.getTime() / 1000), tolerance)) throw inFuture();
     const caller = callerOf(payload);
     verified.set(token, payload);
     return caller;
@@ -106,17 +123,21 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
       const match = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i.exec(header);
       if (match === null) {
         return Promise.reject(
-          new UnauthorizedError("The Authorization header is not a bearer token"),
+          new InvalidTokenError("The Authorization header is not a bearer token"),
         );
       }
       const token = match[1]!;
       const known = verified.get(token);
       if (known !== undefined) {
-        // The same checks as jose's, on the same clock: a token past them is verified again.
+        // The same time checks as on a first verification, on the same clock: a token past them
+        // is verified again (and refused with the reason).
         const now = Math.floor(clock.now().getTime() / 1000);
         const exp = known.exp!;
         const nbf = known.nbf;
-        if (exp > now - tolerance && (nbf === undefined || nbf <= now + tolerance)) {
+        if (
+          exp > now - tolerance && (nbf === undefined || nbf <= now + tolerance) &&
+          !issuedInFuture(known, now, tolerance)
+        ) {
           try {
             return callerOf(known);
           } catch (error) {
@@ -159,9 +180,17 @@ const hmacHashes: ReadonlyMap<string, string> = new Map([
   ["HS512", "SHA-512"],
 ]);
 
+function issuedInFuture(claims: JWTPayload, now: number, tolerance: number): boolean {
+  return typeof claims.iat === "number" && claims.iat > now + tolerance;
+}
+
+function inFuture(): InvalidTokenError {
+  return new InvalidTokenError("The token was issued in the future (iat)");
+}
+
 function defaultActor(claims: JWTPayload): Actor {
   if (typeof claims.sub !== "string" || claims.sub.length === 0) {
-    throw new UnauthorizedError("The bearer token has no subject");
+    throw new InvalidTokenError("The token has no subject (sub)");
   }
   const strings = (value: unknown): string[] =>
     Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
@@ -173,17 +202,4 @@ function scopesOf(claims: JWTPayload): ReadonlySet<string> {
   if (typeof raw === "string") return new Set(raw.split(" ").filter((s) => s.length > 0));
   if (Array.isArray(raw)) return new Set(raw.filter((s): s is string => typeof s === "string"));
   return new Set();
-}
-
-function reason(error: unknown): string {
-  if (error instanceof errors.JWTExpired) return "it has expired";
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    return `claim '${error.claim}' is not accepted`;
-  }
-  if (error instanceof errors.JOSEAlgNotAllowed) return "its algorithm is not accepted";
-  if (error instanceof errors.JWSSignatureVerificationFailed) {
-    return "its signature does not verify";
-  }
-  if (error instanceof errors.JOSEError) return error.code;
-  return "it cannot be read";
 }

@@ -17,7 +17,12 @@ export const Authenticated: Guard = Object.freeze({
   },
 });
 
-/** Marks a route open to anyone. Stands alone: a route with `Public` has no other guard. */
+/**
+ * Marks a route open to anyone, out loud. Stands alone: a route with `Public` has no other guard.
+ * A Public route reads no credential, whatever parts it declares: its actor is anonymous, a bad
+ * or expired token does not matter (no 401), and its document shows `security: []` and no 401.
+ * A function route says the same with `security: []`.
+ */
 export const Public: Guard = Object.freeze({
   name: "Public",
   documents: {},
@@ -64,14 +69,20 @@ export function HasScope(...scopes: readonly SessionScope[]): Guard {
   });
 }
 
-/** Lets through a caller who belongs to the tenant the request names. */
+/**
+ * Lets through a caller whose request runs for one of its tenants: the one it names (the pipeline
+ * has refused a tenant the caller does not belong to), else the caller's only tenant. Refuses a
+ * caller of several tenants who names none, and a caller of none.
+ */
 export const TenantMember: Guard = Object.freeze({
   name: "TenantMember",
   documents: { errors: ["UNAUTHORIZED", "FORBIDDEN"] },
   check(request: GuardRequest): void {
     if (request.actor === undefined) throw new UnauthorizedError();
     if (request.tenantId === undefined || !belongsToTenant(request.actor, request.tenantId)) {
-      throw new ForbiddenError("The caller does not belong to the tenant the request names");
+      throw new ForbiddenError(
+        "The request runs for no tenant of the caller's: name one the caller belongs to",
+      );
     }
   },
 });

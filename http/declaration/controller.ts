@@ -4,9 +4,11 @@ import {
   classDecorator,
   type DeclarationKind,
   declarationKind,
+  type Duration,
   type KitClassDecorator,
 } from "@kit/kernel";
 import type { Infer, Schema } from "../schema/schema.ts";
+import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { GuardLike } from "./guard.ts";
 import type { HttpRequest } from "./http_request.ts";
 import { Public } from "./built_in_guards.ts";
@@ -55,12 +57,36 @@ export interface ControllerSpec {
     readonly description?: string;
     readonly body?: Schema<any>;
   };
-  /** Error codes the route may answer. */
-  readonly errors?: readonly string[];
+  /**
+   * Error codes the handler may answer: codes declared with their status by its context
+   * (`schedulingErrors.SLOT_TAKEN`, see `defineErrorCodes`), or names of codes whose status is
+   * known (kit's own, or mapped in `httpPlugin({ statusByCode })`). The codes of its groups and
+   * guards, and those the pipeline answers by itself, join them; a code of unknown status is
+   * refused when the application composes.
+   */
+  readonly errors?: readonly DeclaredCode[];
   /** Media types the route answers in (default `application/json`). */
   readonly produces?: readonly string[];
   /** Cache policy. */
   readonly cache?: CachePolicy;
+  /**
+   * Honours the `Idempotency-Key` request header (IETF draft "The Idempotency-Key HTTP Header
+   * Field"): the first answer to a key is kept in the same unit of work as the use case and
+   * replayed (with `Idempotent-Replayed: true`) to a retry with the same key and request; the
+   * same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`, a retry while the first
+   * is still being answered 409 `IDEMPOTENCY_KEY_IN_USE`; a use case that fails keeps nothing.
+   * Keys belong to one caller, tenant and route. Needs `httpPlugin({ idempotency: { store } })`.
+   * For writes (`POST`, `PUT`, `PATCH`, `DELETE`) only.
+   */
+  readonly idempotent?: boolean | IdempotencyOptions;
+}
+
+/** The options of an idempotent route. */
+export interface IdempotencyOptions {
+  /** Refuse a request without the header: 400 `IDEMPOTENCY_KEY_REQUIRED` (default false). */
+  readonly required?: boolean;
+  /** How long an answer is kept for its key (default `24h`). */
+  readonly keepFor?: Duration;
 }
 
 type PartName = "params" | "query" | "headers" | "body";

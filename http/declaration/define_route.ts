@@ -8,6 +8,8 @@ import {
   UnauthorizedError,
 } from "@kit/kernel";
 import type { CompiledRoute, RouteResult } from "../pipeline/compiled_route.ts";
+import { type ContractContext, routeErrors } from "../contract/route_contract.ts";
+import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { Infer, Schema } from "../schema/schema.ts";
 import type { HttpMethod } from "./controller.ts";
 import { checkPath } from "./route_group.ts";
@@ -35,10 +37,18 @@ export interface FunctionRouteSpec {
   readonly responses: Readonly<
     Record<number, { readonly description: string; readonly body?: Schema<any> }>
   >;
-  /** Security schemes it requires; a caller must be identified when any is named. Empty: public. */
-  readonly security?: readonly string[];
-  /** Error codes it may answer. */
-  readonly errors?: readonly string[];
+  /**
+   * Security schemes it requires (`["bearer"]`): a caller must be identified. Required: a route
+   * without it is refused when the application composes, so that forgetting it never ships an
+   * open route. `[]` says, out loud, that the route is open to anyone: then, as a `Public`
+   * controller, it reads no credential (its actor is anonymous, a bad token does not matter).
+   */
+  readonly security: readonly string[];
+  /**
+   * Error codes its handler may answer: declared codes (`schedulingErrors.SLOT_TAKEN`) or names
+   * of codes of known status; those the pipeline answers by itself join them.
+   */
+  readonly errors?: readonly DeclaredCode[];
 }
 
 type Parts<S extends FunctionRouteSpec> = S["request"] extends infer R
@@ -60,8 +70,8 @@ export type FunctionRouteInput<S extends FunctionRouteSpec> = Parts<S> & {
 export interface FunctionRoute {
   /** Its declaration. */
   readonly spec: FunctionRouteSpec;
-  /** Compiles it against the application. */
-  compile(root: CompositionRoot): CompiledRoute;
+  /** Compiles it against the application, its contract against the plugin's. */
+  compile(root: CompositionRoot, contract: ContractContext): CompiledRoute;
 }
 
 /**
@@ -101,14 +111,27 @@ export function defineRoute<const S extends FunctionRouteSpec>(
   }
   return {
     spec,
-    compile(root: CompositionRoot): CompiledRoute {
-      const security = [...(spec.security ?? [])].sort();
-      const request = spec.request ?? {};
-      const errors = new Set(spec.errors ?? []);
-      if (security.length > 0) errors.add("UNAUTHORIZED");
-      if (request.params || request.query || request.headers || request.body) {
-        errors.add("VALIDATION_FAILED");
+    compile(root: CompositionRoot, contract: ContractContext): CompiledRoute {
+      if (!Array.isArray(spec.security)) {
+        throw new TypeError(
+          `Route '${spec.operationId}' says no security: name the schemes it requires (security: ["bearer"]), or security: [] for a route open to anyone`,
+        );
       }
+      const security = [...spec.security].sort();
+      const request = spec.request ?? {};
+      const errors = routeErrors(
+        contract,
+        `Route '${spec.operationId}'`,
+        [...(spec.errors ?? []), ...(security.length > 0 ? ["UNAUTHORIZED"] : [])],
+        {
+          path: spec.path,
+          parts: request,
+          negotiates: false,
+          public: security.length === 0,
+          sends: ["POST", "PUT", "PATCH", "DELETE"].includes(spec.method) ? "command" : "query",
+          idempotent: false,
+        },
+      );
       const identified = {
         check(r: { actor: unknown }): void {
           if (r.actor === undefined) throw new UnauthorizedError();
@@ -122,7 +145,7 @@ export function defineRoute<const S extends FunctionRouteSpec>(
         tags: spec.tags ?? [],
         guards: security.length > 0 ? [() => identified] : [],
         guardNames: security.length > 0 ? [`security(${security.join(", ")})`] : [],
-        errors: [...errors].sort(),
+        errors,
         security,
         parts: request,
         responses: new Map(

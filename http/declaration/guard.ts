@@ -7,6 +7,7 @@ import {
   type KitClassDecorator,
   type Session,
 } from "@kit/kernel";
+import type { DeclaredCode } from "../contract/route_errors.ts";
 
 /** What a guard sees of a request: the caller and the request, never the domain. */
 export interface GuardRequest {
@@ -18,14 +19,17 @@ export interface GuardRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Path parameters. */
   readonly params: Readonly<Record<string, string>>;
-  /** The tenant the request names, if any. */
+  /**
+   * The tenant the work runs for: the one the request names (the caller a member of it), else
+   * the caller's only tenant; undefined for a caller of several who names none.
+   */
   readonly tenantId: string | undefined;
 }
 
 /** What a guard adds to the contract of every route behind it. */
 export interface GuardDocuments {
-  /** Error codes it may answer (`UNAUTHORIZED`, `FORBIDDEN`). */
-  readonly errors?: readonly string[];
+  /** Error codes it may answer (`UNAUTHORIZED`, `FORBIDDEN`, or a declared code). */
+  readonly errors?: readonly DeclaredCode[];
   /** Security schemes it checks (`bearer`, `apiKey`). */
   readonly security?: readonly string[];
 }

@@ -72,29 +72,41 @@ Deno.test("HasScope lets through a session granted the scope, 403 otherwise, 401
   HasScope("calendars:raed");
 });
 
-Deno.test("TenantMember lets through a member of the tenant the request names", async () => {
+Deno.test("TenantMember lets through a caller whose request runs for one of its tenants, and refuses the others", async () => {
+  const refusals: string[] = [];
   const http = composeApplication({
     modules: [defineModule("guards", { declarations: [TenantReport] })],
     plugins: {
       http: httpPlugin({
+        // The request names no tenant, so the pipeline refuses nobody: TenantMember decides.
+        tenantOf: () => undefined,
         authenticators: [{
           authenticate: (r) =>
             r.headers.has("x-user")
-              ? { actor: userActor("u1", { tenants: [r.headers.get("x-user")!] }) }
+              ? {
+                actor: userActor("u1", {
+                  tenants: r.headers.get("x-user")!.split(",").filter(Boolean),
+                }),
+              }
               : undefined,
         }],
+        onGuardRefusal: (refusal) => void refusals.push(refusal.guard),
       }),
     },
   }).http;
-  const get = (tenant?: string) =>
+  const get = (tenants?: string) =>
     http.fetch(
       new Request("http://api.test/tenants/t1/report", {
-        headers: tenant ? { "x-user": tenant } : {},
+        headers: tenants === undefined ? {} : { "x-user": tenants },
       }),
     );
   assert.equal((await get()).status, 401);
-  assert.equal((await get("t2")).status, 403);
+  // A caller of one tenant runs for it.
   assert.equal((await get("t1")).status, 204);
+  // A caller of several who names none, or of none, runs for no tenant: refused.
+  assert.equal((await get("t1,t2")).status, 403);
+  assert.equal((await get("")).status, 403);
+  assert.deepEqual(refusals, ["TenantMember", "TenantMember", "TenantMember"]);
 });
 
 Deno.test("A controller given anything but its bus, a mapper or a serializer is refused at composition", () => {

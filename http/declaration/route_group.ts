@@ -5,6 +5,7 @@ import {
   declarationKind,
   type KitClassDecorator,
 } from "@kit/kernel";
+import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { GuardLike } from "./guard.ts";
 
 /** The options of `@RouteGroup`. */
@@ -15,8 +16,8 @@ export interface RouteGroupOptions {
   readonly tags?: readonly string[];
   /** Guards of its routes, after its parent's. */
   readonly guards?: readonly GuardLike[];
-  /** Error codes its routes may answer. */
-  readonly errors?: readonly string[];
+  /** Error codes its routes may answer (declared codes, or names of codes of known status). */
+  readonly errors?: readonly DeclaredCode[];
   /** The group it is nested in. */
   readonly parent?: AnyClass;
 }
@@ -30,7 +31,7 @@ export interface ResolvedGroup {
   /** Guards in order: parent group, group. */
   readonly guards: readonly GuardLike[];
   /** Error codes of the groups. */
-  readonly errors: readonly string[];
+  readonly errors: readonly DeclaredCode[];
 }
 
 /** The declaration kind of route groups. */

@@ -9,18 +9,23 @@ export interface OpenApiInfo {
   readonly version: string;
   /** A description. */
   readonly description?: string;
+  /** The API's license (an SPDX `identifier`, or a `url`). */
+  readonly license?: {
+    readonly name: string;
+    readonly identifier?: string;
+    readonly url?: string;
+  };
+  /** Whom to ask about the API. */
+  readonly contact?: { readonly name?: string; readonly url?: string; readonly email?: string };
 }
 
-const builtInStatus: Record<string, number> = {
-  VALIDATION_FAILED: 422,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  MALFORMED_JSON: 400,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  CONTENT_TOO_LARGE: 413,
-  NOT_ACCEPTABLE: 406,
-};
+/** A server the API answers at, for the document's `servers`. */
+export interface OpenApiServer {
+  /** Its base URL. */
+  readonly url: string;
+  /** What it is (`production`). */
+  readonly description?: string;
+}
 
 const problemSchema: JsonSchema = {
   type: "object",
@@ -57,8 +62,9 @@ export function openApiDocument(
   routes: readonly CompiledRoute[],
   options: {
     info: OpenApiInfo;
-    statusByCode: Readonly<Record<string, number>>;
     securitySchemes: Readonly<Record<string, unknown>>;
+    /** Where the API answers (the document's `servers`). */
+    servers?: readonly OpenApiServer[];
     /** The schemes of a closed route whose guards name none (what the authenticators accept). */
     security?: readonly string[];
   },
@@ -74,6 +80,7 @@ export function openApiDocument(
       ...parametersOf(route.parts.params, "path"),
       ...parametersOf(route.parts.query, "query"),
       ...parametersOf(route.parts.headers, "header"),
+      ...(route.idempotency === undefined ? [] : [idempotencyKeyParameter(route.idempotency)]),
     ];
     if (parameters.length > 0) operation.parameters = parameters;
     if (route.parts.body) {
@@ -95,15 +102,22 @@ export function openApiDocument(
           : {}),
       };
     }
+    if (route.cache?.etag && (route.method === "GET" || route.method === "HEAD")) {
+      responses["304"] = {
+        description: "Not modified: the ETag named by If-None-Match is current",
+      };
+    }
     const byStatus = new Map<number, string[]>();
-    for (const code of route.errors) {
-      const status = options.statusByCode[code] ?? builtInStatus[code] ?? 422;
+    for (const [code, { status }] of route.errors) {
       byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     }
     for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
       const codes = byStatus.get(status)!.sort();
       responses[String(status)] = {
-        description: codes.join(", "),
+        description: codes.map((code) => {
+          const description = route.errors.get(code)!.description;
+          return description === undefined ? `- ${code}` : `- ${code}: ${description}`;
+        }).join("\n"),
         content: {
           "application/problem+json": {
             schema: {
@@ -134,14 +148,44 @@ export function openApiDocument(
         ? { type: "apiKey", in: "header", name: "x-api-key" }
         : { type: "http", scheme: "bearer" });
   }
-  return {
+  return withoutSafeIntegerBounds({
     openapi: "3.1.0",
     info: { ...options.info },
+    ...(options.servers && options.servers.length > 0
+      ? { servers: options.servers.map((server) => ({ ...server })) }
+      : {}),
     paths: Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]])),
     components: {
       schemas: { Problem: problemSchema },
       ...(usedSchemes.size > 0 ? { securitySchemes } : {}),
     },
+  }) as Record<string, unknown>;
+}
+
+/**
+ * The document without the bounds a schema library writes for every integer (JavaScript's
+ * safe-integer range, `z.number().int()`): integer bounds appear only where a schema states them.
+ */
+function withoutSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "minimum" && item === Number.MIN_SAFE_INTEGER) continue;
+    if (key === "maximum" && item === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(item);
+  }
+  return out;
+}
+
+function idempotencyKeyParameter(options: { readonly required?: boolean }) {
+  return {
+    name: "Idempotency-Key",
+    in: "header",
+    required: options.required === true,
+    description:
+      "A unique key per operation: a retry with the same key and request answers the first answer again (Idempotent-Replayed: true)",
+    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
   };
 }
 

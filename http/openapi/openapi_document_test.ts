@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { z } from "zod";
+import { composeApplication, defineModule } from "@kit/kernel";
+import { Controller, httpPlugin, Public, zodSchema } from "../mod.ts";
 import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
 
 Deno.test("The OpenAPI document is valid OpenAPI 3.1 (checked by a real validator)", async () => {
@@ -35,17 +38,22 @@ Deno.test("A route's contract lists its guards', groups' and controller's error 
   const cancel = document.paths["/appointments/{appointmentId}/cancellation"]!.post!;
   assert.deepEqual(Object.keys(cancel.responses).sort(), [
     "201",
+    "400",
     "401",
     "403",
     "404",
+    "408",
     "409",
+    "413",
+    "415",
     "422",
+    "503",
   ]);
-  assert.equal(cancel.responses["401"]!.description, "UNAUTHORIZED");
-  assert.equal(cancel.responses["403"]!.description, "FORBIDDEN");
-  assert.equal(cancel.responses["404"]!.description, "APPOINTMENT_NOT_FOUND");
-  assert.equal(cancel.responses["409"]!.description, "APPOINTMENT_ENDED");
-  assert.equal(cancel.responses["422"]!.description, "VALIDATION_FAILED");
+  assert.match(cancel.responses["401"]!.description, /^- UNAUTHORIZED: /);
+  assert.match(cancel.responses["403"]!.description, /^- FORBIDDEN: /);
+  assert.equal(cancel.responses["404"]!.description, "- APPOINTMENT_NOT_FOUND");
+  assert.match(cancel.responses["409"]!.description, /^- APPOINTMENT_ENDED\n- CONCURRENT_UPDATE: /);
+  assert.match(cancel.responses["422"]!.description, /^- INVALID_INPUT: .*\n- VALIDATION_FAILED: /);
   assert.deepEqual(cancel.tags, ["appointments"]);
   assert.deepEqual(cancel.parameters, [{
     name: "appointmentId",
@@ -65,5 +73,51 @@ Deno.test("A route's contract lists its guards', groups' and controller's error 
   assert.deepEqual(health.security, []);
   const put = document.paths["/calendars/{calendarId}"]!.put!;
   assert.deepEqual(put.security, [{ bearer: [] }]);
-  assert.deepEqual(Object.keys(put.responses).sort(), ["200", "201", "401", "422"]);
+  assert.deepEqual(Object.keys(put.responses).sort(), [
+    "200",
+    "201",
+    "400",
+    "401",
+    "403",
+    "409",
+    "422",
+    "503",
+  ]);
+});
+
+Deno.test("The document states integer bounds only where the schema does, and its servers and license", () => {
+  @Controller({
+    method: "GET",
+    path: "/counts",
+    guards: [Public],
+    query: zodSchema(
+      z.object({ any: z.coerce.number().int(), days: z.coerce.number().int().min(1).max(31) }),
+    ),
+    response: { status: 204 },
+  })
+  class Counts {
+    handle(): void {}
+  }
+  const document = composeApplication({
+    modules: [defineModule("counts", { declarations: [Counts] })],
+    plugins: {
+      http: httpPlugin({
+        info: { title: "Counts", version: "1.0.0", license: { name: "MIT", identifier: "MIT" } },
+        servers: [{ url: "/", description: "This server" }],
+      }),
+    },
+  }).http.openapi() as {
+    info: { license?: unknown };
+    servers?: unknown;
+    paths: Record<
+      string,
+      { get: { parameters: { name: string; schema: Record<string, unknown> }[] } }
+    >;
+  };
+  const [any, days] = document.paths["/counts"]!.get.parameters;
+  assert.deepEqual(any!.schema, { type: "integer" });
+  assert.equal(days!.schema.minimum, 1);
+  assert.equal(days!.schema.maximum, 31);
+  assert.deepEqual(document.info.license, { name: "MIT", identifier: "MIT" });
+  assert.deepEqual(document.servers, [{ url: "/", description: "This server" }]);
 });

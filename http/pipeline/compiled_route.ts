@@ -1,4 +1,5 @@
 import type { CachePolicy, HttpMethod } from "../declaration/controller.ts";
+import type { RouteErrorCode } from "../contract/route_errors.ts";
 import type { Guard } from "../declaration/guard.ts";
 import type { Schema } from "../schema/schema.ts";
 
@@ -29,7 +30,12 @@ export interface CompiledRoute {
   readonly tags: readonly string[];
   readonly guards: readonly (() => Guard)[];
   readonly guardNames: readonly string[];
-  readonly errors: readonly string[];
+  /**
+   * Every error code the route may answer, with its one status, sorted by code: its own, its
+   * groups' and guards', and those the pipeline answers by itself on such a route. The pipeline
+   * answers a refusal with the status found here, and the document lists exactly these.
+   */
+  readonly errors: ReadonlyMap<string, RouteErrorCode>;
   readonly security: readonly string[];
   readonly parts: RouteParts;
   readonly responses: ReadonlyMap<number, { description: string; body?: Schema<unknown> }>;
@@ -37,12 +43,20 @@ export interface CompiledRoute {
   /** Whether the route declared `produces`, so that `Accept` is negotiated (else JSON is answered). */
   readonly negotiates: boolean;
   readonly cache?: CachePolicy;
+  /** The route honours `Idempotency-Key` (see the controller's `idempotent`). */
+  readonly idempotency?: { readonly required?: boolean };
   readonly public: boolean;
   /**
    * Whether `run` needs the ambient work scope: true when the handler can reach a bus. A
    * controller given no bus cannot, and skips entering it (a measurable share of a small request).
    */
   readonly needsScope: boolean;
-  /** Runs the route's handler with the validated request; answers status, body and headers. */
-  readonly run: (request: Record<string, unknown>) => RouteResult | Promise<RouteResult>;
+  /**
+   * Runs the route's handler with the validated request (and the raw one, for what only it
+   * carries: the `Idempotency-Key`); answers status, body and headers.
+   */
+  readonly run: (
+    request: Record<string, unknown>,
+    raw: Request,
+  ) => RouteResult | Promise<RouteResult>;
 }

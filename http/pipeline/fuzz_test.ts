@@ -33,6 +33,10 @@ Deno.test("Thousands of malformed requests get only 4xx problem documents, never
     "/partners/ping",
     "/" + text(40),
     "/appointments/" + "x".repeat(5_000) + "/cancellation",
+    "/appointments/a%00b/cancellation",
+    "/appointments/%ED%A0%80/cancellation",
+    "/practices/%00/agenda?from=2026-01-01",
+    "/practices/p1/agenda?from=2026-01-01&days=%00",
   ];
   const bodies: (() => BodyInit | null)[] = [
     () => null,
@@ -46,6 +50,10 @@ Deno.test("Thousands of malformed requests get only 4xx problem documents, never
     () => JSON.stringify("just a string"),
     () => text(100),
     () => new Uint8Array([0xff, 0xfe, 0x7b, 0x7d]),
+    () => '{"reason":"ill\\u0000"}',
+    () => '{"reason":"\\ud800 lone"}',
+    () => '{"reason":"x","\\udc00":"key"}',
+    () => new Uint8Array([0x7b, 0x22, 0x72, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
   ];
   const contentTypes = [
     undefined,
@@ -81,6 +89,7 @@ Deno.test("Thousands of malformed requests get only 4xx problem documents, never
     }
     const response = await http.fetch(request);
     sent++;
+    assert.equal(response.headers.get("x-content-type-options"), "nosniff");
     if (response.status >= 500) {
       assert.fail(`${method} ${request.url} answered ${response.status}: ${await response.text()}`);
     }

@@ -2,23 +2,24 @@ import {
   type Actor,
   belongsToTenant,
   type ErrorReporter,
-  type ExecutionContext,
   ForbiddenError,
-  isRefusal,
   runInScope,
   type Session,
-  uuidv7,
 } from "@kit/kernel";
 import type { Guard, GuardRequest } from "../declaration/guard.ts";
 import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";
+import { cachedResponse, errorResponse, problemAnswer, respond } from "./answer.ts";
 import type { Authenticator, Caller } from "./authenticator.ts";
-import type { CompiledRoute, RouteResult } from "./compiled_route.ts";
-import { pointer, problem, type ProblemIssue, problemResponse } from "./problem.ts";
-import { cacheHeaders } from "./cache.ts";
+import type { CompiledRoute } from "./compiled_route.ts";
+import type { Cors } from "./cors.ts";
+import { pointer, type Problem, problem, type ProblemIssue, problemResponse } from "./problem.ts";
 import { negotiate } from "./negotiate.ts";
 import { readJsonBody } from "./read_body.ts";
-import { headerRecord, parseQuery } from "./request_parts.ts";
+import { headerRecord, lazyHeaders, parseQuery } from "./request_parts.ts";
+import { RequestExecution } from "./request_execution.ts";
+import { tenantIdFault, tenantOfWork } from "./request_tenant.ts";
 import type { Router } from "./router.ts";
+import { collectUnstorable } from "./unstorable_text.ts";
 
 /** A guard refusal, as given to `onGuardRefusal`. */
 export interface GuardRefusal {
@@ -34,18 +35,27 @@ export interface GuardRefusal {
   readonly error: Error;
 }
 
-/** What the pipeline needs, compiled once. */
+/** What the pipeline needs, compiled once (see `HttpPluginOptions` for each). */
 export interface Pipeline {
   readonly router: Router<CompiledRoute>;
   readonly authenticators: readonly Authenticator[];
   readonly errorReporter: ErrorReporter;
+  /** The status of each code: the kernel's (`kernelStatusByCode`), the project's over them. */
   readonly statusByCode: Readonly<Record<string, number>>;
+  /** What a refusal of a code its route does not declare does (`refuse`: 500; `report`). */
+  readonly undeclaredErrors: "refuse" | "report";
   readonly bodyLimit: number;
+  /** How long a body may take to arrive, in milliseconds (`Infinity`: no limit). */
+  readonly bodyTimeoutMs: number;
+  /** Whether text with a NUL character or a lone surrogate is refused (422). */
+  readonly refuseUnstorableText: boolean;
   readonly tenantOf: (
     params: Readonly<Record<string, string>>,
     request: Request,
   ) => string | undefined;
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
+  /** The CORS policy; without one, no answer carries a CORS header. */
+  readonly cors?: Cors;
 }
 
 const anonymous: Actor = Object.freeze({
@@ -56,16 +66,36 @@ const anonymous: Actor = Object.freeze({
   attributes: Object.freeze({}),
 });
 
-const kindStatus: Record<string, number> = {
-  refusal: 422,
-  conflict: 409,
-  "not-found": 404,
-  unauthorized: 401,
-  forbidden: 403,
-};
-
-/** Answers one request: the spec's ten steps, in order; every refusal a problem document. */
+/**
+ * Answers one request: the spec's ten steps, in order; every refusal a problem document. Every
+ * answer carries `X-Content-Type-Options: nosniff`; an answer to an identified caller
+ * `Cache-Control: no-store` unless its route declares a cache policy or its handler set
+ * `Cache-Control`; with a CORS policy, the CORS headers of the request's origin.
+ */
 export function handleRequest(pipeline: Pipeline, request: Request): Response | Promise<Response> {
+  const cors = pipeline.cors;
+  if (cors === undefined) return answer(pipeline, request);
+  const origin = request.headers.get("origin");
+  if (cors.isPreflight(request)) {
+    const methods = pipeline.router.methodsAt(pathOf(request.url));
+    const preflight = cors.preflight(origin, methods);
+    if (preflight !== undefined) return preflight;
+  }
+  const answered = answer(pipeline, request);
+  return answered instanceof Promise
+    ? answered.then((response) => cors.decorate(response, origin))
+    : cors.decorate(answered, origin);
+}
+
+function pathOf(url: string): string {
+  const pathStart = url.indexOf("/", url.indexOf("://") + 3);
+  if (pathStart === -1) return "/";
+  let pathEnd = url.indexOf("?", pathStart);
+  if (pathEnd === -1) pathEnd = url.indexOf("#", pathStart);
+  return url.slice(pathStart, pathEnd === -1 ? undefined : pathEnd);
+}
+
+function answer(pipeline: Pipeline, request: Request): Response | Promise<Response> {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("://") + 3);
   let pathEnd = url.indexOf("?", pathStart);
@@ -97,11 +127,11 @@ export function handleRequest(pipeline: Pipeline, request: Request): Response | 
   if (
     parts.params === undefined && parts.query === undefined && parts.headers === undefined &&
     parts.body === undefined && route.cache === undefined &&
-    (route.public || route.guards.length === 0)
+    (route.public || route.guards.length === 0) && !path.includes("%")
   ) {
     return simpleRoute(pipeline, request, route, matched.params, path, mediaType);
   }
-  return fullPipeline(pipeline, request, url, queryStart, path, matched.params, route, mediaType);
+  return fullPipeline(pipeline, request, url, queryStart, path, matched, route, mediaType);
 }
 
 /**
@@ -142,64 +172,41 @@ function simpleRouteAs(
       if (found instanceof Promise) {
         return found.then(
           (c) => simpleRouteAs(pipeline, request, route, params, path, mediaType, c, i + 1),
-          (error) => errorResponse(pipeline, error, request, route, path),
+          (error) => errorResponse(pipeline, error, request, route, path, false),
         );
       }
       caller = found;
     }
     const actor = caller?.actor;
-    const tenantId = pipeline.tenantOf(params, request);
-    if (tenantId !== undefined && actor !== undefined && !belongsToTenant(actor, tenantId)) {
-      return fullPipeline(pipeline, request, request.url, -1, path, params, route, mediaType);
+    const identified = actor !== undefined;
+    const named = pipeline.tenantOf(params, request);
+    if (named !== undefined) {
+      const fault = tenantIdFault(named);
+      if (fault !== undefined) return problemAnswer(invalidTenant(fault, path), identified);
+      if (identified && !belongsToTenant(actor, named)) {
+        return fullPipeline(pipeline, request, request.url, -1, path, { params }, route, mediaType);
+      }
     }
+    const tenantId = tenantOfWork(named, actor);
     const execution = new RequestExecution(request, actor ?? anonymous, caller?.session, tenantId);
     const validated: Record<string, unknown> = { actor: execution.actor, context: execution };
     const ran = route.needsScope
-      ? runInScope({ execution }, () => route.run(validated))
-      : route.run(validated);
+      ? runInScope({ execution }, () => route.run(validated, request))
+      : route.run(validated, request);
     if (ran instanceof Promise) {
       return ran.then(
-        (result) => respond(result, mediaType),
-        (error) => errorResponse(pipeline, error, request, route, path),
+        (result) => respond(result, mediaType, identified),
+        (error) => errorResponse(pipeline, error, request, route, path, identified),
       );
     }
-    return respond(ran, mediaType);
+    return respond(ran, mediaType, identified);
   } catch (error) {
-    return errorResponse(pipeline, error, request, route, path);
+    return errorResponse(pipeline, error, request, route, path, caller !== undefined);
   }
 }
 
-/**
- * The execution context of a request. Its correlation id is read from `x-correlation-id` (or
- * made) only when some work asks for it: most small requests never do. A class, so that the
- * lazy getter lives on the prototype instead of in a closure per request.
- */
-class RequestExecution implements ExecutionContext {
-  readonly origin = "http";
-  declare readonly session?: Session;
-  declare readonly tenantId?: string;
-  #request: Request;
-  #correlationId: string | undefined;
-
-  constructor(
-    request: Request,
-    readonly actor: Actor,
-    session: Session | undefined,
-    tenantId: string | undefined,
-  ) {
-    this.#request = request;
-    // Set only when present, as a plain context would carry them.
-    if (session) (this as { session?: Session }).session = session;
-    if (tenantId !== undefined) (this as { tenantId?: string }).tenantId = tenantId;
-  }
-
-  get correlationId(): string {
-    if (this.#correlationId === undefined) {
-      const header = this.#request.headers.get("x-correlation-id");
-      this.#correlationId = header !== null && /^[\w.:-]{1,128}$/.test(header) ? header : uuidv7();
-    }
-    return this.#correlationId;
-  }
+function invalidTenant(fault: string, path: string): Problem {
+  return problem(400, "INVALID_TENANT", fault, path);
 }
 
 async function fullPipeline(
@@ -208,16 +215,15 @@ async function fullPipeline(
   url: string,
   queryStart: number,
   path: string,
-  params: Record<string, string>,
+  matched: { readonly params: Record<string, string>; readonly undecodable?: readonly string[] },
   route: CompiledRoute,
   mediaType: string,
 ): Promise<Response> {
-  const matched = { params };
   let actor: Actor | undefined;
   try {
-    // 1. The caller.
+    // 1. The caller; a Public route reads no credential, whatever its parts.
     let caller: Caller | undefined;
-    for (const authenticator of pipeline.authenticators) {
+    for (const authenticator of route.public ? [] : pipeline.authenticators) {
       const found = authenticator.authenticate(request);
       caller = found instanceof Promise ? await found : found;
       if (caller !== undefined) break;
@@ -225,12 +231,28 @@ async function fullPipeline(
     actor = caller?.actor;
     const session: Session | undefined = caller?.session;
 
-    // 2. Every declared part against its schema; all issues in one problem.
+    // 2. Every declared part against its schema; all issues in one problem. Text no store
+    // keeps (NUL, lone surrogates) is refused before a schema sees it; only a part whose raw
+    // text could hold such a character is scanned.
     const parts = route.parts;
     const validated: Record<string, unknown> = {};
     const issues: ProblemIssue[] = [];
+    const refuseText = pipeline.refuseUnstorableText;
+    let paramsRefused = false;
+    if (matched.undecodable !== undefined) {
+      paramsRefused = true;
+      for (const name of matched.undecodable) {
+        issues.push({
+          pointer: pointer("params", [name]),
+          detail: "The path segment is not valid percent-encoded UTF-8",
+          code: "invalid_encoding",
+        });
+      }
+    } else if (refuseText && path.includes("%")) {
+      paramsRefused = collectUnstorable(matched.params, "params", issues);
+    }
     // A synchronous schema is not awaited: each await would cost a turn of the microtask queue.
-    if (parts.params) {
+    if (parts.params && !paramsRefused) {
       const result = parts.params.validate(matched.params);
       collect(issues, "params", validated, result instanceof Promise ? await result : result);
     }
@@ -238,8 +260,11 @@ async function fullPipeline(
       const query = queryStart === -1
         ? ""
         : url.slice(queryStart + 1, url.indexOf("#", queryStart) >>> 0);
-      const result = parts.query.validate(parseQuery(query));
-      collect(issues, "query", validated, result instanceof Promise ? await result : result);
+      const record = parseQuery(query);
+      if (!(refuseText && query.includes("%") && collectUnstorable(record, "query", issues))) {
+        const result = parts.query.validate(record);
+        collect(issues, "query", validated, result instanceof Promise ? await result : result);
+      }
     }
     if (parts.headers) {
       const result = parts.headers.validate(
@@ -248,13 +273,20 @@ async function fullPipeline(
       collect(issues, "headers", validated, result instanceof Promise ? await result : result);
     }
     if (parts.body) {
-      const body = await readJsonBody(request, pipeline.bodyLimit, path);
-      if (!body.ok) return problemResponse(body.problem);
-      const result = parts.body.validate(body.value);
-      collect(issues, "body", validated, result instanceof Promise ? await result : result);
+      const body = await readJsonBody(
+        request,
+        pipeline.bodyLimit,
+        path,
+        pipeline.bodyTimeoutMs,
+      );
+      if (!body.ok) return problemAnswer(body.problem, actor !== undefined);
+      if (!(refuseText && body.escaped && collectUnstorable(body.value, "body", issues))) {
+        const result = parts.body.validate(body.value);
+        collect(issues, "body", validated, result instanceof Promise ? await result : result);
+      }
     }
     if (issues.length > 0) {
-      return problemResponse(
+      return problemAnswer(
         problem(
           422,
           "VALIDATION_FAILED",
@@ -262,11 +294,20 @@ async function fullPipeline(
           path,
           issues,
         ),
+        actor !== undefined,
       );
     }
 
-    // 3. The execution context; a named tenant the caller does not belong to is refused.
-    const tenantId = pipeline.tenantOf(matched.params, request);
+    // 3. The execution context: the tenant the request names (checked: its shape, and that the
+    // caller belongs to it), else the caller's only tenant, else none.
+    const named = pipeline.tenantOf(matched.params, request);
+    if (named !== undefined) {
+      const fault = tenantIdFault(named);
+      if (fault !== undefined) {
+        return problemAnswer(invalidTenant(fault, path), actor !== undefined);
+      }
+    }
+    const tenantId = tenantOfWork(named, actor);
     const execution = new RequestExecution(request, actor ?? anonymous, session, tenantId);
     let headerView: Readonly<Record<string, string>> | undefined;
     const guardRequest: GuardRequest = {
@@ -278,8 +319,8 @@ async function fullPipeline(
       params: matched.params,
       tenantId,
     };
-    if (tenantId !== undefined && actor !== undefined && !belongsToTenant(actor, tenantId)) {
-      const error = new ForbiddenError(`The caller does not belong to tenant '${tenantId}'`);
+    if (named !== undefined && actor !== undefined && !belongsToTenant(actor, named)) {
+      const error = new ForbiddenError(`The caller does not belong to tenant '${named}'`);
       await refuse(pipeline, request, route, "TenantMember", actor, error);
       throw error;
     }
@@ -302,24 +343,25 @@ async function fullPipeline(
     validated.actor = execution.actor;
     validated.context = execution;
     const ran = route.needsScope
-      ? runInScope({ execution }, () => route.run(validated))
-      : route.run(validated);
+      ? runInScope({ execution }, () => route.run(validated, request))
+      : route.run(validated, request);
     const result = ran instanceof Promise ? await ran : ran;
-    if (
-      route.cache !== undefined && result.status === 200 &&
-      (request.method === "GET" || request.method === "HEAD")
-    ) {
-      return await cachedResponse(
-        route,
-        result,
-        mediaType,
-        matched.params,
-        request.headers.get("if-none-match"),
-      );
+    if (route.cache !== undefined) {
+      if (result.status === 200 && (request.method === "GET" || request.method === "HEAD")) {
+        return await cachedResponse(
+          route.cache,
+          result,
+          mediaType,
+          matched.params,
+          request.headers.get("if-none-match"),
+        );
+      }
+      // A route that declares a cache policy decides its caching: no no-store added.
+      return respond(result, mediaType, false);
     }
-    return respond(result, mediaType);
+    return respond(result, mediaType, actor !== undefined);
   } catch (error) {
-    return errorResponse(pipeline, error, request, route, path);
+    return errorResponse(pipeline, error, request, route, path, actor !== undefined);
   }
 }
 
@@ -340,18 +382,6 @@ function collect(
       ...(issue.code === undefined ? {} : { code: issue.code }),
     });
   }
-}
-
-function lazyHeaders(headers: Headers): Readonly<Record<string, string>> {
-  return new Proxy({}, {
-    get: (_, name) => (typeof name === "string" ? headers.get(name) ?? undefined : undefined),
-    has: (_, name) => typeof name === "string" && headers.has(name),
-    ownKeys: () => [...headers.keys()],
-    getOwnPropertyDescriptor: (_, name) =>
-      typeof name === "string" && headers.has(name)
-        ? { value: headers.get(name), enumerable: true, configurable: true }
-        : undefined,
-  });
 }
 
 async function refuse(
@@ -377,66 +407,4 @@ async function refuse(
       details: { stage: "onGuardRefusal" },
     });
   }
-}
-
-function respond(result: RouteResult, mediaType: string): Response {
-  const { status, body, headers } = result;
-  if (body === undefined || status === 204 || status === 304) {
-    return new Response(null, { status, ...(headers ? { headers } : {}) });
-  }
-  if (typeof body === "string") {
-    const type = isJson(mediaType) ? "text/plain; charset=utf-8" : mediaType;
-    return new Response(body, { status, headers: { "content-type": type, ...headers } });
-  }
-  if (body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof ReadableStream) {
-    return new Response(body as BodyInit, {
-      status,
-      headers: { "content-type": "application/octet-stream", ...headers },
-    });
-  }
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": isJson(mediaType) ? mediaType : "application/json", ...headers },
-  });
-}
-
-function isJson(mediaType: string): boolean {
-  return mediaType === "application/json" || mediaType.endsWith("+json");
-}
-
-async function cachedResponse(
-  route: CompiledRoute,
-  result: RouteResult,
-  mediaType: string,
-  params: Readonly<Record<string, string>>,
-  ifNoneMatch: string | null,
-): Promise<Response> {
-  const text = typeof result.body === "string" ? result.body : JSON.stringify(result.body ?? null);
-  const cache = await cacheHeaders(route.cache!, text, params, ifNoneMatch);
-  if (cache.notModified) return new Response(null, { status: 304, headers: cache.headers });
-  const type = typeof result.body === "string" && isJson(mediaType)
-    ? "text/plain; charset=utf-8"
-    : mediaType;
-  return new Response(text, {
-    status: result.status,
-    headers: { "content-type": type, ...cache.headers, ...result.headers },
-  });
-}
-
-function errorResponse(
-  pipeline: Pipeline,
-  error: unknown,
-  request: Request,
-  route: CompiledRoute,
-  path: string,
-): Response {
-  if (isRefusal(error)) {
-    const status = pipeline.statusByCode[error.code] ?? kindStatus[error.kind] ?? 422;
-    return problemResponse(problem(status, error.code, error.message, path));
-  }
-  pipeline.errorReporter.report(error, {
-    origin: "http",
-    details: { route: `${route.method} ${route.path}`, method: request.method, path },
-  });
-  return problemResponse(problem(500, "INTERNAL_ERROR", "An unexpected error occurred", path));
 }

@@ -6,10 +6,18 @@ import {
   CommandBus,
   type CompositionRoot,
   describeInjectable,
+  type IdempotencyStore,
+  kernelStatusByCode,
   QueryBus,
+  TransactionManager,
 } from "@kit/kernel";
 import { Public } from "../declaration/built_in_guards.ts";
-import { controllerDeclarations, type ControllerSpec } from "../declaration/controller.ts";
+import {
+  controllerDeclarations,
+  type ControllerSpec,
+  type IdempotencyOptions,
+} from "../declaration/controller.ts";
+import { idempotentRun } from "./idempotent_run.ts";
 import { documentsOf, type Guard, type GuardLike, guardName } from "../declaration/guard.ts";
 import {
   requestMapperDeclarations,
@@ -17,29 +25,77 @@ import {
 } from "../declaration/mapper_serializer.ts";
 import { joinPaths, resolveGroup } from "../declaration/route_group.ts";
 import type { FunctionRoute } from "../declaration/define_route.ts";
-import { openApiDocument, type OpenApiInfo } from "../openapi/openapi_document.ts";
+import {
+  openApiDocument,
+  type OpenApiInfo,
+  type OpenApiServer,
+} from "../openapi/openapi_document.ts";
 import { fieldFilter } from "../schema/field_access.ts";
 import type { Authenticator } from "./authenticator.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
+import { Cors, type CorsOptions } from "./cors.ts";
 import { type GuardRefusal, handleRequest, type Pipeline } from "./handle_request.ts";
 import { Router } from "./router.ts";
+import { type ContractContext, routeErrors } from "../contract/route_contract.ts";
+import { checkOneStatusPerCode, type DeclaredCode } from "../contract/route_errors.ts";
+import type { UndeclaredErrors } from "../contract/refusal_status.ts";
+import {
+  contractRoutes,
+  type DocsRouteOptions,
+  type OpenApiRouteOptions,
+} from "../openapi/contract_routes.ts";
 
 /** The options of {@linkcode httpPlugin}. */
 export interface HttpPluginOptions {
   /** Resolve the caller, tried in order (a JWT authenticator, an API-key one). */
   readonly authenticators?: readonly Authenticator[];
   /**
-   * The HTTP status of domain codes. At run time an unmapped code follows its error's kind
-   * (refusal 422, conflict 409, not-found 404); the document, which sees only codes, states 422
-   * for an unmapped code — so map every code that is not a refusal, and the two agree.
+   * Overrides of the HTTP status of codes, over every other. A code's status is declared once,
+   * by its context (`defineErrorCodes`), and kit's own codes have theirs (`TENANT_REQUIRED` 400,
+   * `CONCURRENT_UPDATE` 409, `INVALID_INPUT` 422, ...): map a code here only to answer another
+   * status for it everywhere, or to give a status to a code named by a string. The answer and
+   * the document read the same status.
    */
   readonly statusByCode?: Readonly<Record<string, number>>;
+  /**
+   * What a route answering a code it does not declare does (its contract would lie): `report`
+   * (default, for production) answers the code with its status and reports the drift to the
+   * error reporter; `refuse` (development and tests) reports it and answers 500, so that a test
+   * meets it. A route declaring a code of unknown status is refused at composition either way.
+   */
+  readonly undeclaredErrors?: UndeclaredErrors;
   /** The largest body read, in bytes (default 1 MiB); a larger one answers 413. */
   readonly bodyLimit?: number;
+  /**
+   * How long a body may take to arrive once the pipeline starts reading it, in milliseconds
+   * (default 30 000): a body not all received by then answers 408 (`REQUEST_TIMEOUT`) and its
+   * read is cancelled, so that a half-sent upload holds no handler. `Infinity` waits for ever.
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Whether text no store keeps is refused (default `true`): a NUL character (`\u0000` in a JSON
+   * body, `%00` in a path or query) or ill-formed UTF-16 (a lone surrogate such as `\ud800`) in
+   * a string or key of the body, a path parameter or a query value answers 422
+   * (`VALIDATION_FAILED`) naming its pointer (`/body/name`, `/params/id`, `/query/q`), before any
+   * schema sees it. `false` lets such text through to the schemas and the handler: then the
+   * project keeps it from the store. (A path segment that is not percent-encoded UTF-8, such as
+   * `%ED%A0%80`, is refused either way.)
+   */
+  readonly refuseUnstorableText?: boolean;
+  /**
+   * The CORS policy (see {@linkcode CorsOptions}). Without it, nothing is allowed: no answer
+   * carries a CORS header, and a preflight is answered as any other request.
+   */
+  readonly cors?: CorsOptions;
   /**
    * The tenant a request names (default: the `tenantId` path parameter). A project naming the
    * tenant in a header reads it here: `(params, request) => request.headers.get("x-tenant-id") ?? undefined`
    * (headers are read only when a step needs them: reading them has a cost on a real server).
+   * A tenant named is checked: empty, longer than 128 characters, or with a control character,
+   * it answers 400 (`INVALID_TENANT`); a caller who does not belong to it is refused (403,
+   * `TenantMember`). A request naming none runs for the caller's only tenant (`defaultTenant`),
+   * or for no tenant (a caller of several, or none): then work on tenant-owned data is refused
+   * with `TENANT_REQUIRED` (400).
    */
   readonly tenantOf?: (
     params: Readonly<Record<string, string>>,
@@ -47,10 +103,18 @@ export interface HttpPluginOptions {
   ) => string | undefined;
   /** Called on each guard refusal (see `auditGuardRefusals`). */
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
+  /**
+   * Where the answers of idempotent routes (`idempotent: true`) are kept, in the use case's unit
+   * of work: `PostgresIdempotencyStore` (`@kit/kernel/postgres`) beside `PostgresTransactions`,
+   * `InMemoryIdempotencyStore` in memory. Required when a route is idempotent.
+   */
+  readonly idempotency?: { readonly store: IdempotencyStore };
   /** Function routes (`defineRoute`). */
   readonly routes?: readonly FunctionRoute[];
-  /** The document's `info`. */
+  /** The document's `info` (title, version, description, license, contact). */
   readonly info?: OpenApiInfo;
+  /** Where the API answers: the document's `servers`. */
+  readonly servers?: readonly OpenApiServer[];
   /**
    * The security schemes of every closed route whose guards name none, in the document: the
    * schemes the authenticators accept (`["bearer"]` with a JWT authenticator).
@@ -58,6 +122,17 @@ export interface HttpPluginOptions {
   readonly security?: readonly string[];
   /** Security schemes by name, for the document (`bearer`, `apiKey`). */
   readonly securitySchemes?: Readonly<Record<string, unknown>>;
+  /**
+   * Serve the OpenAPI document (`{ path: "/openapi.json" }`, the default path): JSON, YAML to
+   * `Accept: application/yaml` and at `/openapi.yaml`. Open to anyone; off without this option.
+   */
+  readonly openapi?: OpenApiRouteOptions;
+  /**
+   * Serve the API docs page, Swagger UI reading the served document (`{ path: "/docs", assets }`),
+   * with a Content-Security-Policy that lets it load only from this server (`apiDocsPolicy`).
+   * Needs `openapi`.
+   */
+  readonly docs?: DocsRouteOptions;
 }
 
 /** What the HTTP plugin adds to the application (`application.http`). */
@@ -92,6 +167,13 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
   return {
     name: "http",
     setup(root: CompositionRoot): HttpApi {
+      const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+      const contract: ContractContext = {
+        statusByCode: options.statusByCode ?? {},
+        authenticates: (options.authenticators ?? []).length > 0,
+        tenantInPathOnly: options.tenantOf === undefined,
+        bodyTimeout: bodyTimeoutMs !== Infinity,
+      };
       const routes: CompiledRoute[] = [];
       for (const declared of root.declarations(controllerDeclarations)) {
         const needsScope = checkControllerDependencies(
@@ -99,35 +181,59 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
           declared.metadata,
           declared.module.dependencies,
         );
-        routes.push(compileController(root, declared.target, declared.metadata, needsScope));
+        routes.push(
+          compileController(
+            root,
+            declared.target,
+            declared.metadata,
+            needsScope,
+            options,
+            contract,
+          ),
+        );
       }
-      for (const route of options.routes ?? []) routes.push(route.compile(root));
+      for (const route of options.routes ?? []) routes.push(route.compile(root, contract));
+      checkOneStatusPerCode(routes);
       routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
       const router = new Router<CompiledRoute>();
       for (const route of routes) router.add(route.method, route.path, route);
+      const statusByCode = { ...kernelStatusByCode, ...options.statusByCode };
+      if (!(bodyTimeoutMs > 0)) {
+        throw new TypeError(
+          `httpPlugin() bodyTimeoutMs must be a number of milliseconds > 0, got ${bodyTimeoutMs}`,
+        );
+      }
       const pipeline: Pipeline = {
         router,
         authenticators: options.authenticators ?? [],
         errorReporter: root.errorReporter,
-        statusByCode: options.statusByCode ?? {},
+        statusByCode,
+        undeclaredErrors: options.undeclaredErrors ?? "report",
         bodyLimit: options.bodyLimit ?? 1_048_576,
+        bodyTimeoutMs,
+        refuseUnstorableText: options.refuseUnstorableText ?? true,
         tenantOf: options.tenantOf ?? ((params) => params.tenantId),
         ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
+        ...(options.cors ? { cors: new Cors(options.cors) } : {}),
       };
       let document: Record<string, unknown> | undefined;
+      const openapi = (): Record<string, unknown> =>
+        document ??= openApiDocument(routes, {
+          info: options.info ?? { title: "API", version: "0.0.0" },
+          securitySchemes: options.securitySchemes ?? {},
+          ...(options.security ? { security: options.security } : {}),
+          ...(options.servers ? { servers: options.servers } : {}),
+        });
+      const served = contractRoutes(openapi, options.openapi, options.docs);
       return {
-        fetch: function fetch(request: Request): Response | Promise<Response> {
-          return handleRequest(pipeline, request);
-        },
-        openapi(): Record<string, unknown> {
-          document ??= openApiDocument(routes, {
-            info: options.info ?? { title: "API", version: "0.0.0" },
-            statusByCode: options.statusByCode ?? {},
-            securitySchemes: options.securitySchemes ?? {},
-            ...(options.security ? { security: options.security } : {}),
-          });
-          return document;
-        },
+        fetch: served === undefined
+          ? function fetch(request: Request): Response | Promise<Response> {
+            return handleRequest(pipeline, request);
+          }
+          : function fetch(request: Request): Response | Promise<Response> {
+            return served(request, pathOf(request.url)) ?? handleRequest(pipeline, request);
+          },
+        openapi,
         routes,
       };
     },
@@ -139,6 +245,8 @@ function compileController(
   target: AnyClass,
   spec: ControllerSpec,
   needsScope: boolean,
+  options: HttpPluginOptions,
+  contract: ContractContext,
 ): CompiledRoute {
   const group = spec.group ? resolveGroup(spec.group) : undefined;
   const guards: GuardLike[] = [...(group?.guards ?? []), ...(spec.guards ?? [])];
@@ -154,14 +262,32 @@ function compileController(
       );
     }
   }
-  const errors = new Set<string>([...(group?.errors ?? []), ...(spec.errors ?? [])]);
+  const declaredCodes: DeclaredCode[] = [...(group?.errors ?? []), ...(spec.errors ?? [])];
   const security = new Set<string>();
   for (const guard of guards) {
-    for (const code of documentsOf(guard).errors ?? []) errors.add(code);
+    declaredCodes.push(...documentsOf(guard).errors ?? []);
     for (const scheme of documentsOf(guard).security ?? []) security.add(scheme);
   }
-  if (spec.params || spec.query || spec.headers || spec.body) errors.add("VALIDATION_FAILED");
-  if (spec.produces !== undefined) errors.add("NOT_ACCEPTABLE");
+  const idempotency = spec.idempotent === true ? {} : spec.idempotent || undefined;
+  if (idempotency !== undefined) {
+    declaredCodes.push(...idempotencyErrors(target, spec, idempotency, options));
+  }
+  const path = joinPaths(group?.prefix ?? "", spec.path);
+  const isPublic = guards.length === 1 && guards[0] === Public;
+  const parts = {
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(spec.query ? { query: spec.query } : {}),
+    ...(spec.headers ? { headers: spec.headers } : {}),
+    ...(spec.body ? { body: spec.body } : {}),
+  };
+  const errors = routeErrors(contract, `Controller '${target.name}'`, declaredCodes, {
+    path,
+    parts,
+    negotiates: spec.produces !== undefined,
+    public: isPublic,
+    sends: needsScope ? (writeMethods.has(spec.method) ? "command" : "query") : "none",
+    idempotent: idempotency !== undefined,
+  });
   let controller: { handle(request: unknown): unknown } | undefined;
   const instance =
     () => (controller ??= root.container.resolve(target) as { handle(request: unknown): unknown });
@@ -175,20 +301,15 @@ function compileController(
     });
   return {
     method: spec.method,
-    path: joinPaths(group?.prefix ?? "", spec.path),
+    path,
     operationId: operationIdOf(target.name),
     ...(spec.summary ? { summary: spec.summary } : {}),
     tags: [...new Set(group?.tags ?? [])],
     guards: guards.map((guard) => resolver(root, guard)),
     guardNames: guards.map(guardName),
-    errors: [...errors].sort(),
+    errors,
     security: [...security].sort(),
-    parts: {
-      ...(spec.params ? { params: spec.params } : {}),
-      ...(spec.query ? { query: spec.query } : {}),
-      ...(spec.headers ? { headers: spec.headers } : {}),
-      ...(spec.body ? { body: spec.body } : {}),
-    },
+    parts,
     responses: new Map([[status, {
       description: spec.response.description ?? "Success",
       ...(spec.response.body ? { body: spec.response.body } : {}),
@@ -196,15 +317,52 @@ function compileController(
     produces: spec.produces ?? ["application/json"],
     negotiates: spec.produces !== undefined,
     ...(spec.cache ? { cache: spec.cache } : {}),
-    public: guards.length === 1 && guards[0] === Public,
+    ...(idempotency ? { idempotency } : {}),
+    public: isPublic,
     needsScope,
-    run: (request) => {
-      const body = instance().handle(request);
-      return body instanceof Promise
-        ? body.then((value) => shape(value, request))
-        : shape(body, request);
-    },
+    run: idempotency === undefined ? run : idempotentRun(
+      `${spec.method} ${path}`,
+      idempotency,
+      {
+        store: options.idempotency!.store,
+        transactions: root.container.resolve(TransactionManager),
+        clock: root.clock,
+      },
+      run,
+    ),
   };
+
+  function run(request: Record<string, unknown>) {
+    const body = instance().handle(request);
+    return body instanceof Promise
+      ? body.then((value) => shape(value, request))
+      : shape(body, request);
+  }
+}
+
+/** The codes an idempotent route may answer; refuses a read route or a missing store. */
+function idempotencyErrors(
+  target: AnyClass,
+  spec: ControllerSpec,
+  idempotency: IdempotencyOptions,
+  options: HttpPluginOptions,
+): string[] {
+  if (!writeMethods.has(spec.method)) {
+    throw new TypeError(
+      `Controller '${target.name}' is idempotent, but ${spec.method} is not a write: only POST, PUT, PATCH and DELETE take an Idempotency-Key`,
+    );
+  }
+  if (options.idempotency?.store === undefined) {
+    throw new Error(
+      `Controller '${target.name}' is idempotent: give httpPlugin({ idempotency: { store } }) a store (PostgresIdempotencyStore, InMemoryIdempotencyStore)`,
+    );
+  }
+  return [
+    "IDEMPOTENCY_KEY_INVALID",
+    "IDEMPOTENCY_KEY_IN_USE",
+    "IDEMPOTENCY_KEY_REUSED",
+    ...(idempotency.required ? ["IDEMPOTENCY_KEY_REQUIRED"] : []),
+  ];
 }
 
 function resolver(root: CompositionRoot, guard: GuardLike): () => Guard {
@@ -241,4 +399,13 @@ function checkControllerDependencies(
 function operationIdOf(className: string): string {
   const base = className.replace(/(Controller|Route)$/, "");
   return base.charAt(0).toLowerCase() + base.slice(1);
+}
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash);
+  return url.slice(start, end === -1 ? undefined : end);
 }

@@ -66,6 +66,7 @@ const report = defineRoute(
     operationId: "readReport",
     request: { params: zodSchema(z.object({ name: z.enum(["csv", "bytes"]) })) },
     responses: { 200: { description: "The report" } },
+    security: [],
   },
   ({ params }) =>
     params.name === "csv"

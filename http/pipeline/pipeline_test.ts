@@ -103,7 +103,7 @@ Deno.test("Domain refusals answer their code, with the project's status or their
 
 Deno.test("An unexpected error answers 500 without its message and goes to the error reporter", async () => {
   const reported: unknown[] = [];
-  const http = schedulingApp({ reported });
+  const http = schedulingApp({ reported, checked: false });
   const response = await http.fetch(
     post("/appointments/crash/cancellation", { reason: "x" }, receptionist),
   );
@@ -124,6 +124,14 @@ Deno.test("Guards run parent group, group, controller; the first refusal stops t
     practiceId: "p1",
     slots: [{ startsAt: "2026-09-01T09:00:00.000Z" }],
   });
+  // The group's guard refuses: the controller's never runs, nor the handler.
+  order.length = 0;
+  const refused = await http.fetch(
+    get("/practices/p1/agenda?from=2026-09-01", patient, { "x-refuse-at": "group" }),
+  );
+  assert.equal(refused.status, 403);
+  assert.equal((await problemOf(refused)).detail, "Refused at group");
+  assert.deepEqual(order, ["parent", "group"]);
 });
 
 Deno.test("A tenant the caller does not belong to is refused with 403 before the guards run", async () => {

@@ -33,6 +33,7 @@ const titles: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   406: "Not Acceptable",
+  408: "Request Timeout",
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
@@ -64,11 +65,18 @@ export function problem(
   };
 }
 
-/** The response of a problem (`application/problem+json`). */
+/**
+ * The response of a problem (`application/problem+json`, with `X-Content-Type-Options: nosniff`
+ * as every answer of the pipeline), with the given headers besides.
+ */
 export function problemResponse(value: Problem, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(value), {
     status: value.status,
-    headers: { "content-type": "application/problem+json", ...headers },
+    headers: {
+      "content-type": "application/problem+json",
+      "x-content-type-options": "nosniff",
+      ...headers,
+    },
   });
 }
 

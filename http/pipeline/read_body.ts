@@ -1,31 +1,45 @@
 import { type Problem, problem } from "./problem.ts";
 
 /** A body read and parsed, or the problem that refused it. */
-export type BodyResult = { readonly ok: true; readonly value: unknown } | {
+export type BodyResult = {
+  readonly ok: true;
+  readonly value: unknown;
+  /**
+   * Whether the JSON text holds a `\u` escape: only then can the parsed value hold a NUL
+   * character or a lone surrogate (JSON refuses a raw NUL, and a UTF-8 text has no surrogate).
+   */
+  readonly escaped: boolean;
+} | {
   readonly ok: false;
   readonly problem: Problem;
 };
 
+const nothing: BodyResult = Object.freeze({ ok: true, value: undefined, escaped: false });
+const timedOut = Symbol("timed out");
+
 /**
- * Reads a JSON body up to `limit` bytes: 415 for another media type, 413 past the limit (checked
- * on `Content-Length` and while reading), 400 for malformed JSON.
+ * Reads a JSON body up to `limit` bytes within `timeoutMs` milliseconds of starting: 415 for
+ * another media type, 413 past the limit (checked on `Content-Length` and while reading), 408
+ * when the body is not all received in time (the read is then cancelled), 400 for malformed
+ * JSON.
  */
 export async function readJsonBody(
   request: Request,
   limit: number,
   instance: string,
+  timeoutMs: number,
 ): Promise<BodyResult> {
   // `request.body` is read only when needed: on Node (@hono/node-server) it builds a whole
   // undici Request and a web stream over the socket, where `arrayBuffer()` reads the socket.
-  if (request.method === "GET" || request.method === "HEAD") return { ok: true, value: undefined };
+  if (request.method === "GET" || request.method === "HEAD") return nothing;
   const headers = request.headers;
   const type = headers.get("content-type");
   const length = headers.get("content-length");
   if (length === "0" || (length === null && type === null && !headers.has("transfer-encoding"))) {
-    return { ok: true, value: undefined };
+    return nothing;
   }
   if (type === null || !isJson(type)) {
-    if (request.body === null) return { ok: true, value: undefined };
+    if (request.body === null) return nothing;
     return {
       ok: false,
       problem: problem(
@@ -39,17 +53,36 @@ export async function readJsonBody(
   const declared = Number(length ?? "NaN");
   if (declared > limit) return { ok: false, problem: tooLarge(limit, instance) };
   let bytes: Uint8Array;
-  if (declared >= 0) {
-    // A declared length the server holds the body to: read it at once.
-    bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > limit) return { ok: false, problem: tooLarge(limit, instance) };
-  } else {
-    if (request.body === null) return { ok: true, value: undefined };
-    const read = await readLimited(request.body, limit);
-    if (read === undefined) return { ok: false, problem: tooLarge(limit, instance) };
-    bytes = read;
+  const deadline = new Deadline(timeoutMs);
+  try {
+    if (declared >= 0) {
+      // A declared length the server holds the body to: read it at once.
+      const reading = request.arrayBuffer();
+      const read = await deadline.race(reading);
+      if (read === timedOut) {
+        reading.catch(() => {});
+        // The runtime's own read holds the stream where it can (Deno): then only the answer
+        // goes, and the runtime drops the read with the connection.
+        try {
+          request.body?.cancel(deadline.reason()).catch(() => {});
+        } catch {
+          // A runtime whose request cannot give its stream now: the answer goes all the same.
+        }
+        return { ok: false, problem: timeout(timeoutMs, instance) };
+      }
+      bytes = new Uint8Array(read);
+      if (bytes.byteLength > limit) return { ok: false, problem: tooLarge(limit, instance) };
+    } else {
+      if (request.body === null) return nothing;
+      const read = await readLimited(request.body, limit, deadline);
+      if (read === timedOut) return { ok: false, problem: timeout(timeoutMs, instance) };
+      if (read === undefined) return { ok: false, problem: tooLarge(limit, instance) };
+      bytes = read;
+    }
+  } finally {
+    deadline.clear();
   }
-  if (bytes.byteLength === 0) return { ok: true, value: undefined };
+  if (bytes.byteLength === 0) return nothing;
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -60,7 +93,7 @@ export async function readJsonBody(
     };
   }
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(text), escaped: text.includes("\\u") };
   } catch (error) {
     return {
       ok: false,
@@ -76,16 +109,52 @@ export async function readJsonBody(
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Reads a stream of unknown length, stopping past `limit` bytes (then `undefined`). */
+/** One timer bounding a read: `race` answers `timedOut` once it has run out. */
+class Deadline {
+  readonly #ms: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #expired: Promise<typeof timedOut> | undefined;
+
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  race<T>(read: Promise<T>): Promise<T | typeof timedOut> {
+    if (this.#ms === Infinity) return read;
+    this.#expired ??= new Promise((resolve) => {
+      this.#timer = setTimeout(resolve, this.#ms, timedOut);
+    });
+    return Promise.race([read, this.#expired]);
+  }
+
+  reason(): Error {
+    return new Error(`The body was not received within ${this.#ms} ms`);
+  }
+
+  clear(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+  }
+}
+
+/**
+ * Reads a stream of unknown length, stopping past `limit` bytes (then `undefined`) or at the
+ * deadline (then `timedOut`); either way the stream is cancelled.
+ */
 async function readLimited(
   body: ReadableStream<Uint8Array>,
   limit: number,
-): Promise<Uint8Array | undefined> {
+  deadline: Deadline,
+): Promise<Uint8Array | undefined | typeof timedOut> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const read = await deadline.race(reader.read());
+    if (read === timedOut) {
+      reader.cancel(deadline.reason()).catch(() => {});
+      return timedOut;
+    }
+    const { done, value } = read;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -105,6 +174,15 @@ function isJson(type: string): boolean {
 
 function tooLarge(limit: number, instance: string): Problem {
   return problem(413, "CONTENT_TOO_LARGE", `The body is larger than ${limit} bytes`, instance);
+}
+
+function timeout(ms: number, instance: string): Problem {
+  return problem(
+    408,
+    "REQUEST_TIMEOUT",
+    `The body was not received within ${ms} ms`,
+    instance,
+  );
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

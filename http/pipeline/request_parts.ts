@@ -63,6 +63,19 @@ export function headerRecord(
   return out;
 }
 
+/** The headers as a read-only record by lower-case name, each read from `headers` when asked. */
+export function lazyHeaders(headers: Headers): Readonly<Record<string, string>> {
+  return new Proxy({}, {
+    get: (_, name) => (typeof name === "string" ? headers.get(name) ?? undefined : undefined),
+    has: (_, name) => typeof name === "string" && headers.has(name),
+    ownKeys: () => [...headers.keys()],
+    getOwnPropertyDescriptor: (_, name) =>
+      typeof name === "string" && headers.has(name)
+        ? { value: headers.get(name), enumerable: true, configurable: true }
+        : undefined,
+  });
+}
+
 /** A name `Object.fromEntries(headers)` would have as one key with the value `get` answers. */
 function isPlainHeaderName(name: string): boolean {
   return name === name.toLowerCase() && name !== "set-cookie" && name !== "__proto__";

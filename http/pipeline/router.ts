@@ -4,6 +4,11 @@ export interface RouteMatch<T> {
   readonly value: T;
   /** Path parameters by name. */
   readonly params: Record<string, string>;
+  /**
+   * The parameters whose segment is not valid percent-encoded UTF-8 (`%ED%A0%80`, `%E0%A4%A`),
+   * kept as they were sent; absent when every segment decoded.
+   */
+  readonly undecodable?: readonly string[];
 }
 
 interface Node<T> {
@@ -50,6 +55,7 @@ export class Router<T> {
     path: string,
   ): RouteMatch<T> | { readonly allowed: readonly string[] } | undefined {
     const params: Record<string, string> = {};
+    let undecodable: string[] | undefined;
     let current: Node<T> | undefined = this.#root;
     let start = 1;
     while (current !== undefined && start <= path.length) {
@@ -68,7 +74,8 @@ export class Router<T> {
           try {
             value = decodeURIComponent(value);
           } catch {
-            return undefined;
+            // Matched all the same, so that the pipeline names the parameter in a 422.
+            (undecodable ??= []).push(current.param.name);
           }
         }
         params[current.param.name] = value;
@@ -80,7 +87,13 @@ export class Router<T> {
     const value = current.routes.get(method) ??
       (method === "HEAD" ? current.routes.get("GET") : undefined);
     if (value === undefined) return { allowed: [...current.routes.keys()].sort() };
-    return { value, params };
+    return undecodable === undefined ? { value, params } : { value, params, undecodable };
+  }
+
+  /** The methods the path answers (sorted), or `undefined` when no route has the path. */
+  methodsAt(path: string): readonly string[] | undefined {
+    const matched = this.match("", path);
+    return matched === undefined || !("allowed" in matched) ? undefined : matched.allowed;
   }
 }
 

@@ -4,7 +4,10 @@
  */
 import { calendars, schedulingApp } from "../test_fixtures/scheduling_app.ts";
 
-/** The sample requests: success, validation, guards, domain refusal, function route, 404. */
+/**
+ * The sample requests: success, validation, guards, domain refusal, function route, 404, and the
+ * contract the plugin serves (the document in JSON and YAML, the docs page and its assets).
+ */
 export function sampleRequests(base: string): Request[] {
   const json = { "content-type": "application/json" };
   return [
@@ -37,6 +40,12 @@ export function sampleRequests(base: string): Request[] {
       headers: { "x-test-user": "r1;receptionist;p1" },
     }),
     new Request(`${base}/nowhere`),
+    new Request(`${base}/openapi.json`, { headers: { "x-test-user": ";" } }),
+    new Request(`${base}/openapi.json`, { headers: { accept: "application/yaml" } }),
+    new Request(`${base}/openapi.yaml`),
+    new Request(`${base}/docs`),
+    new Request(`${base}/docs/init.js`),
+    new Request(`${base}/docs/swagger-ui.css`),
   ];
 }
 

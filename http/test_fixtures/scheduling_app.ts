@@ -2,6 +2,7 @@
  * A slice of the spec's scheduling API, used by the pipeline tests: route groups, controllers
  * with mappers and a serializer, guards, a function route, permissions decided by the bus.
  */
+import { checked } from "./checked.ts";
 import { z } from "zod";
 import {
   accessPolicy,
@@ -136,12 +137,13 @@ export class CancelAppointmentController {
 }
 
 export const order: string[] = [];
-const tracing = (name: string, refuseWith?: () => Error) => ({
+/** A guard that records its turn, and refuses when the request's `x-refuse-at` names it. */
+const tracing = (name: string) => ({
   name,
   documents: { errors: ["FORBIDDEN"] },
-  check(): void {
+  check(request: GuardRequest): void {
     order.push(name);
-    if (refuseWith) throw refuseWith();
+    if (request.headers["x-refuse-at"] === name) throw new ForbiddenError(`Refused at ${name}`);
   },
 });
 
@@ -290,7 +292,13 @@ export const headerAuthenticator: Authenticator = {
 };
 
 export function schedulingApp(
-  options: { reported?: unknown[]; refusals?: GuardRefusal[]; bodyLimit?: number } = {},
+  options: {
+    reported?: unknown[];
+    refusals?: GuardRefusal[];
+    bodyLimit?: number;
+    /** Answers held to the document (default); off to see a 500, which no document declares. */
+    checked?: boolean;
+  } = {},
 ) {
   const reporter: ErrorReporter = { report: (error) => void options.reported?.push(error) };
   const app = composeApplication({
@@ -336,8 +344,14 @@ export function schedulingApp(
     plugins: {
       http: httpPlugin({
         authenticators: [headerAuthenticator],
+        undeclaredErrors: "refuse",
         routes: [putCalendar],
         info: { title: "Scheduling", version: "1.0.0" },
+        openapi: { path: "/openapi.json" },
+        docs: {
+          path: "/docs",
+          assets: () => ({ script: "/* swagger-ui-bundle */", stylesheet: "/* swagger-ui */" }),
+        },
         statusByCode: { APPOINTMENT_ENDED: 409, APPOINTMENT_NOT_FOUND: 404 },
         tenantOf: (params) => params.practiceId,
         ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
@@ -347,7 +361,7 @@ export function schedulingApp(
       }),
     },
   });
-  return app.http as HttpApi;
+  return options.checked === false ? app.http as HttpApi : checked(app.http as HttpApi);
 }
 
 export { ForbiddenError };

@@ -28,6 +28,7 @@ const packages: Record<string, string> = {
   arktype: versionOf("arktype"),
   jose: versionOf("jose"),
   "@standard-schema/spec": versionOf("@standard-schema/spec"),
+  yaml: versionOf("yaml"),
 };
 
 await mkdir(work, { recursive: true });

@@ -87,35 +87,45 @@ export class PostgresJobStore implements JobStore {
     return { id: kept.id as string, duplicate: true };
   }
 
-  /** Inserts many jobs in one statement; answers the kept id for each kept idempotency key. */
+  /**
+   * Inserts many jobs in one statement; answers the kept id for each kept idempotency key. The
+   * rows travel as one JSON document (`jsonb_to_recordset`), never as `sql.array`: a fresh
+   * postgres.js client does not know the array types before it fetched them, and its first array
+   * parameter fails with "malformed array literal" (postgres.js issue 789).
+   */
   async jobInsertMany(
     params: { jobs: readonly NewJob[]; unit?: UnitOfWork },
   ): Promise<readonly EnqueueResult[]> {
     if (params.jobs.length === 0) return [];
     const sql = this.#on(params.unit);
-    const jobs = params.jobs;
-    const column = (value: (job: NewJob) => string | null) => sql.array(jobs.map(value));
-    // One array per column: one statement (and one prepared plan) for any batch size, and one
-    // notification per queue rather than per row.
+    const rows = params.jobs.map((job) => ({
+      id: job.id,
+      name: job.name,
+      queue: job.queue,
+      payload: job.payload,
+      actor: job.actor,
+      tenant_id: job.tenantId ?? "",
+      correlation_id: job.correlationId,
+      traceparent: job.traceparent ?? null,
+      subject: job.subject ?? null,
+      idempotency_key: job.idempotencyKey ?? null,
+      max_attempts: job.maxAttempts,
+      run_at: job.runAt.toISOString(),
+      created_at: job.createdAt.toISOString(),
+    }));
+    // One statement (and one prepared plan) for any batch size, and one notification per queue
+    // rather than per row.
     const inserted = await sql`
       with inserted as (
         insert into background_jobs
           (id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
            idempotency_key, max_attempts, run_at, created_at)
-        select * from unnest(${column((j) => j.id)}::text[], ${column((j) => j.name)}::text[],
-          ${column((j) => j.queue)}::text[], ${column((j) => JSON.stringify(j.payload))}::jsonb[],
-          ${column((j) => JSON.stringify(j.actor))}::jsonb[], ${
-      column((j) => j.tenantId ?? "")
-    }::text[],
-          ${column((j) => j.correlationId)}::text[], ${
-      column((j) => j.traceparent ?? null)
-    }::text[],
-          ${column((j) => j.subject ?? null)}::text[], ${
-      column((j) => j.idempotencyKey ?? null)
-    }::text[],
-          ${column((j) => String(j.maxAttempts))}::integer[],
-          ${column((j) => j.runAt.toISOString())}::timestamptz[],
-          ${column((j) => j.createdAt.toISOString())}::timestamptz[])
+        select id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
+          idempotency_key, max_attempts, run_at, created_at
+        from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as r(id text, name text,
+          queue text, payload jsonb, actor jsonb, tenant_id text, correlation_id text,
+          traceparent text, subject text, idempotency_key text, max_attempts integer,
+          run_at timestamptz, created_at timestamptz)
         on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
         returning id, queue
       ), notified as (
@@ -126,12 +136,17 @@ export class PostgresJobStore implements JobStore {
     const missing = params.jobs.filter((job) => !kept.has(job.id));
     const existing = new Map<string, string>();
     if (missing.length > 0) {
+      const keys = missing.map((j) => ({
+        name: j.name,
+        tenant_id: j.tenantId ?? "",
+        idempotency_key: j.idempotencyKey ?? "",
+      }));
       const found = await sql`
         select id, name, tenant_id, idempotency_key from background_jobs
         where (name, tenant_id, idempotency_key) in (
-          select * from unnest(${sql.array(missing.map((j) => j.name))}::text[],
-            ${sql.array(missing.map((j) => j.tenantId ?? ""))}::text[],
-            ${sql.array(missing.map((j) => j.idempotencyKey ?? ""))}::text[]))`;
+          select name, tenant_id, idempotency_key
+          from jsonb_to_recordset(${JSON.stringify(keys)}::text::jsonb)
+            as k(name text, tenant_id text, idempotency_key text))`;
       for (const row of found) {
         existing.set(
           `${row.name}\u0000${row.tenant_id}\u0000${row.idempotency_key}`,
@@ -251,8 +266,9 @@ export class PostgresJobStore implements JobStore {
     const rows = await this.#sql`
       update background_jobs j
       set status = 'succeeded', finished_at = ${params.now}, lease_token = null, lease_expires_at = null
-      from unnest(${this.#sql.array(params.jobs.map((j) => j.id))}::text[],
-        ${this.#sql.array(params.jobs.map((j) => j.leaseToken))}::text[]) as c(id, token)
+      from jsonb_to_recordset(${
+      JSON.stringify(params.jobs.map((j) => ({ id: j.id, token: j.leaseToken })))
+    }::text::jsonb) as c(id text, token text)
       where j.id = c.id and j.lease_token = c.token and j.status = 'running'
       returning j.id`;
     const done = new Set(rows.map((row) => row.id as string));
@@ -398,7 +414,10 @@ export class PostgresJobStore implements JobStore {
 function reachSql(sql: Sql, reach: TenantReach): postgres.PendingQuery<postgres.Row[]> {
   if (reach.tenantId === undefined) return sql`true`;
   const tenants = [reach.tenantId, ...(reach.elevatedTenants ?? [])];
-  return sql`tenant_id = any(${sql.array(tenants)}::text[])`;
+  // A JSON list, not sql.array: see jobInsertMany.
+  return sql`tenant_id in (select jsonb_array_elements_text(${
+    JSON.stringify(tenants)
+  }::text::jsonb))`;
 }
 
 function toClaimed(row: Row): ClaimedJob {

@@ -1,3 +1,4 @@
+import { PostgresTransactions } from "@kit/kernel/postgres";
 import { ignoreWithout, withTestDatabase } from "../../test_support/services.ts";
 import { jobStoreContract } from "../testing.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
@@ -13,6 +14,7 @@ jobStoreContract({
         await migrateJobs(sql);
         resolveOpen({
           store: new PostgresJobStore(sql),
+          transactions: new PostgresTransactions(sql),
           close: async () => {
             finish();
             await done;

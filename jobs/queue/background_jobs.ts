@@ -10,6 +10,8 @@ import {
   type JsonValue,
   type QueuedJob,
   systemActor,
+  TenantRequiredError,
+  tenantsReached,
   toMilliseconds,
   type UnitOfWork,
   uuidv7,
@@ -30,6 +32,8 @@ export class BackgroundJobs implements JobQueue {
   readonly #clock: Clock;
   readonly #onLostJob: LostJobHandler;
   readonly #afterInsert: () => void;
+  /** The idempotency keys staged in each unit of work under way, with their job's id. */
+  readonly #staged = new WeakMap<UnitOfWork, Map<string, string>>();
 
   /** Builds the queue over a store. */
   constructor(options: {
@@ -102,31 +106,81 @@ export class BackgroundJobs implements JobQueue {
     });
     if (jobs.length === 0) return [];
     const unit = scope?.unitOfWork;
-    if (unit !== undefined && !this.#store.sharesTransaction) {
-      unit.whenCommitted(async () => {
-        try {
-          await this.#insert(jobs, undefined);
-          this.#afterInsert();
-        } catch (error) {
-          for (const lost of jobs) this.#onLostJob(lost, error);
-        }
-      });
-      return jobs.map((j) => ({ id: j.id }));
-    }
+    if (unit !== undefined && !this.#store.sharesTransaction) return await this.#stage(jobs, unit);
     const results = await this.#insert(jobs, unit);
     if (unit === undefined) this.#afterInsert();
     return results;
   }
 
-  async #insert(jobs: readonly NewJob[], unit: UnitOfWork | undefined): Promise<EnqueueResult[]> {
-    if (this.#store.jobInsertMany !== undefined) {
-      return [...await this.#store.jobInsertMany({ jobs, ...(unit ? { unit } : {}) })];
-    }
+  /**
+   * Stages jobs in a unit of work on a store that writes after commit: the store answers at once
+   * (the kept id with `duplicate: true` for a key kept already) and writes once the unit commits;
+   * a key staged earlier in the same unit answers that job's id. A write that fails after commit
+   * goes to `onLostJob`.
+   */
+  async #stage(jobs: readonly NewJob[], unit: UnitOfWork): Promise<EnqueueResult[]> {
+    let staged = this.#staged.get(unit);
+    if (staged === undefined) this.#staged.set(unit, staged = new Map());
+    const earlier = jobs.map((job) => {
+      const key = keyOf(job);
+      return key === undefined ? undefined : staged.get(key);
+    });
+    const fresh = jobs.filter((_, i) => earlier[i] === undefined);
+    const answered = await this.#insert(fresh, unit, true);
+    fresh.forEach((job, i) => {
+      const key = keyOf(job);
+      if (key !== undefined && answered[i]?.duplicate !== true) staged.set(key, job.id);
+    });
+    let next = 0;
+    return jobs.map((_, i): EnqueueResult => {
+      const id = earlier[i];
+      return id === undefined ? answered[next++]! : { id, duplicate: true };
+    });
+  }
+
+  async #insert(
+    jobs: readonly NewJob[],
+    unit: UnitOfWork | undefined,
+    afterCommit = false,
+  ): Promise<EnqueueResult[]> {
+    if (jobs.length === 0) return [];
     const results: EnqueueResult[] = [];
-    for (const job of jobs) {
-      results.push(await this.#store.jobInsert({ job, ...(unit ? { unit } : {}) }));
+    // The jobs a write after commit was to keep: those not answered as duplicates.
+    const written = (from: number, to: number) =>
+      jobs.slice(from, to).filter((_, i) => results[from + i]?.duplicate !== true);
+    const on = (from: number, to: number) =>
+      unit === undefined
+        ? {}
+        : { unit: afterCommit ? this.#reporting(unit, () => written(from, to)) : unit };
+    if (this.#store.jobInsertMany !== undefined) {
+      results.push(...await this.#store.jobInsertMany({ jobs, ...on(0, jobs.length) }));
+      return results;
+    }
+    for (const [i, job] of jobs.entries()) {
+      results.push(await this.#store.jobInsert({ job, ...on(i, i + 1) }));
     }
     return results;
+  }
+
+  /**
+   * The unit as a store that writes after commit sees it: its writes, once the unit committed,
+   * wake the worker, or go to `onLostJob` when they fail (the command has answered already).
+   */
+  #reporting(unit: UnitOfWork, written: () => readonly NewJob[]): UnitOfWork {
+    return {
+      id: unit.id,
+      transaction: unit.transaction,
+      lock: (key) => unit.lock(key),
+      whenCommitted: (write) =>
+        unit.whenCommitted(async () => {
+          try {
+            await write();
+            this.#afterInsert();
+          } catch (error) {
+            for (const lost of written()) this.#onLostJob(lost, error);
+          }
+        }),
+    };
   }
 
   /** Cancels a job the work under way reaches, once its unit of work commits. */
@@ -145,7 +199,13 @@ export class BackgroundJobs implements JobQueue {
 
   /** The job as the work under way may see it; never its payload. */
   find(id: string): Promise<QueuedJob | undefined> {
-    return this.#store.jobFind({ id, reach: reachOf() });
+    let reach: TenantReach;
+    try {
+      reach = reachOf();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#store.jobFind({ id, reach });
   }
 
   /** Revives a dead job (operators): waiting, due now, attempts back to zero. */
@@ -172,13 +232,28 @@ export class BackgroundJobs implements JobQueue {
   }
 }
 
+/**
+ * The jobs the work under way reaches, as a store filters them: every tenant's for the system
+ * actor's work without a tenant; its tenant's and the elevated ones'. Other work without a tenant
+ * reaches no tenant's jobs: `TENANT_REQUIRED`, as a repository answers it. Outside any work (an
+ * operator's script calling `application.backgroundJobs`, a test) every tenant's: requests, jobs
+ * and event handlers always run inside their work.
+ */
 function reachOf(): TenantReach {
   const execution = currentScope()?.execution;
-  if (execution?.tenantId === undefined) return {};
-  return {
-    tenantId: execution.tenantId,
-    ...(execution.elevatedTenants ? { elevatedTenants: execution.elevatedTenants } : {}),
-  };
+  if (execution === undefined) return {};
+  const reached = tenantsReached(execution);
+  if (reached.all) return {};
+  const [tenantId, ...elevated] = reached.tenants;
+  if (tenantId === undefined) throw new TenantRequiredError();
+  return { tenantId, ...(elevated.length > 0 ? { elevatedTenants: elevated } : {}) };
+}
+
+/** The job's idempotency key, unique per name and tenant; undefined without one. */
+function keyOf(job: NewJob): string | undefined {
+  return job.idempotencyKey === undefined
+    ? undefined
+    : `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey}`;
 }
 
 function dueAt(name: string, now: Date, options: EnqueueOptions): Date {

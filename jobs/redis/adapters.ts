@@ -14,6 +14,29 @@ export function upstashScripting(redis: UpstashRedis): RedisScripting {
 }
 
 /**
+ * The `ioredis` options that make a store fail fast while Redis is down, instead of queueing
+ * commands until it returns: connect within `connectTimeoutMs` (default 2,000), no command
+ * queued while disconnected (`enableOfflineQueue: false`), a command failed after one retry
+ * (`maxRetriesPerRequest: 1`) and within `commandTimeoutMs` (default 2,000). The client keeps
+ * reconnecting in the background. Spread them into `new Redis(url, { ...failFastRedisOptions() })`.
+ */
+export function failFastRedisOptions(
+  options: { connectTimeoutMs?: number; commandTimeoutMs?: number } = {},
+): {
+  connectTimeout: number;
+  commandTimeout: number;
+  maxRetriesPerRequest: number;
+  enableOfflineQueue: boolean;
+} {
+  return {
+    connectTimeout: options.connectTimeoutMs ?? 2_000,
+    commandTimeout: options.commandTimeoutMs ?? 2_000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+  };
+}
+
+/**
  * The scripting interface over an `ioredis` client (TCP), with subscriptions on a duplicate of
  * the client (a subscribed connection runs no other command), so that idle workers wake as soon
  * as a job is enqueued.
@@ -22,8 +45,12 @@ export function tcpScripting(redis: IORedis): RedisScripting {
   return {
     evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args.map(String)),
     eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args.map(String)),
+    async config(parameter) {
+      const reply = await redis.config("GET", parameter) as string[];
+      return reply[1];
+    },
     async subscribe(channel, onMessage) {
-      const subscriber = redis.duplicate();
+      const subscriber = redis.duplicate({ enableOfflineQueue: true });
       subscriber.on("message", (from: string, message: string) => {
         if (from === channel) onMessage(message);
       });

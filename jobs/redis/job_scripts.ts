@@ -26,7 +26,8 @@ end
 `;
 
 /**
- * Inserts jobs, each kept once per idempotency key (a key taken earlier in the batch included);
+ * Inserts jobs, each kept once per idempotency key (a key taken earlier in the batch included)
+ * and once per id (a job written already is left as it is: an outbox relay may write it twice);
  * answers `id, duplicate` per job, flat, and publishes each queue that got a job on
  * `<prefix>enqueued`. ARGV: prefix, then per job: id, idem key or '', queue, due (ms), created (ms),
  * the count of hash fields and values, and those.
@@ -44,6 +45,9 @@ while i <= #ARGV do
   if existing then
     out[#out + 1] = existing
     out[#out + 1] = 1
+  elseif redis.call('EXISTS', p .. 'job:' .. id) == 1 then
+    out[#out + 1] = id
+    out[#out + 1] = 0
   else
     redis.call('HSET', p .. 'job:' .. id, unpack(ARGV, first, i - 1))
     redis.call('ZADD', p .. 'waiting:' .. q, due, id)
@@ -55,6 +59,13 @@ while i <= #ARGV do
   end
 end
 for q in pairs(queues) do redis.call('PUBLISH', p .. 'enqueued', q) end
+return out
+`);
+
+/** Answers, in order, the id kept under each idempotency key, or ''. ARGV: prefix, then keys. */
+export const keptScript = new RedisScript(`
+local out = {}
+for i = 2, #ARGV do out[#out + 1] = redis.call('GET', ARGV[1] .. 'idem:' .. ARGV[i]) or '' end
 return out
 `);
 

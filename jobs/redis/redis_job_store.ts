@@ -24,13 +24,21 @@ import {
   failScript,
   findScript,
   insertScript,
+  keptScript,
   listScript,
   purgeScript,
   releaseScript,
   reportScript,
   retryDeadScript,
 } from "./job_scripts.ts";
-import type { RedisScripting } from "./redis_scripting.ts";
+import { RedisScript, type RedisScripting } from "./redis_scripting.ts";
+import {
+  checkRedisDurability,
+  describeFindings,
+  type DurabilityRequirement,
+  RedisNotDurableError,
+} from "./redis_durability.ts";
+import { withinDeadline } from "./redis_unavailable.ts";
 import type {
   JobClaimParams,
   JobCompleteManyParams,
@@ -41,7 +49,11 @@ import type {
 /**
  * Jobs on Redis: every operation one Lua script (atomic claim, lease, reports, idempotency), over
  * the scripting interface of `@upstash/redis` (HTTP) or a TCP client. Writes do not join the
- * caller's transaction: the queue writes after commit, and a failed write goes to `onLostJob`.
+ * caller's transaction: the queue writes after commit, and a failed write goes to `onLostJob`
+ * (inside a unit of work an enqueue checks that Redis answers, so that an outage fails the command
+ * with `SERVICE_UNAVAILABLE`; a write that fails after commit is still possible — compose with
+ * `OutboxJobStore` to lose none). Refuses, by default, a server that would lose jobs
+ * (`requireDurability`), and fails every operation within `timeoutMs` while Redis is down.
  * No blocking command is used (HTTP cannot block): idle workers poll, and over TCP they are also
  * woken at once by a subscription to the jobs enqueued.
  */
@@ -50,6 +62,10 @@ export class RedisJobStore implements JobStore {
   readonly sharesTransaction = false;
   readonly #redis: RedisScripting;
   readonly #prefix: string;
+  readonly #requireDurability: DurabilityRequirement;
+  readonly #timeoutMs: number;
+  readonly #warn: (message: string) => void;
+  #durable: Promise<void> | undefined;
 
   /**
    * A store on this connection, its keys under `prefix` (default `kit:jobs:`). Its workers are
@@ -57,10 +73,52 @@ export class RedisJobStore implements JobStore {
    * insert publishes its queues on `<prefix>enqueued`. `listen: false`, or an adapter that cannot
    * subscribe (`upstashScripting`: HTTP), leaves idle workers to the poll interval.
    */
-  constructor(redis: RedisScripting, options: { prefix?: string; listen?: boolean } = {}) {
+  constructor(redis: RedisScripting, options: RedisJobStoreOptions = {}) {
     this.#redis = redis;
     this.#prefix = options.prefix ?? "kit:jobs:";
+    this.#requireDurability = options.requireDurability ?? "refuse";
+    this.#timeoutMs = options.timeoutMs ?? 2_000;
+    this.#warn = options.warn ?? ((message) => console.warn(message));
     if (options.listen === false || redis.subscribe === undefined) this.jobListen = undefined;
+  }
+
+  /**
+   * Checks the server's settings now (see `RedisJobStoreOptions.requireDurability`); every
+   * operation does it once before its first command. Rejects with `RedisNotDurableError` under
+   * `"refuse"`, with `RedisUnavailableError` when Redis cannot be reached (checked again then).
+   */
+  checkDurability(): Promise<void> {
+    if (this.#requireDurability === "off") return Promise.resolve();
+    this.#durable ??= withinDeadline(
+      "the durability check",
+      this.#timeoutMs,
+      () => checkRedisDurability(this.#redis),
+    ).then(
+      (findings) => {
+        if (findings.length === 0) return;
+        const known = findings.some((finding) => finding.unreadable !== true);
+        if (this.#requireDurability === "refuse" && known) throw new RedisNotDurableError(findings);
+        this.#warn(`kit jobs: ${describeFindings(findings)}`);
+      },
+      (error) => {
+        this.#durable = undefined;
+        throw error;
+      },
+    );
+    return this.#durable;
+  }
+
+  async #run(
+    operation: string,
+    script: RedisScript,
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
+    await this.checkDurability();
+    return await withinDeadline(
+      `job ${operation}`,
+      this.#timeoutMs,
+      () => script.run(this.#redis, [], args),
+    );
   }
 
   /**
@@ -71,20 +129,29 @@ export class RedisJobStore implements JobStore {
   jobListen?: (onJob: (queue: string) => void) => Promise<() => Promise<void>> = (onJob) =>
     this.#redis.subscribe!(`${this.#prefix}enqueued`, onJob);
 
-  /** Inserts a job; answers the kept id for a kept idempotency key. */
+  /**
+   * Inserts a job, after commit inside a unit of work; answers the kept id with `duplicate: true`
+   * for a key kept already.
+   */
   async jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
-    const [result] = await this.jobInsertMany({ jobs: [params.job] });
+    const [result] = await this.jobInsertMany({ jobs: [params.job], unit: params.unit });
     return result!;
   }
 
-  /** Inserts many jobs in one script, each kept once per idempotency key; answers in order. */
+  /**
+   * Inserts many jobs in one script, each kept once per idempotency key; answers in order. Inside
+   * a unit of work the keys are looked up at once (one script), so that a key kept already
+   * answers its job's id with `duplicate: true`, and the others are written once the unit
+   * commits: of two units that staged one key, the first to commit keeps it.
+   */
   async jobInsertMany(
-    params: { jobs: readonly NewJob[]; unit?: UnitOfWork },
+    params: { jobs: readonly NewJob[]; unit?: UnitOfWork | undefined },
   ): Promise<readonly EnqueueResult[]> {
     if (params.jobs.length === 0) return [];
+    if (params.unit !== undefined) return await this.#stage(params.jobs, params.unit);
     const args: (string | number)[] = [this.#prefix];
     for (const job of params.jobs) args.push(...insertArgs(job));
-    const reply = await insertScript.run(this.#redis, [], args) as unknown[];
+    const reply = await this.#run("insert", insertScript, args) as unknown[];
     return params.jobs.map((_, i) =>
       Number(reply[2 * i + 1]) === 1
         ? { id: String(reply[2 * i]), duplicate: true }
@@ -92,10 +159,34 @@ export class RedisJobStore implements JobStore {
     );
   }
 
+  async #stage(jobs: readonly NewJob[], unit: UnitOfWork): Promise<readonly EnqueueResult[]> {
+    const keys = [...new Set(jobs.map(idempotencyOf).filter((key) => key !== ""))];
+    const taken = new Map<string, string>();
+    if (keys.length === 0) await this.#run("reachable", reachableScript, []);
+    else {
+      const reply = await this.#run("kept", keptScript, [this.#prefix, ...keys]) as unknown[];
+      keys.forEach((key, i) => {
+        const id = reply[i];
+        if (typeof id === "string" && id !== "") taken.set(key, id);
+      });
+    }
+    const staged: NewJob[] = [];
+    const results = jobs.map((job): EnqueueResult => {
+      const key = idempotencyOf(job);
+      const kept = key === "" ? undefined : taken.get(key);
+      if (kept !== undefined) return { id: kept, duplicate: true };
+      if (key !== "") taken.set(key, job.id);
+      staged.push(job);
+      return { id: job.id };
+    });
+    if (staged.length > 0) unit.whenCommitted(() => this.jobInsertMany({ jobs: staged }));
+    return results;
+  }
+
   /** Claims due jobs and jobs whose lease ended, in one script. */
   async jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
     const tokens = Array.from({ length: params.limit }, () => crypto.randomUUID());
-    const rows = await claimScript.run(this.#redis, [], [
+    const rows = await this.#run("claim", claimScript, [
       this.#prefix,
       params.queue,
       params.now.getTime(),
@@ -113,7 +204,7 @@ export class RedisJobStore implements JobStore {
   /** Marks a held job succeeded. */
   async jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
     const args = [this.#prefix, params.id, params.leaseToken, params.now.getTime()];
-    return Number(await completeScript.run(this.#redis, [], args)) === 1;
+    return Number(await this.#run("complete", completeScript, args)) === 1;
   }
 
   /** Marks many held jobs succeeded in one script; answers, in order, which were held. */
@@ -121,7 +212,7 @@ export class RedisJobStore implements JobStore {
     if (params.jobs.length === 0) return [];
     const args: (string | number)[] = [this.#prefix, params.now.getTime()];
     for (const job of params.jobs) args.push(job.id, job.leaseToken);
-    const reply = await completeManyScript.run(this.#redis, [], args) as unknown[];
+    const reply = await this.#run("completeMany", completeManyScript, args) as unknown[];
     return params.jobs.map((_, i) => Number(reply[i]) === 1);
   }
 
@@ -136,13 +227,13 @@ export class RedisJobStore implements JobStore {
       params.errorMessage,
       params.retryAt === undefined ? "" : params.retryAt.getTime(),
     ];
-    return Number(await failScript.run(this.#redis, [], args)) === 1;
+    return Number(await this.#run("fail", failScript, args)) === 1;
   }
 
   /** Gives a held job back uncounted. */
   async jobRelease(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
     return Number(
-      await releaseScript.run(this.#redis, [], [this.#prefix, params.id, params.leaseToken]),
+      await this.#run("release", releaseScript, [this.#prefix, params.id, params.leaseToken]),
     ) === 1;
   }
 
@@ -163,15 +254,15 @@ export class RedisJobStore implements JobStore {
       checkpoint === undefined ? "" : JSON.stringify(checkpoint),
     ];
     const ok = Number(
-      await reportScript.run(
-        this.#redis,
-        [],
+      await this.#run(
+        "report",
+        reportScript,
         args(deferCheckpoint ? undefined : params.checkpoint),
       ),
     ) === 1;
     if (ok && deferCheckpoint) {
       const checkpoint = params.checkpoint;
-      params.unit!.whenCommitted(() => reportScript.run(this.#redis, [], args(checkpoint)));
+      params.unit!.whenCommitted(() => this.#run("report", reportScript, args(checkpoint)));
     }
     return ok ? "ok" : "stale";
   }
@@ -179,12 +270,12 @@ export class RedisJobStore implements JobStore {
   /** Cancels a waiting or running job of the reach. */
   async jobCancel(params: { id: string; reach: TenantReach; now: Date }): Promise<boolean> {
     const args = [this.#prefix, params.id, tenants(params.reach), params.now.getTime()];
-    return Number(await cancelScript.run(this.#redis, [], args)) === 1;
+    return Number(await this.#run("cancel", cancelScript, args)) === 1;
   }
 
   /** The job, never its payload. */
   async jobFind(params: { id: string; reach: TenantReach }): Promise<QueuedJob | undefined> {
-    const row = await findScript.run(this.#redis, [], [this.#prefix, params.id]) as string[];
+    const row = await this.#run("find", findScript, [this.#prefix, params.id]) as string[];
     if (!Array.isArray(row) || row.length === 0) return undefined;
     const job = toStored(toHash(row));
     return reaches(params.reach, job.tenantId) ? toQueuedJob(job) : undefined;
@@ -193,17 +284,17 @@ export class RedisJobStore implements JobStore {
   /** Revives a dead job of the reach. */
   async jobRetryDead(params: { id: string; reach: TenantReach; now: Date }): Promise<boolean> {
     const args = [this.#prefix, params.id, tenants(params.reach), params.now.getTime()];
-    return Number(await retryDeadScript.run(this.#redis, [], args)) === 1;
+    return Number(await this.#run("retryDead", retryDeadScript, args)) === 1;
   }
 
   /** Deletes finished jobs finished before the instant. */
   async jobPurgeFinished(params: { before: Date }): Promise<number> {
-    return Number(await purgeScript.run(this.#redis, [], [this.#prefix, params.before.getTime()]));
+    return Number(await this.#run("purge", purgeScript, [this.#prefix, params.before.getTime()]));
   }
 
   /** Every job kept, oldest first. */
   async jobList(params: { queue?: string; status?: QueuedJobStatus } = {}): Promise<StoredJob[]> {
-    const rows = await listScript.run(this.#redis, [], [this.#prefix]) as string[][];
+    const rows = await this.#run("list", listScript, [this.#prefix]) as string[][];
     return rows
       .filter((row) => row.length > 0)
       .map((row) => toStored(toHash(row)))
@@ -212,11 +303,45 @@ export class RedisJobStore implements JobStore {
   }
 }
 
-/** A job's arguments to the insert script: id, idem key, queue, due, created, fields. */
-function insertArgs(job: NewJob): (string | number)[] {
-  const idem = job.idempotencyKey === undefined
+/** Answers 1: an enqueue inside a unit of work fails in the command while Redis is down. */
+const reachableScript = new RedisScript("return 1");
+
+/** Options of a `RedisJobStore`. */
+export interface RedisJobStoreOptions {
+  /** The prefix of its keys (default `kit:jobs:`). */
+  readonly prefix?: string;
+  /** `false`: idle workers poll, never subscribe. */
+  readonly listen?: boolean;
+  /**
+   * What to do when the server would lose acknowledged jobs (append-only file off, `appendfsync
+   * no`, an eviction policy other than `noeviction`), checked once before the first command.
+   * Default `"refuse"`: a job store exists to keep work it acknowledged, and a Redis without
+   * persistence loses every job on restart (all of them, silently, seen in production); a store
+   * that only warned would let that reach production in a log line nobody reads. `"warn"` logs
+   * the settings once and goes on (a cache-like queue whose jobs may be lost); `"off"` does not
+   * look (tests on a throwaway server).
+   */
+  readonly requireDurability?: DurabilityRequirement;
+  /**
+   * Milliseconds every operation may take before it fails with `RedisUnavailableError`
+   * (`SERVICE_UNAVAILABLE`, HTTP 503), default 2,000. Build TCP clients with
+   * `failFastRedisOptions()` too, so that the client queues no command while disconnected.
+   */
+  readonly timeoutMs?: number;
+  /** Where the `"warn"` line goes (default `console.warn`). */
+  readonly warn?: (message: string) => void;
+}
+
+/** The job's key under `idem:`, unique per name, tenant and idempotency key; '' without one. */
+function idempotencyOf(job: NewJob): string {
+  return job.idempotencyKey === undefined
     ? ""
     : JSON.stringify([job.name, job.tenantId ?? "", job.idempotencyKey]);
+}
+
+/** A job's arguments to the insert script: id, idem key, queue, due, created, fields. */
+function insertArgs(job: NewJob): (string | number)[] {
+  const idem = idempotencyOf(job);
   const fields: (string | number)[] = [
     "id",
     job.id,

@@ -18,7 +18,7 @@ jobStoreContract({
     await redis.connect();
     const prefix = `test:${crypto.randomUUID()}:`;
     return {
-      store: new RedisJobStore(tcpScripting(redis), { prefix }),
+      store: new RedisJobStore(tcpScripting(redis), { prefix, requireDurability: "off" }),
       async close() {
         await clear(redis, prefix);
         redis.disconnect();
@@ -41,7 +41,7 @@ jobStoreContract({
     });
     const prefix = `test:${crypto.randomUUID()}:`;
     return {
-      store: new RedisJobStore(upstashScripting(upstash), { prefix }),
+      store: new RedisJobStore(upstashScripting(upstash), { prefix, requireDurability: "off" }),
       async close() {
         const redis = new IORedis(url);
         await clear(redis, prefix);

@@ -23,6 +23,12 @@ export interface RedisScripting {
    * it out, and the store's workers poll.
    */
   subscribe?(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * The value of one server setting (`CONFIG GET`), undefined when unknown; rejects when the
+   * server disables `CONFIG` (managed Redis), and the durability check falls back to `INFO`.
+   * Adapters without it (HTTP) leave the check to `INFO`.
+   */
+  config?(parameter: string): Promise<string | undefined>;
 }
 
 /**

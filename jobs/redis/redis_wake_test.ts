@@ -48,7 +48,7 @@ Deno.test({
         clock,
         plugins: {
           backgroundJobs: jobsPlugin({
-            store: new RedisJobStore(tcpScripting(redis), { prefix }),
+            store: new RedisJobStore(tcpScripting(redis), { prefix, requireDurability: "off" }),
             start,
             pollInterval: "1h",
           }),

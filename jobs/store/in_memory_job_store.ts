@@ -40,30 +40,54 @@ export class InMemoryJobStore implements JobStore {
   readonly #rows = new Map<string, Row>();
   readonly #keys = new Map<string, string>();
 
-  /** Inserts after commit; answers the kept id for a kept idempotency key. */
-  jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
-    const { job, unit } = params;
-    const key = job.idempotencyKey === undefined
-      ? undefined
-      : `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey}`;
-    const kept = key === undefined ? undefined : this.#keys.get(key);
-    if (kept !== undefined) return Promise.resolve({ id: kept, duplicate: true });
+  /**
+   * Inserts after commit (at once outside a unit of work); answers the kept id with
+   * `duplicate: true` for a key kept already, looked up when called.
+   */
+  async jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
+    const [result] = await this.jobInsertMany({ jobs: [params.job], unit: params.unit });
+    return result!;
+  }
+
+  /**
+   * Inserts many jobs after commit (at once outside a unit of work), each kept once per
+   * idempotency key: a key kept already, or taken earlier in the batch, answers the kept id with
+   * `duplicate: true`. Of two units that staged one key, the first to commit keeps it.
+   */
+  jobInsertMany(
+    params: { jobs: readonly NewJob[]; unit?: UnitOfWork | undefined },
+  ): Promise<readonly EnqueueResult[]> {
+    const taken = new Map<string, string>();
+    const staged: NewJob[] = [];
+    const results = params.jobs.map((job): EnqueueResult => {
+      const key = keyOf(job);
+      const kept = key === undefined ? undefined : this.#keys.get(key) ?? taken.get(key);
+      if (kept !== undefined) return { id: kept, duplicate: true };
+      if (key !== undefined) taken.set(key, job.id);
+      staged.push(job);
+      return { id: job.id };
+    });
     const write = () => {
-      if (key !== undefined) {
-        if (this.#keys.has(key)) return;
-        this.#keys.set(key, job.id);
-      }
-      this.#rows.set(job.id, {
-        job,
-        status: "waiting",
-        attempts: 0,
-        runAt: job.runAt.getTime(),
-        progress: { done: 0 },
-      });
+      for (const job of staged) this.#write(job);
     };
-    if (unit) unit.whenCommitted(write);
+    if (params.unit) params.unit.whenCommitted(write);
     else write();
-    return Promise.resolve({ id: job.id });
+    return Promise.resolve(results);
+  }
+
+  #write(job: NewJob): void {
+    const key = keyOf(job);
+    if (key !== undefined) {
+      if (this.#keys.has(key)) return;
+      this.#keys.set(key, job.id);
+    }
+    this.#rows.set(job.id, {
+      job,
+      status: "waiting",
+      attempts: 0,
+      runAt: job.runAt.getTime(),
+      progress: { done: 0 },
+    });
   }
 
   /** Claims due jobs of the queue, and jobs whose lease ended, earliest due first. */
@@ -249,9 +273,8 @@ export class InMemoryJobStore implements JobStore {
   }
 
   #forgetKey(job: NewJob): void {
-    if (job.idempotencyKey === undefined) return;
-    const key = `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey}`;
-    if (this.#keys.get(key) === job.id) this.#keys.delete(key);
+    const key = keyOf(job);
+    if (key !== undefined && this.#keys.get(key) === job.id) this.#keys.delete(key);
   }
 
   #stored(row: Row): StoredJob {
@@ -266,6 +289,13 @@ export class InMemoryJobStore implements JobStore {
       ...(row.finishedAt === undefined ? {} : { finishedAt: new Date(row.finishedAt) }),
     };
   }
+}
+
+/** The job's idempotency key, unique per name and tenant; undefined without one. */
+function keyOf(job: NewJob): string | undefined {
+  return job.idempotencyKey === undefined
+    ? undefined
+    : `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey}`;
 }
 
 function compare(a: string, b: string): number {

@@ -139,6 +139,10 @@ export interface JobStore {
   /**
    * Inserts a job, in the unit of work when the store shares the transaction (else after it
    * commits); answers the existing id with `duplicate: true` when the idempotency key is kept.
+   * A store that writes after commit looks the key up when called, so that a key kept already
+   * answers its job's id (which `jobFind` sees) even inside a unit of work; of two units that
+   * staged one key before either committed, each is answered its own id and the first to commit
+   * keeps the key.
    */
   jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult>;
   /**

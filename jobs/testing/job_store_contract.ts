@@ -1,6 +1,19 @@
 import assert from "node:assert/strict";
-import { userActor } from "@kit/kernel";
+import { InMemoryTransactions, type TransactionManager, userActor } from "@kit/kernel";
 import type { JobStore, NewJob } from "../store/job_store.ts";
+
+/** A store opened for one case of the contract. */
+export interface OpenedJobStore {
+  /** The empty store. */
+  readonly store: JobStore;
+  /**
+   * Opens the units of work the store writes in: required when the store shares the transaction
+   * (`PostgresTransactions` on the store's client); default `InMemoryTransactions`.
+   */
+  readonly transactions?: TransactionManager;
+  /** Closes the store. */
+  close(): Promise<void>;
+}
 
 /** How the contract opens a fresh, empty store for each case, and closes it. */
 export interface JobStoreUnderTest {
@@ -9,7 +22,7 @@ export interface JobStoreUnderTest {
   /** Skips every case (a store whose service is not configured). */
   readonly ignore?: boolean;
   /** Opens an empty store. */
-  open(): Promise<{ store: JobStore; close(): Promise<void> }>;
+  open(): Promise<OpenedJobStore>;
 }
 
 const t0 = new Date("2026-05-01T08:00:00.000Z");
@@ -49,16 +62,24 @@ function job(overrides: Partial<NewJob> = {}): NewJob {
  * ```
  */
 export function jobStoreContract(subject: JobStoreUnderTest): void {
-  const test = (name: string, fn: (store: JobStore) => Promise<void>) =>
+  const test = (
+    name: string,
+    fn: (store: JobStore, transactions: TransactionManager) => Promise<void>,
+  ) =>
     Deno.test({
       name: `${subject.name} (jobStoreContract): ${name}`,
       ignore: subject.ignore ?? false,
       sanitizeOps: false,
       sanitizeResources: false,
       fn: async () => {
-        const { store, close } = await subject.open();
+        const { store, close, transactions } = await subject.open();
         try {
-          await fn(store);
+          if (transactions === undefined && store.sharesTransaction) {
+            throw new Error(
+              `${subject.name} shares the transaction: its open() must answer the transactions it writes in`,
+            );
+          }
+          await fn(store, transactions ?? new InMemoryTransactions());
         } finally {
           await close();
         }
@@ -387,6 +408,90 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     assert.deepEqual(await store.jobInsert({ job: otherName }), { id: otherName.id });
     assert.equal((await store.jobList()).length, 4);
   });
+
+  test(
+    "a kept idempotency key answers the kept id with duplicate: true, also inside a unit of work",
+    async (store, transactions) => {
+      const first = job({ idempotencyKey: "k", tenantId: "t1" });
+      await store.jobInsert({ job: first });
+      const fresh = job({ idempotencyKey: "fresh", tenantId: "t1" });
+      const answered = await transactions.run(async (unit) => {
+        const single = await store.jobInsert({
+          job: job({ idempotencyKey: "k", tenantId: "t1" }),
+          unit,
+        });
+        const many = store.jobInsertMany === undefined ? undefined : await store.jobInsertMany({
+          jobs: [
+            job({ idempotencyKey: "k", tenantId: "t1" }),
+            fresh,
+            job({
+              idempotencyKey: "fresh",
+              tenantId: "t1",
+            }),
+          ],
+          unit,
+        });
+        return { single, many };
+      });
+      assert.deepEqual(answered.single, { id: first.id, duplicate: true });
+      if (answered.many !== undefined) {
+        assert.deepEqual(answered.many, [
+          { id: first.id, duplicate: true },
+          { id: fresh.id },
+          { id: fresh.id, duplicate: true },
+        ]);
+        assert.equal((await store.jobFind({ id: fresh.id, reach: {} }))?.status, "waiting");
+      }
+      assert.equal((await store.jobFind({ id: first.id, reach: {} }))?.status, "waiting");
+      assert.deepEqual(
+        (await store.jobList()).map((j) => j.id).sort(),
+        answered.many === undefined ? [first.id] : [first.id, fresh.id].sort(),
+      );
+    },
+  );
+
+  test(
+    "a job inserted in a unit of work that rolls back is never kept",
+    async (store, transactions) => {
+      const j = job({ idempotencyKey: "rolled-back" });
+      await assert.rejects(() =>
+        transactions.run(async (unit) => {
+          assert.deepEqual(await store.jobInsert({ job: j, unit }), { id: j.id });
+          throw new Error("the command failed");
+        }), /the command failed/);
+      assert.equal(await store.jobFind({ id: j.id, reach: {} }), undefined);
+      assert.deepEqual(await store.jobList(), []);
+      const again = job({ idempotencyKey: "rolled-back" });
+      assert.deepEqual(await store.jobInsert({ job: again }), { id: again.id }, "the key is free");
+    },
+  );
+
+  test(
+    "two jobs of one key staged before either committed each answer their own id; the first committed is kept",
+    async (store, transactions) => {
+      // A store sharing the transaction makes the second insert wait for the first one's commit.
+      if (store.sharesTransaction) return;
+      const a = job({ idempotencyKey: "race" });
+      const b = job({ idempotencyKey: "race" });
+      let commitA!: () => void;
+      const mayCommitA = new Promise<void>((resolve) => (commitA = resolve));
+      let answeredA: unknown;
+      const unitA = transactions.run(async (unit) => {
+        answeredA = await store.jobInsert({ job: a, unit });
+        await mayCommitA;
+      });
+      for (let i = 0; i < 20 && answeredA === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      assert.deepEqual(answeredA, { id: a.id });
+      const answeredB = await transactions.run((unit) => store.jobInsert({ job: b, unit }));
+      assert.deepEqual(answeredB, { id: b.id });
+      commitA();
+      await unitA;
+      assert.deepEqual((await store.jobList()).map((j) => j.id), [b.id]);
+      assert.equal(await store.jobFind({ id: a.id, reach: {} }), undefined);
+    },
+  );
 
   test("work for a tenant finds and cancels only that tenant's jobs and elevated ones", async (store) => {
     const j = job({ tenantId: "t1" });

@@ -1,6 +1,6 @@
 /**
  * Aborts a run whose attempt no longer holds its job: a report was refused because the job was
- * claimed again (its lease ended) or cancelled.
+ * claimed again (its lease ended) or cancelled, or its lease lapsed ({@linkcode JobLeaseLostError}).
  */
 export class JobInterruptedError extends Error {
   /** The id of the job. */
@@ -11,6 +11,26 @@ export class JobInterruptedError extends Error {
     super(message);
     this.name = "JobInterruptedError";
     this.jobId = jobId;
+  }
+}
+
+/**
+ * Aborts a run whose lease ended without a report reaching the store (heartbeats failing: the
+ * store unreachable, the process stalled): another worker may have claimed the job, so this
+ * attempt stops and records nothing. The job runs again under its next claim.
+ */
+export class JobLeaseLostError extends JobInterruptedError {
+  /** When the lease ended. */
+  readonly leaseEndedAt: Date;
+
+  /** Builds the error for a job and the end of its lease. */
+  constructor(jobId: string, leaseEndedAt: Date) {
+    super(
+      jobId,
+      `Job '${jobId}' lost its lease at ${leaseEndedAt.toISOString()}: no heartbeat reached the store`,
+    );
+    this.name = "JobLeaseLostError";
+    this.leaseEndedAt = leaseEndedAt;
   }
 }
 

@@ -11,7 +11,12 @@ import {
 import type { BackgroundJobSettings } from "../declaration/background.ts";
 import { exponentialBackoff } from "../declaration/backoff.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";
-import { JobInterruptedError, JobTimeoutError, WorkerStoppedError } from "./job_errors.ts";
+import {
+  JobInterruptedError,
+  JobLeaseLostError,
+  JobTimeoutError,
+  WorkerStoppedError,
+} from "./job_errors.ts";
 
 /** How an attempt ended (the `status` label of `background_job_runs_total`). */
 export type AttemptOutcome = "succeeded" | "retried" | "dead" | "released" | "interrupted";
@@ -28,14 +33,23 @@ export interface RunnableJob {
 
 /** What an attempt needs from its worker. */
 export interface AttemptContext {
+  /** The store the job was claimed from. */
   readonly store: JobStore;
+  /** The clock of heartbeats, the lease and the timeout. */
   readonly clock: Clock;
+  /** Told of unexpected errors, failed heartbeats and lost leases. */
   readonly errorReporter: ErrorReporter;
+  /** The jobs this worker can run, by name. */
   readonly jobs: ReadonlyMap<string, RunnableJob>;
   /** Aborted when the worker gives up waiting for its attempts (after the grace period). */
   readonly hardStop: AbortSignal;
   /** Told when a heartbeat fails and when one succeeds again. */
   readonly onHeartbeat?: (healthy: boolean) => void;
+  /**
+   * When the job's lease last started, in ms since the epoch: the time sent with the claim, or
+   * with the last report that extended it (default: the start of the attempt).
+   */
+  readonly heldSince?: number;
   /** Completes a held job (batched by the worker); defaults to the store's `jobComplete`. */
   readonly complete?: (id: string, leaseToken: string) => Promise<boolean>;
   /**
@@ -59,7 +73,9 @@ const unknownJobBackoff = exponentialBackoff();
 
 /**
  * Runs one claimed job: in the job's execution context, with heartbeats every third of the
- * lease, the timeout, and the outcome recorded in the store under the attempt's lease token.
+ * lease, the timeout, and the outcome recorded in the store under the attempt's lease token. A
+ * lease that ends without a report having extended it (heartbeats failing) aborts the run with
+ * {@linkcode JobLeaseLostError}: another worker may hold the job by then.
  */
 export async function runAttempt(context: AttemptContext, job: ClaimedJob): Promise<AttemptResult> {
   const { store, clock } = context;
@@ -88,15 +104,17 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
   if (context.hardStop.aborted) onHardStop();
   else context.hardStop.addEventListener("abort", onHardStop, { once: true });
 
+  const lease: Lease = { endsAt: (context.heldSince ?? clock.now().getTime()) + settings.leaseMs };
   const report = async (extra: {
     progress?: { done: number; total?: number };
     checkpoint?: JsonValue;
   }): Promise<void> => {
     const unit = extra.checkpoint === undefined ? undefined : currentUnitOfWork();
+    const at = clock.now();
     const outcome = await store.jobReport({
       id: job.id,
       leaseToken: job.leaseToken,
-      now: clock.now(),
+      now: at,
       leaseMs: settings.leaseMs,
       ...extra,
       ...(unit ? { unit } : {}),
@@ -106,9 +124,14 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
       abort(error);
       throw error;
     }
+    lease.endsAt = Math.max(lease.endsAt, at.getTime() + settings.leaseMs);
   };
 
-  void heartbeat(context, job, settings.leaseMs, timers.signal, abort);
+  void heartbeat(context, job, settings.leaseMs, lease, timers.signal, abort);
+  // Watched while the run goes on; once it ended, the outcome's write answers for the lease.
+  const watching = new AbortController();
+  timers.signal.addEventListener("abort", () => watching.abort(), { once: true });
+  void watchLease(context, job, lease, watching.signal, abort);
   if (settings.timeoutMs !== undefined) {
     const timeoutMs = settings.timeoutMs;
     clock.sleep(timeoutMs, timers.signal).then(
@@ -167,6 +190,7 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
     try {
       await Promise.race([running, aborted(run.signal)]);
     } finally {
+      watching.abort();
       context.onRunEnd?.();
     }
     if (run.signal.aborted) throw run.signal.reason;
@@ -210,10 +234,16 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
   }
 }
 
+/** The end of an attempt's lease as the store knows it, moved by every report it accepted. */
+interface Lease {
+  endsAt: number;
+}
+
 async function heartbeat(
   context: AttemptContext,
   job: ClaimedJob,
   leaseMs: number,
+  lease: Lease,
   signal: AbortSignal,
   abort: (reason: Error) => void,
 ): Promise<void> {
@@ -225,10 +255,11 @@ async function heartbeat(
       return;
     }
     try {
+      const at = context.clock.now();
       const outcome = await context.store.jobReport({
         id: job.id,
         leaseToken: job.leaseToken,
-        now: context.clock.now(),
+        now: at,
         leaseMs,
       });
       context.onHeartbeat?.(true);
@@ -236,6 +267,7 @@ async function heartbeat(
         abort(new JobInterruptedError(job.id));
         return;
       }
+      lease.endsAt = Math.max(lease.endsAt, at.getTime() + leaseMs);
     } catch (error) {
       context.onHeartbeat?.(false);
       context.errorReporter.report(error, {
@@ -244,6 +276,34 @@ async function heartbeat(
       });
     }
   }
+}
+
+/**
+ * Aborts the run with {@linkcode JobLeaseLostError} once the lease has ended without a report
+ * moving it (the store answers no heartbeat): from then on another worker may claim the job.
+ */
+async function watchLease(
+  context: AttemptContext,
+  job: ClaimedJob,
+  lease: Lease,
+  signal: AbortSignal,
+  abort: (reason: Error) => void,
+): Promise<void> {
+  for (;;) {
+    const wait = lease.endsAt - context.clock.now().getTime();
+    if (wait <= 0) break;
+    try {
+      await context.clock.sleep(wait, signal);
+    } catch {
+      return;
+    }
+  }
+  const error = new JobLeaseLostError(job.id, new Date(lease.endsAt));
+  context.errorReporter.report(error, {
+    origin: "queue",
+    details: { stage: "lease", job: job.name, jobId: job.id, attempt: job.attempt },
+  });
+  abort(error);
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

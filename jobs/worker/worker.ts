@@ -12,7 +12,6 @@ import {
 } from "./run_attempt.ts";
 
 const defaultLeaseMs = 30_000;
-const minimumDefaultPrefetch = 10;
 
 /** The settings of a {@linkcode Worker}. */
 export interface WorkerSettings {
@@ -23,14 +22,17 @@ export interface WorkerSettings {
   readonly concurrency?: number | Readonly<Record<string, number>>;
   /**
    * Jobs claimed ahead of free slots per queue, like graphile-worker's local queue: a number for
-   * all, or `{ <context>: n }` (default: the queue's concurrency, at least 10; 0 turns it off).
-   * They wait in the worker's local queue, so that the next job is at hand when a run ends and one
-   * claim takes several jobs. A job claimed ahead is under its lease (`find` shows it running, its
-   * attempt counted); one not started within a third of its lease is given back uncounted and never
-   * run under that claim, and so are those waiting when the worker stops. One held more than a
-   * tenth of its lease is asked about first (a report, extending its lease), so that a job
-   * cancelled meanwhile does not start. A worker that dies holding them leaves them to be claimed
-   * again once their lease ends, as it does its running jobs.
+   * all, or `{ <context>: n }` (default 0, off: a claim takes free slots only). They wait in the
+   * worker's local queue, so that the next job is at hand when a run ends and one claim takes
+   * several jobs (more throughput on a busy queue). The price is fairness: a job claimed ahead is
+   * under its lease (`find` shows it running, its attempt counted) though it has not started, and
+   * another worker with free slots cannot take it, so jobs wait behind busy slots while a worker
+   * sits idle, and the worker that claims first takes more than its share of the queue. One not
+   * started within a third of its lease is given back uncounted and never run under that claim,
+   * and so are those waiting when the worker stops. One held more than a tenth of its lease is
+   * asked about first (a report, extending its lease), so that a job cancelled meanwhile does not
+   * start. A worker that dies holding them leaves them to be claimed again once their lease ends,
+   * as it does its running jobs.
    */
   readonly prefetch?: number | Readonly<Record<string, number>>;
   /** The wait between two polls of an idle queue (default 1000 ms). */
@@ -43,10 +45,10 @@ export interface WorkerSettings {
 export type AttemptListener = (job: ClaimedJob, result: AttemptResult, durationMs: number) => void;
 
 /**
- * Claims due jobs of each queue it has jobs for, up to the queue's concurrency plus its prefetch
- * (jobs held in a local queue, started as slots free), and runs them. `stop()` stops claiming,
- * gives back the jobs of a claim in flight and those held unstarted, waits for running attempts
- * up to the grace period, then aborts them (their jobs go back uncounted).
+ * Claims due jobs of each queue it has jobs for, up to the queue's free slots (plus its prefetch
+ * when one is set: jobs held in a local queue, started as slots free), and runs them. `stop()`
+ * stops claiming, gives back the jobs of a claim in flight and those held unstarted, waits for
+ * running attempts up to the grace period, then aborts them (their jobs go back uncounted).
  */
 export class Worker {
   readonly #store: JobStore;
@@ -66,7 +68,8 @@ export class Worker {
   #stopping = new AbortController();
   #loops: Promise<void>[] = [];
   #running = new Set<Promise<void>>();
-  #healthy = true;
+  /** By queue, the attempts (lease tokens) whose last heartbeat failed. */
+  readonly #failingHeartbeats = new Map<string, Set<string>>();
   #wake: (() => void)[] = [];
   #unlisten: (() => Promise<void>) | undefined;
   #missedWake = false;
@@ -91,11 +94,10 @@ export class Worker {
     this.#concurrency = typeof concurrency === "number"
       ? () => concurrency
       : (queue) => concurrency[queue] ?? 10;
-    const prefetch = options.settings?.prefetch;
-    const byDefault = (queue: string) => Math.max(minimumDefaultPrefetch, this.#concurrency(queue));
+    const prefetch = options.settings?.prefetch ?? 0;
     this.#prefetch = typeof prefetch === "object"
-      ? (queue) => prefetch[queue] ?? byDefault(queue)
-      : (queue) => prefetch ?? byDefault(queue);
+      ? (queue) => prefetch[queue] ?? 0
+      : () => prefetch;
     for (const queue of this.#queues) {
       const n = this.#concurrency(queue);
       if (!Number.isInteger(n) || n < 1) {
@@ -182,10 +184,11 @@ export class Worker {
     do {
       claimed = [];
       for (const queue of this.#queues) {
+        const claimedAt = this.#clock.now().getTime();
         const jobs = await this.#claim(queue, 100);
         claimed.push(...jobs);
         for (const job of jobs) {
-          const result = await this.#attempt(job);
+          const result = await this.#attempt(job, claimedAt);
           ran++;
           if (result.error !== undefined && firstError === undefined) firstError = result.error;
         }
@@ -209,7 +212,7 @@ export class Worker {
       if (stopping.aborted) resolve();
       else stopping.addEventListener("abort", () => resolve(), { once: true });
     });
-    const start = (job: ClaimedJob, confirm: boolean) => {
+    const start = (job: ClaimedJob, heldSince: number, confirm: boolean) => {
       running++;
       let freed = false;
       // The slot is free once the run ends; the attempt, until its outcome is recorded.
@@ -222,10 +225,14 @@ export class Worker {
         slotFreed = Promise.withResolvers<void>();
       };
       const attempt: Promise<unknown> = confirm
-        ? this.#stillHeld(job).then((held): Promise<unknown> | undefined =>
-          !held ? undefined : stopping.aborted ? this.#giveBack([job]) : this.#attempt(job, free)
+        ? this.#stillHeld(job, heldSince).then((since): Promise<unknown> | undefined =>
+          since === undefined
+            ? undefined
+            : stopping.aborted
+            ? this.#giveBack([job])
+            : this.#attempt(job, since, free)
         )
-        : this.#attempt(job, free);
+        : this.#attempt(job, heldSince, free);
       const tracked = attempt.then(() => {}, () => {}).finally(() => {
         free();
         this.#running.delete(tracked);
@@ -240,7 +247,7 @@ export class Worker {
         const held = local.take(now, expired);
         if (held === undefined) break;
         // A job held a while may have been cancelled meanwhile: ask the store before running it.
-        start(held.job, now - held.since >= this.#leaseOf(held.job) / 10);
+        start(held.job, held.since, now - held.since >= this.#leaseOf(held.job) / 10);
       }
       this.#giveBack(expired);
     };
@@ -248,7 +255,9 @@ export class Worker {
     try {
       while (!stopping.aborted) {
         startHeld();
-        if (!this.#healthy) {
+        // This queue's heartbeats fail: the store is likely out of reach for it; claim no more
+        // until one succeeds or the attempts whose heartbeats fail end (a lost lease ends them).
+        if (this.#failingHeartbeats.get(queue)?.size) {
           await Promise.race([slotFreed.promise, this.#idle(stopping)]);
           continue;
         }
@@ -312,20 +321,22 @@ export class Worker {
 
   /**
    * Whether the attempt still holds a job held in the local queue (not cancelled, not claimed
-   * again), extending its lease; a store that cannot answer leaves the job to run.
+   * again), extending its lease: answers when its lease started last (undefined when it is no
+   * longer held); a store that cannot answer leaves the job to run on the lease it has.
    */
-  async #stillHeld(job: ClaimedJob): Promise<boolean> {
+  async #stillHeld(job: ClaimedJob, heldSince: number): Promise<number | undefined> {
     try {
+      const at = this.#clock.now();
       const outcome = await this.#store.jobReport({
         id: job.id,
         leaseToken: job.leaseToken,
-        now: this.#clock.now(),
+        now: at,
         leaseMs: this.#leaseOf(job),
       });
-      return outcome === "ok";
+      return outcome === "ok" ? at.getTime() : undefined;
     } catch (error) {
       this.#reporter.report(error, { origin: "queue", details: { stage: "heartbeat" } });
-      return true;
+      return heldSince;
     }
   }
 
@@ -355,15 +366,23 @@ export class Worker {
     });
   }
 
-  async #attempt(job: ClaimedJob, onRunEnd?: () => void): Promise<AttemptResult> {
+  async #attempt(
+    job: ClaimedJob,
+    heldSince: number,
+    onRunEnd?: () => void,
+  ): Promise<AttemptResult> {
+    const failing = this.#failingHeartbeats.get(job.queue) ??
+      this.#failingHeartbeats.set(job.queue, new Set()).get(job.queue)!;
     const attempt: AttemptContext = {
       store: this.#store,
       clock: this.#clock,
       errorReporter: this.#reporter,
       jobs: this.#jobs,
       hardStop: this.#hardStop.signal,
+      heldSince,
       onHeartbeat: (healthy) => {
-        this.#healthy = healthy;
+        if (healthy) this.#heartbeatRecovered(failing, job.leaseToken);
+        else failing.add(job.leaseToken);
       },
       complete: (id, leaseToken) => this.#completions.complete(id, leaseToken),
       ...(onRunEnd === undefined ? {} : { onRunEnd }),
@@ -382,11 +401,18 @@ export class Worker {
         details: { stage: "record", jobId: job.id },
       });
       result = { outcome: "interrupted", error };
+    } finally {
+      this.#heartbeatRecovered(failing, job.leaseToken);
     }
     const duration = this.#clock.now().getTime() - started;
     this.#telemetry.endAttempt(span, job, result, duration);
     for (const listener of this.#listeners) listener(job, result, duration);
     return result;
+  }
+
+  /** Forgets a failing heartbeat; the queue's loop claims again at once when it was the last. */
+  #heartbeatRecovered(failing: Set<string>, leaseToken: string): void {
+    if (failing.delete(leaseToken) && failing.size === 0) this.wake();
   }
 
   #idle(stopping: AbortSignal): Promise<void> {

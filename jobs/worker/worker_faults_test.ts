@@ -14,6 +14,8 @@ import {
   Background,
   type BackgroundJobsApi,
   InMemoryJobStore,
+  JobInterruptedError,
+  JobLeaseLostError,
   jobsPlugin,
   type NewJob,
   type ReportOutcome,
@@ -24,22 +26,55 @@ import type { JobReportParams } from "../mod.ts";
 class FlakyStore extends InMemoryJobStore {
   failInserts = false;
   failReports = false;
-  override jobInsert(params: { job: NewJob; unit?: UnitOfWork }) {
-    if (this.failInserts) return Promise.reject(new Error("connection reset"));
-    return super.jobInsert(params);
+  /** Reports that never answer (a connection that hangs), instead of failing. */
+  hangReports = false;
+  /** The jobs whose reports fail, whatever `failReports` says. */
+  readonly failReportsOf = new Set<string>();
+  /** Fails the write itself: at once outside a unit of work, after its commit inside one. */
+  override jobInsertMany(params: { jobs: readonly NewJob[]; unit?: UnitOfWork }) {
+    const unit = params.unit;
+    if (unit === undefined) {
+      if (this.failInserts) return Promise.reject(new Error("connection reset"));
+      return super.jobInsertMany(params);
+    }
+    return super.jobInsertMany({
+      jobs: params.jobs,
+      unit: {
+        ...unit,
+        whenCommitted: (write) =>
+          unit.whenCommitted(() => {
+            if (this.failInserts) throw new Error("connection reset");
+            return write();
+          }),
+      },
+    });
   }
   override jobReport(params: JobReportParams): Promise<ReportOutcome> {
-    if (this.failReports) return Promise.reject(new Error("connection reset"));
+    if (this.hangReports) return new Promise(() => {});
+    if (this.failReports || this.failReportsOf.has(params.id)) {
+      return Promise.reject(new Error("connection reset"));
+    }
     return super.jobReport(params);
   }
 }
 
 let release: (() => void)[] = [];
+let signals: AbortSignal[] = [];
 
 @Background({ lease: "3s" })
 class Hold {
   static readonly jobName = "faults.hold";
-  run(_payload: { n: number }, _execution: BackgroundJobExecution): Promise<void> {
+  run(_payload: { n: number }, execution: BackgroundJobExecution): Promise<void> {
+    signals.push(execution.signal);
+    return new Promise((resolve) => release.push(resolve));
+  }
+}
+
+@Background({ lease: "3s" })
+class HoldOther {
+  static readonly jobName = "others.hold";
+  run(_payload: { n: number }, execution: BackgroundJobExecution): Promise<void> {
+    signals.push(execution.signal);
     return new Promise((resolve) => release.push(resolve));
   }
 }
@@ -115,6 +150,108 @@ Deno.test("A worker whose heartbeats fail stops claiming until they succeed agai
   store.failReports = false;
   clock.advance(1_000);
   await until(async () => (await jobs.find(id))?.status === "running", "claiming to resume");
+  for (const done of release) done();
+  await app.stop();
+});
+
+/** Moves the clock by `ms` in steps, letting queued callbacks run after each. */
+async function advance(clock: TestClock, ms: number, step = 500): Promise<void> {
+  for (let moved = 0; moved < ms; moved += step) {
+    clock.advance(Math.min(step, ms - moved));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+function faultyWorker(store: FlakyStore) {
+  release = [];
+  signals = [];
+  const clock = new TestClock();
+  const reported: unknown[] = [];
+  const outcomes: string[] = [];
+  const app = composeApplication({
+    modules: [
+      defineModule("faults", { declarations: [Hold] }),
+      defineModule("others", { declarations: [HoldOther] }),
+    ],
+    clock,
+    errorReporter: { report: (error) => void reported.push(error) },
+    plugins: { backgroundJobs: jobsPlugin({ store, start: true, concurrency: 2 }) },
+  });
+  const jobs = app.backgroundJobs as BackgroundJobsApi;
+  jobs.worker.onAttempt((_job, result) => void outcomes.push(result.outcome));
+  return { app, clock, jobs, reported, outcomes };
+}
+
+for (const fault of ["fail", "hang"] as const) {
+  Deno.test(`A run whose heartbeats ${fault} until its lease ends is aborted with JobLeaseLostError, and the job is claimed again`, async () => {
+    const store = new FlakyStore();
+    const { app, clock, jobs, reported, outcomes } = faultyWorker(store);
+    await app.start();
+    const { id } = await jobs.enqueue(Hold, { n: 1 });
+    await until(() => signals.length === 1, "the attempt to start");
+    const started = clock.now().getTime();
+    if (fault === "fail") store.failReports = true;
+    else store.hangReports = true;
+    await advance(clock, 2_999);
+    assert.equal(signals[0]!.aborted, false, "the lease holds until its end");
+    clock.advance(1);
+    await until(() => signals[0]!.aborted, "the lost lease to abort the run");
+    const reason = signals[0]!.reason;
+    assert.ok(reason instanceof JobLeaseLostError);
+    assert.ok(reason instanceof JobInterruptedError, "interrupted: the attempt records nothing");
+    assert.equal(reason.jobId, id);
+    assert.equal(reason.leaseEndedAt.getTime(), started + 3_000);
+    assert.ok(reported.some((error) => error === reason), "the lost lease is reported");
+    await until(() => outcomes.length === 1, "the attempt to end");
+    assert.deepEqual(outcomes, ["interrupted"]);
+    store.failReports = false;
+    store.hangReports = false;
+    // The old claim's lease has ended: the job is claimed again (here by this worker, which has
+    // a free slot again), one attempt more, and runs under the new claim.
+    await until(() => signals.length === 2, "the job to be claimed again");
+    assert.equal(signals[1]!.aborted, false);
+    const job = await jobs.find(id);
+    assert.equal(job?.status, "running");
+    assert.equal(job?.attempts, 2);
+    release[1]!();
+    await until(async () => (await jobs.find(id))?.status === "succeeded", "the second run");
+    await app.stop();
+  });
+}
+
+Deno.test("A run whose heartbeat reaches the store again before its lease ends goes on", async () => {
+  const store = new FlakyStore();
+  const { app, clock, jobs } = faultyWorker(store);
+  await app.start();
+  const { id } = await jobs.enqueue(Hold, { n: 1 });
+  await until(() => signals.length === 1, "the attempt to start");
+  store.failReports = true;
+  await advance(clock, 1_500); // the heartbeat at 1 s fails
+  store.failReports = false;
+  await advance(clock, 4_500); // the one at 2 s extends the lease to 5 s, and so on
+  assert.equal(signals[0]!.aborted, false);
+  release[0]!();
+  await until(async () => (await jobs.find(id))?.status === "succeeded", "the run to succeed");
+  await app.stop();
+});
+
+Deno.test("Heartbeats are per queue: one queue's failing heartbeats do not stop claiming on another", async () => {
+  const store = new FlakyStore();
+  const { app, clock, jobs, reported } = faultyWorker(store);
+  await app.start();
+  const failing = await jobs.enqueue(Hold, { n: 1 });
+  await until(() => signals.length === 1, "the first attempt");
+  store.failReportsOf.add(failing.id);
+  await advance(clock, 1_000);
+  assert.ok(reported.length > 0, "the failed heartbeat is reported");
+  // The failing queue claims no more while its heartbeats fail...
+  const waiting = await jobs.enqueue(Hold, { n: 2 });
+  // ...the other one goes on.
+  const other = await jobs.enqueue(HoldOther, { n: 3 });
+  await until(async () => (await jobs.find(other.id))?.status === "running", "the other queue");
+  await advance(clock, 1_000);
+  assert.equal((await jobs.find(waiting.id))?.status, "waiting");
+  assert.equal(signals.length, 2);
   for (const done of release) done();
   await app.stop();
 });

@@ -36,10 +36,3 @@ export interface ExecutionContext {
   /** When the work must be over (a job's start plus its timeout). */
   readonly deadline?: Date;
 }
-
-/** Tells whether work in this context may see an element of the given tenant. */
-export function reachesTenant(context: ExecutionContext | undefined, tenantId: string): boolean {
-  if (context === undefined || context.tenantId === undefined) return true;
-  if (context.tenantId === tenantId) return true;
-  return context.elevatedTenants?.includes(tenantId) ?? false;
-}

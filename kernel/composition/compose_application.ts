@@ -15,6 +15,7 @@ import {
   Query,
 } from "../messaging/message.ts";
 import { requirements } from "../messaging/requires.ts";
+import { conflictRetries } from "../messaging/retry_on_conflict.ts";
 import { Clock, systemClock } from "../time/clock.ts";
 import { InMemoryTransactions } from "../unit_of_work/in_memory_transactions.ts";
 import { TransactionManager } from "../unit_of_work/unit_of_work.ts";
@@ -101,7 +102,7 @@ export type Application<P extends Record<string, ApplicationPlugin> = Record<nev
   }
   & { readonly [K in keyof P]: P[K] extends ApplicationPlugin<infer A> ? A : never };
 
-const nonInjectableKinds = new Set(["requires"]);
+const nonInjectableKinds = new Set(["requires", "retry-on-conflict"]);
 
 /**
  * Wires the modules into one application: registers every declared class and provider,
@@ -255,6 +256,7 @@ function compileRoutes(
     routes.set(message, {
       handler: () => container.resolve(target) as MessageHandler,
       requirement,
+      retries: conflictRetries.read(message)?.retries ?? 0,
     });
   }
   for (const declared of declarations(requirements)) {

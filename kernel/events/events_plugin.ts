@@ -18,8 +18,6 @@ export interface EventsPluginOptions extends EventRelaySettings {
   readonly events?: readonly IntegrationEventDefinition<unknown>[];
   /** Run the relay in this process when the application starts (default true). */
   readonly start?: boolean;
-  /** The wait between two polls of an idle outbox (default 1 s). */
-  readonly pollIntervalMs?: number;
 }
 
 /** What the events plugin adds to the application. */
@@ -30,11 +28,18 @@ export interface EventsApi {
   readonly relay: EventRelay;
   /** Handler names by event type, sorted. */
   readonly subscriptions: ReadonlyMap<string, readonly string[]>;
+  /** The dead deliveries the work under way may see (see {@linkcode EventRelay.deadDeliveries}). */
+  readonly deadDeliveries: EventRelay["deadDeliveries"];
+  /** Revives dead deliveries, due now (see {@linkcode EventRelay.retryDead}). */
+  readonly retryDead: EventRelay["retryDead"];
 }
 
 /**
  * Plugs integration events into the application: provides `EventPublisher`, collects the
- * `@HandlesEvent` handlers of every module, and runs the relay when the application starts.
+ * `@HandlesEvent` handlers of every module, and runs the relay when the application starts
+ * (stopping it, cleanly, when the application stops). Events are delivered at least once: a
+ * handler may see an event again after a crash or a lost connection, so consumers are idempotent
+ * (`processOnce`).
  *
  * @example
  * ```ts ignore
@@ -95,40 +100,16 @@ export function eventsPlugin(options: EventsPluginOptions): ApplicationPlugin<Ev
       });
 
       if (options.start ?? true) {
-        const controller = new AbortController();
-        let loop: Promise<void> | undefined;
-        root.onStart(() => {
-          loop = runRelay(relay, clock, options.pollIntervalMs ?? 1_000, controller.signal, root);
-        });
-        root.onStop(async () => {
-          controller.abort(new Error("stopped"));
-          await loop;
-        });
+        root.onStart(() => relay.start());
+        root.onStop(() => relay.stop());
       }
-      return { publisher, relay, subscriptions };
+      return {
+        publisher,
+        relay,
+        subscriptions,
+        deadDeliveries: (filter) => relay.deadDeliveries(filter),
+        retryDead: (selection) => relay.retryDead(selection),
+      };
     },
   };
-}
-
-async function runRelay(
-  relay: EventRelay,
-  clock: Clock,
-  intervalMs: number,
-  signal: AbortSignal,
-  root: CompositionRoot,
-): Promise<void> {
-  while (!signal.aborted) {
-    let delivered = 0;
-    try {
-      delivered = await relay.deliverDue();
-    } catch (error) {
-      root.errorReporter.report(error, { origin: "event", details: { stage: "claim" } });
-    }
-    if (delivered > 0) continue;
-    try {
-      await clock.sleep(intervalMs, signal);
-    } catch {
-      return;
-    }
-  }
 }

@@ -1,6 +1,13 @@
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import type { IntegrationEvent } from "./integration_event.ts";
-import type { Outbox, OutboxDelivery } from "./outbox.ts";
+import type {
+  DeadDelivery,
+  DeadDeliveryFilter,
+  Outbox,
+  OutboxClaimParams,
+  OutboxDelivery,
+  OutboxFailParams,
+} from "./outbox.ts";
 
 interface Row {
   readonly event: IntegrationEvent;
@@ -9,12 +16,14 @@ interface Row {
   dueAt: number;
   lockedUntil: number;
   delivered: boolean;
+  deadAt?: number;
   lastError?: string;
 }
 
 /**
  * An outbox in process memory: events are kept only once their unit of work commits, and are
- * lost at restart. For tests and single-process development.
+ * lost at restart. For tests and single-process development. It does not notify: a running relay
+ * finds new events at its next poll, and delivers each in a unit of work of its own.
  */
 export class InMemoryOutbox implements Outbox {
   #subscriptions: ReadonlyMap<string, readonly string[]> = new Map();
@@ -36,12 +45,20 @@ export class InMemoryOutbox implements Outbox {
     return Promise.resolve();
   }
 
-  /** Claims due deliveries, earliest first. */
-  claim(params: { now: Date; limit: number; leaseMs: number }): Promise<OutboxDelivery[]> {
+  /** Claims due deliveries, earliest first, within each handler's limit. */
+  claim(params: OutboxClaimParams): Promise<OutboxDelivery[]> {
     const now = params.now.getTime();
+    const left = params.handlers === undefined ? undefined : { ...params.handlers };
     const due = this.#rows
-      .filter((r) => !r.delivered && r.dueAt <= now && r.lockedUntil <= now)
+      .filter((r) => this.#pending(r) && r.dueAt <= now && r.lockedUntil <= now)
       .sort((a, b) => a.dueAt - b.dueAt)
+      .filter((r) => {
+        if (left === undefined) return true;
+        const n = left[r.handler] ?? 0;
+        if (n <= 0) return false;
+        left[r.handler] = n - 1;
+        return true;
+      })
       .slice(0, params.limit);
     return Promise.resolve(due.map((row) => {
       row.attempts += 1;
@@ -50,24 +67,74 @@ export class InMemoryOutbox implements Outbox {
     }));
   }
 
-  /** Marks the delivery done when the handler's unit commits. */
-  complete(delivery: OutboxDelivery, unit: UnitOfWork): Promise<void> {
+  /** Marks the deliveries done when the handlers' unit commits. */
+  complete(deliveries: readonly OutboxDelivery[], unit: UnitOfWork): Promise<void> {
     unit.whenCommitted(() => {
-      const row = this.#find(delivery);
-      if (row) row.delivered = true;
+      for (const delivery of deliveries) {
+        const row = this.#find(delivery);
+        if (row) {
+          row.delivered = true;
+          row.lockedUntil = 0;
+        }
+      }
     });
     return Promise.resolve();
   }
 
-  /** Gives the delivery back for a later attempt. */
-  fail(delivery: OutboxDelivery, params: { error: string; retryAt: Date }): Promise<void> {
+  /** Gives the delivery back for a later attempt, or parks it as dead (unless claimed again). */
+  fail(delivery: OutboxDelivery, params: OutboxFailParams): Promise<void> {
     const row = this.#find(delivery);
-    if (row) {
+    if (row && this.#pending(row) && row.attempts === delivery.attempt) {
       row.lockedUntil = 0;
-      row.dueAt = params.retryAt.getTime();
       row.lastError = params.error;
+      if (params.retryAt === undefined) row.deadAt = params.now.getTime();
+      else row.dueAt = params.retryAt.getTime();
     }
     return Promise.resolve();
+  }
+
+  /** Gives claimed deliveries back, their attempt uncounted. */
+  release(deliveries: readonly OutboxDelivery[]): Promise<void> {
+    for (const delivery of deliveries) {
+      const row = this.#find(delivery);
+      if (row && this.#pending(row) && row.attempts === delivery.attempt) {
+        row.lockedUntil = 0;
+        row.attempts -= 1;
+      }
+    }
+    return Promise.resolve();
+  }
+
+  /** The dead deliveries the filter covers, oldest event first. */
+  deadDeliveries(params: DeadDeliveryFilter & { limit?: number }): Promise<DeadDelivery[]> {
+    return Promise.resolve(
+      this.#rows.filter((r) => r.deadAt !== undefined && covers(params, r))
+        .sort((a, b) => a.event.id.localeCompare(b.event.id))
+        .slice(0, params.limit ?? 100)
+        .map((r) => ({
+          eventId: r.event.id,
+          eventType: r.event.type,
+          handler: r.handler,
+          ...(r.event.tenantId ? { tenantId: r.event.tenantId } : {}),
+          attempts: r.attempts,
+          ...(r.lastError !== undefined ? { lastError: r.lastError } : {}),
+          deadAt: new Date(r.deadAt!),
+        })),
+    );
+  }
+
+  /** Revives the dead deliveries the filter covers: due now, attempts back to zero. */
+  retryDead(params: DeadDeliveryFilter & { now: Date }): Promise<number> {
+    let revived = 0;
+    for (const row of this.#rows) {
+      if (row.deadAt === undefined || !covers(params, row)) continue;
+      delete row.deadAt;
+      row.attempts = 0;
+      row.dueAt = params.now.getTime();
+      row.lockedUntil = 0;
+      revived++;
+    }
+    return Promise.resolve(revived);
   }
 
   /** Every (event, handler) delivery kept, for tests. */
@@ -77,6 +144,7 @@ export class InMemoryOutbox implements Outbox {
     handler: string;
     attempts: number;
     delivered: boolean;
+    dead: boolean;
   }[] {
     return this.#rows.map((r) => ({
       type: r.event.type,
@@ -84,6 +152,7 @@ export class InMemoryOutbox implements Outbox {
       handler: r.handler,
       attempts: r.attempts,
       delivered: r.delivered,
+      dead: r.deadAt !== undefined,
     }));
   }
 
@@ -97,9 +166,20 @@ export class InMemoryOutbox implements Outbox {
     }
   }
 
+  #pending(row: Row): boolean {
+    return !row.delivered && row.deadAt === undefined;
+  }
+
   #find(delivery: OutboxDelivery): Row | undefined {
     return this.#rows.find((r) =>
       r.event.id === delivery.event.id && r.handler === delivery.handler
     );
   }
+}
+
+function covers(filter: DeadDeliveryFilter, row: Row): boolean {
+  if (filter.eventId !== undefined && row.event.id !== filter.eventId) return false;
+  if (filter.handler !== undefined && row.handler !== filter.handler) return false;
+  if (filter.tenants === undefined) return true;
+  return row.event.tenantId !== undefined && filter.tenants.includes(row.event.tenantId);
 }

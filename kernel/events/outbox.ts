@@ -11,6 +11,62 @@ export interface OutboxDelivery {
   readonly attempt: number;
 }
 
+/** What {@linkcode Outbox.claim} takes. */
+export interface OutboxClaimParams {
+  /** The relay's time: deliveries due at or before it, whose lease ended, are claimed. */
+  readonly now: Date;
+  /** The most deliveries claimed in all. */
+  readonly limit: number;
+  /** How long the claimed deliveries are kept from other relays. */
+  readonly leaseMs: number;
+  /**
+   * The most deliveries claimed for each handler, by name; deliveries of other handlers are left
+   * to the relays that have them. Absent: any handler's, up to `limit`.
+   */
+  readonly handlers?: Readonly<Record<string, number>>;
+}
+
+/** What {@linkcode Outbox.fail} takes. */
+export interface OutboxFailParams {
+  /** The error message, kept with the delivery. */
+  readonly error: string;
+  /** The relay's time. */
+  readonly now: Date;
+  /** When to try again; absent, the delivery is dead (parked until an operator revives it). */
+  readonly retryAt?: Date;
+}
+
+/** Which dead deliveries an operation covers. */
+export interface DeadDeliveryFilter {
+  /** Only this event's. */
+  readonly eventId?: string;
+  /** Only this handler's. */
+  readonly handler?: string;
+  /**
+   * Only events of these tenants (an event of no tenant is then left out); absent, every
+   * tenant's. The relay fills it from the work under way.
+   */
+  readonly tenants?: readonly string[];
+}
+
+/** A delivery that failed its last allowed attempt, parked until an operator revives it. */
+export interface DeadDelivery {
+  /** The event's id. */
+  readonly eventId: string;
+  /** The event's type. */
+  readonly eventType: string;
+  /** The handler's name. */
+  readonly handler: string;
+  /** The tenant of the event, if any. */
+  readonly tenantId?: string;
+  /** The attempts made. */
+  readonly attempts: number;
+  /** The error of the last attempt. */
+  readonly lastError?: string;
+  /** When it was parked (the relay's time). */
+  readonly deadAt: Date;
+}
+
 /**
  * Where events wait between the command that published them and their handlers. An event is
  * written in the command's unit of work: on rollback it never existed. Deliveries are tracked per
@@ -21,10 +77,37 @@ export interface Outbox {
   subscribe(subscriptions: ReadonlyMap<string, readonly string[]>): void;
   /** Writes the event, with a delivery per subscribed handler, in the unit of work. */
   append(event: IntegrationEvent, unit: UnitOfWork): Promise<void>;
-  /** Claims due deliveries for `leaseMs`; a claimed one is not claimed again until the lease ends. */
-  claim(params: { now: Date; limit: number; leaseMs: number }): Promise<OutboxDelivery[]>;
-  /** Marks the delivery done, in the handler's unit of work. */
-  complete(delivery: OutboxDelivery, unit: UnitOfWork): Promise<void>;
-  /** Gives the delivery back, due again at `retryAt`, with the error kept. */
-  fail(delivery: OutboxDelivery, params: { error: string; retryAt: Date }): Promise<void>;
+  /**
+   * Claims due deliveries for `leaseMs`, earliest due first, each with one attempt more; a
+   * claimed one is not claimed again until the lease ends. Dead and delivered ones never.
+   */
+  claim(params: OutboxClaimParams): Promise<OutboxDelivery[]>;
+  /**
+   * Marks the deliveries done, in the unit of work their handlers ran in (a lane's transaction,
+   * after each handler ran in its savepoint): they commit together, or not at all.
+   */
+  complete(deliveries: readonly OutboxDelivery[], unit: UnitOfWork): Promise<void>;
+  /** Gives the delivery back, due again at `retryAt` (or dead without it), with the error kept. */
+  fail(delivery: OutboxDelivery, params: OutboxFailParams): Promise<void>;
+  /** Gives claimed deliveries back unattempted (a relay stopping): due, their attempt uncounted. */
+  release(deliveries: readonly OutboxDelivery[]): Promise<void>;
+  /** The dead deliveries the filter covers, oldest event first, at most `limit` (default 100). */
+  deadDeliveries(params: DeadDeliveryFilter & { limit?: number }): Promise<DeadDelivery[]>;
+  /**
+   * Revives the dead deliveries the filter covers: due at `now`, attempts back to zero; answers
+   * how many.
+   */
+  retryDead(params: DeadDeliveryFilter & { now: Date }): Promise<number>;
+  /**
+   * Calls `onAppended` soon after deliveries are committed or revived by any process (PostgreSQL
+   * LISTEN/NOTIFY), and again each time listening resumes after a lost connection; answers the
+   * function that stops listening. Outboxes that cannot tell leave it out: relays poll.
+   */
+  listen?(onAppended: () => void): Promise<() => Promise<void>>;
+  /**
+   * Runs `work` in a savepoint of the unit, with a unit of its own: when `work` throws, its
+   * writes are undone and its commit callbacks dropped, while the unit goes on. Outboxes that
+   * offer it let the relay deliver several events in one transaction, each in its savepoint.
+   */
+  savepoint?<T>(unit: UnitOfWork, work: (nested: UnitOfWork) => Promise<T>): Promise<T>;
 }

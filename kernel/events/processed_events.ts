@@ -18,22 +18,38 @@ export interface ProcessedEvents {
 /** The token of the processed-events store. */
 export const ProcessedEvents: Token<ProcessedEvents> = token<ProcessedEvents>("ProcessedEvents");
 
-/** Processed events in process memory: a pair is kept once its unit of work commits. */
+/**
+ * Processed events in process memory. A mark is the unit of work's until that unit ends: kept once
+ * it commits, dropped when it rolls back, so the retry of a failed delivery runs its handler again.
+ *
+ * A unit marking a pair another unit in progress has marked waits for that unit to end (it takes
+ * the pair's named lock, {@linkcode UnitOfWork.lock}), as PostgreSQL makes the second insert of a
+ * unique key wait: then it answers false when the other committed, and takes the mark when the
+ * other rolled back. Answering "taken" at once instead would lose the effect whenever the first
+ * delivery then rolls back and the second one, skipped, completes. One case stays open: a unit
+ * resuming in the instant between the other's commit and that unit's commit callbacks sees no
+ * kept mark and takes it, so the event is handled twice (an in-memory unit of work tells nothing
+ * of a rollback): at least once, as every delivery is.
+ */
 export class InMemoryProcessedEvents implements ProcessedEvents {
   readonly #kept = new Set<string>();
+  /** Marks not yet committed, by pair: the id of the unit that holds each. */
   readonly #pending = new Map<string, string>();
 
-  /** Records the pair; false when kept already or recorded by a unit not yet committed. */
-  markProcessed(handler: string, eventId: string, unit: UnitOfWork): Promise<boolean> {
+  /** Records the pair in the unit; false when kept already or marked by this unit before. */
+  async markProcessed(handler: string, eventId: string, unit: UnitOfWork): Promise<boolean> {
     const key = `${handler}\u0000${eventId}`;
-    if (this.#kept.has(key)) return Promise.resolve(false);
-    if (this.#pending.has(key)) return Promise.resolve(false);
+    if (this.#kept.has(key) || this.#pending.get(key) === unit.id) return false;
+    await unit.lock(`kit:processed-events:${JSON.stringify([handler, eventId])}`);
+    // Any unit that marked the pair before has ended: committed (kept), or rolled back (its mark
+    // is left pending, and taken over here).
+    if (this.#kept.has(key) || this.#pending.get(key) === unit.id) return false;
     this.#pending.set(key, unit.id);
     unit.whenCommitted(() => {
-      this.#pending.delete(key);
+      if (this.#pending.get(key) === unit.id) this.#pending.delete(key);
       this.#kept.add(key);
     });
-    return Promise.resolve(true);
+    return true;
   }
 }
 

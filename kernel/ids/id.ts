@@ -9,7 +9,10 @@ export interface IdGenerator {
 const hex: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
- * A UUID version 7 (RFC 9562): time-ordered, so ids sort by creation and index well.
+ * A UUID version 7 (RFC 9562): time-ordered, so ids sort by creation and index well. Ids made in
+ * the same millisecond by this process sort in the order they were made too: the 12 bits after
+ * the time are a counter that starts at a random value in each millisecond (RFC 9562, method 1),
+ * and a millisecond that runs out of it borrows the next.
  *
  * @example
  * ```ts
@@ -23,7 +26,24 @@ export function uuidv7(now: number = Date.now()): string {
     crypto.getRandomValues(pool);
     poolOffset = 0;
   }
+  const r = poolOffset;
+  poolOffset += 10;
   let ms = Math.floor(now);
+  let sequence: number;
+  if (ms === lastMs || (ms < lastMs && lastMs - ms < 2 && lastSequence >= 0)) {
+    // The same millisecond (or the one just borrowed): count on.
+    ms = lastMs;
+    sequence = lastSequence + 1;
+    if (sequence > 0xfff) {
+      ms = lastMs + 1;
+      sequence = ((pool[r]! << 8) | pool[r + 1]!) & 0x3ff;
+    }
+  } else {
+    // A new millisecond: start low enough that thousands more fit in it.
+    sequence = ((pool[r]! << 8) | pool[r + 1]!) & 0x3ff;
+  }
+  lastMs = ms;
+  lastSequence = sequence;
   let out = "";
   const time: number[] = [0, 0, 0, 0, 0, 0];
   for (let i = 5; i >= 0; i--) {
@@ -34,14 +54,14 @@ export function uuidv7(now: number = Date.now()): string {
     if (i === 4) out += "-";
     out += hex[time[i]!];
   }
-  const r = poolOffset;
-  poolOffset += 10;
-  out += "-" + hex[(pool[r]! & 0x0f) | 0x70] + hex[pool[r + 1]!];
+  out += "-" + hex[0x70 | (sequence >> 8)] + hex[sequence & 0xff];
   out += "-" + hex[(pool[r + 2]! & 0x3f) | 0x80] + hex[pool[r + 3]!] + "-";
   for (let i = 4; i < 10; i++) out += hex[pool[r + i]!];
   return out;
 }
 
+let lastMs = -1;
+let lastSequence = -1;
 const pool = new Uint8Array(4096);
 let poolOffset = pool.length;
 

@@ -1,5 +1,6 @@
 import { type Token, token } from "../composition/token.ts";
 import type { Actor } from "../actor/actor.ts";
+import type { ExecutionContext } from "../actor/execution_context.ts";
 import type { Message } from "./message.ts";
 import type { Permission } from "./permissions.ts";
 import type { Resource } from "./requires.ts";
@@ -14,6 +15,11 @@ export interface AccessRequest {
   readonly resource?: Resource;
   /** The message itself. */
   readonly message: Message;
+  /**
+   * The work the message is sent in: its tenant (`execution.tenantId`), elevation and origin,
+   * so that a policy can refuse an element of another tenant.
+   */
+  readonly execution: ExecutionContext;
   /** Whether the actor's roles are granted the permission. */
   readonly granted: boolean;
 }

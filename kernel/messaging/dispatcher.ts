@@ -1,6 +1,8 @@
 // deno-lint-ignore-file no-explicit-any
 import type { ExecutionContext } from "../actor/execution_context.ts";
 import { ForbiddenError } from "../errors/access_errors.ts";
+import { isRefusal } from "../errors/concept_error.ts";
+import { defaultTenant } from "../tenancy/tenancy.ts";
 import { uuidv7 } from "../ids/id.ts";
 import type { TransactionManager } from "../unit_of_work/unit_of_work.ts";
 import { currentScope, runInScope } from "../unit_of_work/work_scope.ts";
@@ -16,6 +18,8 @@ export interface MessageRoute {
   readonly handler: () => MessageHandler;
   /** The permission the message requires, if any. */
   readonly requirement: Requirement | undefined;
+  /** How many times a command is sent again after a `CONCURRENT_UPDATE` (0: never). */
+  readonly retries?: number;
 }
 
 /**
@@ -45,35 +49,61 @@ export class Dispatcher implements CommandBus, QueryBus {
     if (route === undefined) {
       throw new Error(`No handler for ${kindOf(message)} '${type?.name ?? String(message)}'`);
     }
-    if (route.requirement !== undefined) await this.#authorize(message, route.requirement);
-
     const scope = currentScope();
-    const execution: ExecutionContext = scope?.execution ?? {
-      origin: "direct",
-      actor: message.actor,
-      correlationId: uuidv7(),
-    };
-    if (message instanceof Command && scope?.unitOfWork === undefined) {
-      return this.#transactions.run((unitOfWork) =>
-        runInScope(
-          { execution, unitOfWork },
-          () => route.handler().handle(message, { execution, unitOfWork }),
-        )
-      );
+    const execution: ExecutionContext = scope?.execution ?? directExecution(message);
+    try {
+      if (route.requirement !== undefined) {
+        await this.#authorize(message, route.requirement, execution);
+      }
+      if (message instanceof Command && scope?.unitOfWork === undefined) {
+        return await this.#inNewUnit(message, route, execution);
+      }
+      const context = scope?.unitOfWork
+        ? { execution, unitOfWork: scope.unitOfWork }
+        : { execution };
+      if (scope === undefined) {
+        return await runInScope({ execution }, () => route.handler().handle(message, context));
+      }
+      return await route.handler().handle(message, context);
+    } catch (error) {
+      throw this.#translate(error);
     }
-    const context = scope?.unitOfWork ? { execution, unitOfWork: scope.unitOfWork } : { execution };
-    if (scope === undefined) {
-      return runInScope({ execution }, () => route.handler().handle(message, context));
-    }
-    return route.handler().handle(message, context);
   }
 
-  async #authorize(message: Message, requirement: Requirement): Promise<void> {
+  /** A command in a unit of its own, sent again on a conflict as many times as it declares. */
+  async #inNewUnit(message: Message, route: MessageRoute, execution: ExecutionContext) {
+    for (let attempt = 0;; attempt++) {
+      try {
+        return await this.#transactions.run((unitOfWork) =>
+          runInScope(
+            { execution, unitOfWork },
+            () => route.handler().handle(message, { execution, unitOfWork }),
+          )
+        );
+      } catch (error) {
+        const translated = this.#translate(error);
+        if (attempt >= (route.retries ?? 0) || !isRefusal(translated, "CONCURRENT_UPDATE")) {
+          throw translated;
+        }
+      }
+    }
+  }
+
+  #translate(error: unknown): unknown {
+    return this.#transactions.translateError?.(error) ?? error;
+  }
+
+  async #authorize(
+    message: Message,
+    requirement: Requirement,
+    execution: ExecutionContext,
+  ): Promise<void> {
     const resource = requirement.resource?.(message);
     const allowed = await this.#policy.decide({
       actor: message.actor,
       permission: requirement.permission,
       message,
+      execution,
       ...(resource ? { resource } : {}),
     });
     if (allowed !== true) {
@@ -84,6 +114,20 @@ export class Dispatcher implements CommandBus, QueryBus {
       );
     }
   }
+}
+
+/**
+ * The execution of a message sent outside any work (a script, a test): as its actor, for the
+ * actor's only tenant (none when it has several: it must run in a scope that names one).
+ */
+function directExecution(message: Message): ExecutionContext {
+  const tenantId = defaultTenant(message.actor);
+  return {
+    origin: "direct",
+    actor: message.actor,
+    correlationId: uuidv7(),
+    ...(tenantId === undefined ? {} : { tenantId }),
+  };
 }
 
 function kindOf(message: unknown): string {

@@ -2,8 +2,8 @@ import type { Actor } from "../actor/actor.ts";
 
 /** A request to the application, sent by an actor, answering `Result`. */
 export abstract class Message<Result = unknown> {
-  /** Carries the result type only. */
-  declare readonly __result?: Result;
+  /** Carries the result type only (boxed, so that a result that may be `undefined` keeps it). */
+  declare readonly __result?: readonly [Result];
   /** Who sends the message; permissions are decided for this actor. */
   readonly actor: Actor;
 

@@ -1,7 +1,13 @@
 import type postgres from "postgres";
 import { type Migration, runMigrations } from "./run_migrations.ts";
 
-/** The numbered migrations of the kernel's tables (outbox, deliveries, processed events). */
+/**
+ * The numbered migrations of the kernel's tables (outbox, deliveries, processed events,
+ * idempotency keys). Version 3 parks dead deliveries (`dead_at`), numbers deliveries in the
+ * order they are appended (`seq`, the tie-break between events of one instant; rows from before
+ * it have none, and the table is not rewritten) and indexes pending ones by handler, as relays
+ * claim them.
+ */
 export const kernelMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -35,6 +41,37 @@ create table if not exists kit_processed_events (
   processed_at timestamptz not null default now(),
   primary key (handler, event_id)
 );
+`,
+  },
+  {
+    version: 2,
+    sql: `
+create table if not exists kit_idempotency_keys (
+  scope text not null,
+  key text not null,
+  fingerprint text not null,
+  status integer not null,
+  body jsonb,
+  headers jsonb,
+  created_at timestamptz not null,
+  primary key (scope, key)
+);
+create index if not exists kit_idempotency_keys_created on kit_idempotency_keys (created_at);
+`,
+  },
+  {
+    version: 3,
+    sql: `
+alter table kit_outbox_deliveries add column if not exists dead_at timestamptz;
+create sequence if not exists kit_outbox_deliveries_seq;
+alter table kit_outbox_deliveries add column if not exists seq bigint;
+alter table kit_outbox_deliveries alter column seq set default nextval('kit_outbox_deliveries_seq');
+drop index if exists kit_outbox_deliveries_due;
+create index if not exists kit_outbox_deliveries_pending
+  on kit_outbox_deliveries (handler, due_at, seq)
+  where delivered_at is null and dead_at is null;
+create index if not exists kit_outbox_deliveries_dead
+  on kit_outbox_deliveries (event_id, handler) where dead_at is not null;
 `,
   },
 ];

@@ -1,19 +1,33 @@
 /**
- * The worker alone: runs the background jobs and scheduled jobs of every context, no HTTP. Deploy
+ * The worker alone: runs the background jobs and scheduled jobs of every context, no API. Deploy
  * it before the code that enqueues a new job name. Needs `DATABASE_URL` (the database the API
- * enqueues in); prints "worker started" once it claims.
+ * enqueues in); prints "worker started" once it claims. With `HEALTH_PORT`, it answers
+ * `/health/live` and `/health/ready` (the database reachable) on that loopback port.
+ *
+ * Its database client has kit's time-outs (the `DATABASE_*` variables of `src/main.ts` change
+ * them): while PostgreSQL is out of reach the worker keeps running and claims again once it is
+ * back.
  */
+import { postgresHealthCheck } from "@kit/kernel/postgres";
 import { composePlatform } from "../../src/platform/compose-application.ts";
-import { connectDatabase } from "../../src/platform/database/database.ts";
+import {
+  connectDatabase,
+  connectForMigrations,
+  databaseSettingsFromEnv,
+} from "../../src/platform/database/database.ts";
 import { migrate } from "../../src/platform/database/migrate.ts";
+import { healthEndpoints } from "../../src/platform/http/health.ts";
 
 const url = Deno.env.get("DATABASE_URL");
 if (!url) {
   console.error("apps/worker needs DATABASE_URL (the database the API enqueues in)");
   Deno.exit(1);
 }
-const sql = connectDatabase(url);
-await migrate(sql);
+const settings = databaseSettingsFromEnv(Deno.env.toObject());
+const migrations = connectForMigrations(url);
+await migrate(migrations);
+await migrations.end({ timeout: 5 });
+const sql = connectDatabase(url, settings);
 const application = composePlatform({
   sql,
   // The worker serves no request: no token is ever verified with this key.
@@ -21,9 +35,19 @@ const application = composePlatform({
   startJobs: true,
 });
 await application.start();
+const healthPort = Deno.env.get("HEALTH_PORT");
+const endpoints = healthEndpoints({
+  readiness: { database: postgresHealthCheck(sql) },
+  onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+});
+const health = healthPort === undefined ? undefined : Deno.serve(
+  { hostname: "127.0.0.1", port: Number(healthPort), onListen: () => {} },
+  (request) => endpoints(request) ?? new Response(null, { status: 404 }),
+);
 console.log("worker started");
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
+    await health?.shutdown();
     await application.stop();
     await sql.end({ timeout: 5 });
     Deno.exit(0);

@@ -6,6 +6,7 @@ import {
   type Module,
 } from "@kit/kernel";
 import {
+  PostgresIdempotencyStore,
   PostgresOutbox,
   PostgresProcessedEvents,
   PostgresTransactions,
@@ -18,6 +19,7 @@ import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
 import { Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
 import { statusByCode } from "./status-by-code.ts";
+import { swaggerUiAssets } from "./http/api-docs.ts";
 // kit:begin module-imports
 import { analyticsModule } from "../contexts/analytics/analytics.module.ts";
 import { availabilityModule } from "../contexts/availability/availability.module.ts";
@@ -86,6 +88,7 @@ export function composePlatform(options: PlatformOptions) {
         concurrency: { scheduling: 2 },
       }),
       http: httpPlugin({
+        idempotency: { store: new PostgresIdempotencyStore(sql) },
         authenticators: [
           jwtAuthenticator({
             key: options.jwtSecret,
@@ -103,7 +106,11 @@ export function composePlatform(options: PlatformOptions) {
           title: "Scheduling API",
           version: "1.0.0",
           description: "The example application of kit: calendars, appointments, availability.",
+          license: { name: "MIT", identifier: "MIT" },
         },
+        servers: [{ url: "/", description: "The server that serves this document" }],
+        openapi: { path: "/openapi.json" },
+        docs: { path: "/docs", assets: swaggerUiAssets },
         security: ["bearer"],
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },

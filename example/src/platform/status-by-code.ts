@@ -1,20 +1,8 @@
 /**
- * The HTTP status of each domain code the spec leaves "not shown", decided once for every route
- * (a code answers the same status wherever it is met). Codes not listed follow their kind:
- * refusal 422, conflict 409, not found 404.
+ * Overrides of the HTTP status of error codes, for the whole API: none. Each context declares
+ * its codes once, with their status, beside its refusals (`domain/<context>-errors.ts`, with
+ * `defineErrorCodes`), and kit's own codes have theirs (`TENANT_REQUIRED` 400,
+ * `CONCURRENT_UPDATE` 409, `INVALID_INPUT` 422, ...): the answer and the OpenAPI document read
+ * those. Map a code here only to answer another status for it on every route.
  */
-export const statusByCode: Readonly<Record<string, number>> = {
-  UNKNOWN_CALENDAR: 404,
-  UNKNOWN_APPOINTMENT_TYPE: 422,
-  OUTSIDE_AVAILABILITY: 422,
-  OFF_GRID: 422,
-  BOOKING_TOO_LATE: 422,
-  BOOKING_TOO_FAR: 422,
-  SLOT_TAKEN: 409,
-  PATIENT_LIMIT_REACHED: 422,
-  APPOINTMENT_NOT_FOUND: 404,
-  APPOINTMENT_ENDED: 409,
-  APPOINTMENT_CANCELLED: 409,
-  TIME_OFF_OVER_APPOINTMENTS: 409,
-  UNKNOWN_CLEARANCE: 404,
-};
+export const statusByCode: Readonly<Record<string, number>> = {};

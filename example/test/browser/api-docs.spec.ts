@@ -1,12 +1,14 @@
 /**
  * The API docs page in a real browser (Debian's chromium through playwright-core): it loads the
- * OpenAPI document, and "Try it out" sends an authorized request to the running application.
+ * OpenAPI document, and "Try it out" sends an authorized request to the running application,
+ * all within the page's Content-Security-Policy (a violation, or any console error, fails it).
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { startTestPlatform } from "../../src/platform/platform-test.module.ts";
 import { serveApplication } from "../../src/platform/http/serve.ts";
+import { apiDocsPolicy } from "../../src/platform/http/api-docs.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";
@@ -26,7 +28,20 @@ Deno.test({
     const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
     try {
       const page = await browser.newPage();
-      await page.goto(`${served.url}/docs`);
+      const consoleErrors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") consoleErrors.push(message.text());
+      });
+      page.on("pageerror", (error) => consoleErrors.push(error.message));
+      // Every violation the page meets is kept in the page, to be read at the end.
+      await page.addInitScript({
+        content: `globalThis.cspViolations = [];
+          document.addEventListener("securitypolicyviolation", (event) =>
+            globalThis.cspViolations.push(event.effectiveDirective + " " + event.blockedURI));`,
+      });
+      const violations = () => page.evaluate<string[]>("globalThis.cspViolations");
+      const answer = await page.goto(`${served.url}/docs`);
+      assert.equal(answer?.headers()["content-security-policy"], apiDocsPolicy);
       await page.locator(".opblock-summary-path", { hasText: "/people/me" }).first().waitFor();
       const paths = await page.locator(".opblock-summary-path").allInnerTexts();
       for (
@@ -56,6 +71,18 @@ Deno.test({
       assert.equal((await status.innerText()).trim(), "200");
       const body = await me.locator(".live-responses-table .microlight").first().innerText();
       assert.match(body, /"id": "dr-who"/);
+      assert.deepEqual(await violations(), [], "the page loads nothing its policy forbids");
+      assert.deepEqual(consoleErrors, []);
+
+      // The listener hears a violation: an inline script is refused and reported.
+      await page.evaluate(`{
+        const script = document.createElement("script");
+        script.textContent = "globalThis.inlineRan = true";
+        document.body.append(script);
+      }`);
+      await page.waitForFunction("globalThis.cspViolations.length > 0");
+      assert.deepEqual(await violations(), ["script-src-elem inline"]);
+      assert.equal(await page.evaluate(() => "inlineRan" in globalThis), false);
     } finally {
       await browser.close();
       await served.shutdown();

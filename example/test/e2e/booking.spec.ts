@@ -38,11 +38,17 @@ function expect(answer: Answer, status: number, code?: string): Answer {
 function book(
   client: Client,
   startsAt: string,
-  options: { as?: typeof callers.patient; calendarId?: string; type?: string; patientId?: string } =
-    {},
+  options: {
+    as?: typeof callers.patient;
+    calendarId?: string;
+    type?: string;
+    patientId?: string;
+    key?: string;
+  } = {},
 ): Promise<Answer> {
   return client.send("POST", "/appointments/", {
     as: options.as ?? callers.patient,
+    ...(options.key ? { headers: { "idempotency-key": options.key } } : {}),
     body: {
       calendarId: options.calendarId ?? "cal-1",
       appointmentTypeId: options.type ?? "checkup",
@@ -213,7 +219,7 @@ e2e(
       201,
     );
     // A token that does not verify is 401, not anonymous.
-    const answer = await fetch(`${client.base}/appointments/`, {
+    const answer = await client.fetch("/appointments/", {
       method: "POST",
       headers: {
         authorization: "Bearer not-a-token",
@@ -313,5 +319,33 @@ e2e(
     });
     assert.equal(moved.body.total, 2);
     assert.match(moved.body.items[0].body, /10:15 UTC moved to 2026-03-02 at 11:00 UTC/);
+  },
+);
+
+e2e(
+  "POST /appointments/ with an Idempotency-Key books once: a retry gets the first booking again",
+  async ({ client, db }) => {
+    await openCalendar(client);
+    const first = expect(await book(client, monday("10:00"), { key: "booking-7f3a" }), 201);
+    assert.equal(first.headers.get("idempotent-replayed"), null);
+    // The answer was lost: the client sends the same request again, twice at once.
+    const retries = await Promise.all(
+      [1, 2].map(() => book(client, monday("10:00"), { key: "booking-7f3a" })),
+    );
+    for (const retry of retries) {
+      expect(retry, 201);
+      assert.deepEqual(retry.body, first.body);
+      assert.equal(retry.headers.get("idempotent-replayed"), "true");
+    }
+    // The same key for another booking is refused, and books nothing.
+    expect(
+      await book(client, monday("11:00"), { key: "booking-7f3a" }),
+      422,
+      "IDEMPOTENCY_KEY_REUSED",
+    );
+    const [row] = await db.sql`select count(*)::int as n from scheduling.appointments`;
+    assert.equal(row!.n, 1);
+    // Without a key the retry is a second request: the slot is taken.
+    expect(await book(client, monday("10:00")), 409, "SLOT_TAKEN");
   },
 );

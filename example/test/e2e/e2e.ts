@@ -1,7 +1,12 @@
 /**
  * What the end-to-end specs share: a gate on `DATABASE_URL` (skipped with one line without it,
- * failing under CI), and a small client speaking to the running application over HTTP.
+ * failing under CI), and a small client speaking to the running application over HTTP, which
+ * holds every answer to the application's own OpenAPI document (`validatingFetch`): an answer the
+ * document does not declare (status, media type, body, the problem's code for its status) fails
+ * the spec that met it.
  */
+import assert from "node:assert/strict";
+import { type OpenApiDocument, validatingFetch } from "@kit/http/testing";
 import {
   type RunningTestPlatform,
   startTestPlatform,
@@ -35,12 +40,28 @@ export function e2e(
   });
 }
 
-/** An answer: status, headers and the parsed JSON body (undefined when empty). */
+/** An answer: status, headers and the parsed JSON body (undefined when empty or not JSON). */
 export interface Answer {
   readonly status: number;
   readonly headers: Headers;
   // deno-lint-ignore no-explicit-any
   readonly body: any;
+  /** The body as received. */
+  readonly text: string;
+}
+
+/** What {@linkcode Client.send} sends besides the method and path. */
+export interface SendOptions {
+  /** The caller (a token signed at the application's clock); none: anonymous. */
+  readonly as?: TokenClaims;
+  /** A body, sent as JSON. */
+  readonly body?: unknown;
+  /** A body sent as it is, as JSON. */
+  readonly rawBody?: string;
+  /** The `x-tenant-id` header (default: `practice-1`); `null` sends none. */
+  readonly tenant?: string | null;
+  /** Further request headers. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The tenant every caller of the specs belongs to. */
@@ -57,7 +78,23 @@ export const callers = {
 
 /** Sends requests to the running application as a caller (none: anonymous). */
 export class Client {
-  constructor(private readonly app: RunningTestPlatform) {}
+  readonly #fetch: (request: Request) => Promise<Response>;
+
+  /**
+   * A client of the running application; every answer is checked against `document` (default:
+   * the application's own OpenAPI document).
+   */
+  constructor(
+    private readonly app: RunningTestPlatform,
+    document: () => OpenApiDocument = () => app.application.http.openapi(),
+  ) {
+    this.#fetch = validatingFetch((request) => fetch(request), document);
+  }
+
+  /** Sends a request as it is, its answer checked against the document. */
+  fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    return this.#fetch(new Request(this.app.url + path, init));
+  }
 
   /** The application's address. */
   get base(): string {
@@ -65,22 +102,51 @@ export class Client {
   }
 
   /** Sends one request; `as` signs a fresh token at the application's clock. */
-  async send(
-    method: string,
-    path: string,
-    options: { as?: TokenClaims; body?: unknown; tenant?: string; rawBody?: string } = {},
-  ): Promise<Answer> {
-    const headers = new Headers({ "x-tenant-id": options.tenant ?? practice });
+  async send(method: string, path: string, options: SendOptions = {}): Promise<Answer> {
+    const headers = new Headers(options.headers);
+    const tenant = options.tenant === undefined ? practice : options.tenant;
+    if (tenant !== null) headers.set("x-tenant-id", tenant);
     if (options.as) headers.set("authorization", `Bearer ${await this.app.token(options.as)}`);
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers.set("content-type", "application/json");
-    const response = await fetch(this.app.url + path, { method, headers, body });
+    const response = await this.fetch(path, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: text.length > 0 ? JSON.parse(text) : undefined,
-    };
+    let parsed: unknown;
+    try {
+      parsed = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
   }
+}
+
+/**
+ * Every route of the running application, as `METHOD /path/{param}`, read from its OpenAPI
+ * document: a spec that must cover every route compares its own list with this one, so a new
+ * route cannot be forgotten.
+ */
+export function documentedRoutes(app: RunningTestPlatform): string[] {
+  const paths = app.application.http.openapi().paths as Record<string, Record<string, unknown>>;
+  const methods = ["get", "put", "post", "delete", "patch"];
+  return Object.entries(paths).flatMap(([path, operations]) =>
+    Object.keys(operations).filter((m) => methods.includes(m)).map((m) =>
+      `${m.toUpperCase()} ${path}`
+    )
+  ).sort();
+}
+
+/** Asserts an answer is a 4xx problem document (RFC 9457); answers its code. */
+export function assertProblem(answer: Answer, context: string): string {
+  const where = `${context}: ${answer.status} ${answer.text.slice(0, 300)}`;
+  assert.ok(answer.status >= 400 && answer.status < 500, `a 4xx answer, ${where}`);
+  assert.equal(answer.headers.get("content-type"), "application/problem+json", where);
+  assert.equal(answer.body?.status, answer.status, where);
+  assert.equal(typeof answer.body?.code, "string", where);
+  return answer.body.code;
 }

@@ -2,6 +2,7 @@
 import { AddTimeOffHandler } from "./application/commands/add-time-off/add-time-off.handler.ts";
 import { SetOpeningHoursHandler } from "./application/commands/set-opening-hours/set-opening-hours.handler.ts";
 import { BookedAppointments } from "./application/ports/booked-appointments.ts";
+import { KnownCalendars } from "./application/ports/known-calendars.ts";
 import { OpeningHoursRepository } from "./application/ports/opening-hours-repository.ts";
 import { CheckAvailabilityHandler } from "./application/queries/check-availability/check-availability.handler.ts";
 import { AddTimeOffController } from "./presentation/http/add-time-off.controller.ts";
@@ -14,8 +15,8 @@ export const availabilityDependencies: DependencyManifest = new Map<
   readonly unknown[]
 >([
   [AddTimeOffController, [CommandBus]],
-  [AddTimeOffHandler, [OpeningHoursRepository, BookedAppointments, IdGenerator]],
+  [AddTimeOffHandler, [OpeningHoursRepository, BookedAppointments, KnownCalendars, IdGenerator]],
   [CheckAvailabilityHandler, [OpeningHoursRepository]],
   [SetOpeningHoursController, [CommandBus]],
-  [SetOpeningHoursHandler, [OpeningHoursRepository]],
+  [SetOpeningHoursHandler, [OpeningHoursRepository, KnownCalendars]],
 ]) as DependencyManifest;

@@ -4,6 +4,7 @@ import { Appointments } from "./presentation/http/appointments.routes.ts";
 import { BookAppointment } from "./application/commands/book-appointment/book-appointment.command.ts";
 import { BookAppointmentController } from "./presentation/http/book-appointment.controller.ts";
 import { BookAppointmentHandler } from "./application/commands/book-appointment/book-appointment.handler.ts";
+import { CalendarExistsHandler } from "./application/queries/calendar-exists/calendar-exists.handler.ts";
 import { Calendars } from "./presentation/http/calendars.routes.ts";
 import { CancelAppointment } from "./application/commands/cancel-appointment/cancel-appointment.command.ts";
 import { CancelAppointmentController } from "./presentation/http/cancel-appointment.controller.ts";
@@ -34,6 +35,7 @@ export const schedulingDeclarations: readonly AnyClass[] = [
   BookAppointment,
   BookAppointmentController,
   BookAppointmentHandler,
+  CalendarExistsHandler,
   Calendars,
   CancelAppointment,
   CancelAppointmentController,

@@ -10,6 +10,7 @@ import { RescheduleAppointmentHandler } from "./application/commands/reschedule-
 import { AppointmentRepository } from "./application/ports/appointment-repository.ts";
 import { AvailabilityGateway } from "./application/ports/availability-gateway.ts";
 import { CalendarRepository } from "./application/ports/calendar-repository.ts";
+import { CalendarExistsHandler } from "./application/queries/calendar-exists/calendar-exists.handler.ts";
 import { GetClearanceHandler } from "./application/queries/get-clearance/get-clearance.handler.ts";
 import { ListBookedAppointmentsHandler } from "./application/queries/list-booked-appointments/list-booked-appointments.handler.ts";
 import { BookAppointmentController } from "./presentation/http/book-appointment.controller.ts";
@@ -43,6 +44,7 @@ export const schedulingDependencies: DependencyManifest = new Map<
     Clock,
     IdGenerator,
   ]],
+  [CalendarExistsHandler, [CalendarRepository]],
   [CancelAppointmentController, [CommandBus]],
   [CancelAppointmentHandler, [AppointmentRepository, EventPublisher, Clock]],
   [ClearCalendar, [CommandBus]],

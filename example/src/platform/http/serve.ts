@@ -1,5 +1,5 @@
 import type { composePlatform } from "../compose-application.ts";
-import { apiDocs } from "./api-docs.ts";
+import { healthEndpoints, type HealthOptions } from "./health.ts";
 
 /** A served application: its address, and how to stop serving. */
 export interface Served {
@@ -8,25 +8,21 @@ export interface Served {
 }
 
 /**
- * Serves the application on loopback: the API, `/health`, the OpenAPI document at
- * `/openapi.json` and the API docs page at `/docs`.
+ * Serves the application on loopback: the API, the health endpoints (`/health/live`, `/health`
+ * and `/health/ready`, see `healthEndpoints`), and what its HTTP plugin serves of its contract:
+ * the OpenAPI document at `/openapi.json` and the API docs page at `/docs`.
  */
-export async function serveApplication(
+export function serveApplication(
   application: ReturnType<typeof composePlatform>,
-  options: { port?: number } = {},
+  options: { port?: number; health?: HealthOptions } = {},
 ): Promise<Served> {
-  const docs = await apiDocs(application.http.openapi());
+  const health = healthEndpoints(options.health ?? { readiness: {} });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
-    (request) => {
-      const answer = docs(request);
-      if (answer) return answer;
-      if (new URL(request.url).pathname === "/health") return Response.json({ status: "ok" });
-      return application.http.fetch(request);
-    },
+    (request) => health(request) ?? application.http.fetch(request),
   );
-  return {
+  return Promise.resolve({
     url: `http://127.0.0.1:${server.addr.port}`,
     shutdown: () => server.shutdown(),
-  };
+  });
 }

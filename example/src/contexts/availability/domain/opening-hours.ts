@@ -1,4 +1,4 @@
-import { ConceptError } from "@kit/kernel";
+import { availabilityErrors } from "./availability-errors.ts";
 
 /** One opening window of a weekday, in minutes from midnight UTC (`opens` < `closes`). */
 export interface OpeningWindow {
@@ -58,15 +58,13 @@ export class OpeningHours {
     const sorted = [...windows].sort((a, b) => a.weekday - b.weekday || a.opensAt - b.opensAt);
     for (const [i, w] of sorted.entries()) {
       if (w.opensAt >= w.closesAt) {
-        throw ConceptError.refusal(
-          "INVALID_OPENING_HOURS",
+        throw availabilityErrors.INVALID_OPENING_HOURS.error(
           `A window of weekday ${w.weekday} closes before it opens`,
         );
       }
       const next = sorted[i + 1];
       if (next !== undefined && next.weekday === w.weekday && next.opensAt < w.closesAt) {
-        throw ConceptError.refusal(
-          "INVALID_OPENING_HOURS",
+        throw availabilityErrors.INVALID_OPENING_HOURS.error(
           `Two windows of weekday ${w.weekday} overlap`,
         );
       }
@@ -80,11 +78,10 @@ export class OpeningHours {
    */
   addTimeOff(timeOff: TimeOff, bookedInPeriod: readonly { id: string }[]): void {
     if (timeOff.endsAt <= timeOff.startsAt) {
-      throw ConceptError.refusal("INVALID_TIME_OFF", "Time off ends after it starts");
+      throw availabilityErrors.INVALID_TIME_OFF.error("Time off ends after it starts");
     }
     if (bookedInPeriod.length > 0) {
-      throw ConceptError.conflict(
-        "TIME_OFF_OVER_APPOINTMENTS",
+      throw availabilityErrors.TIME_OFF_OVER_APPOINTMENTS.error(
         `${bookedInPeriod.length} appointment(s) fall in this time off: cancel them first`,
         { appointmentIds: bookedInPeriod.map((a) => a.id) },
       );

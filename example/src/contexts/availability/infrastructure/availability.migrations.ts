@@ -1,6 +1,9 @@
 import type { Migration } from "@kit/kernel/postgres";
 
-/** The availability schema: weekly windows and time off, per calendar. */
+/**
+ * The availability schema: weekly windows and time off, per calendar (1); every row carries its
+ * practice (2).
+ */
 export const availabilityMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -20,6 +23,19 @@ create table time_off (
   reason text not null
 );
 create index time_off_by_calendar on time_off (calendar_id, starts_at);
+`,
+  },
+  {
+    version: 2,
+    sql: `
+-- Every row belongs to a practice (tenant). Rows written before tenancy was closed by work that
+-- named no practice are given the seed's practice, practice-1 (the seeded cal-1's hours are).
+alter table opening_windows add column tenant_id text;
+update opening_windows set tenant_id = 'practice-1';
+alter table opening_windows alter column tenant_id set not null;
+alter table time_off add column tenant_id text;
+update time_off set tenant_id = 'practice-1';
+alter table time_off alter column tenant_id set not null;
 `,
   },
 ];

@@ -1,7 +1,6 @@
-/** A registered person: the profile behind an actor id. */
+/** A registered person: the profile behind an actor id, in one practice. */
 export interface Person {
   readonly id: string;
-  readonly tenantId?: string;
   readonly name: string;
   readonly email: string;
   readonly registeredAt: Date;
@@ -10,7 +9,6 @@ export interface Person {
 /** An invitation to join a practice in a role. */
 export interface Invitation {
   readonly id: string;
-  readonly tenantId?: string;
   readonly email: string;
   readonly role: "patient" | "receptionist" | "practitioner";
   readonly invitedBy: string;

@@ -1,6 +1,9 @@
 import type { Migration } from "@kit/kernel/postgres";
 
-/** The notifications schema: what each person was told, and how they like to be told. */
+/**
+ * The notifications schema: what each person was told, and how they like to be told (1); the
+ * reminder planned for each appointment (2); every row carries its practice (3).
+ */
 export const notificationsMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -31,6 +34,26 @@ create table reminders (
   appointment_id text primary key,
   job_id text not null
 );
+`,
+  },
+  {
+    version: 3,
+    sql: `
+-- Every row belongs to a practice (tenant). The rows kept before are given the seed's practice,
+-- practice-1: they were written by reactions to its calendars, the only ones a dev database knows.
+alter table notifications add column tenant_id text;
+update notifications set tenant_id = 'practice-1';
+alter table notifications alter column tenant_id set not null;
+drop index notifications_by_recipient;
+create index notifications_by_recipient on notifications (tenant_id, recipient_id, created_at desc, id);
+alter table preferences add column tenant_id text;
+update preferences set tenant_id = 'practice-1';
+alter table preferences alter column tenant_id set not null;
+alter table preferences drop constraint preferences_pkey;
+alter table preferences add primary key (tenant_id, person_id);
+alter table reminders add column tenant_id text;
+update reminders set tenant_id = 'practice-1';
+alter table reminders alter column tenant_id set not null;
 `,
   },
 ];

@@ -1,28 +1,34 @@
+import { requireTenant } from "@kit/kernel";
 import { currentSql } from "@kit/kernel/postgres";
 import type { Database } from "../../../platform/database/database.ts";
+import { tenantRows } from "../../../platform/database/tenant-rows.ts";
 import type {
   NotificationSearch,
   NotificationStore,
 } from "../application/ports/notification-store.ts";
 import type { Notification, Preferences } from "../domain/notification.ts";
 
-/** Notifications in `notifications.notifications` and `notifications.preferences`. */
+/**
+ * Notifications in `notifications.notifications`, `notifications.preferences` and
+ * `notifications.reminders`, each row with its practice (tenant): reads see the tenants the work
+ * reaches, writes are for the work's tenant (a reaction's is its event's).
+ */
 export class PostgresNotifications implements NotificationStore {
   constructor(private readonly sql: Database) {}
 
   async add(n: Notification): Promise<void> {
     await currentSql(this.sql)`
       insert into notifications.notifications
-        (id, recipient_id, kind, title, body, related_id, created_at, read_at)
-      values (${n.id}, ${n.recipientId}, ${n.kind}, ${n.title}, ${n.body}, ${n.relatedId ?? null},
-        ${n.createdAt}, ${n.readAt ?? null})`;
+        (id, tenant_id, recipient_id, kind, title, body, related_id, created_at, read_at)
+      values (${n.id}, ${requireTenant()}, ${n.recipientId}, ${n.kind}, ${n.title}, ${n.body},
+        ${n.relatedId ?? null}, ${n.createdAt}, ${n.readAt ?? null})`;
   }
 
   async search(s: NotificationSearch): Promise<{ items: Notification[]; total: number }> {
     const db = currentSql(this.sql);
     const kind = s.kind ?? null;
     const unread = s.unread ?? null;
-    const where = db`recipient_id = ${s.recipientId}
+    const where = db`recipient_id = ${s.recipientId} and ${tenantRows(db)}
       and (${kind}::text is null or kind = ${kind})
       and (${unread}::boolean is null or (read_at is null) = ${unread})`;
     const rows = await db`
@@ -52,25 +58,34 @@ export class PostgresNotifications implements NotificationStore {
   }
 
   async reminderOf(appointmentId: string): Promise<string | undefined> {
-    const [row] = await currentSql(this.sql)`
-      select job_id from notifications.reminders where appointment_id = ${appointmentId}`;
+    const db = currentSql(this.sql);
+    const [row] = await db`
+      select job_id from notifications.reminders
+      where appointment_id = ${appointmentId} and ${tenantRows(db)}`;
     return row?.job_id;
   }
 
   async setReminder(appointmentId: string, jobId: string | undefined): Promise<void> {
     const db = currentSql(this.sql);
+    const tenantId = requireTenant();
     if (jobId === undefined) {
-      await db`delete from notifications.reminders where appointment_id = ${appointmentId}`;
+      await db`
+        delete from notifications.reminders
+        where appointment_id = ${appointmentId} and tenant_id = ${tenantId}`;
       return;
     }
     await db`
-      insert into notifications.reminders (appointment_id, job_id) values (${appointmentId}, ${jobId})
-      on conflict (appointment_id) do update set job_id = excluded.job_id`;
+      insert into notifications.reminders (appointment_id, tenant_id, job_id)
+      values (${appointmentId}, ${tenantId}, ${jobId})
+      on conflict (appointment_id) do update set job_id = excluded.job_id
+      where reminders.tenant_id = excluded.tenant_id`;
   }
 
   async preferences(personId: string): Promise<Preferences | undefined> {
-    const [row] = await currentSql(this.sql)`
-      select * from notifications.preferences where person_id = ${personId}`;
+    const db = currentSql(this.sql);
+    const [row] = await db`
+      select * from notifications.preferences
+      where person_id = ${personId} and ${tenantRows(db)} order by tenant_id limit 1`;
     return row === undefined
       ? undefined
       : { email: row.email, sms: row.sms, reminderHoursBefore: row.reminder_hours_before };
@@ -78,9 +93,10 @@ export class PostgresNotifications implements NotificationStore {
 
   async savePreferences(personId: string, p: Preferences): Promise<void> {
     await currentSql(this.sql)`
-      insert into notifications.preferences (person_id, email, sms, reminder_hours_before)
-      values (${personId}, ${p.email}, ${p.sms}, ${p.reminderHoursBefore})
-      on conflict (person_id) do update set email = excluded.email, sms = excluded.sms,
-        reminder_hours_before = excluded.reminder_hours_before`;
+      insert into notifications.preferences
+        (tenant_id, person_id, email, sms, reminder_hours_before)
+      values (${requireTenant()}, ${personId}, ${p.email}, ${p.sms}, ${p.reminderHoursBefore})
+      on conflict (tenant_id, person_id) do update set email = excluded.email,
+        sms = excluded.sms, reminder_hours_before = excluded.reminder_hours_before`;
   }
 }

@@ -6,6 +6,7 @@ function booked(): Appointment {
   return Appointment.book({
     id: "a1",
     calendarId: "cal-1",
+    tenantId: "practice-1",
     appointmentTypeId: "checkup",
     patientId: "p1",
     startsAt: new Date("2026-03-02T10:00:00Z"),
@@ -36,4 +37,12 @@ Deno.test("a cancelled appointment cannot be confirmed", () => {
     () => a.confirm(new Date("2026-03-01T00:00:00Z")),
     (e) => isRefusal(e, "APPOINTMENT_CANCELLED"),
   );
+});
+
+Deno.test("a new booking is at version 0; a save records its version", () => {
+  const a = booked();
+  assert.equal(a.version, 0);
+  a.saved(1);
+  assert.equal(a.version, 1);
+  assert.equal(a.snapshot.version, 1);
 });

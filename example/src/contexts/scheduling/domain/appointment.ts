@@ -7,7 +7,8 @@ export type AppointmentStatus = "booked" | "confirmed" | "cancelled";
 export interface AppointmentState {
   readonly id: string;
   readonly calendarId: string;
-  readonly tenantId?: string;
+  /** The practice of its calendar. */
+  readonly tenantId: string;
   readonly appointmentTypeId: string;
   readonly patientId: string;
   readonly startsAt: Date;
@@ -15,21 +16,27 @@ export interface AppointmentState {
   readonly status: AppointmentStatus;
   readonly bookedBy: string;
   readonly cancellationReason?: string;
+  /**
+   * The version it was loaded at (0 for a new booking): a save expects it, so that two commands
+   * that loaded the same version cannot both save (`CONCURRENT_UPDATE` for the later one).
+   */
+  readonly version: number;
 }
 
 /**
  * The Appointment aggregate: a patient's appointment on a calendar. Once it has ended it can be
  * neither cancelled nor confirmed (`APPOINTMENT_ENDED`); cancelling a cancelled appointment
- * changes nothing, so a retried clearance is harmless.
+ * changes nothing, so a retried clearance is harmless. It carries the version it was loaded at:
+ * its repository saves it only if no other work saved it since.
  */
 export class Appointment {
   private constructor(private state: AppointmentState) {}
 
-  /** A new booking. */
-  static book(state: Omit<AppointmentState, "status">): Appointment {
+  /** A new booking (version 0: never saved). */
+  static book(state: Omit<AppointmentState, "status" | "version">): Appointment {
     if (state.id.length === 0) throw new TypeError("An appointment needs an id");
     if (state.endsAt <= state.startsAt) throw new RangeError("An appointment ends after it starts");
-    return new Appointment({ ...state, status: "booked" });
+    return new Appointment({ ...state, status: "booked", version: 0 });
   }
 
   /** An appointment as stored. */
@@ -45,6 +52,16 @@ export class Appointment {
   /** What it holds now. */
   get snapshot(): AppointmentState {
     return this.state;
+  }
+
+  /** The version it was loaded (or last saved) at. */
+  get version(): number {
+    return this.state.version;
+  }
+
+  /** Records the version its repository saved it at. */
+  saved(version: number): void {
+    this.state = { ...this.state, version };
   }
 
   /** Cancels it; answers whether anything changed (false when it was cancelled already). */

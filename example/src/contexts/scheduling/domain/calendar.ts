@@ -54,7 +54,7 @@ const minute = 60_000;
 export class Calendar {
   private constructor(
     readonly id: string,
-    readonly tenantId: string | undefined,
+    readonly tenantId: string,
     readonly ownerId: string,
     readonly rules: BookingRules,
     private readonly types: Map<string, AppointmentType>,
@@ -64,7 +64,7 @@ export class Calendar {
   static open(
     id: string,
     ownerId: string,
-    tenantId?: string,
+    tenantId: string,
     rules: BookingRules = defaultBookingRules,
   ): Calendar {
     if (id.length === 0) throw new TypeError("A calendar needs an id");
@@ -75,7 +75,7 @@ export class Calendar {
   static restore(
     state: {
       id: string;
-      tenantId?: string;
+      tenantId: string;
       ownerId: string;
       rules: BookingRules;
       appointmentTypes: readonly AppointmentType[];

@@ -1,76 +1,61 @@
-import { ConceptError } from "@kit/kernel";
+import type { ConceptError } from "@kit/kernel";
+import { schedulingErrors } from "./scheduling-errors.ts";
 
 /**
- * The refusals of the scheduling context, one factory per code. Their HTTP statuses are set
- * once, in the platform's `statusByCode` (a code has one status on every route).
+ * The refusals of the scheduling context, one factory per code, each built from the code's
+ * declaration in `scheduling-errors.ts`: the error thrown and the status documented are one.
  */
 export const schedulingRefusals = {
   unknownCalendar: (calendarId: string): ConceptError =>
-    ConceptError.notFound("UNKNOWN_CALENDAR", `No calendar '${calendarId}'`, { calendarId }),
+    schedulingErrors.UNKNOWN_CALENDAR.error(`No calendar '${calendarId}'`, { calendarId }),
   unknownAppointmentType: (calendarId: string, appointmentTypeId: string): ConceptError =>
-    ConceptError.refusal(
-      "UNKNOWN_APPOINTMENT_TYPE",
+    schedulingErrors.UNKNOWN_APPOINTMENT_TYPE.error(
       `Calendar '${calendarId}' offers no appointment type '${appointmentTypeId}'`,
       { calendarId, appointmentTypeId },
     ),
   outsideAvailability: (startsAt: Date, endsAt: Date): ConceptError =>
-    ConceptError.refusal(
-      "OUTSIDE_AVAILABILITY",
+    schedulingErrors.OUTSIDE_AVAILABILITY.error(
       `The calendar is not open from ${startsAt.toISOString()} to ${endsAt.toISOString()}`,
       { startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() },
     ),
   offGrid: (startsAt: Date, slotMinutes: number): ConceptError =>
-    ConceptError.refusal(
-      "OFF_GRID",
+    schedulingErrors.OFF_GRID.error(
       `${startsAt.toISOString()} is not on the calendar's ${slotMinutes}-minute grid`,
       { startsAt: startsAt.toISOString(), slotMinutes },
     ),
   bookingTooLate: (startsAt: Date, earliest: Date): ConceptError =>
-    ConceptError.refusal(
-      "BOOKING_TOO_LATE",
+    schedulingErrors.BOOKING_TOO_LATE.error(
       `Booking closes before ${startsAt.toISOString()}: the earliest bookable start is ${earliest.toISOString()}`,
       { startsAt: startsAt.toISOString(), earliest: earliest.toISOString() },
     ),
   bookingTooFar: (startsAt: Date, latest: Date): ConceptError =>
-    ConceptError.refusal(
-      "BOOKING_TOO_FAR",
+    schedulingErrors.BOOKING_TOO_FAR.error(
       `${startsAt.toISOString()} is beyond the booking horizon (${latest.toISOString()})`,
       { startsAt: startsAt.toISOString(), latest: latest.toISOString() },
     ),
   slotTaken: (startsAt: Date): ConceptError =>
-    ConceptError.conflict(
-      "SLOT_TAKEN",
-      `The slot at ${startsAt.toISOString()} is already booked`,
-      { startsAt: startsAt.toISOString() },
-    ),
+    schedulingErrors.SLOT_TAKEN.error(`The slot at ${startsAt.toISOString()} is already booked`, {
+      startsAt: startsAt.toISOString(),
+    }),
   patientLimitReached: (patientId: string, limit: number): ConceptError =>
-    ConceptError.refusal(
-      "PATIENT_LIMIT_REACHED",
+    schedulingErrors.PATIENT_LIMIT_REACHED.error(
       `Patient '${patientId}' already holds ${limit} upcoming appointments on this calendar`,
       { patientId, limit },
     ),
   appointmentNotFound: (appointmentId: string): ConceptError =>
-    ConceptError.notFound(
-      "APPOINTMENT_NOT_FOUND",
-      `No appointment '${appointmentId}'`,
-      { appointmentId },
-    ),
+    schedulingErrors.APPOINTMENT_NOT_FOUND.error(`No appointment '${appointmentId}'`, {
+      appointmentId,
+    }),
   appointmentEnded: (appointmentId: string): ConceptError =>
-    ConceptError.conflict(
-      "APPOINTMENT_ENDED",
-      `Appointment '${appointmentId}' has ended`,
-      { appointmentId },
-    ),
+    schedulingErrors.APPOINTMENT_ENDED.error(`Appointment '${appointmentId}' has ended`, {
+      appointmentId,
+    }),
   appointmentCancelled: (appointmentId: string): ConceptError =>
-    ConceptError.conflict(
-      "APPOINTMENT_CANCELLED",
-      `Appointment '${appointmentId}' is cancelled`,
-      { appointmentId },
-    ),
+    schedulingErrors.APPOINTMENT_CANCELLED.error(`Appointment '${appointmentId}' is cancelled`, {
+      appointmentId,
+    }),
   unknownClearance: (clearanceId: string): ConceptError =>
-    ConceptError.notFound(
-      "UNKNOWN_CLEARANCE",
-      `No clearance '${clearanceId}' on this calendar`,
-      { clearanceId },
-    ),
+    schedulingErrors.UNKNOWN_CLEARANCE.error(`No clearance '${clearanceId}' on this calendar`, {
+      clearanceId,
+    }),
 } as const;

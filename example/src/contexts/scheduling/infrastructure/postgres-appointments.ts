@@ -1,5 +1,7 @@
+import { expectSaved, requireTenant } from "@kit/kernel";
 import { currentSql } from "@kit/kernel/postgres";
 import type { Database } from "../../../platform/database/database.ts";
+import { tenantRows } from "../../../platform/database/tenant-rows.ts";
 import type {
   AppointmentRepository,
   BookedPeriod,
@@ -7,13 +9,18 @@ import type {
 import { Appointment, type AppointmentState } from "../domain/appointment.ts";
 import { schedulingRefusals } from "../domain/scheduling-refusals.ts";
 
-/** Appointments in `scheduling.appointments`. */
+/**
+ * Appointments in `scheduling.appointments`, each row with its practice (tenant) and version:
+ * reads see the tenants the work reaches; a save is `update ... where id, tenant and version`,
+ * so a stale one changes nothing and is a `CONCURRENT_UPDATE`.
+ */
 export class PostgresAppointments implements AppointmentRepository {
   constructor(private readonly sql: Database) {}
 
   async find(id: string): Promise<Appointment | undefined> {
-    const [row] = await currentSql(this.sql)`
-      select * from scheduling.appointments where id = ${id}`;
+    const db = currentSql(this.sql);
+    const [row] = await db`
+      select * from scheduling.appointments where id = ${id} and ${tenantRows(db)}`;
     return row === undefined ? undefined : Appointment.restore(toState(row));
   }
 
@@ -22,47 +29,52 @@ export class PostgresAppointments implements AppointmentRepository {
     try {
       await currentSql(this.sql)`
         insert into scheduling.appointments (id, calendar_id, tenant_id, appointment_type_id,
-          patient_id, starts_at, ends_at, status, booked_by, cancellation_reason)
-        values (${a.id}, ${a.calendarId}, ${a.tenantId ?? null}, ${a.appointmentTypeId},
+          patient_id, starts_at, ends_at, status, booked_by, cancellation_reason, version)
+        values (${a.id}, ${a.calendarId}, ${requireTenant()}, ${a.appointmentTypeId},
           ${a.patientId}, ${a.startsAt}, ${a.endsAt}, ${a.status}, ${a.bookedBy},
-          ${a.cancellationReason ?? null})`;
+          ${a.cancellationReason ?? null}, 1)`;
     } catch (error) {
       if ((error as { code?: string }).code === "23505") {
         throw schedulingRefusals.slotTaken(a.startsAt);
       }
       throw error;
     }
+    appointment.saved(1);
   }
 
   async save(appointment: Appointment): Promise<void> {
     const a = appointment.snapshot;
+    let changed: number;
     try {
-      await currentSql(this.sql)`
+      changed = (await currentSql(this.sql)`
         update scheduling.appointments
         set status = ${a.status}, cancellation_reason = ${a.cancellationReason ?? null},
-          starts_at = ${a.startsAt}, ends_at = ${a.endsAt}
-        where id = ${a.id}`;
+          starts_at = ${a.startsAt}, ends_at = ${a.endsAt}, version = version + 1
+        where id = ${a.id} and tenant_id = ${requireTenant()} and version = ${a.version}`).count;
     } catch (error) {
       if ((error as { code?: string }).code === "23505") {
         throw schedulingRefusals.slotTaken(a.startsAt);
       }
       throw error;
     }
+    appointment.saved(expectSaved(changed, { type: "appointment", id: a.id, version: a.version }));
   }
 
   async liveBetween(calendarId: string, from: Date, until: Date): Promise<BookedPeriod[]> {
-    const rows = await currentSql(this.sql)`
+    const db = currentSql(this.sql);
+    const rows = await db`
       select id, starts_at, ends_at from scheduling.appointments
-      where calendar_id = ${calendarId} and status <> 'cancelled'
+      where calendar_id = ${calendarId} and ${tenantRows(db)} and status <> 'cancelled'
         and starts_at < ${until} and ends_at > ${from}
       order by starts_at, id`;
     return rows.map((r) => ({ id: r.id, startsAt: r.starts_at, endsAt: r.ends_at }));
   }
 
   async countUpcoming(calendarId: string, patientId: string, now: Date): Promise<number> {
-    const [row] = await currentSql(this.sql)`
+    const db = currentSql(this.sql);
+    const [row] = await db`
       select count(*)::int as n from scheduling.appointments
-      where calendar_id = ${calendarId} and patient_id = ${patientId}
+      where calendar_id = ${calendarId} and ${tenantRows(db)} and patient_id = ${patientId}
         and status <> 'cancelled' and ends_at > ${now}`;
     return row!.n;
   }
@@ -72,7 +84,7 @@ function toState(row: Record<string, unknown>): AppointmentState {
   return {
     id: row.id as string,
     calendarId: row.calendar_id as string,
-    ...(row.tenant_id === null ? {} : { tenantId: row.tenant_id as string }),
+    tenantId: row.tenant_id as string,
     appointmentTypeId: row.appointment_type_id as string,
     patientId: row.patient_id as string,
     startsAt: row.starts_at as Date,
@@ -82,5 +94,6 @@ function toState(row: Record<string, unknown>): AppointmentState {
     ...(row.cancellation_reason === null
       ? {}
       : { cancellationReason: row.cancellation_reason as string }),
+    version: row.version as number,
   };
 }

@@ -1,22 +1,28 @@
+import { requireTenant } from "@kit/kernel";
 import { currentSql } from "@kit/kernel/postgres";
 import type { Database } from "../../../platform/database/database.ts";
+import { tenantRows } from "../../../platform/database/tenant-rows.ts";
 import type { CalendarRepository } from "../application/ports/calendar-repository.ts";
-import { Calendar } from "../domain/calendar.ts";
+import { type AppointmentType, Calendar } from "../domain/calendar.ts";
 
-/** Calendars in `scheduling.calendars` and `scheduling.appointment_types`. */
+/**
+ * Calendars in `scheduling.calendars` and `scheduling.appointment_types`, each row with its
+ * practice (tenant): reads see the tenants the work reaches, writes are for the work's tenant.
+ */
 export class PostgresCalendars implements CalendarRepository {
   constructor(private readonly sql: Database) {}
 
   async find(id: string): Promise<Calendar | undefined> {
     const db = currentSql(this.sql);
-    const [row] = await db`select * from scheduling.calendars where id = ${id}`;
+    const [row] = await db`
+      select * from scheduling.calendars where id = ${id} and ${tenantRows(db)}`;
     if (row === undefined) return undefined;
     const types = await db`
       select id, name, duration_minutes from scheduling.appointment_types
-      where calendar_id = ${id} order by id`;
+      where calendar_id = ${id} and tenant_id = ${row.tenant_id} order by id`;
     return Calendar.restore({
       id: row.id,
-      ...(row.tenant_id === null ? {} : { tenantId: row.tenant_id }),
+      tenantId: row.tenant_id,
       ownerId: row.owner_id,
       rules: {
         slotMinutes: row.slot_minutes,
@@ -36,7 +42,7 @@ export class PostgresCalendars implements CalendarRepository {
     const rows = await currentSql(this.sql)`
       insert into scheduling.calendars (id, tenant_id, owner_id, slot_minutes,
         minimum_notice_minutes, horizon_days, patient_limit, opened_at)
-      values (${calendar.id}, ${calendar.tenantId ?? null}, ${calendar.ownerId},
+      values (${calendar.id}, ${requireTenant()}, ${calendar.ownerId},
         ${calendar.rules.slotMinutes}, ${calendar.rules.minimumNoticeMinutes},
         ${calendar.rules.horizonDays}, ${calendar.rules.patientLimit}, now())
       on conflict (id) do nothing
@@ -44,20 +50,13 @@ export class PostgresCalendars implements CalendarRepository {
     return rows.length === 1;
   }
 
-  async saveAppointmentTypes(calendar: Calendar): Promise<void> {
-    const db = currentSql(this.sql);
-    for (const type of calendar.appointmentTypes) {
-      await db`
-        insert into scheduling.appointment_types (calendar_id, id, name, duration_minutes)
-        values (${calendar.id}, ${type.id}, ${type.name}, ${type.durationMinutes})
-        on conflict (calendar_id, id)
-        do update set name = excluded.name, duration_minutes = excluded.duration_minutes`;
-    }
-  }
-
-  async lockForBooking(id: string): Promise<void> {
-    await currentSql(
-      this.sql,
-    )`select pg_advisory_xact_lock(hashtext('scheduling.calendar'), hashtext(${id}))`;
+  async saveAppointmentType(calendar: Calendar, type: AppointmentType): Promise<void> {
+    // One row, upserted: two types defined at once never overwrite each other.
+    await currentSql(this.sql)`
+      insert into scheduling.appointment_types (calendar_id, tenant_id, id, name, duration_minutes)
+      values (${calendar.id}, ${requireTenant()}, ${type.id}, ${type.name}, ${type.durationMinutes})
+      on conflict (calendar_id, id)
+      do update set name = excluded.name, duration_minutes = excluded.duration_minutes
+      where appointment_types.tenant_id = excluded.tenant_id`;
   }
 }

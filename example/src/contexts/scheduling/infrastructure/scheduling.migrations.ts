@@ -1,6 +1,9 @@
 import type { Migration } from "@kit/kernel/postgres";
 
-/** The scheduling schema, in order: calendars, appointment types, appointments. */
+/**
+ * The scheduling schema, in order: calendars, appointment types, appointments (1); every row
+ * carries its practice, appointments a version (2).
+ */
 export const schedulingMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -40,6 +43,25 @@ create unique index appointments_live_slot on appointments (calendar_id, starts_
 create index appointments_by_calendar on appointments (calendar_id, starts_at);
 create index appointments_by_patient on appointments (calendar_id, patient_id, ends_at)
   where status <> 'cancelled';
+`,
+  },
+  {
+    version: 2,
+    sql: `
+-- Every row belongs to a practice (tenant). Rows written before tenancy was closed by work that
+-- named no practice are given the seed's practice, practice-1 (the only one a dev database
+-- knows; the seeded calendar cal-1 is one of them); appointments and types take their calendar's.
+update calendars set tenant_id = 'practice-1' where tenant_id is null;
+alter table calendars alter column tenant_id set not null;
+alter table appointment_types add column tenant_id text;
+update appointment_types t set tenant_id = c.tenant_id from calendars c where c.id = t.calendar_id;
+alter table appointment_types alter column tenant_id set not null;
+update appointments a set tenant_id = c.tenant_id
+  from calendars c where c.id = a.calendar_id and a.tenant_id is null;
+alter table appointments alter column tenant_id set not null;
+-- Optimistic concurrency: a save expects the version it loaded.
+alter table appointments add column version integer not null default 1;
+alter table appointments alter column version drop default;
 `,
   },
 ];

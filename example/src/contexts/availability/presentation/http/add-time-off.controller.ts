@@ -1,13 +1,15 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema, instantSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
 import { AddTimeOff } from "../../application/commands/add-time-off/add-time-off.command.ts";
 import { CalendarAvailability } from "./availability.routes.ts";
+import { availabilityErrors } from "../../domain/availability-errors.ts";
 
 const timeOffBody = z.object({
-  startsAt: z.iso.datetime({ offset: true }),
-  endsAt: z.iso.datetime({ offset: true }),
-  reason: z.string().min(1).max(200),
+  startsAt: instantSchema(),
+  endsAt: instantSchema(),
+  reason: textSchema(200),
 });
 
 /** POST /calendars/:calendarId/time-off: closes the calendar over a period. */
@@ -16,10 +18,15 @@ const timeOffBody = z.object({
   method: "POST",
   path: "/time-off",
   summary: "Add time off",
-  params: zodSchema(z.object({ calendarId: z.string().min(1) })),
+  params: zodSchema(z.object({ calendarId: idSchema() })),
   body: zodSchema(timeOffBody),
   response: { status: 201, description: "Added", body: acceptedSchema },
-  errors: ["FORBIDDEN", "TIME_OFF_OVER_APPOINTMENTS", "INVALID_TIME_OFF"],
+  errors: [
+    "FORBIDDEN",
+    availabilityErrors.UNKNOWN_CALENDAR,
+    availabilityErrors.TIME_OFF_OVER_APPOINTMENTS,
+    availabilityErrors.INVALID_TIME_OFF,
+  ],
 })
 export class AddTimeOffController {
   constructor(private readonly commands: CommandBus) {}

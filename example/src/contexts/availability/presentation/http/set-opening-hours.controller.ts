@@ -1,8 +1,10 @@
 import { Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema } from "../../../../shared-kernel/schemas.ts";
 import { SetOpeningHours } from "../../application/commands/set-opening-hours/set-opening-hours.command.ts";
 import { CalendarAvailability } from "./availability.routes.ts";
+import { availabilityErrors } from "../../domain/availability-errors.ts";
 
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "HH:MM, UTC");
 const hoursBody = z.object({
@@ -19,10 +21,14 @@ const minutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number
   method: "PUT",
   path: "/opening-hours",
   summary: "Set the weekly opening hours",
-  params: zodSchema(z.object({ calendarId: z.string().min(1) })),
+  params: zodSchema(z.object({ calendarId: idSchema() })),
   body: zodSchema(hoursBody),
   response: { status: 204, description: "Set" },
-  errors: ["FORBIDDEN", "INVALID_OPENING_HOURS"],
+  errors: [
+    "FORBIDDEN",
+    availabilityErrors.UNKNOWN_CALENDAR,
+    availabilityErrors.INVALID_OPENING_HOURS,
+  ],
 })
 export class SetOpeningHoursController {
   constructor(private readonly commands: CommandBus) {}

@@ -1,16 +1,19 @@
 import { type Token, token } from "@kit/kernel";
 import type { Invitation, Person } from "../../domain/person.ts";
 
-/** Where people and invitations are kept. */
+/**
+ * Where people and invitations are kept, per practice (tenant): reads see the tenants the work
+ * reaches, writes are for the work's tenant (a person registers a profile in each practice).
+ */
 export interface People {
-  /** The person, or undefined when not registered. */
+  /** The person's profile in the work's practice, or undefined when not registered there. */
   find(id: string): Promise<Person | undefined>;
-  /** Registers a person; false when the id is registered already. */
+  /** Registers a person in the work's practice; false when registered there already. */
   register(person: Person): Promise<boolean>;
-  /** Stores an invitation; false when that email is invited to that tenant already. */
+  /** Stores an invitation to the work's practice; false when that email is invited already. */
   invite(invitation: Invitation): Promise<boolean>;
-  /** The invitations of a tenant (all when none), newest first. */
-  invitations(tenantId: string | undefined): Promise<Invitation[]>;
+  /** The invitations of the practices the work reaches, newest first. */
+  invitations(): Promise<Invitation[]>;
 }
 
 /** The token of {@linkcode People}. */

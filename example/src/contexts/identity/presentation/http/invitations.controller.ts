@@ -4,6 +4,7 @@ import { z } from "zod";
 import { InvitePerson } from "../../application/commands/invite-person/invite-person.command.ts";
 import { ListInvitations } from "../../application/queries/list-invitations/list-invitations.query.ts";
 import { People } from "./people.routes.ts";
+import { identityErrors } from "../../domain/identity-errors.ts";
 
 const roles = ["patient", "receptionist", "practitioner"] as const;
 const invitations = z.array(z.object({
@@ -43,7 +44,7 @@ export class ListInvitationsController {
   }
 }
 
-const invitation = z.object({ email: z.email(), role: z.enum(roles) });
+const invitation = z.object({ email: z.email().max(254), role: z.enum(roles) });
 
 /** POST /people/invitations: invites someone to the practice in a role (staff only). */
 @Controller({
@@ -54,7 +55,7 @@ const invitation = z.object({ email: z.email(), role: z.enum(roles) });
   guards: [HasRole("practitioner", "receptionist")],
   body: zodSchema(invitation),
   response: { status: 201, description: "Invited", body: acceptedSchema },
-  errors: ["FORBIDDEN", "ALREADY_INVITED"],
+  errors: ["FORBIDDEN", identityErrors.ALREADY_INVITED],
 })
 export class InvitePersonController {
   constructor(private readonly commands: CommandBus) {}

@@ -1,10 +1,12 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { textSchema } from "../../../../shared-kernel/schemas.ts";
 import { RegisterPerson } from "../../application/commands/register-person/register-person.command.ts";
 import { People } from "./people.routes.ts";
+import { identityErrors } from "../../domain/identity-errors.ts";
 
-const profile = z.object({ name: z.string().min(1).max(200), email: z.email() });
+const profile = z.object({ name: textSchema(200), email: z.email().max(254) });
 
 /** POST /people/me: the caller registers their profile. */
 @Controller({
@@ -14,7 +16,7 @@ const profile = z.object({ name: z.string().min(1).max(200), email: z.email() })
   summary: "Register my profile",
   body: zodSchema(profile),
   response: { status: 201, description: "Registered", body: acceptedSchema },
-  errors: ["FORBIDDEN", "PERSON_REGISTERED"],
+  errors: ["FORBIDDEN", identityErrors.PERSON_REGISTERED],
 })
 export class RegisterPersonController {
   constructor(private readonly commands: CommandBus) {}

@@ -8,7 +8,7 @@ import { Notifications } from "./notifications.routes.ts";
 const searchQuery = z.object({
   kind: z.enum(notificationKinds).optional(),
   unread: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 

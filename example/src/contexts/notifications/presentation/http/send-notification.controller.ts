@@ -1,13 +1,14 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
 import { SendNotification } from "../../application/commands/send-notification/send-notification.command.ts";
 import { Notifications } from "./notifications.routes.ts";
 
 const message = z.object({
-  recipientId: z.string().min(1),
-  title: z.string().min(1).max(120),
-  body: z.string().min(1).max(2000),
+  recipientId: idSchema(),
+  title: textSchema(120),
+  body: textSchema(2000),
 });
 
 /** POST /notifications: staff send a message to a person. */

@@ -8,13 +8,22 @@ export interface BookedPeriod {
   readonly endsAt: Date;
 }
 
-/** Where appointments are kept. */
+/**
+ * Where appointments are kept, per practice (tenant): every read sees only the appointments of
+ * the tenants the work reaches, every write is for the work's tenant.
+ */
 export interface AppointmentRepository {
-  /** The appointment, or undefined. */
+  /** The appointment with the version it was stored at, or undefined. */
   find(id: string): Promise<Appointment | undefined>;
-  /** Stores a new appointment; a second live one at the same start fails with SLOT_TAKEN. */
+  /**
+   * Stores a new appointment (version 1); a second live one at the same start fails with
+   * SLOT_TAKEN.
+   */
   add(appointment: Appointment): Promise<void>;
-  /** Stores the appointment's new state. */
+  /**
+   * Stores the appointment's new state if it is still at the version it was loaded at, else
+   * fails with `CONCURRENT_UPDATE` (another command saved it meanwhile) and stores nothing.
+   */
   save(appointment: Appointment): Promise<void>;
   /** The live (not cancelled) appointments of a calendar overlapping [from, until). */
   liveBetween(calendarId: string, from: Date, until: Date): Promise<BookedPeriod[]>;

@@ -1,17 +1,23 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema, instantSchema } from "../../../../shared-kernel/schemas.ts";
 import { BookAppointment } from "../../application/commands/book-appointment/book-appointment.command.ts";
 import { Appointments } from "./appointments.routes.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 const bookingBody = z.object({
-  calendarId: z.string().min(1),
-  appointmentTypeId: z.string().min(1),
-  startsAt: z.iso.datetime({ offset: true }),
-  patientId: z.string().min(1).optional().describe("Defaults to the caller"),
+  calendarId: idSchema(),
+  appointmentTypeId: idSchema(),
+  startsAt: instantSchema(),
+  patientId: idSchema().optional().describe("Defaults to the caller"),
 });
 
-/** POST /appointments/: books an appointment (for the caller, unless staff name a patient). */
+/**
+ * POST /appointments/: books an appointment (for the caller, unless staff name a patient). A
+ * client whose answer was lost retries with the same `Idempotency-Key` and gets the first booking
+ * again, never a second one.
+ */
 @Controller({
   group: Appointments,
   method: "POST",
@@ -20,15 +26,16 @@ const bookingBody = z.object({
   body: zodSchema(bookingBody),
   response: { status: 201, description: "Booked", body: acceptedSchema },
   errors: [
-    "UNKNOWN_CALENDAR",
-    "UNKNOWN_APPOINTMENT_TYPE",
-    "OUTSIDE_AVAILABILITY",
-    "OFF_GRID",
-    "BOOKING_TOO_LATE",
-    "BOOKING_TOO_FAR",
-    "SLOT_TAKEN",
-    "PATIENT_LIMIT_REACHED",
+    schedulingErrors.UNKNOWN_CALENDAR,
+    schedulingErrors.UNKNOWN_APPOINTMENT_TYPE,
+    schedulingErrors.OUTSIDE_AVAILABILITY,
+    schedulingErrors.OFF_GRID,
+    schedulingErrors.BOOKING_TOO_LATE,
+    schedulingErrors.BOOKING_TOO_FAR,
+    schedulingErrors.SLOT_TAKEN,
+    schedulingErrors.PATIENT_LIMIT_REACHED,
   ],
+  idempotent: true,
 })
 export class BookAppointmentController {
   constructor(private readonly commands: CommandBus) {}

@@ -1,8 +1,10 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
 import { CancelAppointment } from "../../application/commands/cancel-appointment/cancel-appointment.command.ts";
 import { Appointments } from "./appointments.routes.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 /** POST /appointments/:appointmentId/cancellation: cancels an appointment, for a reason. */
 @Controller({
@@ -10,10 +12,10 @@ import { Appointments } from "./appointments.routes.ts";
   method: "POST",
   path: "/:appointmentId/cancellation",
   summary: "Cancel an appointment",
-  params: zodSchema(z.object({ appointmentId: z.string().min(1) })),
-  body: zodSchema(z.object({ reason: z.string().min(1) })),
+  params: zodSchema(z.object({ appointmentId: idSchema() })),
+  body: zodSchema(z.object({ reason: textSchema(500) })),
   response: { status: 201, description: "Cancelled", body: acceptedSchema },
-  errors: ["FORBIDDEN", "APPOINTMENT_NOT_FOUND", "APPOINTMENT_ENDED"],
+  errors: ["FORBIDDEN", schedulingErrors.APPOINTMENT_NOT_FOUND, schedulingErrors.APPOINTMENT_ENDED],
 })
 export class CancelAppointmentController {
   constructor(private readonly commands: CommandBus) {}

@@ -1,8 +1,10 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema } from "../../../../shared-kernel/schemas.ts";
 import { ConfirmAppointment } from "../../application/commands/confirm-appointment/confirm-appointment.command.ts";
 import { Appointments } from "./appointments.routes.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 /**
  * POST /appointments/:appointmentId/confirmation: the patient confirms. The spec declares no error
@@ -13,9 +15,13 @@ import { Appointments } from "./appointments.routes.ts";
   method: "POST",
   path: "/:appointmentId/confirmation",
   summary: "Confirm an appointment",
-  params: zodSchema(z.object({ appointmentId: z.string() })),
+  params: zodSchema(z.object({ appointmentId: idSchema() })),
   response: { status: 201, description: "Confirmed", body: acceptedSchema },
-  errors: ["APPOINTMENT_NOT_FOUND", "APPOINTMENT_ENDED", "APPOINTMENT_CANCELLED"],
+  errors: [
+    schedulingErrors.APPOINTMENT_NOT_FOUND,
+    schedulingErrors.APPOINTMENT_ENDED,
+    schedulingErrors.APPOINTMENT_CANCELLED,
+  ],
 })
 export class ConfirmAppointmentController {
   constructor(private readonly commands: CommandBus) {}

@@ -1,11 +1,13 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
 import { DefineAppointmentType } from "../../application/commands/define-appointment-type/define-appointment-type.command.ts";
 import { Calendars } from "./calendars.routes.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 const typeBody = z.object({
-  name: z.string().min(1).max(100),
+  name: textSchema(100),
   durationMinutes: z.int().min(5).max(480),
 });
 
@@ -16,11 +18,11 @@ const typeBody = z.object({
   path: "/:calendarId/appointment-types/:appointmentTypeId",
   summary: "Offer an appointment type",
   params: zodSchema(
-    z.object({ calendarId: z.string().min(1), appointmentTypeId: z.string().min(1) }),
+    z.object({ calendarId: idSchema(), appointmentTypeId: idSchema() }),
   ),
   body: zodSchema(typeBody),
   response: { status: 200, description: "Offered", body: acceptedSchema },
-  errors: ["FORBIDDEN", "UNKNOWN_CALENDAR"],
+  errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR],
 })
 export class DefineAppointmentTypeController {
   constructor(private readonly commands: CommandBus) {}

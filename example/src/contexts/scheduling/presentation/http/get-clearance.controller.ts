@@ -1,11 +1,13 @@
 import { Controller, type HttpRequest, zodSchema } from "@kit/http";
 import { type QueryBus, queuedJobStatuses } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema } from "../../../../shared-kernel/schemas.ts";
 import {
   GetClearance,
   type GetClearanceResult,
 } from "../../application/queries/get-clearance/get-clearance.query.ts";
 import { Calendars } from "./calendars.routes.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 const clearanceStatus = z.object({
   status: z.enum(queuedJobStatuses),
@@ -19,13 +21,13 @@ const clearanceStatus = z.object({
   method: "GET",
   path: "/:calendarId/clearances/:clearanceId",
   summary: "Follow a clearance",
-  params: zodSchema(z.object({ calendarId: z.string(), clearanceId: z.string() })),
+  params: zodSchema(z.object({ calendarId: idSchema(), clearanceId: idSchema() })),
   response: {
     status: 200,
     description: "Where the clearance stands",
     body: zodSchema(clearanceStatus, { io: "output" }),
   },
-  errors: ["FORBIDDEN", "UNKNOWN_CLEARANCE"],
+  errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CLEARANCE],
 })
 export class GetClearanceController {
   constructor(private readonly queries: QueryBus) {}

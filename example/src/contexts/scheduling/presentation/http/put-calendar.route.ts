@@ -1,6 +1,8 @@
 import { acceptedSchema, defineRoute, type FunctionRoute, zodSchema } from "@kit/http";
 import { z } from "zod";
+import { idSchema } from "../../../../shared-kernel/schemas.ts";
 import { OpenCalendar } from "../../application/commands/open-calendar/open-calendar.command.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 /**
  * PUT /calendars/:calendarId, a function route (it answers two success statuses and sets
@@ -12,13 +14,13 @@ export const putCalendar: FunctionRoute = defineRoute({
   operationId: "putCalendar",
   summary: "Open a calendar (idempotent)",
   tags: ["calendars"],
-  request: { params: zodSchema(z.object({ calendarId: z.string().min(1) })) },
+  request: { params: zodSchema(z.object({ calendarId: idSchema() })) },
   responses: {
     200: { description: "The calendar was there already", body: acceptedSchema },
     201: { description: "The calendar was opened; Location names it", body: acceptedSchema },
   },
   security: ["bearer"],
-  errors: ["FORBIDDEN", "UNKNOWN_CALENDAR"],
+  errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR],
 }, async ({ params, context }) => {
   const { id, created } = await context.commands.execute(
     new OpenCalendar(context.execution.actor, params.calendarId),

@@ -1,13 +1,15 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema, instantSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
 import { RequestClearance } from "../../application/commands/request-clearance/request-clearance.command.ts";
 import { Calendars } from "./calendars.routes.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 const clearanceBody = z.object({
-  from: z.iso.datetime({ offset: true }),
-  until: z.iso.datetime({ offset: true }),
-  reason: z.string().min(1).max(500),
+  from: instantSchema(),
+  until: instantSchema(),
+  reason: textSchema(500),
 });
 
 /**
@@ -19,10 +21,10 @@ const clearanceBody = z.object({
   method: "POST",
   path: "/:calendarId/clearances",
   summary: "Clear a calendar over a period",
-  params: zodSchema(z.object({ calendarId: z.string().min(1) })),
+  params: zodSchema(z.object({ calendarId: idSchema() })),
   body: zodSchema(clearanceBody),
   response: { status: 202, description: "The clearance is queued", body: acceptedSchema },
-  errors: ["FORBIDDEN", "UNKNOWN_CALENDAR", "INVALID_PERIOD"],
+  errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR, schedulingErrors.INVALID_PERIOD],
 })
 export class RequestClearanceController {
   constructor(private readonly commands: CommandBus) {}

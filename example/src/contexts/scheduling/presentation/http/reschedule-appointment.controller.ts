@@ -1,10 +1,12 @@
 import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
+import { idSchema, instantSchema } from "../../../../shared-kernel/schemas.ts";
 import { RescheduleAppointment } from "../../application/commands/reschedule-appointment/reschedule-appointment.command.ts";
 import { Appointments } from "./appointments.routes.ts";
+import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
-const moveBody = z.object({ startsAt: z.iso.datetime({ offset: true }) });
+const moveBody = z.object({ startsAt: instantSchema() });
 
 /** POST /appointments/:appointmentId/rescheduling: moves an appointment to another start. */
 @Controller({
@@ -12,18 +14,18 @@ const moveBody = z.object({ startsAt: z.iso.datetime({ offset: true }) });
   method: "POST",
   path: "/:appointmentId/rescheduling",
   summary: "Move an appointment",
-  params: zodSchema(z.object({ appointmentId: z.string().min(1) })),
+  params: zodSchema(z.object({ appointmentId: idSchema() })),
   body: zodSchema(moveBody),
   response: { status: 201, description: "Moved", body: acceptedSchema },
   errors: [
-    "APPOINTMENT_NOT_FOUND",
-    "APPOINTMENT_ENDED",
-    "APPOINTMENT_CANCELLED",
-    "OUTSIDE_AVAILABILITY",
-    "OFF_GRID",
-    "BOOKING_TOO_LATE",
-    "BOOKING_TOO_FAR",
-    "SLOT_TAKEN",
+    schedulingErrors.APPOINTMENT_NOT_FOUND,
+    schedulingErrors.APPOINTMENT_ENDED,
+    schedulingErrors.APPOINTMENT_CANCELLED,
+    schedulingErrors.OUTSIDE_AVAILABILITY,
+    schedulingErrors.OFF_GRID,
+    schedulingErrors.BOOKING_TOO_LATE,
+    schedulingErrors.BOOKING_TOO_FAR,
+    schedulingErrors.SLOT_TAKEN,
   ],
 })
 export class RescheduleAppointmentController {

@@ -1,9 +1,9 @@
-import { type Clock, ConceptError, Handles, type IdGenerator } from "@kit/kernel";
+import { type Clock, Handles, type IdGenerator } from "@kit/kernel";
+import { identityErrors } from "../../../domain/identity-errors.ts";
 import type { People } from "../../ports/people.ts";
-import { workTenant } from "../../work-tenant.ts";
 import { InvitePerson } from "./invite-person.command.ts";
 
-/** Runs InvitePerson: one invitation per email and practice. */
+/** Runs InvitePerson: one invitation per email and practice (the work's). */
 @Handles(InvitePerson)
 export class InvitePersonHandler {
   constructor(
@@ -14,17 +14,15 @@ export class InvitePersonHandler {
 
   async handle(command: InvitePerson): Promise<{ id: string }> {
     const id = this.ids.next();
-    const tenantId = workTenant();
     const invited = await this.people.invite({
       id,
-      ...(tenantId === undefined ? {} : { tenantId }),
       email: command.email.toLowerCase(),
       role: command.role,
       invitedBy: command.actor.id,
       invitedAt: this.clock.now(),
     });
     if (!invited) {
-      throw ConceptError.conflict("ALREADY_INVITED", `${command.email} is invited already`);
+      throw identityErrors.ALREADY_INVITED.error(`${command.email} is invited already`);
     }
     return { id };
   }

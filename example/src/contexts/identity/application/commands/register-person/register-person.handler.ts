@@ -1,10 +1,10 @@
-import { type Clock, ConceptError, type EventPublisher, Handles } from "@kit/kernel";
+import { type Clock, type EventPublisher, Handles, requireTenant } from "@kit/kernel";
 import { PersonRegistered } from "../../../published-language/person-registered.event.ts";
+import { identityErrors } from "../../../domain/identity-errors.ts";
 import type { People } from "../../ports/people.ts";
-import { workTenant } from "../../work-tenant.ts";
 import { RegisterPerson } from "./register-person.command.ts";
 
-/** Runs RegisterPerson; publishes PersonRegistered. */
+/** Runs RegisterPerson in the work's practice; publishes PersonRegistered. */
 @Handles(RegisterPerson)
 export class RegisterPersonHandler {
   constructor(
@@ -14,21 +14,20 @@ export class RegisterPersonHandler {
   ) {}
 
   async handle(command: RegisterPerson): Promise<{ id: string }> {
-    const tenantId = workTenant();
+    const tenantId = requireTenant();
     const registeredAt = this.clock.now();
     const registered = await this.people.register({
       id: command.actor.id,
-      ...(tenantId === undefined ? {} : { tenantId }),
       name: command.name,
       email: command.email,
       registeredAt,
     });
     if (!registered) {
-      throw ConceptError.conflict("PERSON_REGISTERED", "You are registered already");
+      throw identityErrors.PERSON_REGISTERED.error("You are registered already");
     }
     await this.events.publish(PersonRegistered, {
       personId: command.actor.id,
-      ...(tenantId === undefined ? {} : { tenantId }),
+      tenantId,
       registeredAt: registeredAt.toISOString(),
     });
     return { id: command.actor.id };

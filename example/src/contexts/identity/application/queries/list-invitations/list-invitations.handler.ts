@@ -1,7 +1,6 @@
 import { Handles } from "@kit/kernel";
 import type { Invitation } from "../../../domain/person.ts";
 import type { People } from "../../ports/people.ts";
-import { workTenant } from "../../work-tenant.ts";
 import { ListInvitations } from "./list-invitations.query.ts";
 
 /** Runs ListInvitations: only the invitations of the request's practice. */
@@ -10,6 +9,6 @@ export class ListInvitationsHandler {
   constructor(private readonly people: People) {}
 
   handle(_query: ListInvitations): Promise<Invitation[]> {
-    return this.people.invitations(workTenant());
+    return this.people.invitations();
   }
 }

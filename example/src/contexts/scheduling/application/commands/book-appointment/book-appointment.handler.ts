@@ -5,6 +5,8 @@ import {
   Handles,
   hasRole,
   type IdGenerator,
+  lockFor,
+  requireTenant,
 } from "@kit/kernel";
 import { Appointment } from "../../../domain/appointment.ts";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
@@ -12,13 +14,14 @@ import { AppointmentBooked } from "../../../published-language/appointment-booke
 import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
 import type { AvailabilityGateway } from "../../ports/availability-gateway.ts";
 import type { CalendarRepository } from "../../ports/calendar-repository.ts";
-import { seesTenant } from "../../work-tenant.ts";
+import { calendarLock } from "../../../published-language/calendar-lock.ts";
 import { BookAppointment } from "./book-appointment.command.ts";
 
 /**
- * Runs BookAppointment. Bookings of one calendar are decided one at a time (the calendar is held
- * for the unit of work), so two bookings of one slot cannot both win; the unique index on live
- * slots stands behind that.
+ * Runs BookAppointment. Decisions over one calendar's time are taken one at a time: the handler
+ * takes the calendar's lock (`calendarLock`, as moves, time off and opening hours do) before it
+ * reads what it checks, so two bookings of one slot cannot both win, nor a booking and a time off
+ * over it; the unique index on live slots stands behind that.
  */
 @Handles(BookAppointment)
 export class BookAppointmentHandler {
@@ -38,11 +41,9 @@ export class BookAppointmentHandler {
     ) {
       throw new ForbiddenError("Only staff book for another patient");
     }
+    await lockFor(calendarLock(requireTenant(), command.calendarId));
     const calendar = await this.calendars.find(command.calendarId);
-    if (calendar === undefined || !seesTenant(calendar.tenantId)) {
-      throw schedulingRefusals.unknownCalendar(command.calendarId);
-    }
-    await this.calendars.lockForBooking(calendar.id);
+    if (calendar === undefined) throw schedulingRefusals.unknownCalendar(command.calendarId);
     const now = this.clock.now();
     const planned = calendar.planBooking(command.appointmentTypeId, command.startsAt, {
       now,
@@ -67,7 +68,7 @@ export class BookAppointmentHandler {
     const appointment = Appointment.book({
       id: this.ids.next(),
       calendarId: calendar.id,
-      ...(calendar.tenantId === undefined ? {} : { tenantId: calendar.tenantId }),
+      tenantId: calendar.tenantId,
       appointmentTypeId: planned.appointmentType.id,
       patientId: command.patientId,
       startsAt: planned.startsAt,

@@ -2,10 +2,13 @@ import { type Clock, type EventPublisher, ForbiddenError, Handles, hasRole } fro
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import { AppointmentConfirmed } from "../../../published-language/appointment-confirmed.event.ts";
 import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
-import { seesTenant } from "../../work-tenant.ts";
 import { ConfirmAppointment } from "./confirm-appointment.command.ts";
 
-/** Runs ConfirmAppointment; publishes AppointmentConfirmed the first time. */
+/**
+ * Runs ConfirmAppointment; publishes AppointmentConfirmed the first time. The save expects the
+ * version it loaded (see CancelAppointmentHandler): a confirmation never undoes a cancellation
+ * that was saved meanwhile.
+ */
 @Handles(ConfirmAppointment)
 export class ConfirmAppointmentHandler {
   constructor(
@@ -16,7 +19,7 @@ export class ConfirmAppointmentHandler {
 
   async handle(command: ConfirmAppointment): Promise<{ id: string }> {
     const appointment = await this.appointments.find(command.appointmentId);
-    if (appointment === undefined || !seesTenant(appointment.snapshot.tenantId)) {
+    if (appointment === undefined) {
       throw schedulingRefusals.appointmentNotFound(command.appointmentId);
     }
     const state = appointment.snapshot;

@@ -1,7 +1,6 @@
 import { Handles } from "@kit/kernel";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import type { CalendarRepository } from "../../ports/calendar-repository.ts";
-import { seesTenant } from "../../work-tenant.ts";
 import { DefineAppointmentType } from "./define-appointment-type.command.ts";
 
 /** Runs DefineAppointmentType. */
@@ -11,15 +10,14 @@ export class DefineAppointmentTypeHandler {
 
   async handle(command: DefineAppointmentType): Promise<{ id: string }> {
     const calendar = await this.calendars.find(command.calendarId);
-    if (calendar === undefined || !seesTenant(calendar.tenantId)) {
-      throw schedulingRefusals.unknownCalendar(command.calendarId);
-    }
-    calendar.defineAppointmentType({
+    if (calendar === undefined) throw schedulingRefusals.unknownCalendar(command.calendarId);
+    const type = {
       id: command.appointmentTypeId,
       name: command.name,
       durationMinutes: command.durationMinutes,
-    });
-    await this.calendars.saveAppointmentTypes(calendar);
+    };
+    calendar.defineAppointmentType(type);
+    await this.calendars.saveAppointmentType(calendar, type);
     return { id: command.appointmentTypeId };
   }
 }

@@ -1,9 +1,8 @@
-import { type EventPublisher, Handles } from "@kit/kernel";
+import { type EventPublisher, Handles, requireTenant } from "@kit/kernel";
 import { Calendar } from "../../../domain/calendar.ts";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import { CalendarOpened } from "../../../published-language/calendar-opened.event.ts";
 import type { CalendarRepository } from "../../ports/calendar-repository.ts";
-import { seesTenant, workTenant } from "../../work-tenant.ts";
 import { OpenCalendar, type OpenCalendarResult } from "./open-calendar.command.ts";
 
 /** Runs OpenCalendar: creates the calendar once, and publishes CalendarOpened then. */
@@ -15,7 +14,7 @@ export class OpenCalendarHandler {
   ) {}
 
   async handle(command: OpenCalendar): Promise<OpenCalendarResult> {
-    const calendar = Calendar.open(command.calendarId, command.actor.id, workTenant());
+    const calendar = Calendar.open(command.calendarId, command.actor.id, requireTenant());
     if (await this.calendars.add(calendar)) {
       await this.events.publish(CalendarOpened, {
         calendarId: calendar.id,
@@ -25,7 +24,7 @@ export class OpenCalendarHandler {
     }
     const existing = await this.calendars.find(command.calendarId);
     // Another practice's calendar of that id is not this practice's to see.
-    if (existing === undefined || !seesTenant(existing.tenantId)) {
+    if (existing === undefined) {
       throw schedulingRefusals.unknownCalendar(command.calendarId);
     }
     return { id: existing.id, created: false };

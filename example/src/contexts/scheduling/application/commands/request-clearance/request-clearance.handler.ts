@@ -1,10 +1,10 @@
-import { ConceptError, type EventPublisher, Handles, type JobQueue } from "@kit/kernel";
+import { type EventPublisher, Handles, type JobQueue } from "@kit/kernel";
+import { schedulingErrors } from "../../../domain/scheduling-errors.ts";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import { CalendarClearanceRequested } from "../../../published-language/calendar-clearance-requested.event.ts";
 import { ClearCalendar } from "../../background/clear-calendar.job.ts";
 import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
 import type { CalendarRepository } from "../../ports/calendar-repository.ts";
-import { seesTenant } from "../../work-tenant.ts";
 import { RequestClearance, type RequestClearanceResult } from "./request-clearance.command.ts";
 
 /**
@@ -23,12 +23,10 @@ export class RequestClearanceHandler {
 
   async handle(command: RequestClearance): Promise<RequestClearanceResult> {
     if (command.until <= command.from) {
-      throw ConceptError.refusal("INVALID_PERIOD", "A clearance period ends after it starts");
+      throw schedulingErrors.INVALID_PERIOD.error("A clearance period ends after it starts");
     }
     const calendar = await this.calendars.find(command.calendarId);
-    if (calendar === undefined || !seesTenant(calendar.tenantId)) {
-      throw schedulingRefusals.unknownCalendar(command.calendarId);
-    }
+    if (calendar === undefined) throw schedulingRefusals.unknownCalendar(command.calendarId);
     const covered = await this.appointments.liveBetween(calendar.id, command.from, command.until);
     const appointmentIds = covered.map((a) => a.id);
     const { id } = await this.jobs.enqueue(

@@ -1,10 +1,12 @@
-import { type Actor, AuthorizedCommand, Requires } from "@kit/kernel";
+import { type Actor, AuthorizedCommand, Requires, RetryOnConflict } from "@kit/kernel";
 import { schedulingPermissions } from "../../../scheduling.permissions.ts";
 
 /**
  * Moves an appointment to another start on its calendar, under the same rules as a booking.
- * Needs 'appointment.book' (moving is booking again); a patient moves only their own.
+ * Needs 'appointment.book' (moving is booking again); a patient moves only their own. Sent again
+ * (up to 5 times) when another command saved the appointment meanwhile.
  */
+@RetryOnConflict({ retries: 5 })
 @Requires(schedulingPermissions["appointment.book"], {
   resource: (c: RescheduleAppointment) => ({ type: "appointment", id: c.appointmentId }),
 })

@@ -1,13 +1,27 @@
-import { type Clock, type EventPublisher, ForbiddenError, Handles, hasRole } from "@kit/kernel";
+import {
+  type Clock,
+  type EventPublisher,
+  ForbiddenError,
+  Handles,
+  hasRole,
+  lockFor,
+  requireTenant,
+} from "@kit/kernel";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import { AppointmentRescheduled } from "../../../published-language/appointment-rescheduled.event.ts";
+import { calendarLock } from "../../../published-language/calendar-lock.ts";
 import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
 import type { AvailabilityGateway } from "../../ports/availability-gateway.ts";
 import type { CalendarRepository } from "../../ports/calendar-repository.ts";
-import { seesTenant } from "../../work-tenant.ts";
 import { RescheduleAppointment } from "./reschedule-appointment.command.ts";
 
-/** Runs RescheduleAppointment: the booking rules again, the appointment itself set aside. */
+/**
+ * Runs RescheduleAppointment: the booking rules again, the appointment itself set aside. It takes
+ * the calendar's lock (as bookings and time off do) before it reads what it checks, then loads
+ * the appointment as it is under the lock; the save expects that version, so a cancellation saved
+ * meanwhile is never undone: the command runs again (`@RetryOnConflict`) and meets
+ * APPOINTMENT_CANCELLED.
+ */
 @Handles(RescheduleAppointment)
 export class RescheduleAppointmentHandler {
   constructor(
@@ -19,8 +33,12 @@ export class RescheduleAppointmentHandler {
   ) {}
 
   async handle(command: RescheduleAppointment): Promise<{ id: string }> {
+    const tenantId = requireTenant();
+    const found = await this.appointments.find(command.appointmentId);
+    if (found === undefined) throw schedulingRefusals.appointmentNotFound(command.appointmentId);
+    await lockFor(calendarLock(tenantId, found.snapshot.calendarId));
     const appointment = await this.appointments.find(command.appointmentId);
-    if (appointment === undefined || !seesTenant(appointment.snapshot.tenantId)) {
+    if (appointment === undefined) {
       throw schedulingRefusals.appointmentNotFound(command.appointmentId);
     }
     const state = appointment.snapshot;
@@ -32,7 +50,6 @@ export class RescheduleAppointmentHandler {
     }
     const calendar = await this.calendars.find(state.calendarId);
     if (calendar === undefined) throw schedulingRefusals.unknownCalendar(state.calendarId);
-    await this.calendars.lockForBooking(calendar.id);
     const now = this.clock.now();
     const upcoming = await this.appointments.countUpcoming(calendar.id, state.patientId, now);
     const planned = calendar.planBooking(state.appointmentTypeId, command.startsAt, {

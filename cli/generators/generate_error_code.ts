@@ -1,0 +1,123 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CliError } from "../cli_error.ts";
+import { withDerived } from "../commands/docs.ts";
+import type { FileWrite } from "../files/file_plan.ts";
+import { readRegion, updateRegion } from "../files/marker_regions.ts";
+import { camelOf, type KitConfig } from "../project/kit_config.ts";
+import { checkContext } from "./generate_simple.ts";
+
+/** Where a context declares its error codes. */
+export function errorCodesPath(context: string): string {
+  return `src/contexts/${context}/domain/${context}-errors.ts`;
+}
+
+/** The name of a context's error codes (`schedulingErrors`). */
+export function errorCodesName(context: string): string {
+  return `${camelOf(context)}Errors`;
+}
+
+/** A context's error codes file, with none declared yet. */
+export function errorCodesFile(context: string): string {
+  return `import { defineErrorCodes } from "@kit/kernel";
+
+/**
+ * The error codes of the ${context} context, each with the one HTTP status it answers on every
+ * route (or its kind: refusal 422, conflict 409, not-found 404). Routes list these declarations
+ * (\`errors: [${errorCodesName(context)}.CODE]\`), handlers throw \`${
+    errorCodesName(context)
+  }.CODE.error(message)\`: the
+ * answer and the OpenAPI document read this one status. Add codes with
+ * \`kit generate error-code ${context} <CODE> --status <4xx> --description "..."\`.
+ */
+export const ${errorCodesName(context)} = defineErrorCodes("${context}", {
+  // kit:begin error-codes
+  // kit:end
+});
+`;
+}
+
+/** One code, as `kit generate error-code` is given it. */
+export interface ErrorCodeInput {
+  /** The code, in upper snake case. */
+  readonly code: string;
+  /** Its HTTP status (400-499). */
+  readonly status: number;
+  /** What it means. */
+  readonly description: string;
+}
+
+/**
+ * The write that declares one code in a context's error codes file (creating the file when the
+ * context has none yet); unchanged when the code is declared already with this status, refused
+ * when it is declared with another.
+ */
+export async function planErrorCodeDeclaration(
+  root: string,
+  context: string,
+  input: ErrorCodeInput,
+): Promise<FileWrite> {
+  checkCode(input);
+  const path = errorCodesPath(context);
+  const exists = existsSync(join(root, path));
+  const text = exists ? await readFile(join(root, path), "utf8") : errorCodesFile(context);
+  const entries = readRegion(text, "error-codes", path);
+  const existing = entries.find((entry) => entry.startsWith(`${input.code}:`));
+  const entry = `${input.code}: { status: ${input.status}, description: ${
+    JSON.stringify(input.description)
+  } },`;
+  if (existing !== undefined) {
+    const status = /status: (\d+)/.exec(existing)?.[1];
+    if (status !== String(input.status)) {
+      throw new CliError(
+        `Error code '${input.code}' of context '${context}' is declared with status ${status} already, not ${input.status}: a code has one status`,
+      );
+    }
+    return { path, contents: text };
+  }
+  return {
+    path,
+    contents: updateRegion(text, "error-codes", [...entries, entry], path),
+    ...(exists ? {} : { create: true }),
+  };
+}
+
+/**
+ * Plans `kit generate error-code <context> <CODE> --status <4xx> [--description "..."]`: the code
+ * declared with its status in the context's `domain/<context>-errors.ts`.
+ */
+export async function planErrorCode(
+  root: string,
+  config: KitConfig,
+  context: string,
+  code: string,
+  options: { status?: string; description?: string },
+): Promise<FileWrite[]> {
+  checkContext(config, context);
+  if (options.status === undefined) {
+    throw new CliError(
+      `Error code '${code}' needs --status <4xx>: the HTTP status it answers on every route`,
+    );
+  }
+  const status = Number(options.status);
+  const description = options.description ??
+    `TODO(domain): what ${code.toLowerCase().replaceAll("_", " ")} means`;
+  return await withDerived(root, config, [
+    await planErrorCodeDeclaration(root, context, { code, status, description }),
+  ]);
+}
+
+function checkCode(input: ErrorCodeInput): void {
+  if (!/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/.test(input.code)) {
+    throw new CliError(`Invalid error code '${input.code}': use upper snake case (SLOT_TAKEN)`);
+  }
+  if (!Number.isInteger(input.status) || input.status < 400 || input.status > 499) {
+    throw new CliError(
+      `Invalid --status '${input.status}' of error code '${input.code}': a domain code answers 400-499`,
+    );
+  }
+  if (input.description.trim() === "") {
+    throw new CliError(`Error code '${input.code}' needs a --description`);
+  }
+}

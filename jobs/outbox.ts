@@ -1,0 +1,8 @@
+/**
+ * Background jobs enqueued through an outbox in PostgreSQL and relayed to another store (Redis):
+ * `OutboxJobStore` and `migrateJobOutbox`.
+ *
+ * @module
+ */
+export * from "./outbox/job_outbox_migrations.ts";
+export * from "./outbox/outbox_job_store.ts";

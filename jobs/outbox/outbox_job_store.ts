@@ -1,0 +1,294 @@
+import type { EnqueueResult, JsonValue, QueuedJob, UnitOfWork } from "@kit/kernel";
+import { transactionOf } from "@kit/kernel/postgres";
+import type postgres from "postgres";
+import {
+  type ClaimedJob,
+  type JobClaimParams,
+  type JobCompleteManyParams,
+  type JobFailParams,
+  type JobReportParams,
+  type JobStore,
+  type NewJob,
+  reaches,
+  type ReportOutcome,
+  type StoredJob,
+  type TenantReach,
+  toQueuedJob,
+} from "../store/job_store.ts";
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+/** Options of an `OutboxJobStore`. */
+export interface OutboxJobStoreOptions {
+  /** Rows relayed per batch (default 100). */
+  readonly batchSize?: number;
+  /** Milliseconds between relays when no commit wakes it, the fallback (default 1,000). */
+  readonly pollMs?: number;
+  /** Called with each relay that failed (Redis down): the rows stay, the next relay retries. */
+  readonly onRelayError?: (error: unknown) => void;
+}
+
+/**
+ * A job store (Redis) fed through an outbox in PostgreSQL: an enqueue inside a unit of work
+ * writes the job to `kit_job_outbox` in the unit's transaction (created by `migrateJobOutbox`),
+ * so that the job exists exactly when the use case commits, whatever Redis is doing; a relay
+ * writes committed rows to the inner store in batches — woken by each commit, and every `pollMs`
+ * as a fallback — and deletes them in the same PostgreSQL transaction. A Redis outage delays jobs
+ * and loses none: the rows wait, and the relay retries. The inner store keeps a job once per id,
+ * so a relay that crashed after writing to Redis and before deleting its rows writes nothing
+ * twice. Idempotency keys are kept by the outbox table (its rows with a key stay, marked
+ * relayed). `jobFind` sees a job still in the outbox as `waiting`. Call `start()` to run the relay
+ * in this process (once per application), `stop()` at shut-down.
+ */
+export class OutboxJobStore implements JobStore {
+  /** Enqueues join the caller's transaction (the outbox row). */
+  readonly sharesTransaction = true;
+  readonly #inner: JobStore;
+  readonly #sql: postgres.Sql;
+  readonly #batchSize: number;
+  readonly #pollMs: number;
+  readonly #onRelayError: (error: unknown) => void;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #relaying: Promise<number> | undefined;
+  #again = false;
+
+  /** The store `inner` (a `RedisJobStore`), fed through the outbox of the database `sql`. */
+  constructor(inner: JobStore, sql: postgres.Sql, options: OutboxJobStoreOptions = {}) {
+    this.#inner = inner;
+    this.#sql = sql;
+    this.#batchSize = options.batchSize ?? 100;
+    this.#pollMs = options.pollMs ?? 1_000;
+    this.#onRelayError = options.onRelayError ??
+      ((error) => console.warn("kit jobs: outbox relay failed, retrying:", error));
+    if (inner.jobListen === undefined) this.jobListen = undefined;
+  }
+
+  /** Starts relaying: at once, on each commit of an enqueue, and every `pollMs`. */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => this.#wake(), this.#pollMs);
+    this.#wake();
+  }
+
+  /** Stops the relay; waits for a batch under way. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#relaying?.catch(() => undefined);
+  }
+
+  /**
+   * Relays committed outbox rows to the inner store until none is left; answers how many. Rejects
+   * when the inner store fails (the rows stay).
+   */
+  async relay(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const count = await this.#relayBatch();
+      total += count;
+      if (count < this.#batchSize) return total;
+    }
+  }
+
+  #wake(): void {
+    if (this.#relaying !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#relaying = this.relay().catch((error) => {
+      this.#onRelayError(error);
+      return 0;
+    }).finally(() => {
+      this.#relaying = undefined;
+      if (this.#again && this.#timer !== undefined) {
+        this.#again = false;
+        this.#wake();
+      }
+    });
+  }
+
+  async #relayBatch(): Promise<number> {
+    let count = 0;
+    await this.#sql.begin(async (tx) => {
+      const rows = await tx<{ seq: string; job: SerializedJob; idempotency_key: string | null }[]>`
+        select seq, job, idempotency_key from kit_job_outbox where relayed_at is null
+        order by seq limit ${this.#batchSize} for update skip locked`;
+      if (rows.length === 0) return;
+      const jobs = rows.map((row) => toNewJob(row.job));
+      if (this.#inner.jobInsertMany !== undefined) await this.#inner.jobInsertMany({ jobs });
+      else for (const job of jobs) await this.#inner.jobInsert({ job });
+      const keyed = rows.filter((r) => r.idempotency_key !== null).map((r) => r.seq);
+      const plain = rows.filter((r) => r.idempotency_key === null).map((r) => r.seq);
+      if (plain.length > 0) await tx`delete from kit_job_outbox where seq in ${tx(plain)}`;
+      if (keyed.length > 0) {
+        await tx`update kit_job_outbox set relayed_at = now() where seq in ${tx(keyed)}`;
+      }
+      count = rows.length;
+    });
+    return count;
+  }
+
+  /** Writes the job to the outbox in the unit's transaction; without a unit, to the inner store. */
+  async jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
+    const [result] = await this.jobInsertMany({ jobs: [params.job], unit: params.unit });
+    return result!;
+  }
+
+  /**
+   * Writes the jobs to the outbox in the unit's transaction, each kept once per idempotency key
+   * (a key kept answers its job's id with `duplicate: true`); relayed once the unit commits.
+   */
+  async jobInsertMany(
+    params: { jobs: readonly NewJob[]; unit?: UnitOfWork | undefined },
+  ): Promise<readonly EnqueueResult[]> {
+    if (params.unit === undefined) {
+      return this.#inner.jobInsertMany !== undefined
+        ? await this.#inner.jobInsertMany({ jobs: params.jobs })
+        : await Promise.all(params.jobs.map((job) => this.#inner.jobInsert({ job })));
+    }
+    const sql = onUnit(params.unit);
+    const results: EnqueueResult[] = [];
+    for (const job of params.jobs) {
+      const tenant = job.tenantId ?? "";
+      const inserted = await sql`
+        insert into kit_job_outbox (id, name, tenant_id, idempotency_key, job)
+        values (${job.id}, ${job.name}, ${tenant}, ${job.idempotencyKey ?? null},
+          ${sql.json(serialize(job) as unknown as postgres.JSONValue)})
+        on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
+        returning id`;
+      if (inserted.length === 1) {
+        results.push({ id: job.id });
+        continue;
+      }
+      const [kept] = await sql<{ id: string }[]>`
+        select id from kit_job_outbox
+        where name = ${job.name} and tenant_id = ${tenant} and idempotency_key = ${job
+        .idempotencyKey!}`;
+      results.push({ id: kept!.id, duplicate: true });
+    }
+    params.unit.whenCommitted(() => this.#wake());
+    return results;
+  }
+
+  /**
+   * The job: `waiting` while it is still in the outbox (answered without Redis), else the inner
+   * store's.
+   */
+  async jobFind(params: { id: string; reach: TenantReach }): Promise<QueuedJob | undefined> {
+    const [row] = await this.#sql<{ job: SerializedJob }[]>`
+      select job from kit_job_outbox where id = ${params.id} and relayed_at is null`;
+    if (row === undefined) return await this.#inner.jobFind(params);
+    const job = toNewJob(row.job);
+    if (!reaches(params.reach, job.tenantId)) return undefined;
+    return toQueuedJob({ ...job, status: "waiting", attempts: 0, progress: { done: 0 } });
+  }
+
+  /**
+   * Cancels a waiting or running job; inside a unit of work, once the unit commits (Redis cannot
+   * join the transaction: a rolled-back command cancels nothing). A job still in the outbox is
+   * relayed first.
+   */
+  async jobCancel(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean> {
+    const { unit, ...cancel } = params;
+    if (unit !== undefined) {
+      const job = await this.jobFind(cancel);
+      if (job === undefined || (job.status !== "waiting" && job.status !== "running")) return false;
+      unit.whenCommitted(() => this.jobCancel(cancel));
+      return true;
+    }
+    if (await this.#pending(cancel.id)) await this.relay();
+    return await this.#inner.jobCancel(cancel);
+  }
+
+  async #pending(id: string): Promise<boolean> {
+    const rows = await this
+      .#sql`select 1 from kit_job_outbox where id = ${id} and relayed_at is null`;
+    return rows.length > 0;
+  }
+
+  /** The inner store's claim. */
+  jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
+    return this.#inner.jobClaim(params);
+  }
+
+  /** The inner store's completion. */
+  jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
+    return this.#inner.jobComplete(params);
+  }
+
+  /** The inner store's completions. */
+  async jobCompleteMany(params: JobCompleteManyParams): Promise<readonly boolean[]> {
+    if (this.#inner.jobCompleteMany !== undefined) return await this.#inner.jobCompleteMany(params);
+    return await Promise.all(
+      params.jobs.map((job) => this.#inner.jobComplete({ ...job, now: params.now })),
+    );
+  }
+
+  /** The inner store's failure. */
+  jobFail(params: JobFailParams): Promise<boolean> {
+    return this.#inner.jobFail(params);
+  }
+
+  /** The inner store's release. */
+  jobRelease(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
+    return this.#inner.jobRelease(params);
+  }
+
+  /** The inner store's report. */
+  jobReport(params: JobReportParams): Promise<ReportOutcome> {
+    return this.#inner.jobReport(params);
+  }
+
+  /** Revives a dead job; inside a unit of work, once the unit commits. */
+  async jobRetryDead(
+    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+  ): Promise<boolean> {
+    const { unit, ...revive } = params;
+    if (unit === undefined) return await this.#inner.jobRetryDead(revive);
+    const job = await this.#inner.jobFind(revive);
+    if (job?.status !== "dead") return false;
+    unit.whenCommitted(() => this.#inner.jobRetryDead(revive));
+    return true;
+  }
+
+  /** The inner store's purge. */
+  jobPurgeFinished(params: { before: Date }): Promise<number> {
+    return this.#inner.jobPurgeFinished(params);
+  }
+
+  /** The inner store's jobs (jobs still in the outbox are not listed). */
+  jobList(params?: Parameters<JobStore["jobList"]>[0]): Promise<StoredJob[]> {
+    return this.#inner.jobList(params);
+  }
+
+  /** The inner store's wake-up, when it has one. */
+  jobListen?: (onJob: (queue: string) => void) => Promise<() => Promise<void>> = (onJob) =>
+    this.#inner.jobListen!(onJob);
+}
+
+type SerializedJob = Omit<NewJob, "runAt" | "createdAt"> & { runAt: string; createdAt: string };
+
+function serialize(job: NewJob): SerializedJob {
+  return { ...job, runAt: job.runAt.toISOString(), createdAt: job.createdAt.toISOString() };
+}
+
+function toNewJob(job: SerializedJob): NewJob {
+  return {
+    ...job,
+    payload: job.payload as JsonValue,
+    runAt: new Date(job.runAt),
+    createdAt: new Date(job.createdAt),
+  };
+}
+
+function onUnit(unit: UnitOfWork): Sql {
+  const transaction = transactionOf(unit);
+  if (transaction === undefined) {
+    throw new Error(
+      "OutboxJobStore needs a Postgres unit of work to write in it: compose the application with PostgresTransactions",
+    );
+  }
+  return transaction as Sql;
+}

@@ -1,0 +1,221 @@
+import assert from "node:assert/strict";
+import { Redis as IORedis } from "ioredis";
+import { PostgresTransactions } from "@kit/kernel/postgres";
+import type { NewJob } from "../mod.ts";
+import { pgTest } from "../../test_support/services.ts";
+import { startPrivateRedis } from "../../test_support/private_redis.ts";
+import { failFastRedisOptions, RedisJobStore, tcpScripting } from "../redis.ts";
+import { migrateJobOutbox, OutboxJobStore } from "../outbox.ts";
+
+function newJob(i: number, idempotencyKey?: string): NewJob {
+  return {
+    id: crypto.randomUUID(),
+    name: "send",
+    queue: "default",
+    payload: { i },
+    actor: { kind: "system", id: "test", roles: [], tenants: [], attributes: {} },
+    correlationId: `c${i}`,
+    maxAttempts: 3,
+    runAt: new Date(0),
+    createdAt: new Date(0),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+  };
+}
+
+async function outboxRows(sql: import("postgres").Sql): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from kit_job_outbox`;
+  return row!.count;
+}
+
+async function connect(url: string): Promise<IORedis> {
+  const redis = new IORedis(url, {
+    ...failFastRedisOptions({ connectTimeoutMs: 500 }),
+    lazyConnect: true,
+  });
+  await redis.connect();
+  return redis;
+}
+
+pgTest("Outbox enqueue: a Redis outage while enqueues commit loses no job", async ({ sql }) => {
+  await migrateJobOutbox(sql);
+  const server = await startPrivateRedis(["--appendonly", "yes", "--appendfsync", "always"]);
+  let redis = await connect(server.url);
+  try {
+    const transactions = new PostgresTransactions(sql);
+    const redisStore = new RedisJobStore(tcpScripting(redis), { listen: false, timeoutMs: 1_000 });
+    const store = new OutboxJobStore(redisStore, sql, { onRelayError: () => {} });
+    await server.stop("SIGKILL");
+
+    const jobs = Array.from({ length: 20 }, (_, i) => newJob(i));
+    for (const job of jobs) {
+      const result = await transactions.run((unit) => store.jobInsert({ job, unit }));
+      assert.deepEqual(result, { id: job.id }, "the enqueue commits with Redis down");
+    }
+    await assert.rejects(
+      transactions.run(async (unit) => {
+        await store.jobInsert({ job: newJob(99), unit });
+        throw new Error("the use case fails");
+      }),
+      /the use case fails/,
+    );
+    assert.equal((await store.jobFind({ id: jobs[0]!.id, reach: {} }))?.status, "waiting");
+    await assert.rejects(
+      store.relay(),
+      (e: unknown) => (e as { code?: string }).code === "SERVICE_UNAVAILABLE",
+    );
+    const waiting = await outboxRows(sql);
+    assert.equal(
+      waiting,
+      20,
+      "every committed job waits in the outbox; the rolled-back one is not there",
+    );
+
+    await server.start();
+    redis.disconnect();
+    redis = await connect(server.url);
+    const after = new OutboxJobStore(
+      new RedisJobStore(tcpScripting(redis), { listen: false }),
+      sql,
+    );
+    assert.equal(await after.relay(), 20);
+    const found = await after.jobList();
+    assert.deepEqual(new Set(found.map((j) => j.id)), new Set(jobs.map((j) => j.id)));
+    const left = await outboxRows(sql);
+    assert.equal(left, 0);
+    assert.equal((await after.jobFind({ id: jobs[0]!.id, reach: {} }))?.status, "waiting");
+  } finally {
+    redis.disconnect();
+    await server.close();
+  }
+});
+
+pgTest("Outbox relay that crashes after writing to Redis writes no job twice", async ({ sql }) => {
+  await migrateJobOutbox(sql);
+  const server = await startPrivateRedis(["--appendonly", "yes"]);
+  const redis = await connect(server.url);
+  try {
+    const transactions = new PostgresTransactions(sql);
+    const redisStore = new RedisJobStore(tcpScripting(redis), { listen: false });
+    const crashing = new OutboxJobStore(
+      {
+        sharesTransaction: false,
+        jobInsert: () => Promise.reject(new Error("unused")),
+        async jobInsertMany(params: { jobs: readonly NewJob[] }) {
+          await redisStore.jobInsertMany(params);
+          throw new Error("crash after writing to Redis");
+        },
+      } as unknown as RedisJobStore,
+      sql,
+      { onRelayError: () => {} },
+    );
+    const jobs = Array.from({ length: 5 }, (_, i) => newJob(i));
+    await transactions.run(async (unit) => {
+      await crashing.jobInsertMany({ jobs, unit });
+    });
+    await assert.rejects(crashing.relay(), /crash after writing/);
+    assert.equal((await redisStore.jobList()).length, 5);
+    const store = new OutboxJobStore(redisStore, sql);
+    const claimed = await redisStore.jobClaim({
+      queue: "default",
+      now: new Date(1),
+      limit: 1,
+      defaultLeaseMs: 60_000,
+      leases: {},
+    });
+    assert.equal(claimed.length, 1);
+    assert.equal(await store.relay(), 5);
+    const listed = await redisStore.jobList();
+    assert.equal(listed.length, 5, "relayed again, no second job");
+    assert.equal(
+      listed.filter((j) => j.status === "running").length,
+      1,
+      "a claimed job is not reset",
+    );
+  } finally {
+    redis.disconnect();
+    await server.close();
+  }
+});
+
+pgTest("Outbox enqueue keeps an idempotency key in the database", async ({ sql }) => {
+  await migrateJobOutbox(sql);
+  const server = await startPrivateRedis(["--appendonly", "yes"]);
+  const redis = await connect(server.url);
+  try {
+    const transactions = new PostgresTransactions(sql);
+    const store = new OutboxJobStore(
+      new RedisJobStore(tcpScripting(redis), { listen: false }),
+      sql,
+    );
+    const first = newJob(1, "k");
+    const second = newJob(2, "k");
+    assert.deepEqual(
+      await transactions.run((unit) => store.jobInsert({ job: first, unit })),
+      { id: first.id },
+    );
+    await store.relay();
+    assert.deepEqual(
+      await transactions.run((unit) => store.jobInsert({ job: second, unit })),
+      { id: first.id, duplicate: true },
+    );
+    assert.equal(await store.relay(), 0);
+    assert.equal((await store.jobList()).length, 1);
+  } finally {
+    redis.disconnect();
+    await server.close();
+  }
+});
+
+pgTest("Outbox relay is woken by the commit: no poll, no explicit relay", async ({ sql }) => {
+  await migrateJobOutbox(sql);
+  const server = await startPrivateRedis(["--appendonly", "yes"]);
+  const redis = await connect(server.url);
+  try {
+    const transactions = new PostgresTransactions(sql);
+    const redisStore = new RedisJobStore(tcpScripting(redis), { listen: false });
+    const store = new OutboxJobStore(redisStore, sql, { pollMs: 3_600_000 });
+    const job = newJob(1);
+    await transactions.run((unit) => store.jobInsert({ job, unit }));
+    await store.stop(); // waits for the relay the commit started
+    assert.equal((await redisStore.jobFind({ id: job.id, reach: {} }))?.status, "waiting");
+    assert.equal(await outboxRows(sql), 0);
+  } finally {
+    redis.disconnect();
+    await server.close();
+  }
+});
+
+pgTest(
+  "Outbox store cancels inside a unit once it commits: a rolled-back cancel cancels nothing",
+  async ({ sql }) => {
+    await migrateJobOutbox(sql);
+    const server = await startPrivateRedis(["--appendonly", "yes"]);
+    const redis = await connect(server.url);
+    try {
+      const transactions = new PostgresTransactions(sql);
+      const store = new OutboxJobStore(
+        new RedisJobStore(tcpScripting(redis), { listen: false }),
+        sql,
+      );
+      const job = newJob(1);
+      await transactions.run((unit) => store.jobInsert({ job, unit }));
+      await store.stop();
+      const cancel = { id: job.id, reach: {}, now: new Date(1) };
+      await assert.rejects(
+        transactions.run(async (unit) => {
+          assert.equal(await store.jobCancel({ ...cancel, unit }), true);
+          throw new Error("the use case fails");
+        }),
+        /the use case fails/,
+      );
+      assert.equal((await store.jobFind(cancel))?.status, "waiting");
+      await transactions.run(async (unit) => {
+        assert.equal(await store.jobCancel({ ...cancel, unit }), true);
+      });
+      assert.equal((await store.jobFind(cancel))?.status, "cancelled");
+    } finally {
+      redis.disconnect();
+      await server.close();
+    }
+  },
+);
