@@ -194,15 +194,26 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
       context.onRunEnd?.();
     }
     if (run.signal.aborted) throw run.signal.reason;
-    const held = context.complete
-      ? await context.complete(job.id, job.leaseToken)
-      : await store.jobComplete({ id: job.id, leaseToken: job.leaseToken, now: clock.now() });
+    const held = await recordOutcome(
+      context,
+      job,
+      lease,
+      () =>
+        context.complete
+          ? context.complete(job.id, job.leaseToken)
+          : store.jobComplete({ id: job.id, leaseToken: job.leaseToken, now: clock.now() }),
+    );
     return { outcome: held ? "succeeded" : "interrupted" };
   } catch (thrown) {
     const error = run.signal.aborted ? run.signal.reason : thrown;
     if (error instanceof JobInterruptedError) return { outcome: "interrupted", error };
     if (error instanceof WorkerStoppedError) {
-      await store.jobRelease({ id: job.id, leaseToken: job.leaseToken, now: clock.now() });
+      await recordOutcome(
+        context,
+        job,
+        lease,
+        () => store.jobRelease({ id: job.id, leaseToken: job.leaseToken, now: clock.now() }),
+      );
       return { outcome: "released", error };
     }
     const errorCode = error instanceof JobTimeoutError
@@ -217,20 +228,72 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
       });
     }
     const retry = job.attempt < job.maxAttempts;
-    const now = clock.now();
-    const held = await store.jobFail({
-      id: job.id,
-      leaseToken: job.leaseToken,
-      now,
-      errorCode,
-      errorMessage: error instanceof Error ? error.message : String(error),
-      ...(retry ? { retryAt: new Date(now.getTime() + settings.backoff(job.attempt)) } : {}),
-    });
+    const failedAt = clock.now();
+    const retryAt = retry
+      ? { retryAt: new Date(failedAt.getTime() + settings.backoff(job.attempt)) }
+      : {};
+    const held = await recordOutcome(context, job, lease, () =>
+      store.jobFail({
+        id: job.id,
+        leaseToken: job.leaseToken,
+        now: clock.now(),
+        errorCode,
+        errorMessage: error instanceof Error ? error.message : String(error),
+        ...retryAt,
+      }));
     if (!held) return { outcome: "interrupted", errorCode, error };
     return { outcome: retry ? "retried" : "dead", errorCode, error };
   } finally {
     timers.abort();
     context.hardStop.removeEventListener("abort", onHardStop);
+  }
+}
+
+/** The first wait before an outcome's write is tried again, doubled after each failure. */
+const firstRecordRetryMs = 100;
+/** The longest wait between two tries of an outcome's write. */
+const lastRecordRetryMs = 5_000;
+
+/**
+ * Writes an attempt's outcome (success, failure, release), and writes it again while the store
+ * cannot be reached (a restart, a lost connection): after 100 ms, doubled up to 5 s, for as long
+ * as the attempt's lease holds, so that a job whose run ended during an outage is recorded once
+ * the store is back, not run again after its lease. Once the lease has ended (another worker may
+ * hold the job) or the worker stops hard, the write's error is thrown: the job is then claimed
+ * again when its lease ends, at least once as ever. The first failure is reported, the rest are
+ * not (one outage, one report).
+ */
+async function recordOutcome<T>(
+  context: AttemptContext,
+  job: ClaimedJob,
+  lease: Lease,
+  write: () => Promise<T>,
+): Promise<T> {
+  let wait = firstRecordRetryMs;
+  for (let tries = 1;; tries++) {
+    try {
+      return await write();
+    } catch (error) {
+      const left = lease.endsAt - context.clock.now().getTime();
+      if (left <= 0 || context.hardStop.aborted) throw error;
+      if (tries === 1) {
+        context.errorReporter.report(error, {
+          origin: "queue",
+          details: {
+            stage: "record",
+            job: job.name,
+            jobId: job.id,
+            retryingUntil: new Date(lease.endsAt).toISOString(),
+          },
+        });
+      }
+      try {
+        await context.clock.sleep(Math.min(wait, left), context.hardStop);
+      } catch {
+        throw error;
+      }
+      wait = Math.min(wait * 2, lastRecordRetryMs);
+    }
   }
 }
 

@@ -20,7 +20,7 @@ import {
   type NewJob,
   type ReportOutcome,
 } from "../mod.ts";
-import type { JobReportParams } from "../mod.ts";
+import type { JobCompleteManyParams, JobFailParams, JobReportParams } from "../mod.ts";
 
 /** A store whose writes can be made to fail, as a network partition would. */
 class FlakyStore extends InMemoryJobStore {
@@ -28,6 +28,10 @@ class FlakyStore extends InMemoryJobStore {
   failReports = false;
   /** Reports that never answer (a connection that hangs), instead of failing. */
   hangReports = false;
+  /** Outcomes (completions, failures) fail to be written, as during a restart of the store. */
+  failOutcomes = false;
+  /** The outcomes' writes tried, failed or not. */
+  outcomeWrites = 0;
   /** The jobs whose reports fail, whatever `failReports` says. */
   readonly failReportsOf = new Set<string>();
   /** Fails the write itself: at once outside a unit of work, after its commit inside one. */
@@ -49,6 +53,16 @@ class FlakyStore extends InMemoryJobStore {
       },
     });
   }
+  override jobCompleteMany(params: JobCompleteManyParams): Promise<readonly boolean[]> {
+    this.outcomeWrites++;
+    if (this.failOutcomes) return Promise.reject(new Error("connection reset"));
+    return super.jobCompleteMany(params);
+  }
+  override jobFail(params: JobFailParams): Promise<boolean> {
+    this.outcomeWrites++;
+    if (this.failOutcomes) return Promise.reject(new Error("connection reset"));
+    return super.jobFail(params);
+  }
   override jobReport(params: JobReportParams): Promise<ReportOutcome> {
     if (this.hangReports) return new Promise(() => {});
     if (this.failReports || this.failReportsOf.has(params.id)) {
@@ -61,12 +75,19 @@ class FlakyStore extends InMemoryJobStore {
 let release: (() => void)[] = [];
 let signals: AbortSignal[] = [];
 
+/** The jobs whose run throws once released. */
+const failNext = new Set<string>();
+
 @Background({ lease: "3s" })
 class Hold {
   static readonly jobName = "faults.hold";
   run(_payload: { n: number }, execution: BackgroundJobExecution): Promise<void> {
     signals.push(execution.signal);
-    return new Promise((resolve) => release.push(resolve));
+    return new Promise((resolve, reject) =>
+      release.push(() =>
+        failNext.has(execution.jobId) ? reject(new Error("the mail server refused")) : resolve()
+      )
+    );
   }
 }
 
@@ -167,6 +188,8 @@ function faultyWorker(store: FlakyStore) {
   signals = [];
   const clock = new TestClock();
   const reported: unknown[] = [];
+  /** The stage of each report about an outcome's write ("record"). */
+  const recordReports: unknown[] = [];
   const outcomes: string[] = [];
   const app = composeApplication({
     modules: [
@@ -174,12 +197,17 @@ function faultyWorker(store: FlakyStore) {
       defineModule("others", { declarations: [HoldOther] }),
     ],
     clock,
-    errorReporter: { report: (error) => void reported.push(error) },
+    errorReporter: {
+      report: (error, report) => {
+        reported.push(error);
+        if (report.details?.stage === "record") recordReports.push(error);
+      },
+    },
     plugins: { backgroundJobs: jobsPlugin({ store, start: true, concurrency: 2 }) },
   });
   const jobs = app.backgroundJobs as BackgroundJobsApi;
   jobs.worker.onAttempt((_job, result) => void outcomes.push(result.outcome));
-  return { app, clock, jobs, reported, outcomes };
+  return { app, clock, jobs, reported, recordReports, outcomes };
 }
 
 for (const fault of ["fail", "hang"] as const) {
@@ -253,5 +281,67 @@ Deno.test("Heartbeats are per queue: one queue's failing heartbeats do not stop 
   assert.equal((await jobs.find(waiting.id))?.status, "waiting");
   assert.equal(signals.length, 2);
   for (const done of release) done();
+  await app.stop();
+});
+
+for (const ending of ["succeeds", "fails"] as const) {
+  Deno.test(`A run that ${ending} while the store is out of reach has its outcome written once the store is back, within its lease`, async () => {
+    const store = new FlakyStore();
+    const { app, clock, jobs, recordReports, outcomes } = faultyWorker(store);
+    await app.start();
+    const { id } = await jobs.enqueue(Hold, { n: 1 });
+    await until(() => signals.length === 1, "the attempt to start");
+    store.failOutcomes = true;
+    store.failReports = true;
+    if (ending === "fails") failNext.add(id);
+    release[0]!();
+    await until(() => store.outcomeWrites === 1, "the first write of the outcome");
+    await advance(clock, 1_500, 100); // tried again at 100, 300, 700 and 1,500 ms
+    assert.equal(store.outcomeWrites, 5, "written again, waits doubling");
+    assert.deepEqual(outcomes, [], "the attempt is not over while its outcome is unwritten");
+    assert.equal(recordReports.length, 1, "one outage, one report");
+    store.failOutcomes = false;
+    store.failReports = false;
+    await advance(clock, 1_600, 100);
+    await until(() => outcomes.length === 1, "the attempt to end");
+    assert.deepEqual(outcomes, [ending === "succeeds" ? "succeeded" : "retried"]);
+    const job = await jobs.find(id);
+    if (ending === "succeeds") {
+      assert.equal(job?.status, "succeeded");
+      assert.equal(job?.attempts, 1, "recorded, not run again after its lease");
+    } else {
+      // Its backoff (1 s from the failure) is over: claimed again at once, not after the lease.
+      assert.equal(job?.lastErrorCode, "UNEXPECTED");
+      assert.equal(job?.attempts, 2);
+      assert.equal(signals.length, 2);
+      failNext.delete(id);
+      release[1]!();
+      await until(async () => (await jobs.find(id))?.status === "succeeded", "the second run");
+    }
+    await app.stop();
+  });
+}
+
+Deno.test("An outcome still unwritten when the lease ends is given up: the error is reported and the job is claimed again", async () => {
+  const store = new FlakyStore();
+  const { app, clock, jobs, recordReports, outcomes } = faultyWorker(store);
+  await app.start();
+  const { id } = await jobs.enqueue(Hold, { n: 1 });
+  await until(() => signals.length === 1, "the attempt to start");
+  store.failOutcomes = true;
+  store.failReports = true;
+  release[0]!();
+  await until(() => store.outcomeWrites === 1, "the first write of the outcome");
+  await advance(clock, 3_000, 100);
+  await until(() => outcomes.length === 1, "the attempt to give up");
+  assert.deepEqual(outcomes, ["interrupted"]);
+  assert.equal(recordReports.length, 2, "the first failure, then the giving up");
+  assert.match(String(recordReports[1]), /connection reset/);
+  store.failOutcomes = false;
+  store.failReports = false;
+  await until(() => signals.length === 2, "the job to be claimed again once its lease ended");
+  assert.equal((await jobs.find(id))?.attempts, 2);
+  release[1]!();
+  await until(async () => (await jobs.find(id))?.status === "succeeded", "the second run");
   await app.stop();
 });
