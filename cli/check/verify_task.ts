@@ -25,7 +25,9 @@ export function kitCommand(links: readonly string[]): string {
 
 /**
  * The `verify` task of a generated project: format, lint (with kit's architecture lint rules),
- * type check, the extractability spec, `.dependency-cruiser.cjs` current and cruised, and
+ * type check, the extractability and contract specs (the contract spec composes the platform, so
+ * a route declaring an error code of unknown status fails it), `.dependency-cruiser.cjs` current
+ * and cruised, and
  * `kit check unused` (knip's check: knip itself refuses a project without `package.json`).
  *
  * @param links The `links` of the project's `deno.json`.
@@ -42,7 +44,7 @@ export function verifyTask(links: readonly string[]): string {
     "deno fmt --check",
     "deno lint",
     "deno check .",
-    "deno test -A test/architecture/extractable.spec.ts",
+    "deno test -A test/architecture/extractable.spec.ts test/contract.spec.ts",
     `${kit} depcruise-config --check`,
     `deno run -A --preload ${cruiserTypeScript} ${dependencyCruiser} --config .dependency-cruiser.cjs src`,
     `${kit} check unused`,

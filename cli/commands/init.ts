@@ -10,6 +10,7 @@ import { camelOf, checkKebab, formatConfig, type KitConfig } from "../project/ki
 import {
   applicationSpec,
   contextFiles,
+  contractSpec,
   extractableSpec,
   platformTestFile,
   projectDenoJson,
@@ -19,6 +20,7 @@ import {
 import { composeApplicationFile } from "../project/compose_template.ts";
 import { generateDocsFile, integrationDocsFile, isEventFile } from "../project/docs_templates.ts";
 import {
+  apiDocsFile,
   databaseFile,
   environmentFile,
   jobStoreFile,
@@ -116,6 +118,8 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "src/platform/platform-test.module.ts", contents: platformTestFile() },
     { path: "src/shared-kernel/.gitkeep", contents: "" },
     { path: "test/application.spec.ts", contents: applicationSpec() },
+    { path: "test/contract.spec.ts", contents: contractSpec() },
+    { path: "src/platform/http/api-docs.ts", contents: apiDocsFile() },
     { path: "test/architecture/extractable.spec.ts", contents: extractableSpec() },
     { path: "docs/architecture/slices.md", contents: slicesFile(config) },
     ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),

@@ -153,10 +153,48 @@ Deno.test({
         );
         assert.match(output, /BookAppointment of another tenant's Appointment is refused/);
         assert.match(output, /the scheduling service composes with its context alone/);
+        assert.match(
+          output,
+          /every route answers a caller without a token as the OpenAPI document says \.\.\. ok/,
+        );
       } finally {
         await specs.drop();
       }
     });
+
+    await t.step(
+      "verify fails when a route declares an error code of no known status",
+      async () => {
+        const path = "src/contexts/scheduling/presentation/http/book-appointment.controller.ts";
+        const declared = "errors: [schedulingErrors.APPOINTMENT_NOT_FOUND],";
+        await edit(
+          dir,
+          path,
+          declared,
+          'errors: [schedulingErrors.APPOINTMENT_NOT_FOUND, "BOOKING_CLOSED"],',
+        );
+        try {
+          const verify = await new Deno.Command(Deno.execPath(), {
+            args: ["task", "verify"],
+            cwd: dir,
+            env: { NO_COLOR: "1" },
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          const said = new TextDecoder().decode(verify.stdout) +
+            new TextDecoder().decode(verify.stderr);
+          assert.notEqual(verify.code, 0, said);
+          assert.match(said, /Controller 'BookAppointmentController'.*'BOOKING_CLOSED'/);
+        } finally {
+          await edit(
+            dir,
+            path,
+            'errors: [schedulingErrors.APPOINTMENT_NOT_FOUND, "BOOKING_CLOSED"],',
+            declared,
+          );
+        }
+      },
+    );
 
     await t.step("src/main.ts migrates at start and answers the route on PostgreSQL", async () => {
       const db = await createTestDatabase(databaseUrl!);
@@ -201,6 +239,15 @@ Deno.test({
         ]);
         const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
         assert.ok(openapi.paths["/appointment/{appointmentId}/booking"]?.post);
+        const docs = await fetch(`${app.url}/docs`);
+        assert.equal(docs.status, 200);
+        assert.match(docs.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+        const page = await docs.text();
+        const script = page.match(/<script src="([^"]+)"/)?.[1];
+        assert.ok(script, page);
+        const bundle = await fetch(new URL(script, `${app.url}/docs/`));
+        assert.equal(bundle.status, 200);
+        assert.match(await bundle.text(), /SwaggerUIBundle/);
         assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
       } finally {
         assert.equal(await app.stop(), 0, app.output());

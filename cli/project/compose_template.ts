@@ -20,11 +20,12 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { httpPlugin, jwtAuthenticator } from "@kit/http";
+import { httpPlugin, jwtAuthenticator, type UndeclaredErrors } from "@kit/http";
 import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { grants } from "./auth/role.ts";
 import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
 import type { Database } from "./database/database.ts";
+import { swaggerUiAssets } from "./http/api-docs.ts";
 import project from "../../kit.config.json" with { type: "json" };
 // kit:begin provider-imports
 // kit:end
@@ -79,12 +80,20 @@ export interface PlatformOptions {
   readonly startJobs?: boolean;
   /** Whether this process relays the outbox to the event handlers. */
   readonly startEvents?: boolean;
+  /**
+   * What an answer with an error code its route does not declare does: \`report\` it (the default,
+   * in production: answered and reported), or \`refuse\` it (specs: reported and answered 500, so
+   * that a spec meets it).
+   */
+  readonly undeclaredErrors?: UndeclaredErrors;
 }
 
 /**
  * Composes the application: the modules with the platform's providers, its repositories on
  * PostgreSQL or in memory, its access policy, events through the outbox, background jobs, and the
- * HTTP pipeline with the JWT authenticator (the tenant named by the \`x-tenant-id\` header).
+ * HTTP pipeline with the JWT authenticator (the tenant named by the \`x-tenant-id\` header),
+ * serving its OpenAPI document at \`/openapi.json\` (YAML at \`/openapi.yaml\`) and the API docs
+ * page at \`/docs\`.
  */
 export function composePlatform(options: PlatformOptions = {}) {
   const { sql } = options;
@@ -121,8 +130,12 @@ export function composePlatform(options: PlatformOptions = {}) {
             ...(options.clock ? { clock: options.clock } : {}),
           }),
         ],
-        tenantOf: (_params, request) => request.headers.get("x-tenant-id") ?? undefined,
+        tenantHeader: "x-tenant-id",
+        undeclaredErrors: options.undeclaredErrors ?? "report",
         info: { title: \`\${project.name} API\`, version: "1.0.0" },
+        servers: [{ url: "/", description: "The server that serves this document" }],
+        openapi: { path: "/openapi.json" },
+        docs: { path: "/docs", assets: swaggerUiAssets },
         security: ["bearer"],
         securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       }),

@@ -173,14 +173,13 @@ export interface Served {
 const headers = { "x-content-type-options": "nosniff" };
 
 /**
- * Serves the application's routes, \`/health\` and the OpenAPI document at \`/openapi.json\`
- * (\`port\` 0: any free port).
+ * Serves the application's routes (its OpenAPI document and docs page among them, served by the
+ * HTTP plugin) and \`/health\` (\`port\` 0: any free port).
  */
 export function serveApplication(
   application: { readonly http: HttpApi },
   options: { port?: number; hostname?: string } = {},
 ): Served {
-  const openapi = JSON.stringify(application.http.openapi());
   const server = Deno.serve(
     { hostname: options.hostname ?? "0.0.0.0", port: options.port ?? 8000, onListen: () => {} },
     (request) => {
@@ -188,17 +187,32 @@ export function serveApplication(
       if (request.method === "GET" && pathname === "/health") {
         return Response.json({ status: "ok" }, { headers });
       }
-      if (request.method === "GET" && pathname === "/openapi.json") {
-        return new Response(openapi, {
-          headers: { ...headers, "content-type": "application/json" },
-        });
-      }
       return application.http.fetch(request);
     },
   );
   return {
     url: \`http://localhost:\${server.addr.port}\`,
     shutdown: () => server.shutdown(),
+  };
+}
+`;
+}
+
+/** `src/platform/http/api-docs.ts`: Swagger UI's files for the API docs page. */
+export function apiDocsFile(): string {
+  return `import swaggerUi from "swagger-ui-dist";
+import type { SwaggerUiAssets } from "@kit/http";
+
+/**
+ * Swagger UI's script and stylesheet, read from the npm package \`swagger-ui-dist\` (no CDN) on
+ * the first request of the docs page: the HTTP plugin serves them at \`/docs\` under its
+ * Content-Security-Policy. Reading files is the runtime's business, so it is done here.
+ */
+export async function swaggerUiAssets(): Promise<SwaggerUiAssets> {
+  const dir = swaggerUi.getAbsoluteFSPath();
+  return {
+    script: await Deno.readTextFile(\`\${dir}/swagger-ui-bundle.js\`),
+    stylesheet: await Deno.readTextFile(\`\${dir}/swagger-ui.css\`),
   };
 }
 `;
@@ -263,8 +277,9 @@ export async function readEnvironment(): Promise<PlatformEnvironment> {
 /** `src/main.ts`: serves the application. */
 export function mainFile(): string {
   return `/**
- * Serves the application (\`deno task dev\`) on \`PORT\` (default 8000): its routes, \`/health\` and
- * the OpenAPI document at \`/openapi.json\`. With \`DATABASE_URL\` every context runs on
+ * Serves the application (\`deno task dev\`) on \`PORT\` (default 8000): its routes, \`/health\`,
+ * the OpenAPI document at \`/openapi.json\` and the API docs page at \`/docs\`. With
+ * \`DATABASE_URL\` every context runs on
  * PostgreSQL, migrated at start; without it, in memory. The worker runs in process and the outbox
  * is relayed to the event handlers.
  */

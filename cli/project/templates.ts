@@ -18,6 +18,7 @@ export function projectDenoJson(links: readonly string[], queue: KitConfig["queu
         ...(queue === "redis" ? { "ioredis": "npm:ioredis@6.0.0" } : {}),
         "jose": "npm:jose@6.2.17",
         "yaml": "npm:yaml@2.9.1",
+        "swagger-ui-dist": "npm:swagger-ui-dist@5.30.2",
       },
       ...(links.length > 0 ? { links } : {}),
       compilerOptions: { strict: true, noUncheckedIndexedAccess: true },
@@ -123,6 +124,66 @@ Deno.test("the application composes with every context's module", () => {
   assert.ok(application.commands);
   assert.ok(application.http.openapi().paths);
   assert.deepEqual(modules.map((module) => module.name), [...modules.map((m) => m.name)].sort());
+});
+`;
+}
+
+/**
+ * The contract spec, run by \`deno task verify\` and \`deno task test\`: the platform composes
+ * (a route declaring a code of unknown status is refused there), serves its OpenAPI document and
+ * docs page, and every route, called with no token, answers as the document says (through
+ * \`validatingFetch\`, with undeclared codes refused).
+ */
+export function contractSpec(): string {
+  return `import assert from "node:assert/strict";
+import { validatingFetch } from "@kit/http/testing";
+import { composePlatform } from "../src/platform/compose-application.ts";
+
+/** The platform as specs compose it: an answer with a code its route does not declare is a 500. */
+function platform() {
+  const application = composePlatform({ undeclaredErrors: "refuse" });
+  const fetch = validatingFetch(application.http.fetch, () => application.http.openapi(), {
+    skip: (request) => new URL(request.url).pathname.startsWith("/docs"),
+  });
+  return { application, fetch };
+}
+
+Deno.test("the platform serves its OpenAPI document (JSON and YAML) and its docs page", async () => {
+  const { application } = platform();
+  const json = await application.http.fetch(new Request("http://api.test/openapi.json"));
+  assert.equal(json.status, 200);
+  assert.match(json.headers.get("content-type") ?? "", /^application\\/json/);
+  assert.deepEqual(await json.json(), application.http.openapi());
+  const yaml = await application.http.fetch(new Request("http://api.test/openapi.yaml"));
+  assert.equal(yaml.status, 200);
+  assert.match(await yaml.text(), /^openapi: /m);
+  const docs = await application.http.fetch(new Request("http://api.test/docs"));
+  assert.equal(docs.status, 200);
+  assert.match(docs.headers.get("content-security-policy") ?? "", /default-src 'none'/);
+  assert.match(await docs.text(), /<title>/);
+});
+
+Deno.test("every route answers a caller without a token as the OpenAPI document says", async () => {
+  const { application, fetch } = platform();
+  const document = application.http.openapi() as {
+    paths: Record<string, Record<string, { requestBody?: unknown }>>;
+  };
+  for (const [template, operations] of Object.entries(document.paths)) {
+    const path = template.replace(/\\{[^}]+\\}/g, "x");
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
+      const response = await fetch(
+        new Request(\`http://api.test\${path}\`, {
+          method: method.toUpperCase(),
+          ...(operation.requestBody === undefined
+            ? {}
+            : { headers: { "content-type": "application/json" }, body: "{}" }),
+        }),
+      );
+      await response.body?.cancel();
+      assert.ok(response.status < 500, \`\${method.toUpperCase()} \${path} answered \${response.status}\`);
+    }
+  }
 });
 `;
 }

@@ -44,6 +44,11 @@ export interface JwtAuthenticatorOptions {
    * nothing is kept, since the set may drop a key.
    */
   readonly verifiedTokens?: number;
+  /**
+   * The security scheme it reads, as the document's `securitySchemes` names it (default
+   * `bearer`): routes requiring another scheme do not run it.
+   */
+  readonly scheme?: string;
 }
 
 /**
@@ -117,6 +122,7 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
     return caller;
   };
   return {
+    scheme: options.scheme ?? "bearer",
     authenticate(request: Request): Promise<Caller | undefined> | Caller | undefined {
       const header = request.headers.get("authorization");
       if (header === null) return undefined;

@@ -81,6 +81,8 @@ export interface RouteFacts {
   readonly negotiates: boolean;
   /** The authenticators run for it (a credential can be refused). */
   readonly authenticates: boolean;
+  /** It needs an identified caller though no guard says so (401 without one). */
+  readonly requiresCaller?: boolean;
   /** A request to it can name a tenant (checked: its shape, the caller's membership). */
   readonly namesTenant: boolean;
   /** The bus it can send to: a command (writes), a query, or none. */
@@ -104,7 +106,7 @@ export function impliedCodes(facts: RouteFacts): string[] {
     if (facts.bodyTimeout) codes.push("REQUEST_TIMEOUT");
   }
   if (facts.negotiates) codes.push("NOT_ACCEPTABLE");
-  if (facts.authenticates) codes.push("UNAUTHORIZED");
+  if (facts.authenticates || facts.requiresCaller) codes.push("UNAUTHORIZED");
   if (facts.namesTenant) {
     codes.push("INVALID_TENANT");
     if (facts.authenticates) codes.push("FORBIDDEN");

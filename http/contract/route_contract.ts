@@ -1,3 +1,4 @@
+import type { Authenticator } from "../pipeline/authenticator.ts";
 import type { RouteParts } from "../pipeline/compiled_route.ts";
 import { impliedCodes } from "./pipeline_codes.ts";
 import { type DeclaredCode, resolveRouteErrors, type RouteErrorCode } from "./route_errors.ts";
@@ -8,6 +9,12 @@ export interface ContractContext {
   readonly statusByCode: Readonly<Record<string, number>>;
   /** Whether any authenticator is configured. */
   readonly authenticates: boolean;
+  /** The plugin's authenticators, in order (a route runs those of the schemes it requires). */
+  readonly authenticators: readonly Authenticator[];
+  /** The schemes a closed route requires when it names none (`httpPlugin({ security })`). */
+  readonly security: readonly string[];
+  /** The schemes `httpPlugin({ securitySchemes })` defines. */
+  readonly securitySchemes: ReadonlySet<string>;
   /**
    * Whether the tenant is named only by the path's `:tenantId` (the default `tenantOf`); else
    * (a project's `tenantOf`, a header) every request can name one.
@@ -27,6 +34,8 @@ export interface RouteShape {
   readonly negotiates: boolean;
   /** It is open to anyone (`Public`, `security: []`): no credential is read. */
   readonly public: boolean;
+  /** It needs an identified caller though no guard says so (401 without one). */
+  readonly requiresCaller: boolean;
   /** The bus it can send to. */
   readonly sends: "command" | "query" | "none";
   /** It honours `Idempotency-Key` (its store can be unreachable). */
@@ -52,6 +61,7 @@ export function routeErrors(
     bodyTimeout: context.bodyTimeout,
     negotiates: shape.negotiates,
     authenticates: context.authenticates && !shape.public,
+    requiresCaller: shape.requiresCaller,
     namesTenant: !context.tenantInPathOnly || shape.path.split("/").includes(":tenantId"),
     sends: shape.sends,
   });

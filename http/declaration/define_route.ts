@@ -9,6 +9,7 @@ import {
 } from "@kit/kernel";
 import type { CompiledRoute, RouteResult } from "../pipeline/compiled_route.ts";
 import { type ContractContext, routeErrors } from "../contract/route_contract.ts";
+import { authenticatorsFor } from "../pipeline/route_authenticators.ts";
 import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { Infer, Schema } from "../schema/schema.ts";
 import type { HttpMethod } from "./controller.ts";
@@ -128,6 +129,7 @@ export function defineRoute<const S extends FunctionRouteSpec>(
           parts: request,
           negotiates: false,
           public: security.length === 0,
+          requiresCaller: false,
           sends: ["POST", "PUT", "PATCH", "DELETE"].includes(spec.method) ? "command" : "query",
           idempotent: false,
         },
@@ -147,6 +149,13 @@ export function defineRoute<const S extends FunctionRouteSpec>(
         guardNames: security.length > 0 ? [`security(${security.join(", ")})`] : [],
         errors,
         security,
+        authenticators: authenticatorsFor(
+          contract.authenticators,
+          contract.securitySchemes,
+          `Route '${spec.operationId}'`,
+          security,
+          security.length === 0,
+        ),
         parts: request,
         responses: new Map(
           statuses.sort((a, b) => a - b).map((status) => [status, spec.responses[status]!]),
@@ -154,6 +163,7 @@ export function defineRoute<const S extends FunctionRouteSpec>(
         produces: ["application/json"],
         negotiates: false,
         public: security.length === 0,
+        requiresCaller: false,
         needsScope: true,
         run: async (validated) => {
           const execution = validated.context as ExecutionContext;

@@ -67,6 +67,8 @@ export function openApiDocument(
     servers?: readonly OpenApiServer[];
     /** The schemes of a closed route whose guards name none (what the authenticators accept). */
     security?: readonly string[];
+    /** The header naming a request's tenant (`httpPlugin({ tenantHeader })`), on every operation. */
+    tenantHeader?: string;
   },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -81,6 +83,7 @@ export function openApiDocument(
       ...parametersOf(route.parts.query, "query"),
       ...parametersOf(route.parts.headers, "header"),
       ...(route.idempotency === undefined ? [] : [idempotencyKeyParameter(route.idempotency)]),
+      ...(options.tenantHeader === undefined ? [] : [tenantHeaderParameter(options.tenantHeader)]),
     ];
     if (parameters.length > 0) operation.parameters = parameters;
     if (route.parts.body) {
@@ -186,6 +189,23 @@ function idempotencyKeyParameter(options: { readonly required?: boolean }) {
     description:
       "A unique key per operation: a retry with the same key and request answers the first answer again (Idempotent-Replayed: true)",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
+  };
+}
+
+/** The header naming the tenant, as the pipeline checks it (1 to 128 characters, no control). */
+function tenantHeaderParameter(name: string): Record<string, unknown> {
+  return {
+    name,
+    in: "header",
+    required: false,
+    description:
+      "The tenant the request runs for; the caller must belong to it (403 otherwise). Without it, the caller's only tenant: a caller of several tenants names one.",
+    schema: {
+      type: "string",
+      minLength: 1,
+      maxLength: 128,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]+$",
+    },
   };
 }
 

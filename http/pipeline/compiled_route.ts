@@ -2,6 +2,7 @@ import type { CachePolicy, HttpMethod } from "../declaration/controller.ts";
 import type { RouteErrorCode } from "../contract/route_errors.ts";
 import type { Guard } from "../declaration/guard.ts";
 import type { Schema } from "../schema/schema.ts";
+import type { Authenticator } from "./authenticator.ts";
 
 /** The parts a route validates. */
 export interface RouteParts {
@@ -37,6 +38,11 @@ export interface CompiledRoute {
    */
   readonly errors: ReadonlyMap<string, RouteErrorCode>;
   readonly security: readonly string[];
+  /**
+   * The authenticators run for it, in order: none when it is open to anyone, those of the schemes
+   * it requires otherwise (see {@linkcode Authenticator.scheme}).
+   */
+  readonly authenticators: readonly Authenticator[];
   readonly parts: RouteParts;
   readonly responses: ReadonlyMap<number, { description: string; body?: Schema<unknown> }>;
   readonly produces: readonly string[];
@@ -46,6 +52,11 @@ export interface CompiledRoute {
   /** The route honours `Idempotency-Key` (see the controller's `idempotent`). */
   readonly idempotency?: { readonly required?: boolean };
   readonly public: boolean;
+  /**
+   * Whether it needs an identified caller though no guard says so: a controller neither `Public`
+   * nor guarded (by its group or itself) is closed, as its document says (401 without a caller).
+   */
+  readonly requiresCaller: boolean;
   /**
    * Whether `run` needs the ambient work scope: true when the handler can reach a bus. A
    * controller given no bus cannot, and skips entering it (a measurable share of a small request).

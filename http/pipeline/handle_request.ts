@@ -5,11 +5,12 @@ import {
   ForbiddenError,
   runInScope,
   type Session,
+  UnauthorizedError,
 } from "@kit/kernel";
 import type { Guard, GuardRequest } from "../declaration/guard.ts";
 import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";
 import { cachedResponse, errorResponse, problemAnswer, respond } from "./answer.ts";
-import type { Authenticator, Caller } from "./authenticator.ts";
+import type { Caller } from "./authenticator.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
 import type { Cors } from "./cors.ts";
 import { pointer, type Problem, problem, type ProblemIssue, problemResponse } from "./problem.ts";
@@ -38,7 +39,6 @@ export interface GuardRefusal {
 /** What the pipeline needs, compiled once (see `HttpPluginOptions` for each). */
 export interface Pipeline {
   readonly router: Router<CompiledRoute>;
-  readonly authenticators: readonly Authenticator[];
   readonly errorReporter: ErrorReporter;
   /** The status of each code: the kernel's (`kernelStatusByCode`), the project's over them. */
   readonly statusByCode: Readonly<Record<string, number>>;
@@ -146,9 +146,8 @@ function simpleRoute(
   path: string,
   mediaType: string,
 ): Response | Promise<Response> {
-  // A Public route does not resolve the caller: no credential is read, its actor is anonymous.
-  const from = route.public ? pipeline.authenticators.length : 0;
-  return simpleRouteAs(pipeline, request, route, params, path, mediaType, undefined, from);
+  // A Public route has no authenticator to run: no credential is read, its actor is anonymous.
+  return simpleRouteAs(pipeline, request, route, params, path, mediaType, undefined, 0);
 }
 
 /**
@@ -166,7 +165,7 @@ function simpleRouteAs(
   from: number,
 ): Response | Promise<Response> {
   try {
-    const authenticators = pipeline.authenticators;
+    const authenticators = route.authenticators;
     for (let i = from; caller === undefined && i < authenticators.length; i++) {
       const found = authenticators[i]!.authenticate(request);
       if (found instanceof Promise) {
@@ -179,6 +178,10 @@ function simpleRouteAs(
     }
     const actor = caller?.actor;
     const identified = actor !== undefined;
+    if (!identified && route.requiresCaller) {
+      // Refused on the full path, where the refusal is reported like a guard's.
+      return fullPipeline(pipeline, request, request.url, -1, path, { params }, route, mediaType);
+    }
     const named = pipeline.tenantOf(params, request);
     if (named !== undefined) {
       const fault = tenantIdFault(named);
@@ -221,9 +224,10 @@ async function fullPipeline(
 ): Promise<Response> {
   let actor: Actor | undefined;
   try {
-    // 1. The caller; a Public route reads no credential, whatever its parts.
+    // 1. The caller, by the authenticators of the schemes the route requires; a Public route
+    // reads no credential, whatever its parts.
     let caller: Caller | undefined;
-    for (const authenticator of route.public ? [] : pipeline.authenticators) {
+    for (const authenticator of route.authenticators) {
       const found = authenticator.authenticate(request);
       caller = found instanceof Promise ? await found : found;
       if (caller !== undefined) break;
@@ -325,7 +329,13 @@ async function fullPipeline(
       throw error;
     }
 
-    // 4. Guards in order: parent group, group, controller (a Public route has none to run).
+    // 4. Guards in order: parent group, group, controller (a Public route has none to run); a
+    // route closed without a guard needs an identified caller all the same.
+    if (route.requiresCaller && actor === undefined) {
+      const error = new UnauthorizedError();
+      await refuse(pipeline, request, route, "Authenticated", actor, error);
+      throw error;
+    }
     for (let i = 0; !route.public && i < route.guards.length; i++) {
       const guard: Guard = route.guards[i]!();
       try {

@@ -32,6 +32,7 @@ import {
 } from "../openapi/openapi_document.ts";
 import { fieldFilter } from "../schema/field_access.ts";
 import type { Authenticator } from "./authenticator.ts";
+import { authenticatorsFor } from "./route_authenticators.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
 import { Cors, type CorsOptions } from "./cors.ts";
 import { type GuardRefusal, handleRequest, type Pipeline } from "./handle_request.ts";
@@ -88,8 +89,8 @@ export interface HttpPluginOptions {
    */
   readonly cors?: CorsOptions;
   /**
-   * The tenant a request names (default: the `tenantId` path parameter). A project naming the
-   * tenant in a header reads it here: `(params, request) => request.headers.get("x-tenant-id") ?? undefined`
+   * The tenant a request names (default: the `tenantId` path parameter; a header: see
+   * `tenantHeader`, which also documents it). A project naming the tenant elsewhere reads it here
    * (headers are read only when a step needs them: reading them has a cost on a real server).
    * A tenant named is checked: empty, longer than 128 characters, or with a control character,
    * it answers 400 (`INVALID_TENANT`); a caller who does not belong to it is refused (403,
@@ -101,6 +102,13 @@ export interface HttpPluginOptions {
     params: Readonly<Record<string, string>>,
     request: Request,
   ) => string | undefined;
+  /**
+   * The header that names a request's tenant (`"x-tenant-id"`), instead of `tenantOf`: read on
+   * every route, checked as `tenantOf` says, and stated in the document as an optional header
+   * parameter of every operation (with its bounds), so that a client generated from it can send
+   * it.
+   */
+  readonly tenantHeader?: string;
   /** Called on each guard refusal (see `auditGuardRefusals`). */
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
   /**
@@ -171,7 +179,10 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
       const contract: ContractContext = {
         statusByCode: options.statusByCode ?? {},
         authenticates: (options.authenticators ?? []).length > 0,
-        tenantInPathOnly: options.tenantOf === undefined,
+        authenticators: options.authenticators ?? [],
+        security: options.security ?? [],
+        securitySchemes: new Set(Object.keys(options.securitySchemes ?? {})),
+        tenantInPathOnly: options.tenantOf === undefined && options.tenantHeader === undefined,
         bodyTimeout: bodyTimeoutMs !== Infinity,
       };
       const routes: CompiledRoute[] = [];
@@ -205,14 +216,13 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
       }
       const pipeline: Pipeline = {
         router,
-        authenticators: options.authenticators ?? [],
         errorReporter: root.errorReporter,
         statusByCode,
         undeclaredErrors: options.undeclaredErrors ?? "report",
         bodyLimit: options.bodyLimit ?? 1_048_576,
         bodyTimeoutMs,
         refuseUnstorableText: options.refuseUnstorableText ?? true,
-        tenantOf: options.tenantOf ?? ((params) => params.tenantId),
+        tenantOf: tenantOfRequest(options),
         ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
         ...(options.cors ? { cors: new Cors(options.cors) } : {}),
       };
@@ -223,6 +233,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
           securitySchemes: options.securitySchemes ?? {},
           ...(options.security ? { security: options.security } : {}),
           ...(options.servers ? { servers: options.servers } : {}),
+          ...(options.tenantHeader ? { tenantHeader: options.tenantHeader } : {}),
         });
       const served = contractRoutes(openapi, options.openapi, options.docs);
       return {
@@ -285,6 +296,7 @@ function compileController(
     parts,
     negotiates: spec.produces !== undefined,
     public: isPublic,
+    requiresCaller: !isPublic && guards.length === 0,
     sends: needsScope ? (writeMethods.has(spec.method) ? "command" : "query") : "none",
     idempotent: idempotency !== undefined,
   });
@@ -309,6 +321,13 @@ function compileController(
     guardNames: guards.map(guardName),
     errors,
     security: [...security].sort(),
+    authenticators: authenticatorsFor(
+      contract.authenticators,
+      contract.securitySchemes,
+      `Controller '${target.name}'`,
+      security.size > 0 ? [...security] : contract.security,
+      isPublic,
+    ),
     parts,
     responses: new Map([[status, {
       description: spec.response.description ?? "Success",
@@ -319,6 +338,7 @@ function compileController(
     ...(spec.cache ? { cache: spec.cache } : {}),
     ...(idempotency ? { idempotency } : {}),
     public: isPublic,
+    requiresCaller: !isPublic && guards.length === 0,
     needsScope,
     run: idempotency === undefined ? run : idempotentRun(
       `${spec.method} ${path}`,
@@ -408,4 +428,19 @@ function pathOf(url: string): string {
   const hash = url.indexOf("#", start);
   const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash);
   return url.slice(start, end === -1 ? undefined : end);
+}
+
+/** How the pipeline reads the tenant a request names: `tenantOf`, `tenantHeader`, or the path. */
+function tenantOfRequest(
+  options: HttpPluginOptions,
+): (params: Readonly<Record<string, string>>, request: Request) => string | undefined {
+  const header = options.tenantHeader;
+  if (header === undefined) return options.tenantOf ?? ((params) => params.tenantId);
+  if (options.tenantOf !== undefined) {
+    throw new TypeError("httpPlugin() takes tenantOf or tenantHeader, not both");
+  }
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(header)) {
+    throw new TypeError(`httpPlugin() tenantHeader must be a header name, got '${header}'`);
+  }
+  return (_params, request) => request.headers.get(header) ?? undefined;
 }

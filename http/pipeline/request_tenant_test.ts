@@ -67,16 +67,17 @@ Deno.test("A caller of several tenants who names none runs for no tenant: tenant
   assert.deepEqual(await named.json(), [{ id: "cal-1", name: "Dr Who" }]);
 });
 
-Deno.test("A caller of no tenant and an anonymous caller run for no tenant", async () => {
+Deno.test("A caller of no tenant runs for no tenant; an anonymous caller is refused by a group without guards", async () => {
   const http = tenantApp();
   const lone = await http.fetch(requestAs("lone;", "GET", "/calendars"));
   assert.equal(lone.status, 400);
   assert.equal((await problemOf(lone)).code, "TENANT_REQUIRED");
-  assert.deepEqual(await (await http.fetch(requestAs(undefined, "GET", "/open/tenant"))).json(), {
-    tenantId: null,
-  });
-  const anonymous = await http.fetch(requestAs(undefined, "GET", "/open/calendars"));
-  assert.equal(anonymous.status, 400);
+  // A group naming no guard is closed all the same: an anonymous caller is refused before any
+  // tenant is looked at.
+  for (const path of ["/open/tenant", "/open/calendars"]) {
+    const anonymous = await http.fetch(requestAs(undefined, "GET", path));
+    assert.equal(anonymous.status, 401, path);
+  }
 });
 
 Deno.test("The project's statusByCode is over the kernel's", async () => {
@@ -155,4 +156,38 @@ Deno.test("Guards see the tenant the work runs for: TenantMember lets a caller o
   );
   assert.deepEqual(await named.json(), { tenantId: "t2" });
   assert.equal((await http.fetch(requestAs(undefined, "GET", path))).status, 401);
+});
+
+Deno.test("tenantHeader reads the tenant from its header and states it on every operation of the document", async () => {
+  const http = tenantApp();
+  assert.deepEqual(
+    await (await http.fetch(
+      requestAs("multi;t1,t2", "GET", "/calendars/tenant", { headers: { "x-tenant-id": "t2" } }),
+    )).json(),
+    { tenantId: "t2" },
+  );
+  const paths = http.openapi().paths as Record<
+    string,
+    Record<string, { parameters?: { name: string; in: string; required: boolean }[] }>
+  >;
+  const operations = Object.values(paths).flatMap((path) => Object.values(path));
+  assert.ok(operations.length > 5);
+  for (const operation of operations) {
+    const header = operation.parameters?.find((p) => p.name === "x-tenant-id");
+    assert.deepEqual(
+      header && { in: header.in, required: header.required },
+      { in: "header", required: false },
+    );
+  }
+});
+
+Deno.test("tenantHeader is refused beside tenantOf, and when it is no header name", () => {
+  assert.throws(
+    () => tenantApp({ tenantHeader: "x-tenant", tenantOf: () => undefined }),
+    /takes tenantOf or tenantHeader, not both/,
+  );
+  assert.throws(
+    () => tenantApp({ tenantHeader: "x tenant" }),
+    /tenantHeader must be a header name, got 'x tenant'/,
+  );
 });

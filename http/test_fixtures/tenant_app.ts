@@ -113,7 +113,10 @@ export class ListCalendarsController {
   }
 }
 
-/** A group without guards: its routes without parts take the pipeline's simple path. */
+/**
+ * A group without guards: closed all the same (an identified caller needed); its routes without
+ * parts take the pipeline's simple path.
+ */
 @RouteGroup({ prefix: "/open" })
 export class OpenRoutes {}
 
@@ -252,7 +255,8 @@ export const asyncTestUsers: Authenticator = {
 };
 
 /**
- * The application: the tenant named by `x-tenant-id` unless `options.tenantOf` says otherwise,
+ * The application: the tenant named by the `x-tenant-id` header (`tenantHeader`) unless
+ * `options.tenantOf` says otherwise,
  * the test users unless `options.authenticators` do.
  */
 export function tenantApp(
@@ -294,7 +298,7 @@ export function tenantApp(
         authenticators: [testUsers],
         undeclaredErrors: "refuse",
         routes: [ownCaching, securedFunction],
-        tenantOf: (_params, request) => request.headers.get("x-tenant-id") ?? undefined,
+        ...(plugin.tenantOf === undefined ? { tenantHeader: "x-tenant-id" } : {}),
         ...plugin,
       }),
     },

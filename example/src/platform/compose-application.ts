@@ -11,7 +11,7 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { type GuardRefusal, httpPlugin, jwtAuthenticator } from "@kit/http";
+import { type GuardRefusal, httpPlugin, jwtAuthenticator, type UndeclaredErrors } from "@kit/http";
 import { jobsPlugin, type JobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
@@ -60,6 +60,11 @@ export interface PlatformOptions {
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void;
   /** The job store, when not this database's (`RedisJobStore` when `REDIS_URL` is set). */
   readonly jobStore?: JobStore;
+  /**
+   * What an answer with an error code its route does not declare does: `report` it (the default,
+   * in production: answered and reported), or `refuse` it (specs: answered 500, so a spec meets it).
+   */
+  readonly undeclaredErrors?: UndeclaredErrors;
 }
 
 /**
@@ -98,8 +103,9 @@ export function composePlatform(options: PlatformOptions) {
             ...(options.clock ? { clock: options.clock } : {}),
           }),
         ],
-        tenantOf: (_params, request) => request.headers.get("x-tenant-id") ?? undefined,
+        tenantHeader: "x-tenant-id",
         statusByCode,
+        undeclaredErrors: options.undeclaredErrors ?? "report",
         routes: functionRoutes,
         ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
         info: {

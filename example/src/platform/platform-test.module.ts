@@ -104,6 +104,7 @@ export async function startTestPlatform(
     sql: db.sql,
     jwtSecret: testJwtSecret,
     clock,
+    undeclaredErrors: "refuse",
     onGuardRefusal: (refusal) => refusals.push(`${refusal.guard} ${refusal.route}`),
   });
   await application.start();
