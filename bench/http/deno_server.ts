@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { jwt } from "hono/jwt";
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { kitFetch } from "./kit_app.ts";
-import { secret } from "./shared.ts";
+import { audience, issuer, secret } from "./shared.ts";
 
 const [which, port] = Deno.args;
 let fetch: (request: Request) => Response | Promise<Response>;
@@ -56,7 +56,20 @@ if (which === "reference") {
   const grants: Record<string, readonly string[]> = { practitioner: ["calendar.clear"] };
   const clearCalendar = (calendarId: string, appointmentIds: readonly string[]) =>
     Promise.resolve({ id: `${calendarId}:${appointmentIds.length}` });
-  app.use("/calendars/*", jwt({ secret, alg: "HS256" }));
+  // As hono/jwt's documentation allows for production: the key imported once (a string secret is
+  // imported again on every request), and the same claims checked as kit checks (issuer,
+  // audience; hono/jwt checks exp and nbf when present).
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  app.use(
+    "/calendars/*",
+    jwt({ secret: key, alg: "HS256", verification: { iss: issuer, aud: audience } }),
+  );
   app.openapi(route, async (c) => {
     const claims = c.get("jwtPayload") as { roles?: string[] };
     if (!(claims.roles ?? []).some((role) => grants[role]?.includes("calendar.clear"))) {

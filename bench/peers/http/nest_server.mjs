@@ -5,6 +5,7 @@
 // Plain JavaScript: the decorators TypeScript would emit are applied by hand, with the
 // `design:paramtypes` metadata ValidationPipe reads. Production settings: logger off.
 import "reflect-metadata";
+import { createSecretKey } from "node:crypto";
 import {
   Body,
   Controller,
@@ -109,7 +110,9 @@ decorate([Controller("calendars"), UseGuards(JwtGuard)], ClearancesController);
 class AppModule {}
 decorate(
   [Module({
-    imports: [JwtModule.register({ secret })],
+    // The secret as a KeyObject, made once: given a string, jsonwebtoken builds a key from it
+    // (createSecretKey / createPublicKey) on every verify.
+    imports: [JwtModule.register({ secret: createSecretKey(Buffer.from(secret)) })],
     controllers: [ClearancesController],
     providers: [ClearanceService, JwtGuard],
   })],
