@@ -56,6 +56,23 @@ export interface ControllerSpec {
     readonly status: number;
     readonly description?: string;
     readonly body?: Schema<any>;
+    /**
+     * The `Location` of the answer (RFC 9110 §10.2.2: the resource a 201 created, the status
+     * monitor of a 202), from what the handler answered and the request: set on every success
+     * and stated as a header of the response in the document. Build it from ids with
+     * `encodeURIComponent`. `request` is the handler's `HttpRequest` (its validated parts).
+     *
+     * @example
+     * ```ts ignore
+     * response: {
+     *   status: 202,
+     *   body: acceptedSchema,
+     *   location: (answer, request) =>
+     *     `/calendars/${encodeURIComponent(request.params.calendarId)}/clearances/${encodeURIComponent(answer.id)}`,
+     * },
+     * ```
+     */
+    readonly location?: (answer: any, request: any) => string;
   };
   /**
    * Error codes the handler may answer: codes declared with their status by its context

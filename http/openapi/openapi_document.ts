@@ -96,6 +96,17 @@ export function openApiDocument(
     for (const [status, response] of route.responses) {
       responses[String(status)] = {
         description: response.description,
+        ...(response.location
+          ? {
+            headers: {
+              Location: {
+                description: "Where the resource (or, for a 202, its status) is",
+                required: true,
+                schema: { type: "string", format: "uri-reference" },
+              },
+            },
+          }
+          : {}),
         ...(response.body
           ? {
             content: Object.fromEntries(

@@ -44,7 +44,10 @@ export interface CompiledRoute {
    */
   readonly authenticators: readonly Authenticator[];
   readonly parts: RouteParts;
-  readonly responses: ReadonlyMap<number, { description: string; body?: Schema<unknown> }>;
+  readonly responses: ReadonlyMap<
+    number,
+    { description: string; body?: Schema<unknown>; location?: boolean }
+  >;
   readonly produces: readonly string[];
   /** Whether the route declared `produces`, so that `Accept` is negotiated (else JSON is answered). */
   readonly negotiates: boolean;

@@ -305,11 +305,18 @@ function compileController(
     () => (controller ??= root.container.resolve(target) as { handle(request: unknown): unknown });
   const status = spec.response.status;
   const filter = fieldFilter(spec.response.body);
-  const shape = filter === undefined
+  const location = spec.response.location;
+  const filtered = filter === undefined
     ? (body: unknown) => ({ status, body })
     : (body: unknown, request: Record<string, unknown>) => ({
       status,
       body: filter(body, request.actor as Actor),
+    });
+  const shape = location === undefined
+    ? filtered
+    : (body: unknown, request: Record<string, unknown>) => ({
+      ...filtered(body, request),
+      headers: { location: location(body, request as never) },
     });
   return {
     method: spec.method,
@@ -332,6 +339,7 @@ function compileController(
     responses: new Map([[status, {
       description: spec.response.description ?? "Success",
       ...(spec.response.body ? { body: spec.response.body } : {}),
+      ...(location ? { location: true } : {}),
     }]]),
     produces: spec.produces ?? ["application/json"],
     negotiates: spec.produces !== undefined,

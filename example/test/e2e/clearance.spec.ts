@@ -50,6 +50,11 @@ e2e(
     assert.equal(posted.status, 202, JSON.stringify(posted.body));
     const clearance = posted.body.id as string;
     const path = `/calendars/cal-1/clearances/${clearance}`;
+    assert.equal(
+      posted.headers.get("location"),
+      path,
+      "Location is where the clearance is followed",
+    );
 
     const waiting = await client.send("GET", path, { as });
     assert.equal(waiting.status, 200);

@@ -14,7 +14,8 @@ const clearanceBody = z.object({
 
 /**
  * POST /calendars/:calendarId/clearances: cancels, in the background, the calendar's appointments
- * in [from, until). Answers 202 with the clearance's id (the job's), to follow with GET.
+ * in [from, until). Answers 202 with the clearance's id (the job's) and, in `Location`, the
+ * route that follows it.
  */
 @Controller({
   group: Calendars,
@@ -23,7 +24,15 @@ const clearanceBody = z.object({
   summary: "Clear a calendar over a period",
   params: zodSchema(z.object({ calendarId: idSchema() })),
   body: zodSchema(clearanceBody),
-  response: { status: 202, description: "The clearance is queued", body: acceptedSchema },
+  response: {
+    status: 202,
+    description: "The clearance is queued; Location is where it can be followed",
+    body: acceptedSchema,
+    location: (answer: { id: string }, request: { params: { calendarId: string } }) =>
+      `/calendars/${encodeURIComponent(request.params.calendarId)}/clearances/${
+        encodeURIComponent(answer.id)
+      }`,
+  },
   errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR, schedulingErrors.INVALID_PERIOD],
 })
 export class RequestClearanceController {
