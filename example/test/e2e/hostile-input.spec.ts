@@ -59,6 +59,8 @@ const inputs: Record<string, RouteInput> = {
     params: () => calendar,
     body: { from: "2026-03-09T00:00:00Z", until: "2026-03-10T00:00:00Z", reason: "closed" },
   },
+  "GET /calendars": {},
+  "GET /calendars/{calendarId}": { params: () => calendar },
   "GET /calendars/{calendarId}/clearances/{clearanceId}": {
     params: (v) => ({ ...calendar, clearanceId: v.clearanceId }),
   },

@@ -155,6 +155,11 @@ interface RouteCase {
 }
 
 const routeCases: Record<string, RouteCase> = {
+  "GET /calendars": { attempt: () => ({ path: "/calendars/" }), own: true },
+  "GET /calendars/{calendarId}": {
+    attempt: (a) => ({ path: `/calendars/${a.calendarId}` }),
+    control: 200,
+  },
   "GET /calendars/{calendarId}/clearances/{clearanceId}": {
     attempt: (a) => ({ path: `/calendars/${a.calendarId}/clearances/${a.clearanceId}` }),
     control: 200,

@@ -16,10 +16,16 @@ import { ConfirmAppointmentHandler } from "./application/commands/confirm-appoin
 import { DefineAppointmentType } from "./application/commands/define-appointment-type/define-appointment-type.command.ts";
 import { DefineAppointmentTypeController } from "./presentation/http/define-appointment-type.controller.ts";
 import { DefineAppointmentTypeHandler } from "./application/commands/define-appointment-type/define-appointment-type.handler.ts";
+import { GetCalendar } from "./application/queries/get-calendar/get-calendar.query.ts";
+import { GetCalendarController } from "./presentation/http/get-calendar.controller.ts";
+import { GetCalendarHandler } from "./application/queries/get-calendar/get-calendar.handler.ts";
 import { GetClearance } from "./application/queries/get-clearance/get-clearance.query.ts";
 import { GetClearanceController } from "./presentation/http/get-clearance.controller.ts";
 import { GetClearanceHandler } from "./application/queries/get-clearance/get-clearance.handler.ts";
 import { ListBookedAppointmentsHandler } from "./application/queries/list-booked-appointments/list-booked-appointments.handler.ts";
+import { ListCalendars } from "./application/queries/list-calendars/list-calendars.query.ts";
+import { ListCalendarsController } from "./presentation/http/list-calendars.controller.ts";
+import { ListCalendarsHandler } from "./application/queries/list-calendars/list-calendars.handler.ts";
 import { OpenCalendar } from "./application/commands/open-calendar/open-calendar.command.ts";
 import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
 import { RequestClearance } from "./application/commands/request-clearance/request-clearance.command.ts";
@@ -47,10 +53,16 @@ export const schedulingDeclarations: readonly AnyClass[] = [
   DefineAppointmentType,
   DefineAppointmentTypeController,
   DefineAppointmentTypeHandler,
+  GetCalendar,
+  GetCalendarController,
+  GetCalendarHandler,
   GetClearance,
   GetClearanceController,
   GetClearanceHandler,
   ListBookedAppointmentsHandler,
+  ListCalendars,
+  ListCalendarsController,
+  ListCalendarsHandler,
   OpenCalendar,
   OpenCalendarHandler,
   RequestClearance,

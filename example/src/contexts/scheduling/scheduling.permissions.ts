@@ -8,5 +8,6 @@ export const schedulingPermissions = definePermissions("scheduling", {
   "appointment.confirm": { description: "Confirm an appointment" },
   "calendar.clear": { description: "Cancel a calendar's appointments over a period" },
   "calendar.open": { description: "Open a calendar and offer appointment types" },
+  "calendar.read": { description: "Read the calendars of the practice and what they offer" },
   // kit:end
 });

@@ -20,22 +20,23 @@ export class PostgresCalendars implements CalendarRepository {
     const types = await db`
       select id, name, duration_minutes from scheduling.appointment_types
       where calendar_id = ${id} and tenant_id = ${row.tenant_id} order by id`;
-    return Calendar.restore({
-      id: row.id,
-      tenantId: row.tenant_id,
-      ownerId: row.owner_id,
-      rules: {
-        slotMinutes: row.slot_minutes,
-        minimumNoticeMinutes: row.minimum_notice_minutes,
-        horizonDays: row.horizon_days,
-        patientLimit: row.patient_limit,
-      },
-      appointmentTypes: types.map((t) => ({
-        id: t.id,
-        name: t.name,
-        durationMinutes: t.duration_minutes,
-      })),
-    });
+    return restore(row, types);
+  }
+
+  async list(): Promise<Calendar[]> {
+    const db = currentSql(this.sql);
+    const rows = await db`
+      select * from scheduling.calendars where ${tenantRows(db)} order by id`;
+    if (rows.length === 0) return [];
+    const types = await db`
+      select calendar_id, tenant_id, id, name, duration_minutes
+      from scheduling.appointment_types where ${tenantRows(db)} order by calendar_id, id`;
+    return rows.map((row) =>
+      restore(
+        row,
+        types.filter((t) => t.calendar_id === row.id && t.tenant_id === row.tenant_id),
+      )
+    );
   }
 
   async add(calendar: Calendar): Promise<boolean> {
@@ -59,4 +60,25 @@ export class PostgresCalendars implements CalendarRepository {
       do update set name = excluded.name, duration_minutes = excluded.duration_minutes
       where appointment_types.tenant_id = excluded.tenant_id`;
   }
+}
+
+/** A calendar from its row and the rows of the appointment types it offers. */
+// deno-lint-ignore no-explicit-any
+function restore(row: Record<string, any>, types: readonly Record<string, any>[]): Calendar {
+  return Calendar.restore({
+    id: row.id,
+    tenantId: row.tenant_id,
+    ownerId: row.owner_id,
+    rules: {
+      slotMinutes: row.slot_minutes,
+      minimumNoticeMinutes: row.minimum_notice_minutes,
+      horizonDays: row.horizon_days,
+      patientLimit: row.patient_limit,
+    },
+    appointmentTypes: types.map((t) => ({
+      id: t.id,
+      name: t.name,
+      durationMinutes: t.duration_minutes,
+    })),
+  });
 }

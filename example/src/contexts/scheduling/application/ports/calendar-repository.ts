@@ -8,6 +8,8 @@ import type { AppointmentType, Calendar } from "../../domain/calendar.ts";
 export interface CalendarRepository {
   /** The calendar, or undefined when the work's practice has none with this id. */
   find(id: string): Promise<Calendar | undefined>;
+  /** Every calendar of the practices the work reaches, sorted by id. */
+  list(): Promise<Calendar[]>;
   /** Stores a new calendar; answers false (and stores nothing) when the id is taken. */
   add(calendar: Calendar): Promise<boolean>;
   /** Stores one appointment type of the calendar (offered, or redefined). */
