@@ -33,6 +33,10 @@ const appointment = (v: Valid) => ({ appointmentId: v.appointmentId });
 const windows = [{ weekday: 1, opens: "09:00", closes: "17:00" }];
 
 const inputs: Record<string, RouteInput> = {
+  "GET /appointments": {
+    query: { calendarId: "cal-1", from: "2026-03-02T00:00:00Z", until: "2026-03-03T00:00:00Z" },
+  },
+  "GET /appointments/{appointmentId}": { params: appointment },
   "POST /appointments": {
     body: {
       calendarId: "cal-1",

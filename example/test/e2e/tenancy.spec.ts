@@ -194,6 +194,11 @@ const routeCases: Record<string, RouteCase> = {
     }),
     control: 201,
   },
+  "GET /appointments": { attempt: () => ({ path: "/appointments/" }), own: true },
+  "GET /appointments/{appointmentId}": {
+    attempt: (a) => ({ path: `/appointments/${a.appointmentId}` }),
+    control: 200,
+  },
   "POST /appointments/{appointmentId}/confirmation": {
     attempt: (a) => ({ path: `/appointments/${a.appointmentId}/confirmation` }),
     control: 201,

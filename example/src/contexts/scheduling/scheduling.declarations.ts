@@ -1,5 +1,6 @@
 // Derived by kit from the context's sources: every declared class. Regenerate, never merge by hand.
 import type { AnyClass } from "@kit/kernel";
+import { AppointmentSerializer } from "./presentation/http/appointment.serializer.ts";
 import { Appointments } from "./presentation/http/appointments.routes.ts";
 import { BookAppointment } from "./application/commands/book-appointment/book-appointment.command.ts";
 import { BookAppointmentController } from "./presentation/http/book-appointment.controller.ts";
@@ -16,12 +17,18 @@ import { ConfirmAppointmentHandler } from "./application/commands/confirm-appoin
 import { DefineAppointmentType } from "./application/commands/define-appointment-type/define-appointment-type.command.ts";
 import { DefineAppointmentTypeController } from "./presentation/http/define-appointment-type.controller.ts";
 import { DefineAppointmentTypeHandler } from "./application/commands/define-appointment-type/define-appointment-type.handler.ts";
+import { GetAppointment } from "./application/queries/get-appointment/get-appointment.query.ts";
+import { GetAppointmentController } from "./presentation/http/get-appointment.controller.ts";
+import { GetAppointmentHandler } from "./application/queries/get-appointment/get-appointment.handler.ts";
 import { GetCalendar } from "./application/queries/get-calendar/get-calendar.query.ts";
 import { GetCalendarController } from "./presentation/http/get-calendar.controller.ts";
 import { GetCalendarHandler } from "./application/queries/get-calendar/get-calendar.handler.ts";
 import { GetClearance } from "./application/queries/get-clearance/get-clearance.query.ts";
 import { GetClearanceController } from "./presentation/http/get-clearance.controller.ts";
 import { GetClearanceHandler } from "./application/queries/get-clearance/get-clearance.handler.ts";
+import { ListAppointments } from "./application/queries/list-appointments/list-appointments.query.ts";
+import { ListAppointmentsController } from "./presentation/http/list-appointments.controller.ts";
+import { ListAppointmentsHandler } from "./application/queries/list-appointments/list-appointments.handler.ts";
 import { ListBookedAppointmentsHandler } from "./application/queries/list-booked-appointments/list-booked-appointments.handler.ts";
 import { ListCalendars } from "./application/queries/list-calendars/list-calendars.query.ts";
 import { ListCalendarsController } from "./presentation/http/list-calendars.controller.ts";
@@ -38,6 +45,7 @@ import { RescheduleAppointmentHandler } from "./application/commands/reschedule-
 /** The declared classes of the scheduling context. */
 export const schedulingDeclarations: readonly AnyClass[] = [
   Appointments,
+  AppointmentSerializer,
   BookAppointment,
   BookAppointmentController,
   BookAppointmentHandler,
@@ -53,12 +61,18 @@ export const schedulingDeclarations: readonly AnyClass[] = [
   DefineAppointmentType,
   DefineAppointmentTypeController,
   DefineAppointmentTypeHandler,
+  GetAppointment,
+  GetAppointmentController,
+  GetAppointmentHandler,
   GetCalendar,
   GetCalendarController,
   GetCalendarHandler,
   GetClearance,
   GetClearanceController,
   GetClearanceHandler,
+  ListAppointments,
+  ListAppointmentsController,
+  ListAppointmentsHandler,
   ListBookedAppointmentsHandler,
   ListCalendars,
   ListCalendarsController,

@@ -11,16 +11,21 @@ import { AppointmentRepository } from "./application/ports/appointment-repositor
 import { AvailabilityGateway } from "./application/ports/availability-gateway.ts";
 import { CalendarRepository } from "./application/ports/calendar-repository.ts";
 import { CalendarExistsHandler } from "./application/queries/calendar-exists/calendar-exists.handler.ts";
+import { GetAppointmentHandler } from "./application/queries/get-appointment/get-appointment.handler.ts";
 import { GetCalendarHandler } from "./application/queries/get-calendar/get-calendar.handler.ts";
 import { GetClearanceHandler } from "./application/queries/get-clearance/get-clearance.handler.ts";
+import { ListAppointmentsHandler } from "./application/queries/list-appointments/list-appointments.handler.ts";
 import { ListBookedAppointmentsHandler } from "./application/queries/list-booked-appointments/list-booked-appointments.handler.ts";
 import { ListCalendarsHandler } from "./application/queries/list-calendars/list-calendars.handler.ts";
+import { AppointmentSerializer } from "./presentation/http/appointment.serializer.ts";
 import { BookAppointmentController } from "./presentation/http/book-appointment.controller.ts";
 import { CancelAppointmentController } from "./presentation/http/cancel-appointment.controller.ts";
 import { ConfirmAppointmentController } from "./presentation/http/confirm-appointment.controller.ts";
 import { DefineAppointmentTypeController } from "./presentation/http/define-appointment-type.controller.ts";
+import { GetAppointmentController } from "./presentation/http/get-appointment.controller.ts";
 import { GetCalendarController } from "./presentation/http/get-calendar.controller.ts";
 import { GetClearanceController } from "./presentation/http/get-clearance.controller.ts";
+import { ListAppointmentsController } from "./presentation/http/list-appointments.controller.ts";
 import { ListCalendarsController } from "./presentation/http/list-calendars.controller.ts";
 import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
 import { RescheduleAppointmentController } from "./presentation/http/reschedule-appointment.controller.ts";
@@ -56,10 +61,14 @@ export const schedulingDependencies: DependencyManifest = new Map<
   [ConfirmAppointmentHandler, [AppointmentRepository, EventPublisher, Clock]],
   [DefineAppointmentTypeController, [CommandBus]],
   [DefineAppointmentTypeHandler, [CalendarRepository]],
+  [GetAppointmentController, [QueryBus, AppointmentSerializer]],
+  [GetAppointmentHandler, [AppointmentRepository]],
   [GetCalendarController, [QueryBus]],
   [GetCalendarHandler, [CalendarRepository]],
   [GetClearanceController, [QueryBus]],
   [GetClearanceHandler, [JobQueue]],
+  [ListAppointmentsController, [QueryBus, AppointmentSerializer]],
+  [ListAppointmentsHandler, [AppointmentRepository]],
   [ListBookedAppointmentsHandler, [AppointmentRepository]],
   [ListCalendarsController, [QueryBus]],
   [ListCalendarsHandler, [CalendarRepository]],

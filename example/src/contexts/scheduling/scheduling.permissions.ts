@@ -6,6 +6,9 @@ export const schedulingPermissions = definePermissions("scheduling", {
   "appointment.book": { description: "Book an appointment on a calendar" },
   "appointment.cancel": { description: "Cancel an appointment" },
   "appointment.confirm": { description: "Confirm an appointment" },
+  "appointment.read": {
+    description: "Read appointments: a patient their own, the staff the practice's",
+  },
   "calendar.clear": { description: "Cancel a calendar's appointments over a period" },
   "calendar.open": { description: "Open a calendar and offer appointment types" },
   "calendar.read": { description: "Read the calendars of the practice and what they offer" },

@@ -17,6 +17,7 @@ export const schedulingErrors = defineErrorCodes("scheduling", {
     status: 422,
     description: "Booking has closed for this start (the minimum notice)",
   },
+  INVALID_CURSOR: { status: 400, description: "The cursor is not one this API gave" },
   INVALID_PERIOD: { status: 422, description: "The period ends before it starts" },
   OFF_GRID: { status: 422, description: "The start is not on the calendar's slot grid" },
   OUTSIDE_AVAILABILITY: { status: 422, description: "The calendar is not open then" },

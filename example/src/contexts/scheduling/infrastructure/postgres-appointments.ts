@@ -1,3 +1,4 @@
+import type { AppointmentFilters } from "../application/queries/list-appointments/list-appointments.query.ts";
 import { expectSaved, requireTenant } from "@kit/kernel";
 import { currentSql } from "@kit/kernel/postgres";
 import type { Database } from "../../../platform/database/database.ts";
@@ -68,6 +69,26 @@ export class PostgresAppointments implements AppointmentRepository {
         and starts_at < ${until} and ends_at > ${from}
       order by starts_at, id`;
     return rows.map((r) => ({ id: r.id, startsAt: r.starts_at, endsAt: r.ends_at }));
+  }
+
+  async page(
+    filters: AppointmentFilters,
+    limit: number,
+    after?: { readonly startsAt: Date; readonly id: string },
+  ): Promise<Appointment[]> {
+    const db = currentSql(this.sql);
+    const rows = await db`
+      select * from scheduling.appointments
+      where ${tenantRows(db)}
+        ${filters.calendarId === undefined ? db`` : db`and calendar_id = ${filters.calendarId}`}
+        ${filters.patientId === undefined ? db`` : db`and patient_id = ${filters.patientId}`}
+        ${filters.status === undefined ? db`` : db`and status = ${filters.status}`}
+        ${filters.from === undefined ? db`` : db`and starts_at >= ${filters.from}`}
+        ${filters.until === undefined ? db`` : db`and starts_at < ${filters.until}`}
+        ${after === undefined ? db`` : db`and (starts_at, id) > (${after.startsAt}, ${after.id})`}
+      order by starts_at, id
+      limit ${limit}`;
+    return rows.map((row) => Appointment.restore(toState(row)));
   }
 
   async countUpcoming(calendarId: string, patientId: string, now: Date): Promise<number> {

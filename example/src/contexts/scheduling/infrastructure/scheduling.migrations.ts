@@ -2,7 +2,7 @@ import type { Migration } from "@kit/kernel/postgres";
 
 /**
  * The scheduling schema, in order: calendars, appointment types, appointments (1); every row
- * carries its practice, appointments a version (2).
+ * carries its practice, appointments a version (2); appointments listed by start (3).
  */
 export const schedulingMigrations: readonly Migration[] = [
   {
@@ -62,6 +62,13 @@ alter table appointments alter column tenant_id set not null;
 -- Optimistic concurrency: a save expects the version it loaded.
 alter table appointments add column version integer not null default 1;
 alter table appointments alter column version drop default;
+`,
+  },
+  {
+    version: 3,
+    sql: `
+-- GET /appointments pages a practice's appointments by (starts_at, id), after a cursor.
+create index appointments_by_start on appointments (tenant_id, starts_at, id);
 `,
   },
 ];

@@ -1,5 +1,6 @@
 import { type Token, token } from "@kit/kernel";
 import type { Appointment } from "../../domain/appointment.ts";
+import type { AppointmentFilters } from "../queries/list-appointments/list-appointments.query.ts";
 
 /** A live appointment's period, as overlap checks need it. */
 export interface BookedPeriod {
@@ -29,6 +30,15 @@ export interface AppointmentRepository {
   liveBetween(calendarId: string, from: Date, until: Date): Promise<BookedPeriod[]>;
   /** How many live appointments the patient holds on the calendar that end after `now`. */
   countUpcoming(calendarId: string, patientId: string, now: Date): Promise<number>;
+  /**
+   * Up to `limit` appointments matching the filters, by start then id, after the one named
+   * (keyset pagination: stable while others are added).
+   */
+  page(
+    filters: AppointmentFilters,
+    limit: number,
+    after?: { readonly startsAt: Date; readonly id: string },
+  ): Promise<Appointment[]>;
 }
 
 /** The token of {@linkcode AppointmentRepository}. */
