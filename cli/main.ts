@@ -24,7 +24,8 @@ Commands:
   generate <kind> <context> <Name> [options] [--local-only]
   generate --help [--json]     the kinds, their options and the shared files they write
   worker-scope <context> [--worktree <path>] [--branch <name>] [--dry-run] [--json]
-  docs [--check]               regenerates the derived files (barrels, manifests, CONTEXT.md lists, context map)
+  docs [--check]               regenerates the derived files (barrels, manifests, CONTEXT.md lists, context map
+                               with the events each context consumes)
   depcruise-config [--check | --write]
                                .dependency-cruiser.cjs derived from kit.config.json: printed on
                                stdout; --check fails when the file is missing or stale (verify runs
@@ -33,7 +34,8 @@ Commands:
                                entries nobody imports: knip's check, for a Deno project (verify
                                runs it); reads entry, ignore, ignoreDependencies and
                                ignoreExportsUsedInFile of knip.json, keeps exports tagged @public
-  status                       slices by status and owner, and what is left in each context
+  status                       slices by status and owner, what is left in each context, and the
+                               merge order of the contexts (upstream first; a cycle is named)
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
                                input on stdin, refuses what a worker scope does not allow

@@ -2,53 +2,29 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
+import { contextMap } from "../derive/context_map.ts";
+import { deriveConsumption } from "../derive/consumption.ts";
 import { deriveContext } from "../derive/derive_context.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
 
-/** `docs/context-map.md`: the contexts and their relationships, with a Mermaid diagram. */
-export function contextMap(config: KitConfig): string {
-  const contexts = [...config.contexts].sort((a, b) => a.name.localeCompare(b.name));
-  const relationships = [...config.relationships].sort((a, b) =>
-    `${a.upstream}>${a.downstream}`.localeCompare(`${b.upstream}>${b.downstream}`)
-  );
-  const id = (name: string) => name.replaceAll("-", "_");
-  return [
-    "# Context map",
-    "",
-    "Derived from kit.config.json by `kit docs`. Regenerate, never edit by hand.",
-    "",
-    "```mermaid",
-    "flowchart LR",
-    ...contexts.map((c) => `  ${id(c.name)}["${c.name} (${c.kind})"]`),
-    ...relationships.map((r) => `  ${id(r.upstream)} --> ${id(r.downstream)}`),
-    "```",
-    "",
-    "| Context | Kind | Upstream of | Downstream of |",
-    "| --- | --- | --- | --- |",
-    ...contexts.map((c) =>
-      `| ${c.name} | ${c.kind} | ${
-        relationships.filter((r) => r.upstream === c.name).map((r) => r.downstream).join(", ")
-      } | ${
-        relationships.filter((r) => r.downstream === c.name).map((r) => r.upstream).join(", ")
-      } |`
-    ),
-    "",
-  ].join("\n");
-}
-
 /**
  * Plans every derived file of the given contexts (all when none named), reading planned writes
  * from `overlay` before the disk: barrels, dependency manifests, CONTEXT.md lists, context map.
+ * In a worker's worktree (`.kit/worker.json`), the context map, a document every context shares,
+ * is left to the conductor's `kit docs` after the merge: a worker's plan stays in its context.
  */
 export async function planDerived(
   root: string,
   config: KitConfig,
   overlay: ReadonlyMap<string, string> = new Map(),
 ): Promise<FileWrite[]> {
-  const writes: FileWrite[] = [{ path: "docs/context-map.md", contents: contextMap(config) }];
+  const writes: FileWrite[] = existsSync(join(root, ".kit/worker.json")) ? [] : [{
+    path: "docs/context-map.md",
+    contents: contextMap(config, await deriveConsumption(root, config, overlay)),
+  }];
   for (const context of [...config.contexts].sort((a, b) => a.name.localeCompare(b.name))) {
     const base = `src/contexts/${context.name}`;
     if (

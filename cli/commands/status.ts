@@ -1,5 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { deriveConsumption } from "../derive/consumption.ts";
+import { formatMergeOrder, mergeOrder } from "../derive/merge_order.ts";
 import { checkContext } from "../generators/generate_simple.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 import { readSlicePlan } from "../project/slice_plan.ts";
@@ -20,7 +22,10 @@ export async function todos(cwd: string, context: string): Promise<string[]> {
   return found.sort();
 }
 
-/** The slice plan by status and owner, and the markers left in each context. */
+/**
+ * The slice plan by status and owner, the markers left in each context, and the merge order of
+ * the contexts (upstream first, following the relationships and the events consumed).
+ */
 export async function status(cwd: string): Promise<string> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
@@ -39,6 +44,7 @@ export async function status(cwd: string): Promise<string> {
   for (const context of [...config.contexts].sort((a, b) => a.name.localeCompare(b.name))) {
     lines.push(`  ${context.name}: ${(await todos(root, context.name)).length}`);
   }
+  lines.push(...formatMergeOrder(mergeOrder(config, await deriveConsumption(root, config))));
   return lines.join("\n");
 }
 

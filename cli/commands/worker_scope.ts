@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { CliError } from "../cli_error.ts";
+import { consumedContracts } from "../derive/consumed_contracts.ts";
 import { applyPlan } from "../files/file_plan.ts";
 import { generatorKinds } from "../generators/catalog.ts";
 import { checkContext } from "../generators/generate_simple.ts";
@@ -45,10 +46,7 @@ export async function workerScope(
       k.kind
     ),
     slices: (await readSlicePlan(root)).filter((row) => row.context === context),
-    consumedContracts: config.relationships
-      .filter((r) => r.downstream === context)
-      .map((r) => `src/contexts/${r.upstream}/published-language/ (read-only)`)
-      .sort(),
+    consumedContracts: await consumedContracts(root, config, context, await readSlicePlan(root)),
   };
   if (options.dryRun) return briefing;
   if (!existsSync(worktree)) {

@@ -70,17 +70,19 @@ TODO(domain): what becomes easier, and what harder.
 /**
  * Plans `apps/worker`: a process that runs the background jobs and scheduled jobs of every
  * context, with no HTTP, on the platform (its database, the job store of the config's queue, its
- * repositories and access policy).
+ * repositories and access policy); and `"worker": "separate"` in `kit.config.json`, so that the
+ * API (`src/main.ts`) starts with jobs off and only enqueues.
  */
-export function planWorker(root: string, _config: KitConfig): FileWrite[] {
+export function planWorker(root: string, config: KitConfig): FileWrite[] {
   if (existsSync(join(root, "apps/worker"))) throw new CliError("apps/worker exists already");
-  return [{
+  return [{ path: "kit.config.json", contents: formatConfig({ ...config, worker: "separate" }) }, {
     path: "apps/worker/main.ts",
     create: true,
     contents: `/**
  * The worker alone: runs the background jobs and scheduled jobs of every context, no HTTP, on the
- * environment the application reads (\`DATABASE_URL\`, the job store of the queue). Deploy it
- * before the code that enqueues a new job name.
+ * environment the application reads (\`DATABASE_URL\`, the job store of the queue). The API
+ * (\`src/main.ts\`) only enqueues, since \`kit.config.json\` says \`"worker": "separate"\`. Deploy
+ * it before the code that enqueues a new job name.
  */
 import { composePlatform } from "../../src/platform/compose-application.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";

@@ -23,6 +23,11 @@ export interface KitConfig {
   readonly queue: "database" | "redis" | "memory";
   /** How classes are declared: with decorators, or with the module builder. */
   readonly declarations: "decorators" | "builder";
+  /**
+   * `separate` once `kit generate worker` made `apps/worker`: the worker runs the jobs, and the
+   * API (`src/main.ts`) only enqueues them. Absent: the API runs them in process.
+   */
+  readonly worker?: "separate";
 }
 
 /** The project root holding `kit.config.json`: `start` or its nearest parent. */

@@ -274,24 +274,35 @@ export async function readEnvironment(): Promise<PlatformEnvironment> {
 `;
 }
 
-/** `src/main.ts`: serves the application. */
+/**
+ * `src/main.ts`: serves the application; runs the jobs in process unless `kit.config.json` says
+ * `"worker": "separate"` (written by `kit generate worker`) and the job store is not in memory:
+ * then only enqueues them.
+ */
 export function mainFile(): string {
   return `/**
  * Serves the application (\`deno task dev\`) on \`PORT\` (default 8000): its routes, \`/health\`,
  * the OpenAPI document at \`/openapi.json\` and the API docs page at \`/docs\`. With
  * \`DATABASE_URL\` every context runs on
- * PostgreSQL, migrated at start; without it, in memory. The worker runs in process and the outbox
- * is relayed to the event handlers.
+ * PostgreSQL, migrated at start; without it, in memory. The outbox is relayed to the event
+ * handlers. The background and scheduled jobs run in this process, unless \`kit.config.json\` says
+ * \`"worker": "separate"\` (\`kit generate worker\` writes it) and the job store is shared (not in
+ * memory): then \`apps/worker\` runs them and this process only enqueues.
  */
+import { InMemoryJobStore } from "@kit/jobs";
+import project from "../kit.config.json" with { type: "json" };
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
 import { serveApplication } from "./platform/http/serve.ts";
 import { readEnvironment } from "./platform/platform-environment.ts";
 
 const environment = await readEnvironment();
+// A job store in memory is seen by this process only: its jobs run here, worker or not.
+const separateWorker = (project as { worker?: string }).worker === "separate" &&
+  !(environment.options.jobStore instanceof InMemoryJobStore);
 const application = composePlatform({
   ...environment.options,
-  startJobs: true,
+  startJobs: !separateWorker,
   startEvents: true,
 });
 await application.start();
@@ -305,7 +316,11 @@ if (token !== undefined) {
   console.log(\`a development token of the tenant 'development' (valid one hour): \${token}\`);
 }
 const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
-console.log(\`listening on \${served.url} (\${environment.description})\`);
+console.log(
+  \`listening on \${served.url} (\${environment.description}\${
+    separateWorker ? ", run by apps/worker" : ""
+  })\`,
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await served.shutdown();
