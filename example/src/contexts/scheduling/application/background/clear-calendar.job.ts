@@ -1,5 +1,6 @@
 import { type BackgroundJobExecution, type CommandBus, isRefusal } from "@kit/kernel";
 import { Background } from "@kit/jobs";
+import { z } from "zod";
 import { CancelAppointment } from "../commands/cancel-appointment/cancel-appointment.command.ts";
 
 /** The payload of ClearCalendar: JSON, dates as ISO text. */
@@ -10,8 +11,16 @@ export interface ClearCalendarPayload {
 }
 
 /** How far a clearance got: the index of the next appointment to cancel. */
-interface ClearanceCheckpoint {
-  readonly next: number;
+const clearanceCheckpoint = z.object({ next: z.int().min(0) });
+
+/**
+ * Where a clearance resumes: its checkpoint read through its schema (the store hands back any
+ * JSON); none, or one of another shape (written by another version), starts from the first
+ * appointment again, which is safe since cancelling a cancelled appointment changes nothing.
+ */
+export function resumeAt(checkpoint: unknown, total: number): number {
+  const read = clearanceCheckpoint.safeParse(checkpoint);
+  return read.success ? Math.min(read.data.next, total) : 0;
 }
 
 /**
@@ -28,7 +37,7 @@ export class ClearCalendar {
 
   async run(payload: ClearCalendarPayload, execution: BackgroundJobExecution): Promise<void> {
     const total = payload.appointmentIds.length;
-    const start = (execution.checkpoint as ClearanceCheckpoint | undefined)?.next ?? 0;
+    const start = resumeAt(execution.checkpoint, total);
     await execution.reportProgress({ done: start, total });
     for (let i = start; i < total; i++) {
       execution.signal.throwIfAborted();
@@ -39,7 +48,7 @@ export class ClearCalendar {
       } catch (error) {
         if (!isRefusal(error, "APPOINTMENT_ENDED")) throw error;
       }
-      await execution.saveCheckpoint({ next: i + 1 });
+      await execution.saveCheckpoint({ next: i + 1 } satisfies z.input<typeof clearanceCheckpoint>);
       await execution.reportProgress({ done: i + 1, total });
     }
   }
