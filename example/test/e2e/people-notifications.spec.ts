@@ -229,3 +229,75 @@ e2e(
     assert.equal(await application.backgroundJobs.runDue(), 0, "the first plan was cancelled");
   },
 );
+
+e2e(
+  "every consumer of an event handles a redelivery once: notifications, reminders and analytics",
+  async ({ client, application, db }) => {
+    const as = callers.practitioner;
+    await client.send("PUT", "/calendars/cal-1", { as });
+    await client.send("PUT", "/calendars/cal-1/appointment-types/checkup", {
+      as,
+      body: { name: "Check-up", durationMinutes: 30 },
+    });
+    const windows = [1, 2].map((weekday) => ({ weekday, opens: "09:00", closes: "17:00" }));
+    await client.send("PUT", "/calendars/cal-1/opening-hours", { as, body: { windows } });
+    const registered = await client.send("POST", "/people/me", {
+      as: callers.patient,
+      body: { name: "Ada", email: "ada@example.org" },
+    });
+    assert.equal(registered.status, 201);
+    const { id } = (await client.send("POST", "/appointments/", {
+      as: callers.patient,
+      body: { calendarId: "cal-1", appointmentTypeId: "checkup", startsAt: monday("10:00") },
+    })).body;
+    for (
+      const [path, body] of [
+        ["confirmation", undefined],
+        ["rescheduling", { startsAt: monday("11:00") }],
+        ["cancellation", { reason: "ill" }],
+      ] as const
+    ) {
+      const answer = await client.send("POST", `/appointments/${id}/${path}`, {
+        as: callers.patient,
+        ...(body === undefined ? {} : { body }),
+      });
+      assert.equal(answer.status, 201, `${path}: ${JSON.stringify(answer.body)}`);
+    }
+    const handled = await application.events.relay.deliverDue();
+    // PersonRegistered → analytics; AppointmentBooked → notifications, analytics; Confirmed,
+    // Rescheduled → notifications; Cancelled → notifications, analytics.
+    assert.equal(handled, 7, "every consumer reached");
+    assert.equal(await application.events.relay.deliverDue(), 0);
+
+    /** What the consumers wrote, table by table. */
+    const effects = async () => ({
+      notifications: (await db.sql`select kind from notifications.notifications
+        order by kind`).map((row) => row.kind as string),
+      reminders: Number(
+        (await db.sql`select count(*)::int as n from notifications.reminders`)[0]!.n,
+      ),
+      bookings: (await db.sql`select day, booked, cancelled from analytics.daily_bookings
+        order by day`).map((row) => ({ ...row })),
+      registrations: (await db.sql`select day, registered from analytics.daily_registrations
+        order by day`).map((row) => ({ ...row })),
+      jobs: Number((await db.sql`select count(*)::int as n from background_jobs`)[0]!.n),
+    });
+    const once = await effects();
+    assert.deepEqual(once.notifications, [
+      "appointment-booked",
+      "appointment-cancelled",
+      "appointment-confirmed",
+      "appointment-rescheduled",
+    ]);
+    assert.deepEqual(once.bookings.map((b) => [b.booked, b.cancelled]), [[1, 1]]);
+    assert.equal(once.registrations.length, 1);
+
+    // Every delivery again, as after a relay that lost the answer to its commit: each handler
+    // runs, finds the event processed, and changes nothing.
+    const again = await db.sql`update kit_outbox_deliveries
+      set delivered_at = null, due_at = '2000-01-01', attempts = 0`;
+    assert.equal(again.count, handled);
+    assert.equal(await application.events.relay.deliverDue(), handled, "each delivered again");
+    assert.deepEqual(await effects(), once, "and handled once");
+  },
+);
