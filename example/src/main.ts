@@ -30,7 +30,7 @@ import {
 } from "./platform/database/database.ts";
 import { type DevDatabase, startDevDatabase } from "./platform/database/dev-database.ts";
 import { migrate } from "./platform/database/migrate.ts";
-import { seedDevData } from "./platform/database/seed.ts";
+import { nextWeekdayAtTen, seedDevData, seededPractices } from "./platform/database/seed.ts";
 import { serveApplication } from "./platform/http/serve.ts";
 
 let dev: DevDatabase | undefined;
@@ -102,17 +102,34 @@ const served = await serveApplication(application, {
     onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
   },
 });
-const token = await signToken(secret, {
-  sub: "dr-who",
-  roles: ["practitioner"],
-  tenants: ["practice-1"],
+const tokenOf = (sub: string, role: string, tenant: string) =>
+  signToken(secret, { sub, roles: [role], tenants: [tenant] });
+const [first, second] = seededPractices;
+const tokens = {
+  practitioner: await tokenOf(first!.practitioner, "practitioner", first!.tenant),
+  patient: await tokenOf("pat-1", "patient", first!.tenant),
+  otherPractice: await tokenOf(second!.practitioner, "practitioner", second!.tenant),
+};
+const booking = JSON.stringify({
+  calendarId: first!.calendarId,
+  appointmentTypeId: "checkup",
+  startsAt: nextWeekdayAtTen(new Date()).toISOString(),
 });
 console.log(`scheduling API on ${served.url}
   API docs:  ${served.url}/docs  (OpenAPI document: ${served.url}/openapi.json)
   health:    ${served.url}/health/live, ${served.url}/health/ready
   database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${jobs ? "Redis" : "PostgreSQL"}
-  sample token (practitioner dr-who of practice-1, valid 1 hour; send x-tenant-id: practice-1):
-  ${token}`);
+  seeded:    ${
+  seededPractices.map((p) => `${p.tenant}: calendar ${p.calendarId} of ${p.practitioner}`).join(
+    "; ",
+  )
+}; each offers checkup (30 min), open Monday-Friday 09:00-17:00 UTC
+  tokens (valid 1 hour; each caller belongs to one practice, so no x-tenant-id is needed):
+    practitioner ${first!.practitioner} of ${first!.tenant}: ${tokens.practitioner}
+    patient pat-1 of ${first!.tenant}: ${tokens.patient}
+    practitioner ${second!.practitioner} of ${second!.tenant}: ${tokens.otherPractice}
+  book a check-up as the patient:
+    curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await served.shutdown();

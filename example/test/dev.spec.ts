@@ -29,15 +29,36 @@ Deno.test({
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     try {
       let output = "";
-      while (!/eyJ\S+/.test(output)) {
+      while (!/curl .*'\n/.test(output)) {
         const { value, done } = await reader.read();
         if (done) throw new Error(`dev exited: ${output}`);
         output += value;
       }
       const base = `http://127.0.0.1:${port}`;
       assert.match(output, new RegExp(`API docs: +${base}/docs`));
-      const token = /eyJ\S+/.exec(output)![0];
-      const headers = { authorization: `Bearer ${token}`, "x-tenant-id": "practice-1" };
+      assert.match(
+        output,
+        /seeded: +practice-1: calendar cal-1 of dr-who; practice-2: calendar cal-2/,
+      );
+      const tokenOf = (label: string) => new RegExp(`${label}: (eyJ\\S+)`).exec(output)![1]!;
+      const token = tokenOf("practitioner dr-who of practice-1");
+      // Each caller belongs to one practice: no x-tenant-id needed.
+      const headers = { authorization: `Bearer ${token}` };
+
+      // The banner's booking request, pasted: the patient books the seeded calendar.
+      const curl = /curl -X POST (\S+) -H 'authorization: Bearer (\S+)' .* -d '(.+)'/.exec(output)!;
+      assert.equal(curl[2], tokenOf("patient pat-1 of practice-1"));
+      const booked = await fetch(curl[1]!, {
+        method: "POST",
+        headers: { authorization: `Bearer ${curl[2]}`, "content-type": "application/json" },
+        body: curl[3]!,
+      });
+      assert.equal(booked.status, 201, await booked.clone().text());
+      // The second practice sees its own calendar only.
+      const other = { authorization: `Bearer ${tokenOf("practitioner dr-no of practice-2")}` };
+      const listed = await (await fetch(`${base}/calendars/`, { headers: other })).json();
+      assert.deepEqual(listed.calendars.map((c: { id: string }) => c.id), ["cal-2"]);
+      assert.equal((await fetch(`${base}/calendars/cal-1`, { headers: other })).status, 404);
       const me = await fetch(`${base}/people/me`, { headers });
       assert.equal(me.status, 200);
       assert.equal((await me.json()).id, "dr-who");
