@@ -15,13 +15,28 @@ export interface FileWrite {
   readonly remove?: boolean;
 }
 
+/** The file operations a plan is applied with (the file system's; a test may fail one). */
+export interface PlanOperations {
+  readonly rename: (from: string, to: string) => Promise<void>;
+  readonly rm: (path: string) => Promise<void>;
+}
+
+const fileSystem: PlanOperations = {
+  rename,
+  rm: (path) => rm(path, { force: true, recursive: true }),
+};
+
 /**
  * Writes a plan all or nothing: every refusal is found before anything is written; each file is
- * written to a temporary sibling, then all are renamed into place.
+ * written to a temporary sibling; then each file replaced or removed is moved aside and the new
+ * ones renamed into place. If any step fails, what was done is undone (new files removed, the
+ * files moved aside put back) and the error is thrown: the project is as it was. The files moved
+ * aside are deleted once every step succeeded.
  */
 export async function applyPlan(
   root: string,
   writes: readonly FileWrite[],
+  operations: PlanOperations = fileSystem,
 ): Promise<readonly string[]> {
   const seen = new Set<string>();
   for (const write of writes) {
@@ -34,20 +49,51 @@ export async function applyPlan(
     if (write.create && existsSync(target)) throw new CliError(`'${write.path}' exists already`);
     if (write.remove && !existsSync(target)) throw new CliError(`'${write.path}' is missing`);
   }
-  const staged: [string, string][] = [];
+  const tag = crypto.randomUUID().slice(0, 8);
+  const staged: { temporary?: string; target: string }[] = [];
   try {
-    for (const write of writes.filter((w) => !w.remove)) {
+    for (const write of writes) {
       const target = join(root, write.path);
+      if (write.remove) {
+        staged.push({ target });
+        continue;
+      }
       await mkdir(dirname(target), { recursive: true });
-      const temporary = `${target}.kit-${crypto.randomUUID().slice(0, 8)}.tmp`;
+      const temporary = `${target}.kit-${tag}.tmp`;
       await writeFile(temporary, write.contents);
-      staged.push([temporary, target]);
+      staged.push({ temporary, target });
     }
   } catch (error) {
-    await Promise.all(staged.map(([temporary]) => rm(temporary, { force: true })));
+    await Promise.all(
+      staged.flatMap(({ temporary }) => temporary ? [operations.rm(temporary)] : []),
+    );
     throw error;
   }
-  for (const [temporary, target] of staged) await rename(temporary, target);
-  for (const write of writes.filter((w) => w.remove)) await rm(join(root, write.path));
+  // Each step, with how to undo it, in the order done.
+  const undo: (() => Promise<void>)[] = [];
+  const asideOf = (target: string) => `${target}.kit-${tag}.old`;
+  try {
+    for (const { temporary, target } of staged) {
+      if (existsSync(target)) {
+        await operations.rename(target, asideOf(target));
+        undo.push(() => operations.rename(asideOf(target), target));
+      }
+      if (temporary !== undefined) {
+        await operations.rename(temporary, target);
+        undo.push(() => operations.rm(target));
+      }
+    }
+  } catch (error) {
+    for (const step of undo.reverse()) await step().catch(() => {});
+    await Promise.all(
+      staged.flatMap(({ temporary }) =>
+        temporary ? [operations.rm(temporary).catch(() => {})] : []
+      ),
+    );
+    throw error;
+  }
+  for (const { target } of staged) {
+    if (existsSync(asideOf(target))) await operations.rm(asideOf(target));
+  }
   return writes.map((w) => w.path).sort();
 }
