@@ -79,9 +79,18 @@ export async function runMigrations(
     await tx.unsafe(
       `create table if not exists ${table} (version integer primary key, id text, checksum text, applied_at timestamptz not null default now())`,
     );
-    // A ledger from before ids and checksums: the columns, filled from the list below.
-    await tx.unsafe(`alter table ${table} add column if not exists id text`);
-    await tx.unsafe(`alter table ${table} add column if not exists checksum text`);
+    // A ledger from before ids and checksums: the columns, filled from the list below (altered
+    // only then, so that a role that may not alter it runs on an upgraded ledger).
+    const columns = new Set(
+      (await tx.unsafe(
+        `select attname from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped`,
+        [table],
+      )).map((r) => r.attname as string),
+    );
+    if (!columns.has("id") || !columns.has("checksum")) {
+      await tx.unsafe(`alter table ${table} add column if not exists id text`);
+      await tx.unsafe(`alter table ${table} add column if not exists checksum text`);
+    }
     const rows = await tx.unsafe(`select version, id, checksum from ${table} order by version`);
     const mismatches: LedgerMismatch[] = [];
     for (const row of rows) {

@@ -88,6 +88,17 @@ ledgerTest(
       { version: 1, id: people.id, checksum: await migrationChecksum(people.sql) },
       { version: 2, id: messages.id, checksum: await migrationChecksum(messages.sql) },
     ]);
+    // In a schema: its own ledger, kept and checked there.
+    await runMigrations(sql, { table: "ledger", schema: "ctx", migrations: [people] });
+    await runMigrations(sql, { table: "ledger", schema: "ctx", migrations: [people] });
+    assert.deepEqual(
+      (await sql`select version, id from ctx.ledger`).map((r) => [r.version, r.id]),
+      [[1, people.id]],
+    );
+    const inSchema = await refusal(
+      runMigrations(sql, { table: "ledger", schema: "ctx", migrations: [persons] }),
+    );
+    assert.match(inSchema.message, /^ctx\.ledger does not match/);
     assert.equal(
       await migrationChecksum("select 1;\r\nselect 2;"),
       await migrationChecksum("select 1;\nselect 2;"),
