@@ -10,9 +10,11 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createTestDatabase } from "./commands/served_project.ts";
 import { generatorKinds } from "./generators/catalog.ts";
 
 const checkout = fileURLToPath(new URL("../", import.meta.url));
+const databaseUrl = Deno.env.get("DATABASE_URL");
 
 interface Run {
   readonly code: number;
@@ -25,11 +27,12 @@ async function run(
   program: string,
   args: readonly string[],
   stdin?: string,
+  env: Record<string, string> = {},
 ): Promise<Run> {
   const child = new Deno.Command(program, {
     args: [...args],
     cwd,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -94,8 +97,12 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return result.stdout;
 }
 
-async function task(cwd: string, name: string): Promise<string> {
-  const result = await run(cwd, Deno.execPath(), ["task", name]);
+async function task(
+  cwd: string,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<string> {
+  const result = await run(cwd, Deno.execPath(), ["task", name], undefined, env);
   const text = result.stdout + result.stderr;
   assert.equal(result.code, 0, `deno task ${name} failed:\n${text}`);
   return text;
@@ -234,8 +241,16 @@ Deno.test({
     await succeeds(root, "docs");
     await succeeds(root, "docs", "--check");
 
-    await task(root, "verify");
-    const tested = await task(root, "test");
+    // With DATABASE_URL, the project runs on a database of its own, dropped after.
+    const database = databaseUrl ? await createTestDatabase(databaseUrl) : undefined;
+    const env: Record<string, string> = database ? { DATABASE_URL: database.url } : {};
+    let tested: string;
+    try {
+      await task(root, "verify", env);
+      tested = await task(root, "test", env);
+    } finally {
+      await database?.drop();
+    }
     for (
       const name of [
         /CancelAppointment is refused to an actor without appointment\.cancel/,

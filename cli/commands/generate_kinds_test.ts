@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { main } from "../main.ts";
+import { createTestDatabase } from "./served_project.ts";
 import { initializedProject, projectTree, quietly, runIn } from "./test_project.ts";
+
+const databaseUrl = Deno.env.get("DATABASE_URL");
 
 /** Runs each bad input: one line on stderr, exit 1, and no file changed. */
 async function refuses(dir: string, cases: [string[], RegExp][]): Promise<void> {
@@ -201,8 +204,16 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     /refuse unless its tenant[^]*is\s+(\/\/ )?execution\.tenantId/,
   );
 
-  await runIn(dir, Deno.execPath(), ["task", "verify"]);
-  const text = await runIn(dir, Deno.execPath(), ["test", "-A"]);
+  // With DATABASE_URL, the project runs on a database of its own, dropped after.
+  const database = databaseUrl ? await createTestDatabase(databaseUrl) : undefined;
+  const env: Record<string, string> = database ? { DATABASE_URL: database.url } : {};
+  let text: string;
+  try {
+    await runIn(dir, Deno.execPath(), ["task", "verify"], env);
+    text = await runIn(dir, Deno.execPath(), ["test", "-A"], env);
+  } finally {
+    await database?.drop();
+  }
   assert.match(text, /the scheduling service composes with its context alone \.\.\. ok/);
   assert.match(
     text,

@@ -2,12 +2,22 @@ import assert from "node:assert/strict";
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { main } from "../main.ts";
+import { createTestDatabase } from "./served_project.ts";
 import { initializedProject, projectTree, quietly, runIn } from "./test_project.ts";
+
+const databaseUrl = Deno.env.get("DATABASE_URL");
 
 const migrationsDir = (dir: string, context: string) =>
   join(dir, `src/contexts/${context}/infrastructure/migrations`);
 
-Deno.test("kit generate repository: tenant-aware and versioned, a table per migration, one ordered list, renumbered on top after a merge", async () => {
+Deno.test({
+  name:
+    "kit generate repository: tenant-aware and versioned, a table per migration, one ordered list, renumbered on top after a merge",
+  ignore: databaseUrl === undefined,
+  fn: generatesRepositories,
+});
+
+async function generatesRepositories(): Promise<void> {
   const base = await initializedProject();
   for (
     const args of [
@@ -123,7 +133,7 @@ Deno.test("kit generate repository: tenant-aware and versioned, a table per migr
   );
   assert.match(
     moved,
-    /export const m0003NotificationsCreateMessages: Migration = \{\n {2}version: 3,/,
+    /export const m0003NotificationsCreateMessages: Migration = \{\n {2}version: 3,\n {2}id: "notifications\/create-messages",/,
   );
   const list = await readFile(listPath, "utf8");
   const order = [...list.matchAll(/^ {2}(m\d{4}\w+),$/gm)].map((m) => m[1]);
@@ -142,19 +152,12 @@ Deno.test("kit generate repository: tenant-aware and versioned, a table per migr
   assert.match(twice.stderr[0]!, /Repository 'MessageRepository' exists already/);
 
   // The project checks, and the repository specs pass on memory and on a fresh database.
-  const database = `kit_cli_${crypto.randomUUID().slice(0, 8)}`;
-  await runIn(base, "psql", [
-    "-h",
-    "127.0.0.1",
-    "-U",
-    "postgres",
-    "-c",
-    `create database ${database}`,
-  ]);
+  // A database of its own on the server of DATABASE_URL, dropped after.
+  const database = await createTestDatabase(databaseUrl!);
   try {
-    await runIn(base, Deno.execPath(), ["task", "verify"]);
+    await runIn(base, Deno.execPath(), ["task", "verify"], { DATABASE_URL: database.url });
     const text = await runIn(base, Deno.execPath(), ["test", "-A"], {
-      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
+      DATABASE_URL: database.url,
     });
     // Each repository is tenant-aware and versioned, on memory and on PostgreSQL.
     const guarantees = [
@@ -175,13 +178,6 @@ Deno.test("kit generate repository: tenant-aware and versioned, a table per migr
     }
     assert.match(text, /ok \| \d+ passed \(\d+ steps\) \| 0 failed/);
   } finally {
-    await runIn(base, "psql", [
-      "-h",
-      "127.0.0.1",
-      "-U",
-      "postgres",
-      "-c",
-      `drop database ${database} with (force)`,
-    ]);
+    await database.drop();
   }
-});
+}

@@ -143,7 +143,7 @@ Deno.test({
     await t.step("the generated project passes verify and test straight away", async () => {
       const specs = await createTestDatabase(databaseUrl!);
       try {
-        await runIn(dir, Deno.execPath(), ["task", "verify"]);
+        await runIn(dir, Deno.execPath(), ["task", "verify"], { DATABASE_URL: specs.url });
         const output = await runIn(dir, Deno.execPath(), ["task", "test"], {
           DATABASE_URL: specs.url,
         });

@@ -175,6 +175,7 @@ export async function planRepository(
         migrationConst(version, context, migrationName),
         version,
         context,
+        migrationName,
         table,
       ),
     },

@@ -3,7 +3,11 @@ import { aOrAn, camelOf } from "../project/kit_config.ts";
 /** The project's ordered migration list, created by the first `generate repository`. */
 export function migrationsListFile(): string {
   return `import type postgres from "postgres";
-import { type Migration, runMigrations } from "@kit/kernel/postgres";
+import {
+  type Migration,
+  MigrationMismatchError,
+  runMigrations,
+} from "@kit/kernel/postgres";
 // kit:begin migration-imports
 // kit:end
 
@@ -13,9 +17,28 @@ export const migrations: readonly Migration[] = [
   // kit:end
 ];
 
-/** Runs the migrations not yet applied, in order (idempotent). */
-export function migrateDatabase(sql: postgres.Sql): Promise<void> {
-  return runMigrations(sql, { table: "kit_app_migrations", migrations });
+/**
+ * Runs the migrations not yet applied, in order (idempotent). A database that applied another
+ * migration under one of these numbers (other id or SQL), or a number this list lacks, is refused
+ * and nothing runs. On a development database only, \`KIT_MIGRATIONS_REAPPLY=1\` forgets the
+ * ledger from the first difference and runs the list from there (each generated migration is
+ * \`create ... if not exists\`), with a warning for each migration forgotten.
+ */
+export async function migrateDatabase(sql: postgres.Sql): Promise<void> {
+  const reapply = Deno.env.get("KIT_MIGRATIONS_REAPPLY") === "1";
+  try {
+    await runMigrations(sql, {
+      table: "kit_app_migrations",
+      migrations,
+      onMismatch: reapply ? "reapply" : "refuse",
+    });
+  } catch (error) {
+    if (!(error instanceof MigrationMismatchError)) throw error;
+    throw new Error(
+      \`\${error.message}. In this project: KIT_MIGRATIONS_REAPPLY=1 (development databases only)\`,
+      { cause: error },
+    );
+  }
 }
 `;
 }
@@ -24,13 +47,23 @@ export function migrateDatabase(sql: postgres.Sql): Promise<void> {
  * One numbered migration creating a repository's table in its context's schema: each row the
  * aggregate's snapshot (`data`) with its tenant and its version.
  */
-export function migrationFile(id: string, version: number, context: string, table: string): string {
+export function migrationFile(
+  constant: string,
+  version: number,
+  context: string,
+  name: string,
+  table: string,
+): string {
   const schema = context.replaceAll("-", "_");
   return `import type { Migration } from "@kit/kernel/postgres";
 
-/** Creates ${schema}.${table}. Never edit a migration that has run somewhere: add another. */
-export const ${id}: Migration = {
+/**
+ * Creates ${schema}.${table}. Never edit a migration that has run somewhere: add another (the
+ * ledger keeps its id and the SHA-256 of its SQL, and refuses a database where they differ).
+ */
+export const ${constant}: Migration = {
   version: ${version},
+  id: "${context}/${name}",
   sql: \`
 create schema if not exists "${schema}";
 create table if not exists "${schema}"."${table}" (

@@ -1,10 +1,11 @@
 import type postgres from "postgres";
-import { type Migration, runMigrations } from "@kit/kernel/postgres";
+import { type Migration, type MigrationMismatchPolicy, runMigrations } from "@kit/kernel/postgres";
 
 /** The numbered migrations of the `background_jobs` table. */
 export const jobMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "0001_background_jobs",
     sql: `
 create table if not exists background_jobs (
   id text primary key,
@@ -46,9 +47,13 @@ create index if not exists background_jobs_finished
 
 /**
  * Creates or updates the `background_jobs` table in a schema (default: the connection's search
- * path). Idempotent; concurrent runs are serialised by an advisory lock.
+ * path). Idempotent; concurrent runs are serialised by an advisory lock. A ledger that differs
+ * from this list is refused (see `runMigrations`).
  */
-export function migrateJobs(sql: postgres.Sql, options: { schema?: string } = {}): Promise<void> {
+export function migrateJobs(
+  sql: postgres.Sql,
+  options: { schema?: string; onMismatch?: MigrationMismatchPolicy } = {},
+): Promise<void> {
   return runMigrations(sql, {
     table: "kit_jobs_migrations",
     migrations: jobMigrations,

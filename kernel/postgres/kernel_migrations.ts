@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { type Migration, runMigrations } from "./run_migrations.ts";
+import { type Migration, type MigrationMismatchPolicy, runMigrations } from "./run_migrations.ts";
 
 /**
  * The numbered migrations of the kernel's tables (outbox, deliveries, processed events,
@@ -11,6 +11,7 @@ import { type Migration, runMigrations } from "./run_migrations.ts";
 export const kernelMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "0001_outbox_deliveries_processed_events",
     sql: `
 create table if not exists kit_outbox (
   id text primary key,
@@ -45,6 +46,7 @@ create table if not exists kit_processed_events (
   },
   {
     version: 2,
+    id: "0002_idempotency_keys",
     sql: `
 create table if not exists kit_idempotency_keys (
   scope text not null,
@@ -61,6 +63,7 @@ create index if not exists kit_idempotency_keys_created on kit_idempotency_keys 
   },
   {
     version: 3,
+    id: "0003_dead_deliveries_seq",
     sql: `
 alter table kit_outbox_deliveries add column if not exists dead_at timestamptz;
 create sequence if not exists kit_outbox_deliveries_seq;
@@ -78,9 +81,13 @@ create index if not exists kit_outbox_deliveries_dead
 
 /**
  * Creates or updates the kernel's tables in a schema (default: the connection's search path).
- * Idempotent; safe to run from several processes at once (an advisory lock serialises them).
+ * Idempotent; safe to run from several processes at once (an advisory lock serialises them). A
+ * ledger that differs from this list is refused (see {@linkcode runMigrations}).
  */
-export function migrateKernel(sql: postgres.Sql, options: { schema?: string } = {}): Promise<void> {
+export function migrateKernel(
+  sql: postgres.Sql,
+  options: { schema?: string; onMismatch?: MigrationMismatchPolicy } = {},
+): Promise<void> {
   return runMigrations(sql, {
     table: "kit_kernel_migrations",
     migrations: kernelMigrations,

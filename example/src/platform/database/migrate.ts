@@ -13,6 +13,8 @@ import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/s
  * Brings the database up to date: the kernel's outbox, the job store, then each context's own
  * schema with its own ordered migrations (one `kit_migrations` table per schema). Idempotent;
  * concurrent runs (the API and the worker starting together) are serialised by advisory locks.
+ * Each ledger keeps every migration's number, id and checksum: a database that applied other SQL
+ * under a number, or a number the code lacks, is refused and nothing runs.
  */
 export async function migrate(sql: Database): Promise<void> {
   await migrateKernel(sql);
