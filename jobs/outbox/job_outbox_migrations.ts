@@ -9,6 +9,7 @@ import { type Migration, runMigrations } from "@kit/kernel/postgres";
 export const jobOutboxMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "0001_job_outbox",
     sql: `
 create table if not exists kit_job_outbox (
   seq bigserial primary key,

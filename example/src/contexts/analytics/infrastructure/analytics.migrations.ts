@@ -7,6 +7,7 @@ import type { Migration } from "@kit/kernel/postgres";
 export const analyticsMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "analytics/0001_daily_counts",
     sql: `
 create table daily_bookings (
   calendar_id text not null,
@@ -23,6 +24,7 @@ create table daily_registrations (
   },
   {
     version: 2,
+    id: "analytics/0002_tenant",
     sql: `
 -- Every row counts for a practice (tenant). The counts kept before are given the seed's practice,
 -- practice-1: they counted its calendars, the only ones a dev database knows.

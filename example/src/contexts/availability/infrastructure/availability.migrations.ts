@@ -7,6 +7,7 @@ import type { Migration } from "@kit/kernel/postgres";
 export const availabilityMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "availability/0001_opening_windows_time_off",
     sql: `
 create table opening_windows (
   calendar_id text not null,
@@ -27,6 +28,7 @@ create index time_off_by_calendar on time_off (calendar_id, starts_at);
   },
   {
     version: 2,
+    id: "availability/0002_tenant",
     sql: `
 -- Every row belongs to a practice (tenant). Rows written before tenancy was closed by work that
 -- named no practice are given the seed's practice, practice-1 (the seeded cal-1's hours are).

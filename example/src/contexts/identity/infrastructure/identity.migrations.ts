@@ -7,6 +7,7 @@ import type { Migration } from "@kit/kernel/postgres";
 export const identityMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "identity/0001_people_invitations",
     sql: `
 create table people (
   id text primary key,
@@ -28,6 +29,7 @@ create table invitations (
   },
   {
     version: 2,
+    id: "identity/0002_tenant",
     sql: `
 -- Every row belongs to a practice (tenant). Rows written before tenancy was closed by work that
 -- named no practice are personal data of an unknown practice: deleted, never handed to one.

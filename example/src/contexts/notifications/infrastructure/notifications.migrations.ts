@@ -7,6 +7,7 @@ import type { Migration } from "@kit/kernel/postgres";
 export const notificationsMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "notifications/0001_notifications_preferences",
     sql: `
 create table notifications (
   id text primary key,
@@ -29,6 +30,7 @@ create table preferences (
   },
   {
     version: 2,
+    id: "notifications/0002_reminders",
     sql: `
 create table reminders (
   appointment_id text primary key,
@@ -38,6 +40,7 @@ create table reminders (
   },
   {
     version: 3,
+    id: "notifications/0003_tenant",
     sql: `
 -- Every row belongs to a practice (tenant). The rows kept before are given the seed's practice,
 -- practice-1: they were written by reactions to its calendars, the only ones a dev database knows.
