@@ -40,6 +40,7 @@ e2e(
     assert.deepEqual(one.body, {
       id: "cal-a",
       ownerId: "dr-who",
+      timeZone: "UTC",
       rules: { slotMinutes: 15, minimumNoticeMinutes: 120, horizonDays: 60, patientLimit: 3 },
       appointmentTypes: [{ id: "checkup", name: "Check-up", durationMinutes: 30 }],
     });

@@ -54,7 +54,7 @@ const inputs: Record<string, RouteInput> = {
     params: appointment,
     body: { startsAt: "2026-03-02T12:00:00Z" },
   },
-  "PUT /calendars/{calendarId}": { params: () => calendar },
+  "PUT /calendars/{calendarId}": { params: () => calendar, body: { timeZone: "Europe/Paris" } },
   "PUT /calendars/{calendarId}/appointment-types/{appointmentTypeId}": {
     params: () => ({ ...calendar, appointmentTypeId: "checkup" }),
     body: { name: "Check-up", durationMinutes: 30 },
@@ -65,6 +65,14 @@ const inputs: Record<string, RouteInput> = {
   },
   "GET /calendars": {},
   "GET /calendars/{calendarId}": { params: () => calendar },
+  "GET /calendars/{calendarId}/slots": {
+    params: () => calendar,
+    query: {
+      from: "2026-03-02T00:00:00Z",
+      until: "2026-03-03T00:00:00Z",
+      appointmentTypeId: "checkup",
+    },
+  },
   "GET /calendars/{calendarId}/clearances/{clearanceId}": {
     params: (v) => ({ ...calendar, clearanceId: v.clearanceId }),
   },

@@ -164,8 +164,16 @@ const routeCases: Record<string, RouteCase> = {
     attempt: (a) => ({ path: `/calendars/${a.calendarId}/clearances/${a.clearanceId}` }),
     control: 200,
   },
+  "GET /calendars/{calendarId}/slots": {
+    attempt: (a) => ({
+      path: `/calendars/${a.calendarId}/slots?appointmentTypeId=checkup` +
+        `&from=${tuesday("00:00")}&until=${tuesday("23:00")}`,
+    }),
+    control: 200,
+  },
+  // B naming A's calendar would move it to another zone: A's row is compared after.
   "PUT /calendars/{calendarId}": {
-    attempt: (a) => ({ path: `/calendars/${a.calendarId}` }),
+    attempt: (a) => ({ path: `/calendars/${a.calendarId}`, body: { timeZone: "Asia/Tokyo" } }),
     control: 200,
   },
   "PUT /calendars/{calendarId}/appointment-types/{appointmentTypeId}": {

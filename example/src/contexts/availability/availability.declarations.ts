@@ -5,6 +5,7 @@ import { AddTimeOffController } from "./presentation/http/add-time-off.controlle
 import { AddTimeOffHandler } from "./application/commands/add-time-off/add-time-off.handler.ts";
 import { CalendarAvailability } from "./presentation/http/availability.routes.ts";
 import { CheckAvailabilityHandler } from "./application/queries/check-availability/check-availability.handler.ts";
+import { ListOpenPeriodsHandler } from "./application/queries/list-open-periods/list-open-periods.handler.ts";
 import { SetOpeningHours } from "./application/commands/set-opening-hours/set-opening-hours.command.ts";
 import { SetOpeningHoursController } from "./presentation/http/set-opening-hours.controller.ts";
 import { SetOpeningHoursHandler } from "./application/commands/set-opening-hours/set-opening-hours.handler.ts";
@@ -16,6 +17,7 @@ export const availabilityDeclarations: readonly AnyClass[] = [
   AddTimeOffHandler,
   CalendarAvailability,
   CheckAvailabilityHandler,
+  ListOpenPeriodsHandler,
   SetOpeningHours,
   SetOpeningHoursController,
   SetOpeningHoursHandler,

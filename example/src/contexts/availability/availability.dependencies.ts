@@ -5,6 +5,7 @@ import { BookedAppointments } from "./application/ports/booked-appointments.ts";
 import { KnownCalendars } from "./application/ports/known-calendars.ts";
 import { OpeningHoursRepository } from "./application/ports/opening-hours-repository.ts";
 import { CheckAvailabilityHandler } from "./application/queries/check-availability/check-availability.handler.ts";
+import { ListOpenPeriodsHandler } from "./application/queries/list-open-periods/list-open-periods.handler.ts";
 import { AddTimeOffController } from "./presentation/http/add-time-off.controller.ts";
 import { SetOpeningHoursController } from "./presentation/http/set-opening-hours.controller.ts";
 import { CommandBus, type DependencyManifest, IdGenerator } from "@kit/kernel";
@@ -17,6 +18,7 @@ export const availabilityDependencies: DependencyManifest = new Map<
   [AddTimeOffController, [CommandBus]],
   [AddTimeOffHandler, [OpeningHoursRepository, BookedAppointments, KnownCalendars, IdGenerator]],
   [CheckAvailabilityHandler, [OpeningHoursRepository]],
+  [ListOpenPeriodsHandler, [OpeningHoursRepository]],
   [SetOpeningHoursController, [CommandBus]],
   [SetOpeningHoursHandler, [OpeningHoursRepository, KnownCalendars]],
 ]) as DependencyManifest;

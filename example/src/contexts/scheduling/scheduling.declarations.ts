@@ -33,6 +33,9 @@ import { ListBookedAppointmentsHandler } from "./application/queries/list-booked
 import { ListCalendars } from "./application/queries/list-calendars/list-calendars.query.ts";
 import { ListCalendarsController } from "./presentation/http/list-calendars.controller.ts";
 import { ListCalendarsHandler } from "./application/queries/list-calendars/list-calendars.handler.ts";
+import { ListFreeSlots } from "./application/queries/list-free-slots/list-free-slots.query.ts";
+import { ListFreeSlotsController } from "./presentation/http/list-free-slots.controller.ts";
+import { ListFreeSlotsHandler } from "./application/queries/list-free-slots/list-free-slots.handler.ts";
 import { OpenCalendar } from "./application/commands/open-calendar/open-calendar.command.ts";
 import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
 import { RequestClearance } from "./application/commands/request-clearance/request-clearance.command.ts";
@@ -77,6 +80,9 @@ export const schedulingDeclarations: readonly AnyClass[] = [
   ListCalendars,
   ListCalendarsController,
   ListCalendarsHandler,
+  ListFreeSlots,
+  ListFreeSlotsController,
+  ListFreeSlotsHandler,
   OpenCalendar,
   OpenCalendarHandler,
   RequestClearance,

@@ -17,6 +17,7 @@ import { GetClearanceHandler } from "./application/queries/get-clearance/get-cle
 import { ListAppointmentsHandler } from "./application/queries/list-appointments/list-appointments.handler.ts";
 import { ListBookedAppointmentsHandler } from "./application/queries/list-booked-appointments/list-booked-appointments.handler.ts";
 import { ListCalendarsHandler } from "./application/queries/list-calendars/list-calendars.handler.ts";
+import { ListFreeSlotsHandler } from "./application/queries/list-free-slots/list-free-slots.handler.ts";
 import { AppointmentSerializer } from "./presentation/http/appointment.serializer.ts";
 import { BookAppointmentController } from "./presentation/http/book-appointment.controller.ts";
 import { CancelAppointmentController } from "./presentation/http/cancel-appointment.controller.ts";
@@ -27,6 +28,7 @@ import { GetCalendarController } from "./presentation/http/get-calendar.controll
 import { GetClearanceController } from "./presentation/http/get-clearance.controller.ts";
 import { ListAppointmentsController } from "./presentation/http/list-appointments.controller.ts";
 import { ListCalendarsController } from "./presentation/http/list-calendars.controller.ts";
+import { ListFreeSlotsController } from "./presentation/http/list-free-slots.controller.ts";
 import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
 import { RescheduleAppointmentController } from "./presentation/http/reschedule-appointment.controller.ts";
 import {
@@ -72,6 +74,8 @@ export const schedulingDependencies: DependencyManifest = new Map<
   [ListBookedAppointmentsHandler, [AppointmentRepository]],
   [ListCalendarsController, [QueryBus]],
   [ListCalendarsHandler, [CalendarRepository]],
+  [ListFreeSlotsController, [QueryBus]],
+  [ListFreeSlotsHandler, [CalendarRepository, AppointmentRepository, AvailabilityGateway, Clock]],
   [OpenCalendarHandler, [CalendarRepository, EventPublisher]],
   [RequestClearanceController, [CommandBus]],
   [RequestClearanceHandler, [CalendarRepository, AppointmentRepository, JobQueue, EventPublisher]],

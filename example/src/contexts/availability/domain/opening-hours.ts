@@ -1,8 +1,12 @@
 import { availabilityErrors } from "./availability-errors.ts";
+import { instantAt, localDate, weekdayOf } from "./wall-clock.ts";
 
-/** One opening window of a weekday, in minutes from midnight UTC (`opens` < `closes`). */
+/**
+ * One opening window of a weekday, in minutes from midnight on the calendar's wall clock (its
+ * time zone), `opens` < `closes` (1440 at most: the next midnight).
+ */
 export interface OpeningWindow {
-  /** 0 = Sunday ... 6 = Saturday (as `Date.getUTCDay`). */
+  /** 0 = Sunday ... 6 = Saturday. */
   readonly weekday: number;
   readonly opensAt: number;
   readonly closesAt: number;
@@ -16,11 +20,16 @@ export interface TimeOff {
   readonly reason: string;
 }
 
-const day = 24 * 60 * 60_000;
+/** A period the calendar is open in: [startsAt, endsAt). */
+export interface OpenPeriod {
+  readonly startsAt: Date;
+  readonly endsAt: Date;
+}
 
 /**
- * The OpeningHours aggregate: when a calendar takes appointments (weekly windows, in UTC) and its
- * time off. It answers whether a period is open; it refuses time off over booked appointments.
+ * The OpeningHours aggregate: when a calendar takes appointments (weekly windows, wall-clock times
+ * of the calendar's time zone, which its callers name) and its time off. It answers whether a
+ * period is open and which periods are; it refuses time off over booked appointments.
  */
 export class OpeningHours {
   private constructor(
@@ -90,16 +99,59 @@ export class OpeningHours {
     this.timeOff.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
   }
 
-  /** True when [startsAt, endsAt) lies in one window of its day and overlaps no time off. */
-  isOpen(startsAt: Date, endsAt: Date): boolean {
-    const midnight = Math.floor(startsAt.getTime() / day) * day;
-    const from = (startsAt.getTime() - midnight) / 60_000;
-    const until = (endsAt.getTime() - midnight) / 60_000;
-    const weekday = new Date(midnight).getUTCDay();
-    const inWindow = this.windows.some((w) =>
-      w.weekday === weekday && w.opensAt <= from && until <= w.closesAt
+  /**
+   * True when [startsAt, endsAt) lies in one window of its day (the day and the window read on
+   * the wall clock of `timeZone`) and overlaps no time off.
+   */
+  isOpen(startsAt: Date, endsAt: Date, timeZone: string): boolean {
+    const date = localDate(startsAt, timeZone);
+    const inWindow = this.windowsOf(date, timeZone).some((w) =>
+      w.startsAt <= startsAt && endsAt <= w.endsAt
     );
     if (!inWindow) return false;
     return !this.timeOff.some((t) => t.startsAt < endsAt && startsAt < t.endsAt);
+  }
+
+  /**
+   * The periods the calendar is open in that overlap [from, until), in order: each window of each
+   * day (on the wall clock of `timeZone`) less the time off over it, not cut at `from` or
+   * `until`. A period lies within one of them exactly when {@linkcode isOpen} says it is open.
+   */
+  openPeriods(from: Date, until: Date, timeZone: string): OpenPeriod[] {
+    const periods: OpenPeriod[] = [];
+    const last = localDate(until, timeZone);
+    for (let date = localDate(from, timeZone); Temporal.PlainDate.compare(date, last) <= 0;) {
+      for (const window of this.windowsOf(date, timeZone)) {
+        for (const open of this.lessTimeOff(window)) {
+          if (open.startsAt < until && from < open.endsAt) periods.push(open);
+        }
+      }
+      date = date.add({ days: 1 });
+    }
+    return periods;
+  }
+
+  /** The windows of a date, as instants. */
+  private windowsOf(date: Temporal.PlainDate, timeZone: string): OpenPeriod[] {
+    const weekday = weekdayOf(date);
+    return this.windows.filter((w) => w.weekday === weekday).map((w) => ({
+      startsAt: instantAt(date, w.opensAt, timeZone),
+      endsAt: instantAt(date, w.closesAt, timeZone),
+    })).filter((w) => w.startsAt < w.endsAt);
+  }
+
+  /** A window less the time off over it: what remains, in order. */
+  private lessTimeOff(window: OpenPeriod): OpenPeriod[] {
+    let remaining: OpenPeriod[] = [window];
+    for (const t of this.timeOff) {
+      remaining = remaining.flatMap((p) => {
+        if (!(t.startsAt < p.endsAt && p.startsAt < t.endsAt)) return [p];
+        const parts: OpenPeriod[] = [];
+        if (p.startsAt < t.startsAt) parts.push({ startsAt: p.startsAt, endsAt: t.startsAt });
+        if (t.endsAt < p.endsAt) parts.push({ startsAt: t.endsAt, endsAt: p.endsAt });
+        return parts;
+      });
+    }
+    return remaining;
   }
 }

@@ -1,7 +1,8 @@
 import { type Actor, Query } from "@kit/kernel";
 
 /**
- * Asks availability whether a calendar is open over a whole period (within its opening hours and
+ * Asks availability whether a calendar is open over a whole period (within its opening hours,
+ * read on the wall clock of the calendar's IANA time zone, which scheduling keeps and names, and
  * clear of time off). Published for scheduling, which asks it before booking; it reveals no more
  * than yes or no, so it needs no permission.
  */
@@ -11,6 +12,7 @@ export class CheckAvailability extends Query<boolean> {
     readonly calendarId: string,
     readonly startsAt: Date,
     readonly endsAt: Date,
+    readonly timeZone: string,
   ) {
     super(actor);
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isRefusal } from "@kit/kernel";
-import { Calendar } from "./calendar.ts";
+import { Calendar, defaultBookingRules } from "./calendar.ts";
 
 const now = new Date("2026-03-02T08:00:00Z");
 function calendar(): Calendar {
@@ -59,4 +59,58 @@ Deno.test("a patient holding three upcoming appointments is refused a fourth", (
         patientUpcoming: 3,
       }),
   );
+});
+
+Deno.test("the grid is counted from midnight in the calendar's zone", () => {
+  const hourly = Calendar.open("cal-1", "dr-who", "practice-1", "Asia/Kolkata", {
+    ...defaultBookingRules,
+    slotMinutes: 60,
+  });
+  hourly.defineAppointmentType({ id: "checkup", name: "Check-up", durationMinutes: 30 });
+  // 11:00 in Kolkata (UTC+05:30) is 05:30Z: on its hourly grid; 06:00Z (11:30 there) is not.
+  hourly.planBooking("checkup", new Date("2026-03-03T05:30:00Z"), facts);
+  refusedWith(
+    "OFF_GRID",
+    () => hourly.planBooking("checkup", new Date("2026-03-03T06:00:00Z"), facts),
+  );
+});
+
+Deno.test("a calendar is in UTC unless opened in a zone; an unknown zone is refused", () => {
+  assert.equal(calendar().timeZone, "UTC");
+  const paris = Calendar.open("cal-2", "dr-who", "practice-1", "europe/paris");
+  assert.equal(paris.timeZone, "Europe/Paris");
+  assert.equal(paris.moveTo("Europe/Paris"), false);
+  assert.equal(paris.moveTo("Asia/Tokyo"), true);
+  assert.equal(paris.timeZone, "Asia/Tokyo");
+  assert.throws(() => Calendar.open("cal-3", "dr-who", "practice-1", "Mars/Olympus"), RangeError);
+});
+
+Deno.test("the free slots of an unknown appointment type are refused", () => {
+  refusedWith("UNKNOWN_APPOINTMENT_TYPE", () =>
+    calendar().freeSlots("surgery", {
+      from: new Date("2026-03-03T00:00:00Z"),
+      until: new Date("2026-03-04T00:00:00Z"),
+      now,
+      open: [],
+      booked: [],
+    }));
+});
+
+Deno.test("every free slot is a booking the calendar accepts; the starts between are refused", () => {
+  const c = calendar();
+  const day = { from: new Date("2026-03-02T00:00:00Z"), until: new Date("2026-03-03T00:00:00Z") };
+  // Open around the clock: only the calendar's own rules decide.
+  const open = [{ startsAt: day.from, endsAt: new Date("2026-03-04T00:00:00Z") }];
+  const slots = c.freeSlots("checkup", { ...day, now, open, booked: [] });
+  assert.equal(slots[0]!.startsAt.toISOString(), "2026-03-02T10:00:00.000Z", "two hours' notice");
+  const listed = new Set(slots.map((s) => s.startsAt.getTime()));
+  for (let t = day.from.getTime(); t < day.until.getTime(); t += 5 * 60_000) {
+    let accepted = true;
+    try {
+      c.planBooking("checkup", new Date(t), facts);
+    } catch {
+      accepted = false;
+    }
+    assert.equal(listed.has(t), accepted, new Date(t).toISOString());
+  }
 });

@@ -1,8 +1,10 @@
+import { freeSlots, type Period, type SlotFacts } from "./free-slots.ts";
 import { schedulingRefusals } from "./scheduling-refusals.ts";
+import { defaultTimeZone, onLocalGrid, timeZoneNamed } from "./time-zone.ts";
 
 /** The rules a calendar books by; every calendar starts with {@linkcode defaultBookingRules}. */
 export interface BookingRules {
-  /** Appointments start on this grid, counted from midnight UTC (minutes). */
+  /** Appointments start on this grid, counted from midnight in the calendar's zone (minutes). */
   readonly slotMinutes: number;
   /** The shortest notice a booking may give (minutes before the start). */
   readonly minimumNoticeMinutes: number;
@@ -47,8 +49,9 @@ export interface PlannedBooking {
 const minute = 60_000;
 
 /**
- * The Calendar aggregate: a practitioner's calendar in a practice (the tenant), the appointment
- * types it offers and the rules it books by. It decides whether a booking fits its rules; whether
+ * The Calendar aggregate: a practitioner's calendar in a practice (the tenant), its time zone (an
+ * IANA name: its grid and its opening hours are wall-clock times there), the appointment types it
+ * offers and the rules it books by. It decides whether a booking fits its rules; whether
  * the slot is free and the practice open are decided with the facts its handler gathers.
  */
 export class Calendar {
@@ -58,17 +61,19 @@ export class Calendar {
     readonly ownerId: string,
     readonly rules: BookingRules,
     private readonly types: Map<string, AppointmentType>,
+    private zone: string,
   ) {}
 
-  /** A new calendar owned by a practitioner, with the default rules. */
+  /** A new calendar owned by a practitioner, in a time zone (default UTC), with the default rules. */
   static open(
     id: string,
     ownerId: string,
     tenantId: string,
+    timeZone: string = defaultTimeZone,
     rules: BookingRules = defaultBookingRules,
   ): Calendar {
     if (id.length === 0) throw new TypeError("A calendar needs an id");
-    return new Calendar(id, tenantId, ownerId, rules, new Map());
+    return new Calendar(id, tenantId, ownerId, rules, new Map(), zoneOf(timeZone));
   }
 
   /** A calendar as stored. */
@@ -78,6 +83,7 @@ export class Calendar {
       tenantId: string;
       ownerId: string;
       rules: BookingRules;
+      timeZone: string;
       appointmentTypes: readonly AppointmentType[];
     },
   ): Calendar {
@@ -87,7 +93,21 @@ export class Calendar {
       state.ownerId,
       state.rules,
       new Map(state.appointmentTypes.map((t) => [t.id, t])),
+      state.timeZone,
     );
+  }
+
+  /** Its IANA time zone. */
+  get timeZone(): string {
+    return this.zone;
+  }
+
+  /** Moves it to another time zone; answers whether anything changed. */
+  moveTo(timeZone: string): boolean {
+    const zone = zoneOf(timeZone);
+    if (zone === this.zone) return false;
+    this.zone = zone;
+    return true;
   }
 
   /** The appointment types offered, sorted by id. */
@@ -113,7 +133,7 @@ export class Calendar {
       throw schedulingRefusals.unknownAppointmentType(this.id, appointmentTypeId);
     }
     const time = startsAt.getTime();
-    if (time % (this.rules.slotMinutes * minute) !== 0) {
+    if (!onLocalGrid(startsAt, this.zone, this.rules.slotMinutes)) {
       throw schedulingRefusals.offGrid(startsAt, this.rules.slotMinutes);
     }
     const earliest = new Date(facts.now.getTime() + this.rules.minimumNoticeMinutes * minute);
@@ -129,4 +149,31 @@ export class Calendar {
       endsAt: new Date(time + appointmentType.durationMinutes * minute),
     };
   }
+
+  /**
+   * The free slots of an appointment type (see {@linkcode freeSlots}): the starts
+   * {@linkcode planBooking} would accept now, whose period is open and not booked.
+   */
+  freeSlots(
+    appointmentTypeId: string,
+    facts: Omit<SlotFacts, "rules" | "timeZone" | "durationMinutes">,
+  ): Period[] {
+    const type = this.types.get(appointmentTypeId);
+    if (type === undefined) {
+      throw schedulingRefusals.unknownAppointmentType(this.id, appointmentTypeId);
+    }
+    return freeSlots({
+      ...facts,
+      rules: this.rules,
+      timeZone: this.zone,
+      durationMinutes: type.durationMinutes,
+    });
+  }
+}
+
+/** The canonical name of a zone; an unknown one is a programming error (requests are validated). */
+function zoneOf(timeZone: string): string {
+  const zone = timeZoneNamed(timeZone);
+  if (zone === undefined) throw new RangeError(`Unknown time zone '${timeZone}'`);
+  return zone;
 }

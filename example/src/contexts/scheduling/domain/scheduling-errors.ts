@@ -18,7 +18,10 @@ export const schedulingErrors = defineErrorCodes("scheduling", {
     description: "Booking has closed for this start (the minimum notice)",
   },
   INVALID_CURSOR: { status: 400, description: "The cursor is not one this API gave" },
-  INVALID_PERIOD: { status: 422, description: "The period ends before it starts" },
+  INVALID_PERIOD: {
+    status: 422,
+    description: "The period does not end after it starts, or spans more than the route allows",
+  },
   OFF_GRID: { status: 422, description: "The start is not on the calendar's slot grid" },
   OUTSIDE_AVAILABILITY: { status: 422, description: "The calendar is not open then" },
   PATIENT_LIMIT_REACHED: {

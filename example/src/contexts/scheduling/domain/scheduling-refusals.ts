@@ -54,6 +54,11 @@ export const schedulingRefusals = {
     schedulingErrors.APPOINTMENT_CANCELLED.error(`Appointment '${appointmentId}' is cancelled`, {
       appointmentId,
     }),
+  invalidPeriod: (from: Date, until: Date, why: string): ConceptError =>
+    schedulingErrors.INVALID_PERIOD.error(why, {
+      from: from.toISOString(),
+      until: until.toISOString(),
+    }),
   unknownClearance: (clearanceId: string): ConceptError =>
     schedulingErrors.UNKNOWN_CLEARANCE.error(`No clearance '${clearanceId}' on this calendar`, {
       clearanceId,

@@ -42,13 +42,19 @@ export class PostgresCalendars implements CalendarRepository {
   async add(calendar: Calendar): Promise<boolean> {
     const rows = await currentSql(this.sql)`
       insert into scheduling.calendars (id, tenant_id, owner_id, slot_minutes,
-        minimum_notice_minutes, horizon_days, patient_limit, opened_at)
+        minimum_notice_minutes, horizon_days, patient_limit, time_zone, opened_at)
       values (${calendar.id}, ${requireTenant()}, ${calendar.ownerId},
         ${calendar.rules.slotMinutes}, ${calendar.rules.minimumNoticeMinutes},
-        ${calendar.rules.horizonDays}, ${calendar.rules.patientLimit}, now())
+        ${calendar.rules.horizonDays}, ${calendar.rules.patientLimit}, ${calendar.timeZone}, now())
       on conflict (id) do nothing
       returning id`;
     return rows.length === 1;
+  }
+
+  async saveTimeZone(calendar: Calendar): Promise<void> {
+    await currentSql(this.sql)`
+      update scheduling.calendars set time_zone = ${calendar.timeZone}
+      where id = ${calendar.id} and tenant_id = ${requireTenant()}`;
   }
 
   async saveAppointmentType(calendar: Calendar, type: AppointmentType): Promise<void> {
@@ -75,6 +81,7 @@ function restore(row: Record<string, any>, types: readonly Record<string, any>[]
       horizonDays: row.horizon_days,
       patientLimit: row.patient_limit,
     },
+    timeZone: row.time_zone,
     appointmentTypes: types.map((t) => ({
       id: t.id,
       name: t.name,

@@ -2,7 +2,8 @@ import type { Migration } from "@kit/kernel/postgres";
 
 /**
  * The scheduling schema, in order: calendars, appointment types, appointments (1); every row
- * carries its practice, appointments a version (2); appointments listed by start (3).
+ * carries its practice, appointments a version (2); appointments listed by start (3); a calendar's
+ * time zone (4).
  */
 export const schedulingMigrations: readonly Migration[] = [
   {
@@ -69,6 +70,14 @@ alter table appointments alter column version drop default;
     sql: `
 -- GET /appointments pages a practice's appointments by (starts_at, id), after a cursor.
 create index appointments_by_start on appointments (tenant_id, starts_at, id);
+`,
+  },
+  {
+    version: 4,
+    sql: `
+-- A calendar's IANA time zone: its grid and opening hours are wall-clock times there. Calendars
+-- opened before it existed keep reading their hours in UTC, as they did.
+alter table calendars add column time_zone text not null default 'UTC';
 `,
   },
 ];

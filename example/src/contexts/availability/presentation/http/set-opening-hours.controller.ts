@@ -6,7 +6,10 @@ import { SetOpeningHours } from "../../application/commands/set-opening-hours/se
 import { CalendarAvailability } from "./availability.routes.ts";
 import { availabilityErrors } from "../../domain/availability-errors.ts";
 
-const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "HH:MM, UTC");
+const clock = z.string().regex(
+  /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/,
+  "HH:MM, on the calendar's wall clock (its time zone)",
+);
 const hoursBody = z.object({
   windows: z.array(
     z.object({ weekday: z.int().min(0).max(6), opens: clock, closes: clock }),
@@ -15,7 +18,7 @@ const hoursBody = z.object({
 
 const minutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 
-/** PUT /calendars/:calendarId/opening-hours: the weekly windows (UTC) the calendar takes bookings in. */
+/** PUT /calendars/:calendarId/opening-hours: the weekly windows the calendar takes bookings in (wall-clock times of its time zone). */
 @Controller({
   group: CalendarAvailability,
   method: "PUT",

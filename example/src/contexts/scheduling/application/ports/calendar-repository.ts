@@ -12,6 +12,8 @@ export interface CalendarRepository {
   list(): Promise<Calendar[]>;
   /** Stores a new calendar; answers false (and stores nothing) when the id is taken. */
   add(calendar: Calendar): Promise<boolean>;
+  /** Stores the calendar's time zone. */
+  saveTimeZone(calendar: Calendar): Promise<void>;
   /** Stores one appointment type of the calendar (offered, or redefined). */
   saveAppointmentType(calendar: Calendar, type: AppointmentType): Promise<void>;
 }

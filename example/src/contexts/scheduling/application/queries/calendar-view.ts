@@ -5,6 +5,8 @@ export interface CalendarView {
   readonly id: string;
   /** The practitioner whose calendar it is. */
   readonly ownerId: string;
+  /** Its IANA time zone: its grid and opening hours are wall-clock times there. */
+  readonly timeZone: string;
   readonly rules: BookingRules;
   /** The appointment types it offers, sorted by id. */
   readonly appointmentTypes: {
@@ -19,6 +21,7 @@ export function calendarView(calendar: Calendar): CalendarView {
   return {
     id: calendar.id,
     ownerId: calendar.ownerId,
+    timeZone: calendar.timeZone,
     rules: { ...calendar.rules },
     appointmentTypes: [...calendar.appointmentTypes]
       .sort((a, b) => a.id.localeCompare(b.id))

@@ -5,6 +5,9 @@ import { z } from "zod";
 export const calendarViewSchema = z.object({
   id: z.string(),
   ownerId: z.string(),
+  timeZone: z.string().describe(
+    "IANA time zone: the grid and opening hours are wall-clock times there",
+  ),
   rules: z.object({
     slotMinutes: z.int(),
     minimumNoticeMinutes: z.int(),

@@ -1,12 +1,17 @@
 import { acceptedSchema, defineRoute, type FunctionRoute, zodSchema } from "@kit/http";
 import { z } from "zod";
 import { idSchema } from "../../../../shared-kernel/schemas.ts";
+import { timeZoneSchema } from "./time-zone.schema.ts";
 import { OpenCalendar } from "../../application/commands/open-calendar/open-calendar.command.ts";
 import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
+const calendarBody = z.object({ timeZone: timeZoneSchema().optional() }).optional();
+
 /**
  * PUT /calendars/:calendarId, a function route (it answers two success statuses and sets
- * `Location`): 201 when this request opened the calendar, 200 when it was there already.
+ * `Location`): 201 when this request opened the calendar, 200 when it was there already. An
+ * optional body names its time zone (UTC when a new calendar's names none; an existing
+ * calendar's is replaced only when one is named).
  */
 export const putCalendar: FunctionRoute = defineRoute({
   method: "PUT",
@@ -14,16 +19,19 @@ export const putCalendar: FunctionRoute = defineRoute({
   operationId: "putCalendar",
   summary: "Open a calendar (idempotent)",
   tags: ["calendars"],
-  request: { params: zodSchema(z.object({ calendarId: idSchema() })) },
+  request: {
+    params: zodSchema(z.object({ calendarId: idSchema() })),
+    body: zodSchema(calendarBody),
+  },
   responses: {
     200: { description: "The calendar was there already", body: acceptedSchema },
     201: { description: "The calendar was opened; Location names it", body: acceptedSchema },
   },
   security: ["bearer"],
   errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR],
-}, async ({ params, context }) => {
+}, async ({ params, body, context }) => {
   const { id, created } = await context.commands.execute(
-    new OpenCalendar(context.execution.actor, params.calendarId),
+    new OpenCalendar(context.execution.actor, params.calendarId, body?.timeZone),
   );
   return created
     ? { status: 201, body: { id }, headers: { location: `/calendars/${encodeURIComponent(id)}` } }

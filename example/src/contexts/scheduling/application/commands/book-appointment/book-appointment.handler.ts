@@ -55,7 +55,13 @@ export class BookAppointmentHandler {
       ),
     });
     if (
-      !await this.availability.isOpen(command.actor, calendar.id, planned.startsAt, planned.endsAt)
+      !await this.availability.isOpen(
+        command.actor,
+        calendar.id,
+        planned.startsAt,
+        planned.endsAt,
+        calendar.timeZone,
+      )
     ) {
       throw schedulingRefusals.outsideAvailability(planned.startsAt, planned.endsAt);
     }

@@ -8,14 +8,15 @@ export interface OpenCalendarResult {
 }
 
 /**
- * Opens a calendar for the practitioner sending it, in the practice of the work; opening one that
- * exists already changes nothing (PUT semantics). Needs 'calendar.open'.
+ * Opens a calendar for the practitioner sending it, in the practice of the work, in a time zone
+ * (an IANA name; UTC when none is named). Opening one that exists already changes nothing, save
+ * its time zone when one is named (PUT semantics). Needs 'calendar.open'.
  */
 @Requires(schedulingPermissions["calendar.open"], {
   resource: (c: OpenCalendar) => ({ type: "calendar", id: c.calendarId }),
 })
 export class OpenCalendar extends AuthorizedCommand<OpenCalendarResult> {
-  constructor(actor: Actor, readonly calendarId: string) {
+  constructor(actor: Actor, readonly calendarId: string, readonly timeZone?: string) {
     super(actor);
   }
 }

@@ -1,11 +1,17 @@
-import { type EventPublisher, Handles, requireTenant } from "@kit/kernel";
+import { type EventPublisher, Handles, lockFor, requireTenant } from "@kit/kernel";
 import { Calendar } from "../../../domain/calendar.ts";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
+import { defaultTimeZone } from "../../../domain/time-zone.ts";
+import { calendarLock } from "../../../published-language/calendar-lock.ts";
 import { CalendarOpened } from "../../../published-language/calendar-opened.event.ts";
 import type { CalendarRepository } from "../../ports/calendar-repository.ts";
 import { OpenCalendar, type OpenCalendarResult } from "./open-calendar.command.ts";
 
-/** Runs OpenCalendar: creates the calendar once, and publishes CalendarOpened then. */
+/**
+ * Runs OpenCalendar: creates the calendar once, and publishes CalendarOpened then. A time zone
+ * named for an existing calendar replaces its own, under the calendar's lock (bookings read the
+ * zone to decide, one at a time).
+ */
 @Handles(OpenCalendar)
 export class OpenCalendarHandler {
   constructor(
@@ -14,7 +20,12 @@ export class OpenCalendarHandler {
   ) {}
 
   async handle(command: OpenCalendar): Promise<OpenCalendarResult> {
-    const calendar = Calendar.open(command.calendarId, command.actor.id, requireTenant());
+    const calendar = Calendar.open(
+      command.calendarId,
+      command.actor.id,
+      requireTenant(),
+      command.timeZone ?? defaultTimeZone,
+    );
     if (await this.calendars.add(calendar)) {
       await this.events.publish(CalendarOpened, {
         calendarId: calendar.id,
@@ -22,10 +33,16 @@ export class OpenCalendarHandler {
       });
       return { id: calendar.id, created: true };
     }
+    if (command.timeZone !== undefined) {
+      await lockFor(calendarLock(requireTenant(), command.calendarId));
+    }
     const existing = await this.calendars.find(command.calendarId);
     // Another practice's calendar of that id is not this practice's to see.
     if (existing === undefined) {
       throw schedulingRefusals.unknownCalendar(command.calendarId);
+    }
+    if (command.timeZone !== undefined && existing.moveTo(command.timeZone)) {
+      await this.calendars.saveTimeZone(existing);
     }
     return { id: existing.id, created: false };
   }

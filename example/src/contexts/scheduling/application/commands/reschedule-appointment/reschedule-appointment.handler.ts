@@ -59,7 +59,13 @@ export class RescheduleAppointmentHandler {
       patientUpcoming: state.endsAt > now && state.status !== "cancelled" ? upcoming - 1 : upcoming,
     });
     if (
-      !await this.availability.isOpen(command.actor, calendar.id, planned.startsAt, planned.endsAt)
+      !await this.availability.isOpen(
+        command.actor,
+        calendar.id,
+        planned.startsAt,
+        planned.endsAt,
+        calendar.timeZone,
+      )
     ) {
       throw schedulingRefusals.outsideAvailability(planned.startsAt, planned.endsAt);
     }
