@@ -88,7 +88,8 @@ export function openApiDocument(
     if (parameters.length > 0) operation.parameters = parameters;
     if (route.parts.body) {
       operation.requestBody = {
-        required: true,
+        // The pipeline hands a request without a body to the schema as `undefined`.
+        required: !acceptsNoBody(route.parts.body),
         content: { "application/json": { schema: route.parts.body.jsonSchema() } },
       };
     }
@@ -201,6 +202,16 @@ function idempotencyKeyParameter(options: { readonly required?: boolean }) {
       "A unique key per operation: a retry with the same key and request answers the first answer again (Idempotent-Replayed: true)",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
   };
+}
+
+/** Whether a body schema accepts a request without a body (its answer to `undefined`). */
+function acceptsNoBody(schema: Schema<unknown>): boolean {
+  try {
+    const result = schema.validate(undefined);
+    return !(result instanceof Promise) && result.ok;
+  } catch {
+    return false;
+  }
 }
 
 /** The header naming the tenant, as the pipeline checks it (1 to 128 characters, no control). */

@@ -8,6 +8,7 @@ import type { Migration } from "@kit/kernel/postgres";
 export const schedulingMigrations: readonly Migration[] = [
   {
     version: 1,
+    id: "scheduling/0001_calendars_appointments",
     sql: `
 create table calendars (
   id text primary key,
@@ -48,6 +49,7 @@ create index appointments_by_patient on appointments (calendar_id, patient_id, e
   },
   {
     version: 2,
+    id: "scheduling/0002_tenant_version",
     sql: `
 -- Every row belongs to a practice (tenant). Rows written before tenancy was closed by work that
 -- named no practice are given the seed's practice, practice-1 (the only one a dev database
@@ -67,6 +69,7 @@ alter table appointments alter column version drop default;
   },
   {
     version: 3,
+    id: "scheduling/0003_appointments_by_start",
     sql: `
 -- GET /appointments pages a practice's appointments by (starts_at, id), after a cursor.
 create index appointments_by_start on appointments (tenant_id, starts_at, id);
@@ -74,6 +77,7 @@ create index appointments_by_start on appointments (tenant_id, starts_at, id);
   },
   {
     version: 4,
+    id: "scheduling/0004_time_zone",
     sql: `
 -- A calendar's IANA time zone: its grid and opening hours are wall-clock times there. Calendars
 -- opened before it existed keep reading their hours in UTC, as they did.
