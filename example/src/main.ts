@@ -117,6 +117,7 @@ const booking = JSON.stringify({
 });
 console.log(`scheduling API on ${served.url}
   API docs:  ${served.url}/docs  (OpenAPI document: ${served.url}/openapi.json)
+  booking page: ${served.url}/book#token=${tokens.patient}
   health:    ${served.url}/health/live, ${served.url}/health/ready
   database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${jobs ? "Redis" : "PostgreSQL"}
   seeded:    ${

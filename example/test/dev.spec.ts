@@ -83,6 +83,9 @@ Deno.test({
       assert.equal(status, "succeeded");
       const docs = await fetch(`${base}/docs`);
       assert.match(await docs.text(), /swagger-ui-bundle\.js/);
+      const book = /booking page: (\S+)#token=(\S+)/.exec(output)!;
+      assert.equal(book[2], tokenOf("patient pat-1 of practice-1"));
+      assert.match(await (await fetch(book[1]!)).text(), /Book an appointment/);
     } finally {
       child.kill("SIGTERM");
       await child.status;

@@ -1,4 +1,5 @@
 import type { composePlatform } from "../compose-application.ts";
+import { bookingPage } from "./booking-page.ts";
 import { healthEndpoints, type HealthOptions } from "./health.ts";
 
 /** A served application: its address, and how to stop serving. */
@@ -10,7 +11,8 @@ export interface Served {
 /**
  * Serves the application on loopback: the API, the health endpoints (`/health/live`, `/health`
  * and `/health/ready`, see `healthEndpoints`), and what its HTTP plugin serves of its contract:
- * the OpenAPI document at `/openapi.json` and the API docs page at `/docs`.
+ * the OpenAPI document at `/openapi.json` and the API docs page at `/docs`; and the booking
+ * page at `/book` (see `bookingPage`).
  */
 export function serveApplication(
   application: ReturnType<typeof composePlatform>,
@@ -19,7 +21,7 @@ export function serveApplication(
   const health = healthEndpoints(options.health ?? { readiness: {} });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
-    (request) => health(request) ?? application.http.fetch(request),
+    (request) => health(request) ?? bookingPage(request) ?? application.http.fetch(request),
   );
   return Promise.resolve({
     url: `http://127.0.0.1:${server.addr.port}`,
