@@ -42,8 +42,8 @@ export function projectDenoJson(links: readonly string[], queue: KitConfig["queu
 /**
  * The `dev` task of a generated project: `kit docs --watch` beside `deno run --watch src/main.ts`,
  * so that a file written by hand under `src/contexts/` (a controller, a handler) is in its
- * context's barrel, and served, once saved: the regenerated barrel restarts the server. Stopping
- * the task stops both.
+ * context's barrel, and served, once saved: the regenerated barrel restarts the server. Ctrl-C
+ * (SIGINT) stops both.
  */
 function devTask(links: readonly string[]): string {
   return `${kitCommand(links)} docs --watch & deno run -A --watch --no-clear-screen src/main.ts`;
