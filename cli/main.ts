@@ -9,6 +9,7 @@ import { CliError } from "./cli_error.ts";
 import { findUnused, formatUnused } from "./check/unused.ts";
 import { depcruiseConfigCommand } from "./commands/depcruise_config.ts";
 import { docs } from "./commands/docs.ts";
+import { watchDocs } from "./commands/docs_watch.ts";
 import { generate } from "./commands/generate.ts";
 import { initProject } from "./commands/init.ts";
 import { status, todos } from "./commands/status.ts";
@@ -24,8 +25,12 @@ Commands:
   generate <kind> <context> <Name> [options] [--local-only]
   generate --help [--json]     the kinds, their options and the shared files they write
   worker-scope <context> [--worktree <path>] [--branch <name>] [--dry-run] [--json]
-  docs [--check]               regenerates the derived files (barrels, manifests, CONTEXT.md lists, context map
-                               with the events each context consumes)
+  docs [--check | --watch]     regenerates the derived files (barrels, manifests, CONTEXT.md lists,
+                               context map with the events each context consumes); --check writes
+                               nothing and fails naming each stale file and its rule (verify runs
+                               it); --watch regenerates them again on every change under
+                               src/contexts/ or to kit.config.json, one line per regeneration,
+                               until stopped (deno task dev runs it)
   depcruise-config [--check | --write]
                                .dependency-cruiser.cjs derived from kit.config.json: printed on
                                stdout; --check fails when the file is missing or stale (verify runs
@@ -161,7 +166,15 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         return 0;
       }
       case "docs": {
-        const { values } = parseArgs({ args: [...rest], options: { check: { type: "boolean" } } });
+        const { values } = parseArgs({
+          args: [...rest],
+          options: { check: { type: "boolean" }, watch: { type: "boolean" } },
+        });
+        if (values.check && values.watch) throw new CliError("Use --check or --watch, not both");
+        if (values.watch) {
+          await watchDocs(cwd);
+          return 0;
+        }
         const written = await docs(cwd, { check: values.check === true });
         if (values.check) console.log("kit docs --check: every derived file is current");
         else {console.log(

@@ -24,7 +24,8 @@ export function kitCommand(links: readonly string[]): string {
 }
 
 /**
- * The `verify` task of a generated project: format, lint (with kit's architecture lint rules),
+ * The `verify` task of a generated project: the derived files current (`kit docs --check`: barrels,
+ * dependency manifests, CONTEXT.md lists, context map), format, lint (with kit's architecture lint rules),
  * type check, the extractability and contract specs (the contract spec composes the platform, so
  * a route declaring an error code of unknown status fails it), `.dependency-cruiser.cjs` current
  * and cruised, and
@@ -41,6 +42,7 @@ export function kitCommand(links: readonly string[]): string {
 export function verifyTask(links: readonly string[]): string {
   const kit = kitCommand(links);
   return [
+    `${kit} docs --check`,
     "deno fmt --check",
     "deno lint",
     "deno check .",

@@ -66,13 +66,40 @@ export async function docs(
   }
   if (options.check) {
     if (stale.length > 0) {
+      const missing = new Set(stale.filter((path) => !existsSync(join(root, path))));
       throw new CliError(
-        `${stale.length} derived file(s) are stale: ${stale.sort().join(", ")} (run 'kit docs')`,
+        [
+          `docs --check: ${stale.length} derived file(s) stale`,
+          ...stale.sort().map((path) => staleLine(path, missing.has(path))),
+        ].join("\n"),
       );
     }
     return [];
   }
   return await applyPlan(root, writes.filter((w) => stale.includes(w.path)));
+}
+
+/**
+ * The line `docs --check` prints for a stale derived file, naming its rule: a barrel
+ * (`<context>.declarations.ts`) breaks `declarations/barrel-current`, any other derived file
+ * `derived-files-current`.
+ */
+export function staleLine(path: string, missing = false): string {
+  const context = /^src\/contexts\/([^/]+)\/(.+)$/.exec(path);
+  const [name, file] = context === null ? [undefined, path] : [context[1]!, context[2]!];
+  const rule = file === `${name}.declarations.ts`
+    ? "declarations/barrel-current"
+    : "derived-files-current";
+  const what = path === "docs/context-map.md"
+    ? `the context map (${path})`
+    : file === "CONTEXT.md"
+    ? `CONTEXT.md of ${name}`
+    : file === `${name}.declarations.ts`
+    ? `the barrel of ${name} (${path})`
+    : file === `${name}.dependencies.ts`
+    ? `the dependency manifest of ${name} (${path})`
+    : path;
+  return `error ${rule}: ${what} is ${missing ? "missing" : "stale"} (run 'kit docs')`;
 }
 
 function replaceMarkdownRegion(text: string, body: string, file: string): string {

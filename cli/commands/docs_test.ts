@@ -27,8 +27,9 @@ Deno.test("kit docs --check passes after init and generators, fails naming a han
   await assert.rejects(
     () => docs(root, { check: true }),
     {
-      message:
-        "1 derived file(s) are stale: src/contexts/scheduling/scheduling.declarations.ts (run 'kit docs')",
+      message: "docs --check: 1 derived file(s) stale\n" +
+        "error declarations/barrel-current: the barrel of scheduling " +
+        "(src/contexts/scheduling/scheduling.declarations.ts) is stale (run 'kit docs')",
     },
   );
   assert.deepEqual(await docs(root), ["src/contexts/scheduling/scheduling.declarations.ts"]);

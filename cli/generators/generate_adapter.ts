@@ -17,7 +17,9 @@ export interface AdapterOptions {
 
 /**
  * Plans an adapter of an existing port of a context: the class in `infrastructure/`, its
- * registration in the platform's providers region, and a spec. `--kind external` makes it an
+ * registration in the platform's providers region, and a spec (the platform provides it; in
+ * process, the context composed by the test platform is given it for the port; external, it reads
+ * JSON under its base URL). `--kind external` makes it an
  * HTTP client of a base URL (from the environment, fetch injected); `--decorators` wraps it in a
  * retrying decorator.
  */
@@ -100,7 +102,13 @@ export const ${registration}: Registration = {
       create: true,
       contents: `import assert from "node:assert/strict";
 import { providers } from "../../../platform/compose-application.ts";
-import { ${port} } from "../application/ports/${kebab}.ts";
+${
+        external
+          ? ""
+          : `import { testApplication } from "../../../platform/platform-test.module.ts";
+import { ${camelOf(context)}Module } from "../${context}.module.ts";
+`
+      }import { ${port} } from "../application/ports/${kebab}.ts";
 import { ${adapter}, ${registration} } from "./${kebab}.adapter.ts";
 
 Deno.test("${adapter} is provided by the platform for ${port}", () => {
@@ -132,9 +140,9 @@ Deno.test("${adapter} reads JSON under its base URL and refuses an error answer"
 });
 `
           : `
-Deno.test("${adapter} implements ${port}", () => {
-  const adapter: ${port} = new ${adapter}();
-  assert.ok(adapter instanceof ${adapter});
+Deno.test("the ${context} context is given ${adapter} where it asks for ${port}", () => {
+  const application = testApplication([${camelOf(context)}Module]);
+  assert.ok(application.resolve(${port}) instanceof ${adapter});
 });
 `
       }`,

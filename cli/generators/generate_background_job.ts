@@ -17,7 +17,8 @@ interface Input {
 /**
  * Plans a background job sending a command as the enqueuing actor: one payload field per other
  * input of the command (a date as ISO text; a value object is refused, since commands take
- * primitives and ids), and a spec that enqueues it as a user and runs what is due.
+ * primitives and ids), and a spec that enqueues it as a user, runs what is due, and checks the
+ * command reached the bus once, with that user as its actor, in their tenant.
  */
 export async function planBackgroundJob(
   root: string,
@@ -98,7 +99,7 @@ export class ${name} {
       : undefined,
   };
   const spec = `import assert from "node:assert/strict";
-import { runInScope, userActor } from "@kit/kernel";
+import { currentScope, runInScope, userActor } from "@kit/kernel";
 import type { BackgroundJobsApi } from "@kit/jobs";
 import { testApplication } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";
@@ -131,10 +132,24 @@ ${
     providers: [{ provide: ${seeded.aggregate}Repository, provider: { useValue: ${seeded.variable} } }],`
   }
   });
+  // What the handler is sent: the command, its actor, the tenant it runs in.
+  const seen: { command: string; actor: string; tenant: string | undefined }[] = [];
+  const bus = application.commands;
+  const execute = bus.execute.bind(bus);
+  bus.execute = (command) => {
+    seen.push({
+      command: command.constructor.name,
+      actor: command.actor.id,
+      tenant: currentScope()?.execution.tenantId,
+    });
+    return execute(command);
+  };
   const jobs = application.backgroundJobs as BackgroundJobsApi;
   const { id } = await runInScope({ execution }, () => jobs.enqueue(${name}, { ${sample} }));
+  assert.deepEqual(seen, [], "nothing runs at enqueue");
   assert.equal(await jobs.runDue(), 1);
   assert.equal((await jobs.find(id))?.status, "succeeded");
+  assert.deepEqual(seen, [{ command: "${command}", actor: "someone", tenant: "t1" }]);
 });
 `;
   return await withDerived(root, config, [

@@ -191,7 +191,7 @@ export class ${name}Handler {
 `;
   const bus = kind === "command" ? "commands" : "queries";
   const spec = `import assert from "node:assert/strict";
-import { ForbiddenError, userActor } from "@kit/kernel";
+import { ${permission ? "ForbiddenError, " : ""}userActor } from "@kit/kernel";
 import { testApplication } from "../../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../../${context}.module.ts";
 ${
@@ -216,8 +216,9 @@ Deno.test("${name} is refused to an actor without ${permission}", async () => {
 });
 `
       : `
-Deno.test("${name} needs no permission", () => {
-  assert.ok(ForbiddenError);
+Deno.test("${name} needs no permission: an actor with no role runs it", async () => {
+  const answer = await application.${bus}.execute(new ${name}(userActor("someone-without-a-role")));
+  assert.ok(${kind === "command" ? "answer === undefined" : "answer !== undefined"});
 });
 `
   }`;
@@ -291,8 +292,7 @@ export class ${name}Handler {
   const spec = `import assert from "node:assert/strict";
 import {
   ConceptError,
-  ForbiddenError,
-  isRefusal,
+  ${permission ? "ForbiddenError,\n  " : ""}isRefusal,
   runInScope,
   userActor,
   type Versioned,
@@ -394,8 +394,11 @@ Deno.test("${name} is refused to an actor without ${permission}", async () => {
 });
 `
       : `
-Deno.test("${name} needs no permission", () => {
-  assert.ok(ForbiddenError);
+Deno.test("${name} needs no permission: an actor with no role runs it", async () => {
+  await seed("x4");
+  const withNoRole = userActor("someone-without-a-role", { tenants: ["t1"] });
+  await application.commands.execute(new ${name}(withNoRole, "x4"));
+  assert.equal(await versionOf("x4"), 2);
 });
 `
   }`;

@@ -1,4 +1,4 @@
-import { verifyTask } from "../check/verify_task.ts";
+import { kitCommand, verifyTask } from "../check/verify_task.ts";
 import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
 
 /** The version of the kit packages a generated project imports. */
@@ -23,7 +23,7 @@ export function projectDenoJson(links: readonly string[], queue: KitConfig["queu
       ...(links.length > 0 ? { links } : {}),
       compilerOptions: { strict: true, noUncheckedIndexedAccess: true },
       tasks: {
-        dev: "deno run -A src/main.ts",
+        dev: devTask(links),
         test: "deno test -A",
         verify: verifyTask(links),
         "docs:generate": "deno run -A src/platform/docs/generate-docs.ts",
@@ -37,6 +37,16 @@ export function projectDenoJson(links: readonly string[], queue: KitConfig["queu
     null,
     2,
   ) + "\n";
+}
+
+/**
+ * The `dev` task of a generated project: `kit docs --watch` beside `deno run --watch src/main.ts`,
+ * so that a file written by hand under `src/contexts/` (a controller, a handler) is in its
+ * context's barrel, and served, once saved: the regenerated barrel restarts the server. Ctrl-C
+ * (SIGINT) stops both.
+ */
+function devTask(links: readonly string[]): string {
+  return `${kitCommand(links)} docs --watch & deno run -A --watch --no-clear-screen src/main.ts`;
 }
 
 /**
