@@ -8,6 +8,7 @@
 export * from "./declaration/backoff.ts";
 export * from "./declaration/background.ts";
 export * from "./store/job_store.ts";
+export * from "./store/job_reads.ts";
 export * from "./store/in_memory_job_store.ts";
 export * from "./queue/background_jobs.ts";
 export * from "./worker/job_errors.ts";

@@ -258,6 +258,21 @@ export class OutboxJobStore implements JobStore {
     return this.#inner.jobPurgeFinished(params);
   }
 
+  /** The relayed jobs of the reach, counted (a job still in the outbox is not counted yet). */
+  jobCounts(params: Parameters<JobStore["jobCounts"]>[0]): ReturnType<JobStore["jobCounts"]> {
+    return this.#inner.jobCounts(params);
+  }
+
+  /** A page of the relayed jobs of the reach (a job still in the outbox is not in it yet). */
+  jobPage(params: Parameters<JobStore["jobPage"]>[0]): ReturnType<JobStore["jobPage"]> {
+    return this.#inner.jobPage(params);
+  }
+
+  /** A relayed job of the reach, everything but its payload. */
+  jobView(params: Parameters<JobStore["jobView"]>[0]): ReturnType<JobStore["jobView"]> {
+    return this.#inner.jobView(params);
+  }
+
   /** The inner store's jobs (jobs still in the outbox are not listed). */
   jobList(params?: Parameters<JobStore["jobList"]>[0]): Promise<StoredJob[]> {
     return this.#inner.jobList(params);

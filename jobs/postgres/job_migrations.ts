@@ -43,6 +43,16 @@ create index if not exists background_jobs_finished
   on background_jobs (finished_at) where finished_at is not null;
 `,
   },
+  {
+    // The operators' pages (jobPage): newest first, of all queues or of one queue and status.
+    version: 2,
+    sql: `
+create index if not exists background_jobs_page
+  on background_jobs (created_at desc, id desc);
+create index if not exists background_jobs_queue_page
+  on background_jobs (queue, status, created_at desc, id desc);
+`,
+  },
 ];
 
 /**

@@ -16,6 +16,17 @@ import type {
   StoredJob,
   TenantReach,
 } from "../store/job_store.ts";
+import {
+  checkJobPageLimit,
+  decodeJobCursor,
+  encodeJobCursor,
+  type JobCountsParams,
+  type JobPage,
+  type JobPageParams,
+  type JobQueueCounts,
+  type JobView,
+  toJobView,
+} from "../store/job_reads.ts";
 import type {
   JobClaimParams,
   JobCompleteManyParams,
@@ -29,6 +40,8 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 const columns = `id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
   idempotency_key, status, attempts, max_attempts, run_at, lease_token, progress_done, progress_total,
   checkpoint, last_error_code, created_at, finished_at`;
+
+const viewed = columns.replace("payload, ", "");
 
 const returned = columns.split(",").map((c) => `j.${c.trim()}`).join(", ");
 
@@ -378,6 +391,65 @@ export class PostgresJobStore implements JobStore {
     return rows.length;
   }
 
+  /** The jobs of the reach, counted by queue and status in one statement. */
+  async jobCounts(params: JobCountsParams): Promise<readonly JobQueueCounts[]> {
+    const rows = await this.#sql`
+      select queue, status, count(*)::int as n from background_jobs
+      where ${reachSql(this.#sql, params.reach)}
+      group by queue, status`;
+    const byQueue = new Map<string, Record<QueuedJobStatus, number>>();
+    for (const row of rows) {
+      const queue = row.queue as string;
+      const counts = byQueue.get(queue) ??
+        { waiting: 0, running: 0, succeeded: 0, dead: 0, cancelled: 0 };
+      counts[row.status as QueuedJobStatus] = row.n as number;
+      byQueue.set(queue, counts);
+    }
+    return [...byQueue.keys()].sort().map((queue) => ({ queue, ...byQueue.get(queue)! }));
+  }
+
+  /**
+   * A page of the jobs of the reach, newest first: keyset pagination on `(created_at, id)`,
+   * served by the indexes of migration 2.
+   */
+  async jobPage(params: JobPageParams): Promise<JobPage> {
+    checkJobPageLimit(params.limit);
+    const sql = this.#sql;
+    const after = params.after === undefined ? undefined : decodeJobCursor(params.after);
+    const search = params.search ?? {};
+    const conditions = [
+      reachSql(sql, params.reach),
+      ...(params.queue === undefined ? [] : [sql`queue = ${params.queue}`]),
+      ...(params.status === undefined ? [] : [sql`status = ${params.status}`]),
+      ...(search.name === undefined ? [] : [sql`starts_with(name, ${search.name})`]),
+      ...(search.subject === undefined ? [] : [sql`subject = ${search.subject}`]),
+      ...(search.id === undefined ? [] : [sql`id = ${search.id}`]),
+      ...(search.errorCode === undefined ? [] : [sql`last_error_code = ${search.errorCode}`]),
+      ...(after === undefined
+        ? []
+        : [sql`(created_at, id) < (${new Date(after.createdAt)}::timestamptz, ${after.id})`]),
+    ];
+    const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
+    const rows = await sql`
+      select ${sql.unsafe(viewed)} from background_jobs
+      where ${where}
+      order by created_at desc, id desc
+      limit ${params.limit + 1}`;
+    const jobs = rows.slice(0, params.limit).map(toView);
+    const last = jobs.at(-1);
+    return rows.length > params.limit && last !== undefined
+      ? { jobs, next: encodeJobCursor({ createdAt: last.createdAt.getTime(), id: last.id }) }
+      : { jobs };
+  }
+
+  /** The job of the reach, everything but its payload. */
+  async jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
+    const [row] = await this.#sql`
+      select ${this.#sql.unsafe(viewed)} from background_jobs
+      where id = ${params.id} and ${reachSql(this.#sql, params.reach)}`;
+    return row === undefined ? undefined : toView(row);
+  }
+
   /** Every job kept, oldest first. */
   async jobList(params: { queue?: string; status?: QueuedJobStatus } = {}): Promise<StoredJob[]> {
     const rows = await this.#sql`
@@ -430,6 +502,10 @@ function toClaimed(row: Row): ClaimedJob {
 
 function byDue(a: ClaimedJob, b: ClaimedJob): number {
   return a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : 1);
+}
+
+function toView(row: Row): JobView {
+  return toJobView(toStored({ ...row, payload: null }));
 }
 
 function toStored(row: Row): StoredJob {

@@ -31,6 +31,18 @@ import {
   reportScript,
   retryDeadScript,
 } from "./job_scripts.ts";
+import { countScript, pageScript } from "./job_read_scripts.ts";
+import {
+  checkJobPageLimit,
+  type JobCountsParams,
+  type JobPage,
+  type JobPageParams,
+  type JobQueueCounts,
+  type JobView,
+  matchesJobSearch,
+  toJobView,
+} from "../store/job_reads.ts";
+import { decodeJobCursor, encodeJobCursor } from "../store/job_reads.ts";
 import { RedisScript, type RedisScripting } from "./redis_scripting.ts";
 import {
   checkRedisDurability,
@@ -292,6 +304,78 @@ export class RedisJobStore implements JobStore {
     return Number(await this.#run("purge", purgeScript, [this.#prefix, params.before.getTime()]));
   }
 
+  /**
+   * The jobs of the reach, counted by queue and status: every job kept is read, in scripts of
+   * 5,000 jobs each (`countChunk`), so the counts are not one instant's while jobs are written.
+   */
+  async jobCounts(params: JobCountsParams): Promise<readonly JobQueueCounts[]> {
+    const byQueue = new Map<string, Record<QueuedJobStatus, number>>();
+    for (let start = 0;; start += countChunk) {
+      const [read, flat] = await this.#run("counts", countScript, [
+        this.#prefix,
+        tenants(params.reach),
+        start,
+        countChunk,
+      ]) as [number, unknown[]];
+      for (let i = 0; i + 2 < flat.length; i += 3) {
+        const queue = String(flat[i]);
+        const counts = byQueue.get(queue) ??
+          { waiting: 0, running: 0, succeeded: 0, dead: 0, cancelled: 0 };
+        counts[String(flat[i + 1]) as QueuedJobStatus] += Number(flat[i + 2]);
+        byQueue.set(queue, counts);
+      }
+      if (Number(read) < countChunk) break;
+    }
+    return [...byQueue.keys()].sort().map((queue) => ({ queue, ...byQueue.get(queue)! }));
+  }
+
+  /**
+   * A page of the jobs of the reach, newest first, in one script that reads at most
+   * `pageScanBudget` (5,000) jobs: when the filters match few of them, the page holds fewer
+   * than `limit` jobs, even none, and a `next` to read on from. A search by id reads that job
+   * alone.
+   */
+  async jobPage(params: JobPageParams): Promise<JobPage> {
+    checkJobPageLimit(params.limit);
+    const after = params.after === undefined ? undefined : decodeJobCursor(params.after);
+    const search = params.search ?? {};
+    if (search.id !== undefined) {
+      const job = await this.jobView({ id: search.id, reach: params.reach });
+      const listed = job !== undefined &&
+        (params.queue === undefined || job.queue === params.queue) &&
+        (params.status === undefined || job.status === params.status) &&
+        matchesJobSearch(job, search) &&
+        (after === undefined || job.createdAt.getTime() < after.createdAt ||
+          (job.createdAt.getTime() === after.createdAt && job.id < after.id));
+      return { jobs: listed ? [job] : [] };
+    }
+    const [more, score, id, rows] = await this.#run("page", pageScript, [
+      this.#prefix,
+      tenants(params.reach),
+      params.queue ?? "",
+      params.status ?? "",
+      search.name ?? "",
+      search.subject ?? "",
+      search.errorCode ?? "",
+      after === undefined ? "" : after.createdAt,
+      after === undefined ? "" : after.id,
+      params.limit,
+      pageScanBudget,
+    ]) as [number, string, string, string[][]];
+    const jobs = rows.map((row) => toJobView(toStored(toHash(row))));
+    return Number(more) === 1 && String(id) !== ""
+      ? { jobs, next: encodeJobCursor({ createdAt: Number(score), id: String(id) }) }
+      : { jobs };
+  }
+
+  /** The job of the reach, everything but its payload. */
+  async jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
+    const row = await this.#run("find", findScript, [this.#prefix, params.id]) as string[];
+    if (!Array.isArray(row) || row.length === 0) return undefined;
+    const job = toStored(toHash(row));
+    return reaches(params.reach, job.tenantId) ? toJobView(job) : undefined;
+  }
+
   /** Every job kept, oldest first. */
   async jobList(params: { queue?: string; status?: QueuedJobStatus } = {}): Promise<StoredJob[]> {
     const rows = await this.#run("list", listScript, [this.#prefix]) as string[][];
@@ -302,6 +386,12 @@ export class RedisJobStore implements JobStore {
       .filter((job) => params.status === undefined || job.status === params.status);
   }
 }
+
+/** The jobs one count script reads. */
+const countChunk = 5_000;
+
+/** The most jobs one page script reads. */
+const pageScanBudget = 5_000;
 
 /** Answers 1: an enqueue inside a unit of work fails in the command while Redis is down. */
 const reachableScript = new RedisScript("return 1");

@@ -1,4 +1,6 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
+import assert from "node:assert/strict";
+import { userActor } from "@kit/kernel";
 import { Redis as IORedis } from "ioredis";
 import { ignoreWithout, requireUrl } from "../../test_support/services.ts";
 import { jobStoreContract } from "../testing.ts";
@@ -49,5 +51,54 @@ jobStoreContract({
         await bridge.close();
       },
     };
+  },
+});
+
+Deno.test({
+  name:
+    "RedisJobStore: a page reads at most 5,000 jobs, answering fewer than its limit with a cursor to read on",
+  ignore: ignoreWithout("REDIS_URL"),
+  async fn() {
+    const redis = new IORedis(requireUrl("REDIS_URL"), { lazyConnect: true });
+    await redis.connect();
+    const prefix = `test:${crypto.randomUUID()}:`;
+    const store = new RedisJobStore(tcpScripting(redis), { prefix, requireDurability: "off" });
+    try {
+      const t0 = Date.parse("2026-05-01T08:00:00.000Z");
+      const job = (i: number, subject?: string) => ({
+        id: `0193${String(i).padStart(4, "0")}-0000-7000-8000-000000000000`,
+        name: "scheduling.clear-calendar",
+        queue: "scheduling",
+        payload: {},
+        actor: userActor("u1"),
+        correlationId: "c",
+        maxAttempts: 1,
+        runAt: new Date(t0),
+        createdAt: new Date(t0 + i),
+        ...(subject === undefined ? {} : { subject }),
+      });
+      await store.jobInsert({ job: job(0, "needle") });
+      for (let from = 1; from <= 5_000; from += 1_000) {
+        await store.jobInsertMany({
+          jobs: Array.from({ length: 1_000 }, (_, i) => job(from + i)),
+        });
+      }
+      const first = await store.jobPage({ reach: {}, search: { subject: "needle" }, limit: 10 });
+      assert.deepEqual(first.jobs, []);
+      assert.equal(typeof first.next, "string");
+      const second = await store.jobPage({
+        reach: {},
+        search: { subject: "needle" },
+        limit: 10,
+        after: first.next!,
+      });
+      assert.deepEqual(second.jobs.map((j) => j.id), [job(0).id]);
+      assert.equal(second.next, undefined);
+      const counts = await store.jobCounts({ reach: {} });
+      assert.equal(counts[0]?.waiting, 5_001);
+    } finally {
+      await clear(redis, prefix);
+      redis.disconnect();
+    }
   },
 });

@@ -9,6 +9,19 @@ import {
   type TenantReach,
   toQueuedJob,
 } from "./job_store.ts";
+import {
+  checkJobPageLimit,
+  countJobs,
+  decodeJobCursor,
+  encodeJobCursor,
+  type JobCountsParams,
+  type JobPage,
+  type JobPageParams,
+  type JobQueueCounts,
+  type JobView,
+  matchesJobSearch,
+  toJobView,
+} from "./job_reads.ts";
 import type {
   JobClaimParams,
   JobCompleteManyParams,
@@ -235,6 +248,51 @@ export class InMemoryJobStore implements JobStore {
     return Promise.resolve(purged);
   }
 
+  /** The jobs of the reach, counted by queue and status. */
+  jobCounts(params: JobCountsParams): Promise<readonly JobQueueCounts[]> {
+    return Promise.resolve(
+      countJobs(
+        [...this.#rows.values()]
+          .filter((row) => reaches(params.reach, row.job.tenantId))
+          .map((row) => ({ queue: row.job.queue, status: row.status })),
+      ),
+    );
+  }
+
+  /** A page of the jobs of the reach, newest first, after the cursor. */
+  jobPage(params: JobPageParams): Promise<JobPage> {
+    try {
+      checkJobPageLimit(params.limit);
+      const after = params.after === undefined ? undefined : decodeJobCursor(params.after);
+      const matching = [...this.#rows.values()]
+        .filter((row) =>
+          reaches(params.reach, row.job.tenantId) &&
+          (params.queue === undefined || row.job.queue === params.queue) &&
+          (params.status === undefined || row.status === params.status) &&
+          (after === undefined || newerFirst(row.job, after) > 0)
+        )
+        .map((row) => toJobView(this.#stored(row)))
+        .filter((job) => matchesJobSearch(job, params.search))
+        .sort((a, b) => newerFirst(a, { createdAt: b.createdAt.getTime(), id: b.id }))
+        .slice(0, params.limit + 1);
+      const jobs = matching.slice(0, params.limit);
+      const last = jobs.at(-1);
+      return Promise.resolve(
+        matching.length > params.limit && last !== undefined
+          ? { jobs, next: encodeJobCursor({ createdAt: last.createdAt.getTime(), id: last.id }) }
+          : { jobs },
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The job of the reach, everything but its payload. */
+  jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
+    const row = this.#reachable(params.id, params.reach);
+    return Promise.resolve(row === undefined ? undefined : toJobView(this.#stored(row)));
+  }
+
   /** Every job kept, oldest first. */
   jobList(params: { queue?: string; status?: QueuedJobStatus } = {}): Promise<StoredJob[]> {
     return Promise.resolve(
@@ -296,6 +354,14 @@ function keyOf(job: NewJob): string | undefined {
   return job.idempotencyKey === undefined
     ? undefined
     : `${job.name}\u0000${job.tenantId ?? ""}\u0000${job.idempotencyKey}`;
+}
+
+/** Positive when the job comes after the cursor in newest-first order. */
+function newerFirst(
+  job: { createdAt: Date; id: string },
+  cursor: { createdAt: number; id: string },
+): number {
+  return cursor.createdAt - job.createdAt.getTime() || compare(cursor.id, job.id);
 }
 
 function compare(a: string, b: string): number {

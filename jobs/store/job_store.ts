@@ -6,6 +6,13 @@ import type {
   QueuedJobStatus,
   UnitOfWork,
 } from "@kit/kernel";
+import type {
+  JobCountsParams,
+  JobPage,
+  JobPageParams,
+  JobQueueCounts,
+  JobView,
+} from "./job_reads.ts";
 
 /** A job to insert, built by the queue from `enqueue`. */
 export interface NewJob {
@@ -188,6 +195,17 @@ export interface JobStore {
   ): Promise<boolean>;
   /** Deletes succeeded, dead and cancelled jobs finished before the instant; answers how many. */
   jobPurgeFinished(params: { before: Date }): Promise<number>;
+  /** The jobs the reach covers, counted by queue and status, queues sorted by name (operators). */
+  jobCounts(params: JobCountsParams): Promise<readonly JobQueueCounts[]>;
+  /**
+   * A page of the jobs the reach covers, newest first (creation time, then id), never their
+   * payload: keyset pagination, so jobs inserted between two pages neither repeat nor hide one.
+   * Rejects a `limit` out of 1 to `jobPageMaxLimit` (`RangeError`) and a cursor it did not answer
+   * (`InvalidJobCursorError`).
+   */
+  jobPage(params: JobPageParams): Promise<JobPage>;
+  /** The job, everything kept but its payload, when the reach covers it (operators). */
+  jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined>;
   /** Every job kept, payload included, oldest first (tests and operators). */
   jobList(params?: { queue?: string; status?: QueuedJobStatus }): Promise<StoredJob[]>;
   /**

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { InMemoryTransactions, type TransactionManager, userActor } from "@kit/kernel";
 import type { JobStore, NewJob } from "../store/job_store.ts";
+import { jobStoreReadContract } from "./job_store_read_contract.ts";
 
 /** A store opened for one case of the contract. */
 export interface OpenedJobStore {
@@ -556,4 +557,6 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     const reused = job({ idempotencyKey: "once" });
     assert.deepEqual(await store.jobInsert({ job: reused }), { id: reused.id });
   });
+
+  jobStoreReadContract((name, fn) => test(name, (store) => fn(store)));
 }

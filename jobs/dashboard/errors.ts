@@ -1,0 +1,14 @@
+import { defineErrorCodes, type ErrorCode } from "@kit/kernel";
+
+/** The error codes the jobs dashboard answers. */
+export const jobsDashboardErrors: {
+  readonly JOB_NOT_FOUND: ErrorCode<"JOB_NOT_FOUND">;
+  readonly JOB_NOT_CANCELLABLE: ErrorCode<"JOB_NOT_CANCELLABLE">;
+  readonly JOB_NOT_DEAD: ErrorCode<"JOB_NOT_DEAD">;
+  readonly INVALID_CURSOR: ErrorCode<"INVALID_CURSOR">;
+} = defineErrorCodes("jobs", {
+  JOB_NOT_FOUND: { status: 404, description: "No job of that id the work reaches" },
+  JOB_NOT_CANCELLABLE: { status: 409, description: "The job has finished: it cannot be cancelled" },
+  JOB_NOT_DEAD: { status: 409, description: "The job is not dead: there is nothing to revive" },
+  INVALID_CURSOR: { status: 400, description: "The cursor is not one a page of jobs answered" },
+});

@@ -1,0 +1,147 @@
+import {
+  ForbiddenError,
+  type Injectable,
+  JobQueue,
+  type Message,
+  type MessageClass,
+} from "@kit/kernel";
+import type { BackgroundJobs } from "../queue/background_jobs.ts";
+import { InvalidJobCursorError, type JobPage, type JobView } from "../store/job_reads.ts";
+import type { JobStore } from "../store/job_store.ts";
+import { jobsDashboardErrors } from "./errors.ts";
+import {
+  CancelJob,
+  PurgeFinishedJobs,
+  ReadJob,
+  ReadJobCounts,
+  ReadJobPage,
+  ReviveDeadJobs,
+  type RevivedJobs,
+  ReviveJob,
+} from "./messages.ts";
+import { dashboardReach } from "./reach.ts";
+
+/** The most dead jobs one `ReviveDeadJobs` revives. */
+export const reviveBatchLimit = 1_000;
+
+/** One handler of the dashboard, with its message and constructor dependencies. */
+export interface DashboardHandler {
+  /** The message it handles. */
+  readonly message: MessageClass<Message>;
+  /** The handler class. */
+  readonly handler: abstract new (...args: never[]) => {
+    handle(message: never): Promise<unknown>;
+  };
+  /** Its constructor dependencies. */
+  readonly deps: readonly Injectable[];
+}
+
+/**
+ * The handlers of the dashboard's messages on a store: reads go to the store with the reach of
+ * the work, actions through the application's `JobQueue` (its reach and unit-of-work rules).
+ */
+export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] {
+  const view = async (id: string): Promise<JobView> => {
+    const job = await store.jobView({ id, reach: dashboardReach() });
+    if (job === undefined) throw jobsDashboardErrors.JOB_NOT_FOUND.error(`No job '${id}'`);
+    return job;
+  };
+
+  class ReadJobCountsHandler {
+    handle(_query: ReadJobCounts) {
+      return store.jobCounts({ reach: dashboardReach() });
+    }
+  }
+  class ReadJobPageHandler {
+    async handle(query: ReadJobPage): Promise<JobPage> {
+      try {
+        return await store.jobPage({ ...query.page, reach: dashboardReach() });
+      } catch (error) {
+        if (error instanceof InvalidJobCursorError) {
+          throw jobsDashboardErrors.INVALID_CURSOR.error(error.message);
+        }
+        throw error;
+      }
+    }
+  }
+  class ReadJobHandler {
+    handle(query: ReadJob): Promise<JobView> {
+      return view(query.jobId);
+    }
+  }
+  class CancelJobHandler {
+    constructor(private readonly queue: JobQueue) {}
+    async handle(command: CancelJob): Promise<void> {
+      const job = await view(command.jobId);
+      if (job.status !== "waiting" && job.status !== "running") {
+        throw jobsDashboardErrors.JOB_NOT_CANCELLABLE.error(`Job '${job.id}' is ${job.status}`);
+      }
+      if (!(await this.queue.cancel(job.id))) {
+        throw jobsDashboardErrors.JOB_NOT_CANCELLABLE.error(`Job '${job.id}' has finished`);
+      }
+    }
+  }
+  class ReviveJobHandler {
+    constructor(private readonly queue: JobQueue) {}
+    async handle(command: ReviveJob): Promise<void> {
+      const job = await view(command.jobId);
+      if (job.status !== "dead" || !(await jobs(this.queue).retryDead(job.id))) {
+        throw jobsDashboardErrors.JOB_NOT_DEAD.error(`Job '${job.id}' is ${job.status}`);
+      }
+    }
+  }
+  class ReviveDeadJobsHandler {
+    constructor(private readonly queue: JobQueue) {}
+    async handle(command: ReviveDeadJobs): Promise<RevivedJobs> {
+      const reach = dashboardReach();
+      const ids: string[] = [];
+      let after: string | undefined;
+      do {
+        const page = await store.jobPage({
+          reach,
+          queue: command.queue,
+          status: "dead",
+          limit: 200,
+          ...(after === undefined ? {} : { after }),
+        });
+        ids.push(...page.jobs.map((job) => job.id));
+        after = page.next;
+      } while (after !== undefined && ids.length <= reviveBatchLimit);
+      const more = ids.length > reviveBatchLimit || after !== undefined;
+      let revived = 0;
+      for (const id of ids.slice(0, reviveBatchLimit)) {
+        if (await jobs(this.queue).retryDead(id)) revived += 1;
+      }
+      return { revived, more };
+    }
+  }
+  class PurgeFinishedJobsHandler {
+    async handle(command: PurgeFinishedJobs): Promise<number> {
+      const reach = dashboardReach();
+      if (reach.tenantId !== undefined) {
+        throw new ForbiddenError(
+          "Purging deletes every tenant's finished jobs: only work that reaches every tenant may",
+        );
+      }
+      return await store.jobPurgeFinished({ before: command.before });
+    }
+  }
+  return [
+    { message: ReadJobCounts, handler: ReadJobCountsHandler, deps: [] },
+    { message: ReadJobPage, handler: ReadJobPageHandler, deps: [] },
+    { message: ReadJob, handler: ReadJobHandler, deps: [] },
+    { message: CancelJob, handler: CancelJobHandler, deps: [JobQueue] },
+    { message: ReviveJob, handler: ReviveJobHandler, deps: [JobQueue] },
+    { message: ReviveDeadJobs, handler: ReviveDeadJobsHandler, deps: [JobQueue] },
+    { message: PurgeFinishedJobs, handler: PurgeFinishedJobsHandler, deps: [] },
+  ] as unknown as readonly DashboardHandler[];
+}
+
+/** The application's queue as the jobs plugin provides it (it revives dead jobs). */
+function jobs(queue: JobQueue): BackgroundJobs {
+  const revivable = queue as Partial<BackgroundJobs>;
+  if (typeof revivable.retryDead !== "function") {
+    throw new TypeError("The jobs dashboard needs the JobQueue of jobsPlugin (it revives jobs)");
+  }
+  return queue as BackgroundJobs;
+}

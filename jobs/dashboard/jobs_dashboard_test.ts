@@ -1,0 +1,311 @@
+import assert from "node:assert/strict";
+import { accessPolicy, composeApplication, UnauthorizedError, userActor } from "@kit/kernel";
+import { type Authenticator, httpPlugin } from "@kit/http";
+import { InMemoryJobStore, jobsPlugin, type NewJob } from "../mod.ts";
+import { jobsDashboard } from "../dashboard.ts";
+
+/** Identifies callers from `authorization: Bearer id;role,role;tenant` (a stand-in for a JWT). */
+const bearer: Authenticator = {
+  scheme: "bearer",
+  authenticate(request) {
+    const header = request.headers.get("authorization");
+    if (header === null) return undefined;
+    const [id, roles, tenants] = header.replace(/^Bearer /, "").split(";");
+    if (!id) throw new UnauthorizedError("Malformed test credential");
+    return {
+      actor: userActor(id, {
+        roles: roles ? roles.split(",") : [],
+        tenants: tenants ? tenants.split(",") : [],
+      }),
+    };
+  },
+};
+
+const t0 = new Date("2026-05-01T08:00:00.000Z");
+let sequence = 0;
+
+function job(overrides: Partial<NewJob> = {}): NewJob {
+  sequence += 1;
+  return {
+    id: `0192${String(sequence).padStart(4, "0")}-0000-7000-8000-${crypto.randomUUID().slice(-12)}`,
+    name: "scheduling.clear-calendar",
+    queue: "scheduling",
+    payload: { calendarId: "secret-payload" },
+    actor: userActor("dr-who", { roles: ["practitioner"], attributes: { email: "x@y" } }),
+    tenantId: "t1",
+    correlationId: "corr-1",
+    traceparent: `00-${"4bf92f3577b34da6a3ce929d0e0e4736"}-00f067aa0ba902b7-01`,
+    maxAttempts: 1,
+    runAt: t0,
+    createdAt: new Date(t0.getTime() + sequence),
+    ...overrides,
+  };
+}
+
+function dashboardApp() {
+  const store = new InMemoryJobStore();
+  const dashboard = jobsDashboard({ prefix: "/ops/jobs", store });
+  const application = composeApplication({
+    modules: [dashboard.module],
+    accessPolicy: accessPolicy({
+      grants: {
+        operator: [dashboard.permissions["jobs.read"], dashboard.permissions["jobs.operate"]],
+        reader: [dashboard.permissions["jobs.read"]],
+      },
+    }),
+    plugins: {
+      backgroundJobs: jobsPlugin({ store }),
+      http: httpPlugin({
+        authenticators: [bearer],
+        securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+        undeclaredErrors: "refuse",
+        routes: dashboard.routes,
+        info: { title: "Ops", version: "1.0.0" },
+        openapi: { path: "/openapi.json" },
+      }),
+    },
+  });
+  const call = async (
+    method: string,
+    path: string,
+    token: string | undefined,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const headers: Record<string, string> = {};
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const response = await application.http.fetch(
+      new Request(`http://kit.test${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
+    return { status: response.status, body: await response.json() };
+  };
+  /** A dead job of the store, failed with the error code. */
+  const dead = async (j: NewJob, errorCode: string): Promise<void> => {
+    // Due before every waiting job, so that the claim takes it.
+    await store.jobInsert({ job: { ...j, runAt: new Date(t0.getTime() - 3_600_000) } });
+    const [claimed] = await store.jobClaim({
+      queue: j.queue,
+      limit: 1,
+      now: t0,
+      leases: {},
+      defaultLeaseMs: 1_000,
+    });
+    assert.equal(claimed?.id, j.id);
+    await store.jobFail({
+      id: j.id,
+      leaseToken: claimed!.leaseToken,
+      now: t0,
+      errorCode,
+      errorMessage: "failed",
+    });
+  };
+  return { store, call, dead };
+}
+
+const operator = "olga;operator;t1";
+const reader = "rita;reader;t1";
+const otherOperator = "oscar;operator;t2";
+const patient = "pat;patient;t1";
+
+Deno.test("an operator sees the queues' counts and pages through the jobs, newest first", async () => {
+  const { store, call, dead } = dashboardApp();
+  const jobs = [job(), job(), job({ queue: "billing", name: "billing.send-invoice" })];
+  for (const j of jobs) await store.jobInsert({ job: j });
+  await dead(job(), "CALENDAR_GONE");
+  const counts = await call("GET", "/ops/jobs/queues", operator);
+  assert.equal(counts.status, 200);
+  assert.deepEqual(counts.body.queues, [
+    { queue: "billing", waiting: 1, running: 0, succeeded: 0, dead: 0, cancelled: 0 },
+    { queue: "scheduling", waiting: 2, running: 0, succeeded: 0, dead: 1, cancelled: 0 },
+  ]);
+  const first = await call("GET", "/ops/jobs/jobs?limit=3", operator);
+  assert.equal(first.status, 200);
+  const firstIds = (first.body.jobs as { id: string }[]).map((j) => j.id);
+  assert.equal(typeof first.body.next, "string");
+  const second = await call(
+    "GET",
+    `/ops/jobs/jobs?limit=3&after=${encodeURIComponent(first.body.next as string)}`,
+    operator,
+  );
+  assert.equal(second.body.next, undefined);
+  const all = [...firstIds, ...(second.body.jobs as { id: string }[]).map((j) => j.id)];
+  assert.equal(all.length, 4);
+  assert.deepEqual(all, [...all].sort().reverse());
+  const [newest] = first.body.jobs as Record<string, unknown>[];
+  assert.equal("payload" in newest!, false);
+  assert.deepEqual(newest!.actor, { kind: "user", id: "dr-who" });
+  assert.equal(newest!.traceId, "4bf92f3577b34da6a3ce929d0e0e4736");
+  const bad = await call("GET", "/ops/jobs/jobs?after=bogus", operator);
+  assert.equal(bad.status, 400);
+  assert.equal((bad.body as { code?: string }).code, "INVALID_CURSOR");
+  assert.equal((await call("GET", "/ops/jobs/jobs?limit=201", operator)).status, 422);
+});
+
+Deno.test("an operator searches jobs by name, subject, id and error code, and narrows by status", async () => {
+  const { store, call, dead } = dashboardApp();
+  const invoice = job({ queue: "billing", name: "billing.send-invoice", subject: "inv-7" });
+  const other = job({ subject: "cal-1" });
+  const failed = job({ subject: "cal-2" });
+  await store.jobInsert({ job: invoice });
+  await store.jobInsert({ job: other });
+  await dead(failed, "CALENDAR_GONE");
+  const ids = async (query: string) =>
+    ((await call("GET", `/ops/jobs/jobs?${query}`, operator)).body.jobs as { id: string }[])
+      .map((j) => j.id);
+  assert.deepEqual(await ids("name=billing."), [invoice.id]);
+  assert.deepEqual(await ids("subject=cal-1"), [other.id]);
+  assert.deepEqual(await ids(`id=${failed.id}`), [failed.id]);
+  assert.deepEqual(await ids("errorCode=CALENDAR_GONE"), [failed.id]);
+  assert.deepEqual(await ids("queue=scheduling&status=dead"), [failed.id]);
+  assert.deepEqual(await ids("queue=scheduling&status=waiting"), [other.id]);
+});
+
+Deno.test("an operator opens a job, cancels a waiting one and revives a dead one", async () => {
+  const { store, call, dead } = dashboardApp();
+  const waiting = job();
+  const failed = job();
+  await store.jobInsert({ job: waiting });
+  await dead(failed, "BOOM");
+  const opened = await call("GET", `/ops/jobs/jobs/${failed.id}`, operator);
+  assert.equal(opened.status, 200);
+  assert.equal(opened.body.status, "dead");
+  assert.equal(opened.body.lastErrorCode, "BOOM");
+  assert.equal(opened.body.attempts, 1);
+  assert.equal(opened.body.tenantId, "t1");
+
+  assert.equal(
+    (await call("POST", `/ops/jobs/jobs/${waiting.id}/cancellation`, operator)).status,
+    200,
+  );
+  assert.equal((await store.jobFind({ id: waiting.id, reach: {} }))?.status, "cancelled");
+  const again = await call("POST", `/ops/jobs/jobs/${waiting.id}/cancellation`, operator);
+  assert.equal(again.status, 409);
+  assert.equal(again.body.code, "JOB_NOT_CANCELLABLE");
+
+  assert.equal((await call("POST", `/ops/jobs/jobs/${failed.id}/revival`, operator)).status, 200);
+  const revived = await store.jobFind({ id: failed.id, reach: {} });
+  assert.equal(revived?.status, "waiting");
+  assert.equal(revived?.attempts, 0);
+  const twice = await call("POST", `/ops/jobs/jobs/${failed.id}/revival`, operator);
+  assert.equal(twice.status, 409);
+  assert.equal(twice.body.code, "JOB_NOT_DEAD");
+});
+
+Deno.test("an operator revives every dead job of a queue the work reaches, and no other", async () => {
+  const { store, call, dead } = dashboardApp();
+  const mine = [job(), job()];
+  const theirs = job({ tenantId: "t2" });
+  const elsewhere = job({ queue: "billing", name: "billing.send-invoice" });
+  for (const j of [...mine, theirs, elsewhere]) await dead(j, "BOOM");
+  const answer = await call("POST", "/ops/jobs/queues/scheduling/revival", operator);
+  assert.equal(answer.status, 200);
+  assert.deepEqual(answer.body, { revived: 2, more: false });
+  for (const j of mine) {
+    assert.equal((await store.jobFind({ id: j.id, reach: {} }))?.status, "waiting");
+  }
+  assert.equal((await store.jobFind({ id: theirs.id, reach: {} }))?.status, "dead");
+  assert.equal((await store.jobFind({ id: elsewhere.id, reach: {} }))?.status, "dead");
+});
+
+Deno.test("a reader lists and opens jobs but every action is refused (403), nothing changed", async () => {
+  const { store, call, dead } = dashboardApp();
+  const waiting = job();
+  const failed = job();
+  await store.jobInsert({ job: waiting });
+  await dead(failed, "BOOM");
+  assert.equal((await call("GET", "/ops/jobs/jobs", reader)).status, 200);
+  assert.equal((await call("GET", `/ops/jobs/jobs/${failed.id}`, reader)).status, 200);
+  for (
+    const [path, body] of [
+      [`/ops/jobs/jobs/${waiting.id}/cancellation`, undefined],
+      [`/ops/jobs/jobs/${failed.id}/revival`, undefined],
+      ["/ops/jobs/queues/scheduling/revival", undefined],
+      ["/ops/jobs/purge", { before: "2030-01-01T00:00:00.000Z" }],
+    ] as const
+  ) {
+    const refused = await call("POST", path, reader, body);
+    assert.equal(refused.status, 403, path);
+    assert.equal(refused.body.code, "FORBIDDEN");
+  }
+  assert.equal((await store.jobFind({ id: waiting.id, reach: {} }))?.status, "waiting");
+  assert.equal((await store.jobFind({ id: failed.id, reach: {} }))?.status, "dead");
+  for (const path of ["/ops/jobs/jobs", "/ops/jobs/queues"]) {
+    assert.equal((await call("GET", path, patient)).status, 403, path);
+    assert.equal((await call("GET", path, undefined)).status, 401, path);
+  }
+});
+
+Deno.test("another tenant's operator never sees or acts on a job (404), and counts none of it", async () => {
+  const { store, call, dead } = dashboardApp();
+  const waiting = job();
+  const failed = job();
+  await store.jobInsert({ job: waiting });
+  await dead(failed, "BOOM");
+  assert.deepEqual((await call("GET", "/ops/jobs/queues", otherOperator)).body.queues, []);
+  assert.deepEqual((await call("GET", "/ops/jobs/jobs", otherOperator)).body.jobs, []);
+  assert.deepEqual(
+    (await call("GET", `/ops/jobs/jobs?id=${waiting.id}`, otherOperator)).body.jobs,
+    [],
+  );
+  for (
+    const [method, path] of [
+      ["GET", `/ops/jobs/jobs/${waiting.id}`],
+      ["POST", `/ops/jobs/jobs/${waiting.id}/cancellation`],
+      ["POST", `/ops/jobs/jobs/${failed.id}/revival`],
+    ] as const
+  ) {
+    const refused = await call(method, path, otherOperator);
+    assert.equal(refused.status, 404, path);
+    assert.equal(refused.body.code, "JOB_NOT_FOUND");
+  }
+  assert.deepEqual(
+    (await call("POST", "/ops/jobs/queues/scheduling/revival", otherOperator)).body,
+    { revived: 0, more: false },
+  );
+  assert.equal((await store.jobFind({ id: waiting.id, reach: {} }))?.status, "waiting");
+  assert.equal((await store.jobFind({ id: failed.id, reach: {} }))?.status, "dead");
+});
+
+Deno.test("purging spans every tenant: a tenant's operator is refused (403), nothing deleted", async () => {
+  const { store, call, dead } = dashboardApp();
+  await dead(job(), "BOOM");
+  const refused = await call("POST", "/ops/jobs/purge", operator, {
+    before: "2030-01-01T00:00:00.000Z",
+  });
+  assert.equal(refused.status, 403);
+  assert.equal((await store.jobList()).length, 1);
+});
+
+Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and their permission", async () => {
+  const { call } = dashboardApp();
+  const document = (await call("GET", "/openapi.json", undefined)).body as {
+    paths: Record<
+      string,
+      Record<string, { summary?: string; responses: Record<string, unknown>; security?: unknown }>
+    >;
+  };
+  const expected: [string, string, string][] = [
+    ["/ops/jobs/queues", "get", "jobs.read"],
+    ["/ops/jobs/jobs", "get", "jobs.read"],
+    ["/ops/jobs/jobs/{jobId}", "get", "jobs.read"],
+    ["/ops/jobs/jobs/{jobId}/cancellation", "post", "jobs.operate"],
+    ["/ops/jobs/jobs/{jobId}/revival", "post", "jobs.operate"],
+    ["/ops/jobs/queues/{queue}/revival", "post", "jobs.operate"],
+    ["/ops/jobs/purge", "post", "jobs.operate"],
+  ];
+  for (const [path, method, permission] of expected) {
+    const operation = document.paths[path]?.[method];
+    assert.ok(operation, `${method} ${path}`);
+    assert.ok(operation.responses["401"], `${path} 401`);
+    assert.ok(operation.responses["403"], `${path} 403`);
+    assert.match(
+      operation.summary ?? "",
+      new RegExp(`permission ${permission.replace(".", "\\.")}`),
+    );
+    assert.deepEqual(operation.security, [{ bearer: [] }]);
+  }
+});

@@ -1,0 +1,95 @@
+import { type Actor, AuthorizedCommand, AuthorizedQuery, Requires } from "@kit/kernel";
+import type { JobPage, JobQueueCounts, JobSearch, JobView } from "../store/job_reads.ts";
+import type { QueuedJobStatus } from "@kit/kernel";
+import { jobsPermissions } from "./permissions.ts";
+
+/** Reads each queue's jobs by status (`jobs.read`). */
+@Requires(jobsPermissions["jobs.read"])
+export class ReadJobCounts extends AuthorizedQuery<readonly JobQueueCounts[]> {
+  /** The query of the actor. */
+  constructor(actor: Actor) {
+    super(actor);
+  }
+}
+
+/** Reads a page of jobs, newest first (`jobs.read`). */
+@Requires(jobsPermissions["jobs.read"])
+export class ReadJobPage extends AuthorizedQuery<JobPage> {
+  /** The query of the actor, narrowed as given. */
+  constructor(
+    actor: Actor,
+    readonly page: {
+      readonly queue?: string;
+      readonly status?: QueuedJobStatus;
+      readonly search?: JobSearch;
+      readonly after?: string;
+      readonly limit: number;
+    },
+  ) {
+    super(actor);
+  }
+}
+
+/** Reads one job, all but its payload (`jobs.read`). */
+@Requires(jobsPermissions["jobs.read"], {
+  resource: (query: ReadJob) => ({ type: "job", id: query.jobId }),
+})
+export class ReadJob extends AuthorizedQuery<JobView> {
+  /** The query of the actor for the job. */
+  constructor(actor: Actor, readonly jobId: string) {
+    super(actor);
+  }
+}
+
+/** Cancels a waiting or running job (`jobs.operate`). */
+@Requires(jobsPermissions["jobs.operate"], {
+  resource: (command: CancelJob) => ({ type: "job", id: command.jobId }),
+})
+export class CancelJob extends AuthorizedCommand<void> {
+  /** The command of the actor for the job. */
+  constructor(actor: Actor, readonly jobId: string) {
+    super(actor);
+  }
+}
+
+/** Revives a dead job: waiting, due now, attempts back to zero (`jobs.operate`). */
+@Requires(jobsPermissions["jobs.operate"], {
+  resource: (command: ReviveJob) => ({ type: "job", id: command.jobId }),
+})
+export class ReviveJob extends AuthorizedCommand<void> {
+  /** The command of the actor for the job. */
+  constructor(actor: Actor, readonly jobId: string) {
+    super(actor);
+  }
+}
+
+/** What reviving the dead jobs of a queue answers. */
+export interface RevivedJobs {
+  /** How many were revived. */
+  readonly revived: number;
+  /** True when dead jobs were left (more than one command revives): send it again. */
+  readonly more: boolean;
+}
+
+/** Revives the dead jobs of a queue the work reaches, up to 1,000 (`jobs.operate`). */
+@Requires(jobsPermissions["jobs.operate"], {
+  resource: (command: ReviveDeadJobs) => ({ type: "queue", id: command.queue }),
+})
+export class ReviveDeadJobs extends AuthorizedCommand<RevivedJobs> {
+  /** The command of the actor for the queue. */
+  constructor(actor: Actor, readonly queue: string) {
+    super(actor);
+  }
+}
+
+/**
+ * Deletes the succeeded, dead and cancelled jobs finished before an instant, of every tenant
+ * (`jobs.operate`, and work that reaches every tenant: the system's).
+ */
+@Requires(jobsPermissions["jobs.operate"])
+export class PurgeFinishedJobs extends AuthorizedCommand<number> {
+  /** The command of the actor. */
+  constructor(actor: Actor, readonly before: Date) {
+    super(actor);
+  }
+}

@@ -1,0 +1,201 @@
+import { queuedJobStatuses } from "@kit/kernel";
+import { defineRoute, type FunctionRoute, zodSchema } from "@kit/http";
+import { z } from "zod";
+import { jobPageMaxLimit } from "../store/job_reads.ts";
+import { jobsDashboardErrors } from "./errors.ts";
+import { jobJson, toJobJson } from "./job_json.ts";
+import {
+  CancelJob,
+  PurgeFinishedJobs,
+  ReadJob,
+  ReadJobCounts,
+  ReadJobPage,
+  ReviveDeadJobs,
+  ReviveJob,
+} from "./messages.ts";
+
+/** The options the routes are built from. */
+export interface DashboardRouteOptions {
+  /** The path prefix (`/ops/jobs`). */
+  readonly prefix: string;
+  /** The security schemes every route requires. */
+  readonly security: readonly string[];
+  /** The tags of the routes in the document. */
+  readonly tags: readonly string[];
+}
+
+const count = z.number().int().min(0);
+const countsBody = zodSchema(
+  z.object({
+    queues: z.array(z.object({
+      queue: z.string(),
+      waiting: count,
+      running: count,
+      succeeded: count,
+      dead: count,
+      cancelled: count,
+    })),
+  }),
+  { io: "output" },
+);
+const pageBody = zodSchema(
+  z.object({ jobs: z.array(jobJson), next: z.string().optional() }),
+  { io: "output" },
+);
+const jobBody = zodSchema(jobJson, { io: "output" });
+const jobParams = zodSchema(z.object({ jobId: z.string().min(1).max(200) }));
+const queueParams = zodSchema(z.object({ queue: z.string().min(1).max(200) }));
+const field = z.string().min(1).max(200).optional();
+const pageQuery = zodSchema(z.object({
+  queue: field,
+  status: z.enum(queuedJobStatuses).optional(),
+  name: field,
+  subject: field,
+  id: field,
+  errorCode: field,
+  after: z.string().min(1).max(400).optional(),
+  limit: z.coerce.number().int().min(1).max(jobPageMaxLimit).default(50),
+}));
+const actedBody = zodSchema(z.object({ id: z.string() }), { io: "output" });
+
+/**
+ * The JSON routes of the dashboard. Each sends one message on the bus, so that the access policy
+ * decides its permission (`jobs.read` for reads, `jobs.operate` for actions, named in each
+ * route's summary) and audit sees it.
+ */
+export function dashboardRoutes(options: DashboardRouteOptions): readonly FunctionRoute[] {
+  const path = (piece: string) => options.prefix.replace(/\/+$/, "") + piece;
+  const common = { security: options.security, tags: options.tags } as const;
+  return [
+    defineRoute({
+      ...common,
+      method: "GET",
+      path: path("/queues"),
+      operationId: "jobsDashboardQueues",
+      summary: "Each queue's jobs by status (permission jobs.read)",
+      responses: { 200: { description: "The queues, by name", body: countsBody } },
+    }, async ({ context }) => ({
+      status: 200,
+      body: { queues: await context.queries.execute(new ReadJobCounts(context.execution.actor)) },
+    })),
+    defineRoute({
+      ...common,
+      method: "GET",
+      path: path("/jobs"),
+      operationId: "jobsDashboardJobs",
+      summary: "A page of jobs, newest first, searched and narrowed (permission jobs.read)",
+      request: { query: pageQuery },
+      responses: {
+        200: { description: "The page; `next` is the cursor of the next one", body: pageBody },
+      },
+      errors: [jobsDashboardErrors.INVALID_CURSOR],
+    }, async ({ query, context }) => {
+      const search = {
+        ...(query.name === undefined ? {} : { name: query.name }),
+        ...(query.subject === undefined ? {} : { subject: query.subject }),
+        ...(query.id === undefined ? {} : { id: query.id }),
+        ...(query.errorCode === undefined ? {} : { errorCode: query.errorCode }),
+      };
+      const page = await context.queries.execute(
+        new ReadJobPage(context.execution.actor, {
+          limit: query.limit,
+          search,
+          ...(query.queue === undefined ? {} : { queue: query.queue }),
+          ...(query.status === undefined ? {} : { status: query.status }),
+          ...(query.after === undefined ? {} : { after: query.after }),
+        }),
+      );
+      return {
+        status: 200,
+        body: {
+          jobs: page.jobs.map((job) => toJobJson(job)),
+          ...(page.next === undefined ? {} : { next: page.next }),
+        },
+      };
+    }),
+    defineRoute({
+      ...common,
+      method: "GET",
+      path: path("/jobs/:jobId"),
+      operationId: "jobsDashboardJob",
+      summary: "One job with its progress and checkpoint, never its payload (permission jobs.read)",
+      request: { params: jobParams },
+      responses: { 200: { description: "The job", body: jobBody } },
+      errors: [jobsDashboardErrors.JOB_NOT_FOUND],
+    }, async ({ params, context }) => ({
+      status: 200,
+      body: toJobJson(
+        await context.queries.execute(new ReadJob(context.execution.actor, params.jobId)),
+        { checkpoint: true },
+      ),
+    })),
+    defineRoute({
+      ...common,
+      method: "POST",
+      path: path("/jobs/:jobId/cancellation"),
+      operationId: "jobsDashboardCancelJob",
+      summary: "Cancels a waiting or running job (permission jobs.operate)",
+      request: { params: jobParams },
+      responses: { 200: { description: "The job is cancelled", body: actedBody } },
+      errors: [jobsDashboardErrors.JOB_NOT_FOUND, jobsDashboardErrors.JOB_NOT_CANCELLABLE],
+    }, async ({ params, context }) => {
+      await context.commands.execute(new CancelJob(context.execution.actor, params.jobId));
+      return { status: 200, body: { id: params.jobId } };
+    }),
+    defineRoute({
+      ...common,
+      method: "POST",
+      path: path("/jobs/:jobId/revival"),
+      operationId: "jobsDashboardReviveJob",
+      summary:
+        "Revives a dead job: waiting, due now, attempts back to zero (permission jobs.operate)",
+      request: { params: jobParams },
+      responses: { 200: { description: "The job is waiting again", body: actedBody } },
+      errors: [jobsDashboardErrors.JOB_NOT_FOUND, jobsDashboardErrors.JOB_NOT_DEAD],
+    }, async ({ params, context }) => {
+      await context.commands.execute(new ReviveJob(context.execution.actor, params.jobId));
+      return { status: 200, body: { id: params.jobId } };
+    }),
+    defineRoute({
+      ...common,
+      method: "POST",
+      path: path("/queues/:queue/revival"),
+      operationId: "jobsDashboardReviveDeadJobs",
+      summary: "Revives the dead jobs of a queue, up to 1,000 a call (permission jobs.operate)",
+      request: { params: queueParams },
+      responses: {
+        200: {
+          description: "How many were revived; `more`: dead jobs are left, call again",
+          body: zodSchema(z.object({ revived: count, more: z.boolean() }), { io: "output" }),
+        },
+      },
+    }, async ({ params, context }) => ({
+      status: 200,
+      body: await context.commands.execute(
+        new ReviveDeadJobs(context.execution.actor, params.queue),
+      ),
+    })),
+    defineRoute({
+      ...common,
+      method: "POST",
+      path: path("/purge"),
+      operationId: "jobsDashboardPurge",
+      summary:
+        "Deletes the jobs finished before an instant, of every tenant (permission jobs.operate; work that reaches every tenant)",
+      request: { body: zodSchema(z.object({ before: z.iso.datetime() })) },
+      responses: {
+        200: {
+          description: "How many were deleted",
+          body: zodSchema(z.object({ purged: count }), { io: "output" }),
+        },
+      },
+    }, async ({ body, context }) => ({
+      status: 200,
+      body: {
+        purged: await context.commands.execute(
+          new PurgeFinishedJobs(context.execution.actor, new Date(body.before)),
+        ),
+      },
+    })),
+  ];
+}

@@ -1,0 +1,170 @@
+import type { QueuedJobStatus } from "@kit/kernel";
+import type { StoredJob, TenantReach } from "./job_store.ts";
+
+/** The most jobs one {@linkcode JobPageParams} may ask for; a larger `limit` is refused. */
+export const jobPageMaxLimit = 200;
+
+/** A job as an operator sees it: everything a store keeps of it but its payload. */
+export type JobView = Omit<StoredJob, "payload">;
+
+/** The jobs of one queue by status, as {@linkcode JobCountsParams} answers them. */
+export interface JobQueueCounts {
+  /** The queue (the context). */
+  readonly queue: string;
+  /** Jobs waiting (due now or later). */
+  readonly waiting: number;
+  /** Jobs running under a lease. */
+  readonly running: number;
+  /** Jobs that succeeded (until purged). */
+  readonly succeeded: number;
+  /** Jobs dead (until revived or purged). */
+  readonly dead: number;
+  /** Jobs cancelled (until purged). */
+  readonly cancelled: number;
+}
+
+/** The params of `JobStore.jobCounts`. */
+export interface JobCountsParams {
+  /** Only the jobs of the tenants it reaches are counted. */
+  readonly reach: TenantReach;
+}
+
+/**
+ * What a page of jobs may be narrowed to; the fields given must all match. `name` matches a
+ * prefix of the job name (`scheduling.` matches every job of scheduling); the others match exactly.
+ */
+export interface JobSearch {
+  /** A prefix of the job name. */
+  readonly name?: string;
+  /** The subject, exactly. */
+  readonly subject?: string;
+  /** The id, exactly. */
+  readonly id?: string;
+  /** The error code of the last failed attempt, exactly. */
+  readonly errorCode?: string;
+}
+
+/** The params of `JobStore.jobPage`. */
+export interface JobPageParams {
+  /** Only the jobs of the tenants it reaches are answered. */
+  readonly reach: TenantReach;
+  /** Only this queue's jobs. */
+  readonly queue?: string;
+  /** Only jobs in this status. */
+  readonly status?: QueuedJobStatus;
+  /** Only jobs matching these fields. */
+  readonly search?: JobSearch;
+  /** The `next` of the page before; absent: the first page. */
+  readonly after?: string;
+  /** The most jobs to answer, 1 to {@linkcode jobPageMaxLimit}. */
+  readonly limit: number;
+}
+
+/** A page of jobs, newest first (by creation, then id). */
+export interface JobPage {
+  /** The jobs, newest first. */
+  readonly jobs: readonly JobView[];
+  /**
+   * The cursor of the next page, absent on the last. A store that scans a bounded number of
+   * jobs per page (Redis) may answer fewer than `limit` jobs, even none, with a `next`.
+   */
+  readonly next?: string;
+}
+
+/** The position of a page's last job: keyset pagination on `(createdAt desc, id desc)`. */
+export interface JobCursor {
+  /** The creation time of the last job answered, in ms. */
+  readonly createdAt: number;
+  /** Its id. */
+  readonly id: string;
+}
+
+/** A cursor that is not one a store answered (`jobPage` rejects with it). */
+export class InvalidJobCursorError extends RangeError {
+  /** The refusal of a cursor. */
+  constructor() {
+    super("The cursor is not one a page of jobs answered");
+    this.name = "InvalidJobCursorError";
+  }
+}
+
+/**
+ * Encodes a cursor as opaque text (base64url of `[createdAt, id]`).
+ *
+ * @example
+ * ```ts
+ * import { decodeJobCursor, encodeJobCursor } from "@kit/jobs";
+ * const next = encodeJobCursor({ createdAt: 0, id: "a" });
+ * decodeJobCursor(next); // { createdAt: 0, id: "a" }
+ * ```
+ */
+export function encodeJobCursor(cursor: JobCursor): string {
+  const text = JSON.stringify([cursor.createdAt, cursor.id]);
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/**
+ * Decodes a cursor of {@linkcode encodeJobCursor}; throws {@linkcode InvalidJobCursorError} for
+ * anything else. An edited cursor can only move the page: the reach still filters every job.
+ */
+export function decodeJobCursor(text: string): JobCursor {
+  if (typeof text !== "string" || text.length > 400 || !/^[A-Za-z0-9_-]+$/.test(text)) {
+    throw new InvalidJobCursorError();
+  }
+  let value: unknown;
+  try {
+    const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+    value = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  } catch {
+    throw new InvalidJobCursorError();
+  }
+  if (
+    !Array.isArray(value) || value.length !== 2 || !Number.isSafeInteger(value[0]) ||
+    typeof value[1] !== "string" || value[1].length === 0 || value[1].length > 200
+  ) {
+    throw new InvalidJobCursorError();
+  }
+  return { createdAt: value[0] as number, id: value[1] as string };
+}
+
+/** Refuses a limit out of 1 to {@linkcode jobPageMaxLimit} (a store calls it first). */
+export function checkJobPageLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > jobPageMaxLimit) {
+    throw new RangeError(`A page of jobs takes a limit of 1 to ${jobPageMaxLimit}, got ${limit}`);
+  }
+}
+
+/** Tells whether a job matches the search (the stores that filter in process use it). */
+export function matchesJobSearch(job: JobView, search: JobSearch | undefined): boolean {
+  if (search === undefined) return true;
+  if (search.name !== undefined && !job.name.startsWith(search.name)) return false;
+  if (search.subject !== undefined && job.subject !== search.subject) return false;
+  if (search.id !== undefined && job.id !== search.id) return false;
+  if (search.errorCode !== undefined && job.lastErrorCode !== search.errorCode) return false;
+  return true;
+}
+
+/** Counts jobs by queue and status, queues sorted by name. */
+export function countJobs(
+  jobs: Iterable<{ readonly queue: string; readonly status: QueuedJobStatus }>,
+): JobQueueCounts[] {
+  const byQueue = new Map<string, Record<QueuedJobStatus, number>>();
+  for (const job of jobs) {
+    let counts = byQueue.get(job.queue);
+    if (counts === undefined) {
+      counts = { waiting: 0, running: 0, succeeded: 0, dead: 0, cancelled: 0 };
+      byQueue.set(job.queue, counts);
+    }
+    counts[job.status] += 1;
+  }
+  return [...byQueue.keys()].sort().map((queue) => ({ queue, ...byQueue.get(queue)! }));
+}
+
+/** Drops the payload of a stored job. */
+export function toJobView(job: StoredJob): JobView {
+  const { payload: _payload, ...view } = job;
+  return view;
+}
