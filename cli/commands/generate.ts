@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
-import { generatorKinds } from "../generators/catalog.ts";
+import { type GeneratorKind, generatorKinds, namesFile } from "../generators/catalog.ts";
 import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
@@ -208,7 +208,7 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
   if (localOnly) {
     // One rule for every kind: the files outside the context this plan really changes.
     const shared = await changedOutside(root, contextPrefix(kind.kind, first), formatted);
-    if (shared.length > 0) refuseShared(kind.kind, shared);
+    if (shared.length > 0) refuseShared(kind.kind, inCatalogOrder(kind, shared));
     if (kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   }
   return await applyPlan(root, formatted);
@@ -217,6 +217,15 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
 /** Where a kind's own files are: `src/contexts/<context>/` (none for `worker`: every file is shared). */
 function contextPrefix(kind: string, first: string | undefined): string | undefined {
   return kind === "worker" || first === undefined ? undefined : `src/contexts/${first}/`;
+}
+
+/** The files in the order `--help --json` lists them (any it does not name last). */
+function inCatalogOrder(kind: GeneratorKind, files: readonly string[]): string[] {
+  const rank = (path: string) => {
+    const index = kind.sharedFiles.findIndex((pattern) => namesFile(pattern, path));
+    return index === -1 ? kind.sharedFiles.length : index;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b));
 }
 
 function refuseShared(kind: string, files: readonly string[]): never {

@@ -73,6 +73,15 @@ export function sharedFilesGiven(kind: GeneratorKind, given: ReadonlySet<string>
   ];
 }
 
+/**
+ * Whether `path` is a file `pattern` names: `<context>`, `<name>`, `<NNNN>` each stand for one
+ * part of a path (`apps/<context>/main.ts` names `apps/scheduling/main.ts`).
+ */
+export function namesFile(pattern: string, path: string): boolean {
+  const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/<[^>]+>/g, "[^/]+");
+  return new RegExp(`^${source}$`).test(path);
+}
+
 const compose = "src/platform/compose-application.ts";
 const config = "kit.config.json";
 const contextMap = "docs/context-map.md";
