@@ -64,6 +64,8 @@ function kit(cwd: string, ...args: string[]): Promise<Run> {
 /** What the coding-agent plugin's hook answers a worker's write of `path` (empty: allowed). */
 async function hookOnWrite(worktree: string, path: string): Promise<string> {
   const input = {
+    agent_id: "a1b2c3d4",
+    agent_type: "kit:context-builder",
     cwd: worktree,
     hook_event_name: "PreToolUse",
     tool_name: "Write",

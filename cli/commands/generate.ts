@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
-import { generatorKinds } from "../generators/catalog.ts";
+import { type GeneratorKind, generatorKinds, namesFile } from "../generators/catalog.ts";
 import { planBackgroundJob } from "../generators/generate_background_job.ts";
 import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
 import { planMessage } from "../generators/generate_message.ts";
@@ -30,7 +30,9 @@ export interface GenerateInput {
 
 /**
  * Runs a generator in the project around `cwd`: plans every file, refuses (writing nothing) on
- * any bad input or, with `--local-only`, when the kind writes shared files; then writes all.
+ * any bad input or, with `--local-only`, when the formatted plan changes a file outside
+ * `src/contexts/<context>/` (every file, for `worker`, which names no context) or the kind is one
+ * that always does; then writes all.
  */
 export async function generate(cwd: string, input: GenerateInput): Promise<readonly string[]> {
   const kind = generatorKinds.find((k) => k.kind === input.kind);
@@ -40,7 +42,6 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     );
   }
   const localOnly = input.options["local-only"] === true;
-  if (localOnly && kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   if (!kind.available) {
     throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
   }
@@ -204,13 +205,27 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
   }
   const formatted = await formatPlan(root, plan);
-  if (localOnly && kind.sharedWhen !== undefined && first !== undefined) {
-    // Such a kind writes shared files only in some cases (`command --aggregate` on an aggregate
-    // with no repository yet): refuse when this plan changes a file outside the context.
-    const shared = await changedOutside(root, `src/contexts/${first}/`, formatted);
-    if (shared.length > 0) refuseShared(kind.kind, shared);
+  if (localOnly) {
+    // One rule for every kind: the files outside the context this plan really changes.
+    const shared = await changedOutside(root, contextPrefix(kind.kind, first), formatted);
+    if (shared.length > 0) refuseShared(kind.kind, inCatalogOrder(kind, shared));
+    if (kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   }
   return await applyPlan(root, formatted);
+}
+
+/** Where a kind's own files are: `src/contexts/<context>/` (none for `worker`: every file is shared). */
+function contextPrefix(kind: string, first: string | undefined): string | undefined {
+  return kind === "worker" || first === undefined ? undefined : `src/contexts/${first}/`;
+}
+
+/** The files in the order `--help --json` lists them (any it does not name last). */
+function inCatalogOrder(kind: GeneratorKind, files: readonly string[]): string[] {
+  const rank = (path: string) => {
+    const index = kind.sharedFiles.findIndex((pattern) => namesFile(pattern, path));
+    return index === -1 ? kind.sharedFiles.length : index;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b));
 }
 
 function refuseShared(kind: string, files: readonly string[]): never {
@@ -220,15 +235,15 @@ function refuseShared(kind: string, files: readonly string[]): never {
   );
 }
 
-/** The planned files outside `prefix` whose contents the plan changes, in plan order. */
+/** The planned files outside `prefix` (all, without one) whose contents the plan changes, in plan order. */
 async function changedOutside(
   root: string,
-  prefix: string,
+  prefix: string | undefined,
   plan: readonly FileWrite[],
 ): Promise<string[]> {
   const changed: string[] = [];
   for (const write of plan) {
-    if (write.path.startsWith(prefix)) continue;
+    if (prefix !== undefined && write.path.startsWith(prefix)) continue;
     const path = join(root, write.path);
     const current = existsSync(path) ? await readFile(path, "utf8") : undefined;
     if (write.remove ? current !== undefined : current !== write.contents) changed.push(write.path);

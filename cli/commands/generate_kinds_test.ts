@@ -34,7 +34,7 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     [["generate", "service", "billing"], /^kit: Unknown context 'billing'/],
     [
       ["generate", "service", "identity", "--local-only"],
-      /^kit: kit generate service would write 1 shared file\(s\): kit.config.json; nothing/,
+      /^kit: kit generate service would write 4 shared file\(s\): apps\/identity\/service.ts, apps\/identity\/main.ts, test\/services\/identity.spec.ts, kit.config.json; nothing/,
     ],
   ]);
 
@@ -78,7 +78,8 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
     ],
     [
       ["generate", "policy", "scheduling", "Other", "--permission", "a.b", "--local-only"],
-      /would write 2 shared file\(s\): src\/platform\/auth\/access-policies.ts, src\/platform\/compose-application.ts; nothing/,
+      // The platform passes its policies already: only the list changes.
+      /would write 1 shared file\(s\): src\/platform\/auth\/access-policies.ts; nothing/,
     ],
   ]);
 
@@ -137,9 +138,11 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
       ["generate", "adapter", "scheduling", "Calendars", "--kind", "cloud"],
       /Invalid --kind 'cloud'/,
     ],
+    // Bad input is refused as such with --local-only too (plan_truth_test.ts: an adapter's
+    // --local-only refusal).
     [
       ["generate", "adapter", "scheduling", "Calendars", "--local-only"],
-      /would write 1 shared file\(s\): src\/platform\/compose-application.ts; nothing/,
+      /^kit: An adapter of 'Calendars' exists already in context 'scheduling'$/,
     ],
   ]);
 
@@ -281,6 +284,25 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
     "src/platform/database/migrations.ts",
     "src/platform/compose-application.ts",
   ]);
+  // No phantom: these write inside their context only (cli/commands/plan_truth_test.ts runs them).
+  for (const name of ["job", "background-job", "integration-event"]) {
+    const kind = kinds.find((k: { kind: string }) => k.kind === name);
+    assert.deepEqual([kind.writesShared, kind.sharedFiles], [false, []], name);
+  }
+  const routeGroup = kinds.find((k: { kind: string }) => k.kind === "route-group");
+  assert.deepEqual([routeGroup.writesShared, routeGroup.sharedWhen], [false, "--role"]);
+  assert.deepEqual(routeGroup.sharedWrites, [{
+    file: "src/platform/auth/role.ts",
+    option: "--role",
+    when: "it names a role the platform does not grant yet",
+  }]);
+  const adr = kinds.find((k: { kind: string }) => k.kind === "adr");
+  assert.deepEqual(adr.sharedWrites, [
+    { file: "docs/adr/<NNNN>-<name>.md" },
+    { file: "kit.config.json", option: "--deviation" },
+  ]);
+  const worker = kinds.find((k: { kind: string }) => k.kind === "worker");
+  assert.deepEqual(worker.sharedFiles, ["apps/worker/main.ts"]);
   const repository = kinds.find((k: { kind: string }) => k.kind === "repository");
   assert.deepEqual(repository.sharedFiles, [
     "src/platform/database/migrations.ts",

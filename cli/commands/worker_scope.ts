@@ -42,9 +42,7 @@ export async function workerScope(
     worktree,
     branch,
     writable: [`src/contexts/${context}/**`, `test/e2e/${context}/**`],
-    allowedGenerators: generatorKinds.filter((k) => !k.writesShared && k.available).map((k) =>
-      k.kind
-    ),
+    allowedGenerators: allowedGenerators(),
     slices: (await readSlicePlan(root)).filter((row) => row.context === context),
     consumedContracts: await consumedContracts(root, config, context, await readSlicePlan(root)),
   };
@@ -63,13 +61,36 @@ export async function workerScope(
   return briefing;
 }
 
+/**
+ * The kinds a worker may run with `--local-only`: those that do not always write outside their
+ * context (`--local-only` still refuses a run whose plan does, as `route-group --role` with a new
+ * role).
+ */
+export function allowedGenerators(): string[] {
+  return generatorKinds.filter((k) => !k.writesShared && k.available).map((k) => k.kind);
+}
+
+/** A kind as the briefing names it: with the case in which `--local-only` refuses it. */
+function describeAllowed(kind: string): string {
+  const writes = generatorKinds.find((k) => k.kind === kind)?.sharedWrites ?? [];
+  const cases = [...new Set(writes.map((w) => w.option))].map((option) => {
+    const whens = writes.filter((w) => w.option === option && w.when !== undefined)
+      .map((w) => w.when!);
+    const given = option === undefined ? [] : [`with ${option}`];
+    return [...given, ...(whens.length === 0 ? [] : [`when ${whens.join(" or ")}`])].join(" ");
+  });
+  return cases.length === 0 ? kind : `${kind} (refused ${cases.join("; ")})`;
+}
+
 /** The briefing as text for a person or an agent. */
 export function formatBriefing(briefing: Briefing): string {
   return [
     `Worker scope: ${briefing.context}`,
     `Working directory: ${briefing.worktree} (branch ${briefing.branch})`,
     `Writable: ${briefing.writable.join(", ")}`,
-    `Allowed generators: ${briefing.allowedGenerators.join(", ")} (with --local-only)`,
+    `Allowed generators (with --local-only): ${
+      briefing.allowedGenerators.map(describeAllowed).join(", ")
+    }`,
     "Your slices:",
     ...(briefing.slices.length === 0
       ? ["  (none)"]

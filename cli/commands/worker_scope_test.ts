@@ -5,7 +5,7 @@ import { basename, dirname, join } from "node:path";
 import { initProject } from "./init.ts";
 import { generate } from "./generate.ts";
 import { status, todos } from "./status.ts";
-import { workerScope } from "./worker_scope.ts";
+import { formatBriefing, workerScope } from "./worker_scope.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<void> {
   const { code } = await new Deno.Command("git", { args, cwd, stdout: "null", stderr: "null" })
@@ -40,8 +40,23 @@ Deno.test("kit worker-scope adds a worktree on build/<context>, writes .kit/work
   });
   assert.equal(briefing.branch, "build/scheduling");
   assert.deepEqual(briefing.writable, ["src/contexts/scheduling/**", "test/e2e/scheduling/**"]);
-  assert.ok(briefing.allowedGenerators.includes("command"));
-  assert.ok(!briefing.allowedGenerators.includes("context"));
+  assert.deepEqual(briefing.allowedGenerators, [
+    "aggregate",
+    "background-job",
+    "command",
+    "error-code",
+    "integration-event",
+    "integration-handler",
+    "job",
+    "port",
+    "query",
+    "route-group",
+  ]);
+  const text = formatBriefing(briefing);
+  assert.match(
+    text,
+    /^Allowed generators \(with --local-only\): aggregate, background-job, command \(refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet\), error-code, .*, route-group \(refused with --role when it names a role the platform does not grant yet\)$/m,
+  );
   assert.deepEqual(briefing.slices.map((s) => s.context), ["scheduling"]);
   assert.deepEqual(briefing.consumedContracts, [
     "src/contexts/identity/published-language/ (read-only)",

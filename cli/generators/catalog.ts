@@ -1,3 +1,16 @@
+/**
+ * A file outside its context that a generator writes, and when. `<context>`, `<name>` and
+ * `<NNNN>` stand for what the arguments and the project make of them.
+ */
+export interface SharedWrite {
+  /** The file, relative to the project's root. */
+  readonly file: string;
+  /** The option without which it is not written (absent: written without any option). */
+  readonly option?: string;
+  /** The case, in the project's state, in which it is written (absent: every time). */
+  readonly when?: string;
+}
+
 /** A kind of generator, as `kit generate --help --json` lists it. */
 export interface GeneratorKind {
   /** The kind, as typed after `kit generate`. */
@@ -6,169 +19,208 @@ export interface GeneratorKind {
   readonly summary: string;
   /** Its options. */
   readonly options: readonly string[];
-  /** Whether it writes files outside its context (shared files, changed one at a time). */
-  readonly writesShared: boolean;
-  /** The shared files it may write. */
-  readonly sharedFiles: readonly string[];
   /**
-   * The option that makes a kind which otherwise writes inside its context write `sharedFiles`
-   * (`command --aggregate` on an aggregate with no repository yet).
+   * Whether every run writes a file outside its context (`src/contexts/<context>/`): such a kind
+   * changes shared files, one at a time, on the trunk.
+   */
+  readonly writesShared: boolean;
+  /** Every file outside its context it can write (the `file` of each of `sharedWrites`). */
+  readonly sharedFiles: readonly string[];
+  /** The files outside its context it can write, each with the option and case that write it. */
+  readonly sharedWrites: readonly SharedWrite[];
+  /**
+   * For a kind that otherwise writes only inside its context: the option with which it can write
+   * `sharedFiles` (`command --aggregate` on an aggregate with no repository yet).
    */
   readonly sharedWhen?: string;
   /** Whether this version of the CLI has it. */
   readonly available: boolean;
 }
 
-const platform = "src/platform/compose-application.ts";
+/** A kind as written below: its facts, the derived ones (`writesShared`...) added by `kind`. */
+type KindFacts = Omit<GeneratorKind, "writesShared" | "sharedFiles" | "sharedWhen" | "available">;
+
+function kind(facts: KindFacts): GeneratorKind {
+  const conditional = facts.sharedWrites.filter((w) => w.option !== undefined);
+  const writesShared = facts.sharedWrites.some((w) =>
+    w.option === undefined && w.when === undefined
+  );
+  const sharedWhen = [...new Set(conditional.map((w) => w.option!))].join(", ");
+  return {
+    kind: facts.kind,
+    summary: facts.summary,
+    options: facts.options,
+    writesShared,
+    sharedFiles: [...new Set(facts.sharedWrites.map((w) => w.file))],
+    sharedWrites: facts.sharedWrites,
+    ...(!writesShared && sharedWhen !== "" ? { sharedWhen } : {}),
+    available: true,
+  };
+}
+
+/**
+ * The files outside its context a kind may write, given the options on its command line (`--role`
+ * as `"--role"`): those it always writes, and those of the options given. What the pre-tool-use
+ * hook refuses by, when it sees a command line but not the plan.
+ */
+export function sharedFilesGiven(kind: GeneratorKind, given: ReadonlySet<string>): string[] {
+  return [
+    ...new Set(
+      kind.sharedWrites
+        .filter((w) => w.option === undefined ? kind.writesShared : given.has(w.option))
+        .map((w) => w.file),
+    ),
+  ];
+}
+
+/**
+ * Whether `path` is a file `pattern` names: `<context>`, `<name>`, `<NNNN>` each stand for one
+ * part of a path (`apps/<context>/main.ts` names `apps/scheduling/main.ts`).
+ */
+export function namesFile(pattern: string, path: string): boolean {
+  const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/<[^>]+>/g, "[^/]+");
+  return new RegExp(`^${source}$`).test(path);
+}
+
+const compose = "src/platform/compose-application.ts";
+const config = "kit.config.json";
+const contextMap = "docs/context-map.md";
+const cruiser = ".dependency-cruiser.cjs";
+const migrations = "src/platform/database/migrations.ts";
 
 /** Every kind the spec names, sorted. */
 export const generatorKinds: readonly GeneratorKind[] = [
-  {
+  kind({
     kind: "adapter",
     summary: "an adapter of a port, provided by the platform",
     options: ["--kind external", "--decorators"],
-    writesShared: true,
-    sharedFiles: [platform],
-    available: true,
-  },
-  {
+    sharedWrites: [{ file: compose }],
+  }),
+  kind({
     kind: "adr",
-    summary: "an architecture decision record",
+    summary: "an architecture decision record, numbered after the project's last one",
     options: ["--deviation"],
-    writesShared: true,
-    sharedFiles: ["kit.config.json"],
-    available: true,
-  },
-  {
+    sharedWrites: [
+      { file: "docs/adr/<NNNN>-<name>.md" },
+      { file: config, option: "--deviation" },
+    ],
+  }),
+  kind({
     kind: "aggregate",
     summary: "an aggregate of the domain, with the snapshot its repository keeps",
     options: [],
-    writesShared: false,
-    sharedFiles: [],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "background-job",
     summary: "a background job sending a command",
     options: ["--command <UseCase>"],
-    writesShared: true,
-    sharedFiles: ["src/platform/job-settings.ts"],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "command",
     summary:
       "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant; shared files written)",
     options: ["--permission <name>", "--aggregate <Aggregate>"],
-    writesShared: false,
-    sharedFiles: ["src/platform/database/migrations.ts", platform],
-    sharedWhen: "--aggregate",
-    available: true,
-  },
-  {
+    sharedWrites: [
+      { file: migrations, option: "--aggregate", when: "the aggregate has no repository yet" },
+      {
+        file: compose,
+        option: "--aggregate",
+        when: "its repository is not registered yet",
+      },
+    ],
+  }),
+  kind({
     kind: "context",
     summary: "a bounded context and its registration",
     options: ["--kind core|supporting|generic"],
-    writesShared: true,
-    sharedFiles: ["kit.config.json", platform, "docs/context-map.md", ".dependency-cruiser.cjs"],
-    available: true,
-  },
-  {
+    sharedWrites: [{ file: config }, { file: compose }, { file: contextMap }, { file: cruiser }],
+  }),
+  kind({
     kind: "error-code",
     summary:
       "an error code of a context with the one HTTP status it answers, in its domain/<context>-errors.ts",
     options: ["--status <4xx>", "--description <text>"],
-    writesShared: false,
-    sharedFiles: [],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "gateway",
     summary: "a gateway to an upstream context (kit generate gateway <context> <upstream>)",
     options: [],
-    writesShared: true,
-    sharedFiles: ["kit.config.json", platform, "docs/context-map.md", ".dependency-cruiser.cjs"],
-    available: true,
-  },
-  {
+    sharedWrites: [{ file: config }, { file: compose }, { file: contextMap }, { file: cruiser }],
+  }),
+  kind({
     kind: "integration-event",
     summary: "an integration event in the published language",
     options: [],
-    writesShared: true,
-    sharedFiles: ["src/platform/audit/audited-events.ts"],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "integration-handler",
     summary: "a consumer of an integration event",
     options: [],
-    writesShared: false,
-    sharedFiles: [],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "job",
     summary: "a scheduled job",
     options: ["--every <interval>", "--command <UseCase>", "--local-only"],
-    writesShared: true,
-    sharedFiles: ["src/platform/job-settings.ts"],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "policy",
     summary: "an explicit access policy of one permission",
     options: ["--permission <name>"],
-    writesShared: true,
-    sharedFiles: ["src/platform/auth/access-policies.ts", platform],
-    available: true,
-  },
-  {
+    sharedWrites: [
+      { file: "src/platform/auth/access-policies.ts" },
+      { file: compose, when: "the project's first policy" },
+    ],
+  }),
+  kind({
     kind: "port",
     summary: "a port of the application",
     options: [],
-    writesShared: false,
-    sharedFiles: [],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "query",
     summary: "a query, its handler and its spec",
     options: ["--permission <name>", "--search"],
-    writesShared: false,
-    sharedFiles: [],
-    available: true,
-  },
-  {
+    sharedWrites: [],
+  }),
+  kind({
     kind: "repository",
     summary:
       "a repository of an aggregate, tenant-aware and versioned (in memory and on PostgreSQL), registered with the platform, and its table in a new numbered migration",
     options: [],
-    writesShared: true,
-    sharedFiles: ["src/platform/database/migrations.ts", platform],
-    available: true,
-  },
-  {
+    sharedWrites: [{ file: migrations }, { file: compose }],
+  }),
+  kind({
     kind: "route-group",
     summary: "a route group",
     options: ["--role <role>"],
-    writesShared: true,
-    sharedFiles: ["src/platform/auth/role.ts"],
-    available: true,
-  },
-  {
+    sharedWrites: [{
+      file: "src/platform/auth/role.ts",
+      option: "--role",
+      when: "it names a role the platform does not grant yet",
+    }],
+  }),
+  kind({
     kind: "service",
     summary: "apps/<context>: a deployable service of one context",
     options: [],
-    writesShared: true,
-    sharedFiles: ["kit.config.json"],
-    available: true,
-  },
-  {
+    sharedWrites: [
+      { file: "apps/<context>/service.ts" },
+      { file: "apps/<context>/main.ts" },
+      { file: "test/services/<context>.spec.ts" },
+      { file: config },
+    ],
+  }),
+  kind({
     kind: "worker",
     summary: "apps/worker: the worker alone",
     options: [],
-    writesShared: true,
-    sharedFiles: ["kit.config.json"],
-    available: true,
-  },
+    sharedWrites: [{ file: "apps/worker/main.ts" }],
+  }),
 ];

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { preToolUseHook } from "../commands/hook.ts";
+import { generatorKinds } from "../generators/catalog.ts";
+import { decidePreToolUse } from "./pre_tool_use.ts";
+import { generatorInvocations } from "./generator_invocations.ts";
 
 const testdata = new URL("./testdata/", import.meta.url).pathname;
 
@@ -56,8 +59,77 @@ Deno.test("the hook refuses writes outside the context, naming the file and the 
 Deno.test("the hook refuses generators that write shared files, and allows the others", async () => {
   const shared = await decide("bash-generate-shared");
   assert.equal(shared.permissionDecision, "deny");
-  assert.match(shared.permissionDecisionReason, /audited-events\.ts/);
+  assert.match(
+    shared.permissionDecisionReason,
+    /kit generate route-group with --role may write outside the context \(src\/platform\/auth\/role\.ts\)/,
+  );
   assert.equal(await decide("bash-generate-local"), undefined);
+});
+
+Deno.test("the hook confines only the context-builder agent: another agent and the main thread pass", async () => {
+  assert.equal((await decide("edit-platform")).permissionDecision, "deny");
+  assert.equal(await decide("edit-platform-other-agent"), undefined);
+  assert.equal(await decide("edit-platform-main-thread"), undefined);
+  const scope = { root: "/w", context: "scheduling" };
+  const write = { tool_name: "Write", tool_input: { file_path: "/w/kit.config.json" } };
+  assert.equal(decidePreToolUse({ ...write, agent_type: "context-builder" }, scope).allow, false);
+  assert.equal(
+    decidePreToolUse({ ...write, agent_type: "kit:context-builder" }, scope).allow,
+    false,
+  );
+  assert.equal(decidePreToolUse({ ...write, agent_type: "my-context-builder" }, scope).allow, true);
+  assert.equal(decidePreToolUse({ ...write, agent_type: "Explore" }, scope).allow, true);
+});
+
+/** How kit is run: on the PATH, from a checkout, from JSR, as a task of the project. */
+const invocations = [
+  "kit",
+  "deno run -A /home/dev/kit/cli/main.ts",
+  "deno run -A jsr:@kit/cli@^0.1.0",
+  "deno run -A jsr:@kit/cli",
+  "deno task kit",
+];
+
+function bash(command: string): boolean {
+  return decidePreToolUse({
+    agent_type: "kit:context-builder",
+    tool_name: "Bash",
+    tool_input: { command },
+  }, { root: "/w", context: "scheduling" }).allow;
+}
+
+Deno.test("the hook sees a generator however kit is invoked, and decides by the catalog", () => {
+  for (const kit of invocations) {
+    for (const kind of generatorKinds) {
+      assert.equal(
+        bash(`${kit} generate ${kind.kind} scheduling Thing`),
+        !kind.writesShared,
+        `${kit} generate ${kind.kind}`,
+      );
+      // With --local-only, the CLI refuses exactly: the hook lets it decide.
+      assert.equal(bash(`${kit} generate ${kind.kind} scheduling Thing --local-only`), true);
+    }
+    assert.equal(bash(`${kit} generate route-group scheduling Desk --role=clinic-admin`), false);
+    assert.equal(bash(`${kit} generate command scheduling Book --aggregate Appointment`), false);
+    assert.equal(bash(`${kit} generate adr scheduling UseSlots --deviation`), false);
+    assert.equal(bash(`cd src && ${kit} generate worker; deno task test`), false);
+  }
+});
+
+Deno.test("the hook reads runs of kit generate, not words that look like them", () => {
+  assert.deepEqual(
+    generatorInvocations(
+      'git commit -m "kit generate context billing" && kit generate route-group scheduling Desk --role admin --local-only | tee log',
+    ).map((run) => ({ ...run, options: [...run.options] })),
+    [{
+      kind: "route-group",
+      positionals: ["scheduling", "Desk", "admin"],
+      options: ["--role", "--local-only"],
+    }],
+  );
+  assert.equal(bash("echo kit generate context billing"), true);
+  assert.equal(bash("deno run -A ./tools/main.ts generate context billing"), true);
+  assert.equal(bash("deno run -A ../kit/cli/main.ts generate context billing"), false);
 });
 
 Deno.test("the hook refuses dependency changes, by command and by file", async () => {

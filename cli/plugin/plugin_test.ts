@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { generatorKinds } from "../generators/catalog.ts";
 
 const dir = new URL("./", import.meta.url).pathname;
 
@@ -18,4 +19,13 @@ Deno.test("the Claude Code plugin ships the context-builder agent and the pre-wr
   for (const guarantee of ["requireTenant()", "readableTenants()", "expectSaved", "lockFor"]) {
     assert.ok(agent.includes(`\`${guarantee}\``), `the agent is told of ${guarantee}`);
   }
+  // What the agent is told the hook refuses is what the catalog says.
+  const always = /always write outside a context \(([^)]*)\)/.exec(agent.replaceAll("\n", " "))
+    ?.[1];
+  assert.deepEqual(
+    always?.split(",").map((kind) => kind.trim().replaceAll("`", "")).sort(),
+    generatorKinds.filter((k) => k.writesShared).map((k) => k.kind).sort(),
+  );
+  const conditional = generatorKinds.filter((k) => k.sharedWhen !== undefined);
+  for (const kind of conditional) assert.ok(agent.includes(`\`${kind.kind} ${kind.sharedWhen}\``));
 });
