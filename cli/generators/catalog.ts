@@ -9,6 +9,12 @@ export interface SharedWrite {
   readonly option?: string;
   /** The case, in the project's state, in which it is written (absent: every time). */
   readonly when?: string;
+  /**
+   * Written only outside a worker's worktree (no `.kit/worker.json`), in the conductor's tree: a
+   * derived document the conductor's `kit docs` rewrites after the merge. Inside a worktree the
+   * kind never writes it, so the worker's hook does not count it.
+   */
+  readonly outsideWorktree?: true;
 }
 
 /** A kind of generator, as `kit generate --help --json` lists it. */
@@ -67,6 +73,7 @@ export function sharedFilesGiven(kind: GeneratorKind, given: ReadonlySet<string>
   return [
     ...new Set(
       kind.sharedWrites
+        .filter((w) => !w.outsideWorktree)
         .filter((w) => w.option === undefined ? kind.writesShared : given.has(w.option))
         .map((w) => w.file),
     ),
@@ -160,7 +167,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
     kind: "integration-handler",
     summary: "a consumer of an integration event",
     options: [],
-    sharedWrites: [],
+    sharedWrites: [{
+      file: "docs/context-map.md",
+      when: "the edge from the upstream context, drawn in the conductor's tree",
+      outsideWorktree: true,
+    }],
   }),
   kind({
     kind: "job",
@@ -221,6 +232,6 @@ export const generatorKinds: readonly GeneratorKind[] = [
     kind: "worker",
     summary: "apps/worker: the worker alone",
     options: [],
-    sharedWrites: [{ file: "apps/worker/main.ts" }],
+    sharedWrites: [{ file: "apps/worker/main.ts" }, { file: "kit.config.json" }],
   }),
 ];
