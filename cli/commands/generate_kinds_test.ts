@@ -302,7 +302,11 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
     { file: "kit.config.json", option: "--deviation" },
   ]);
   const worker = kinds.find((k: { kind: string }) => k.kind === "worker");
-  assert.deepEqual(worker.sharedFiles, ["apps/worker/main.ts"]);
+  // It records "worker": "separate" in kit.config.json: the API then only enqueues.
+  assert.deepEqual(worker.sharedFiles, ["apps/worker/main.ts", "kit.config.json"]);
+  const handler = kinds.find((k: { kind: string }) => k.kind === "integration-handler");
+  assert.deepEqual([handler.writesShared, handler.sharedFiles], [false, ["docs/context-map.md"]]);
+  assert.equal(handler.sharedWrites[0].outsideWorktree, true, "the conductor's tree only");
   const repository = kinds.find((k: { kind: string }) => k.kind === "repository");
   assert.deepEqual(repository.sharedFiles, [
     "src/platform/database/migrations.ts",
