@@ -1,7 +1,19 @@
 import assert from "node:assert/strict";
-import { callers, e2e } from "./e2e.ts";
+import { callers, type Client, e2e } from "./e2e.ts";
 
 const monday = (hhmm: string) => `2026-03-02T${hhmm}:00Z`;
+
+/** Opens cal-1 with a 30-minute check-up, open 09:00-17:00 UTC on the weekdays given. */
+async function openCalendar(client: Client, weekdays: readonly number[]): Promise<void> {
+  const as = callers.practitioner;
+  await client.send("PUT", "/calendars/cal-1", { as });
+  await client.send("PUT", "/calendars/cal-1/appointment-types/checkup", {
+    as,
+    body: { name: "Check-up", durationMinutes: 30 },
+  });
+  const windows = weekdays.map((weekday) => ({ weekday, opens: "09:00", closes: "17:00" }));
+  await client.send("PUT", "/calendars/cal-1/opening-hours", { as, body: { windows } });
+}
 
 e2e(
   "GET /people/me answers the caller from the token, and the profile once registered",
@@ -68,16 +80,7 @@ e2e(
 e2e(
   "appointment events reach notifications and analytics through the outbox, once each",
   async ({ client, application, db }) => {
-    const as = callers.practitioner;
-    await client.send("PUT", "/calendars/cal-1", { as });
-    await client.send("PUT", "/calendars/cal-1/appointment-types/checkup", {
-      as,
-      body: { name: "Check-up", durationMinutes: 30 },
-    });
-    await client.send("PUT", "/calendars/cal-1/opening-hours", {
-      as,
-      body: { windows: [{ weekday: 1, opens: "09:00", closes: "17:00" }] },
-    });
+    await openCalendar(client, [1]);
     const { id } = (await client.send("POST", "/appointments/", {
       as: callers.patient,
       body: { calendarId: "cal-1", appointmentTypeId: "checkup", startsAt: monday("10:00") },
@@ -233,14 +236,7 @@ e2e(
 e2e(
   "every consumer of an event handles a redelivery once: notifications, reminders and analytics",
   async ({ client, application, db }) => {
-    const as = callers.practitioner;
-    await client.send("PUT", "/calendars/cal-1", { as });
-    await client.send("PUT", "/calendars/cal-1/appointment-types/checkup", {
-      as,
-      body: { name: "Check-up", durationMinutes: 30 },
-    });
-    const windows = [1, 2].map((weekday) => ({ weekday, opens: "09:00", closes: "17:00" }));
-    await client.send("PUT", "/calendars/cal-1/opening-hours", { as, body: { windows } });
+    await openCalendar(client, [1, 2]);
     const registered = await client.send("POST", "/people/me", {
       as: callers.patient,
       body: { name: "Ada", email: "ada@example.org" },
