@@ -12,6 +12,7 @@ import { docs } from "./commands/docs.ts";
 import { watchDocs } from "./commands/docs_watch.ts";
 import { generate } from "./commands/generate.ts";
 import { initProject } from "./commands/init.ts";
+import { formatResolution, resolveConflicts } from "./commands/resolve.ts";
 import { status, todos } from "./commands/status.ts";
 import { formatBriefing, workerScope } from "./commands/worker_scope.ts";
 import { generatorKinds } from "./generators/catalog.ts";
@@ -41,6 +42,11 @@ Commands:
                                ignoreExportsUsedInFile of knip.json, keeps exports tagged @public
   status                       slices by status and owner, what is left in each context, and the
                                merge order of the contexts (upstream first; a cycle is named)
+  resolve                      after a merge or rebase stopped on conflicts: rewrites the derived
+                               files (barrels, manifests, context map, .dependency-cruiser.cjs)
+                               from the merged sources and keeps both sides' entries in kit's
+                               regions (permissions, error codes, registrations); names every
+                               conflict outside them (exit 1); stages nothing
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
                                input on stdin, refuses what a worker scope does not allow
@@ -230,6 +236,11 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
       case "status":
         console.log(await status(cwd));
         return 0;
+      case "resolve": {
+        const resolution = await resolveConflicts(cwd);
+        console.log(formatResolution(resolution));
+        return resolution.left.length > 0 ? 1 : 0;
+      }
       case "todo": {
         if (rest[0] === undefined) throw new CliError("Usage: kit todo <context>");
         for (const line of await todos(cwd, rest[0])) console.log(line);

@@ -132,22 +132,25 @@ ${
     providers: [{ provide: ${seeded.aggregate}Repository, provider: { useValue: ${seeded.variable} } }],`
   }
   });
-  // What the handler is sent: the command, its actor, the tenant it runs in.
+  // What the handler is sent: the command, its actor, the tenant it runs in (other jobs of the
+  // context, as a scheduled job's first tick, may run when due too: only ${command} is recorded).
   const seen: { command: string; actor: string; tenant: string | undefined }[] = [];
   const bus = application.commands;
   const execute = bus.execute.bind(bus);
   bus.execute = (command) => {
-    seen.push({
-      command: command.constructor.name,
-      actor: command.actor.id,
-      tenant: currentScope()?.execution.tenantId,
-    });
+    if (command.constructor.name === "${command}") {
+      seen.push({
+        command: command.constructor.name,
+        actor: command.actor.id,
+        tenant: currentScope()?.execution.tenantId,
+      });
+    }
     return execute(command);
   };
   const jobs = application.backgroundJobs as BackgroundJobsApi;
   const { id } = await runInScope({ execution }, () => jobs.enqueue(${name}, { ${sample} }));
   assert.deepEqual(seen, [], "nothing runs at enqueue");
-  assert.equal(await jobs.runDue(), 1);
+  assert.ok(await jobs.runDue() >= 1, "the job was due");
   assert.equal((await jobs.find(id))?.status, "succeeded");
   assert.deepEqual(seen, [{ command: "${command}", actor: "someone", tenant: "t1" }]);
 });

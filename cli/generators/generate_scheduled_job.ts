@@ -65,6 +65,9 @@ export async function planScheduledJob(
     send = `    void payload;\n    await this.commands.execute(new ${command}(execution.actor));`;
   }
   const camel = camelOf(context);
+  const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(every)!;
+  const everyMs = Number(amount) *
+    { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as "ms"];
   return await withDerived(root, config, [
     {
       path: `${dir}/${kebab}.job.ts`,
@@ -97,13 +100,29 @@ import { TestClock } from "@kit/kernel";
 import type { BackgroundJobsApi } from "@kit/jobs";
 import { testApplication } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";
+import { ${name} } from "./${kebab}.job.ts";
 
 Deno.test("${name} runs once per tick of ${every}", async () => {
   const clock = new TestClock("2026-01-01T00:00:00Z");
   const application = testApplication([${camel}Module], { clock });
   const jobs = application.backgroundJobs as BackgroundJobsApi;
-  assert.equal(await jobs.runDue(), 1);
-  assert.equal(await jobs.runDue(), 0);
+  // Only this job's runs are counted: the context's other scheduled jobs tick too.
+  const ticks: string[] = [];
+  const run = ${name}.prototype.run;
+  ${name}.prototype.run = function (this: ${name}, payload, execution) {
+    ticks.push(clock.now().toISOString());
+    return run.call(this, payload, execution);
+  };
+  try {
+    await jobs.runDue();
+    await jobs.runDue();
+    assert.deepEqual(ticks, ["2026-01-01T00:00:00.000Z"], "one run for the first tick");
+    clock.advance(${everyMs});
+    await jobs.runDue();
+    assert.equal(ticks.length, 2, "the next tick runs again");
+  } finally {
+    ${name}.prototype.run = run;
+  }
 });
 `,
     },
