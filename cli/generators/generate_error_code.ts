@@ -57,7 +57,7 @@ export async function planErrorCodeDeclaration(
   root: string,
   context: string,
   input: ErrorCodeInput,
-): Promise<FileWrite> {
+): Promise<FileWrite[]> {
   checkCode(input);
   const path = errorCodesPath(context);
   const exists = existsSync(join(root, path));
@@ -74,13 +74,76 @@ export async function planErrorCodeDeclaration(
         `Error code '${input.code}' of context '${context}' is declared with status ${status} already, not ${input.status}: a code has one status`,
       );
     }
-    return { path, contents: text };
+    return [{ path, contents: text }, await planErrorContract(root, context, entries)];
   }
+  return [
+    {
+      path,
+      contents: updateRegion(text, "error-codes", [...entries, entry], path),
+      ...(exists ? {} : { create: true }),
+    },
+    await planErrorContract(root, context, [...entries, entry]),
+  ];
+}
+
+/** Where a context pins its error contract: each code and the status its clients were told. */
+export function errorContractPath(context: string): string {
+  return `src/contexts/${context}/domain/${context}-errors.spec.ts`;
+}
+
+const kindStatus: Readonly<Record<string, number>> = {
+  "refusal": 422,
+  "conflict": 409,
+  "not-found": 404,
+  "unauthorized": 401,
+  "forbidden": 403,
+};
+
+/**
+ * The spec that pins a context's error contract: the statuses of its codes as the generator
+ * declared them, compared with what the declarations answer. A code renamed, removed or given
+ * another status by hand fails it until the table is changed too: a client-visible change made
+ * on purpose. Its table is a kit region, so two workers' codes merge (`kit resolve`).
+ */
+async function planErrorContract(
+  root: string,
+  context: string,
+  entries: readonly string[],
+): Promise<FileWrite> {
+  const path = errorContractPath(context);
+  const exists = existsSync(join(root, path));
+  const text = exists ? await readFile(join(root, path), "utf8") : errorContractFile(context);
+  const rows = entries.flatMap((entry) => {
+    const code = /^([A-Z][A-Z0-9_]*):/.exec(entry)?.[1];
+    const status = /status: (\d+)/.exec(entry)?.[1] ??
+      String(kindStatus[/kind: "([a-z-]+)"/.exec(entry)?.[1] ?? ""] ?? "");
+    return code === undefined || status === "" ? [] : [`${code}: ${status},`];
+  });
+  const kept = readRegion(text, "statuses", path).filter((row) =>
+    !rows.some((r) => r.split(":")[0] === row.split(":")[0])
+  );
   return {
     path,
-    contents: updateRegion(text, "error-codes", [...entries, entry], path),
+    contents: updateRegion(text, "statuses", [...kept, ...rows], path),
     ...(exists ? {} : { create: true }),
   };
+}
+
+function errorContractFile(context: string): string {
+  const name = errorCodesName(context);
+  return `import assert from "node:assert/strict";
+import { ${name} } from "./${context}-errors.ts";
+
+Deno.test("the ${context} context's error codes answer the statuses its clients were told", () => {
+  const statuses = Object.fromEntries(
+    Object.values(${name}).map((declared) => [declared.code, declared.error("spec").status]),
+  );
+  assert.deepEqual(statuses, {
+    // kit:begin statuses
+    // kit:end
+  });
+});
+`;
 }
 
 /**
@@ -103,9 +166,11 @@ export async function planErrorCode(
   const status = Number(options.status);
   const description = options.description ??
     `TODO(domain): what ${code.toLowerCase().replaceAll("_", " ")} means`;
-  return await withDerived(root, config, [
+  return await withDerived(
+    root,
+    config,
     await planErrorCodeDeclaration(root, context, { code, status, description }),
-  ]);
+  );
 }
 
 function checkCode(input: ErrorCodeInput): void {

@@ -71,7 +71,7 @@ export async function planMessage(
   if (aggregate !== undefined) {
     writes.push(...await planAggregateRepository(root, config, context, aggregate));
     writes.push(
-      await planErrorCodeDeclaration(root, context, {
+      ...await planErrorCodeDeclaration(root, context, {
         code: notFoundCode(aggregate),
         status: 404,
         description: `No ${aggregate} of this id in the tenant`,

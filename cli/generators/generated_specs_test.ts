@@ -52,6 +52,8 @@ const tests = {
   aggregateNoPermission: "MoveAppointment needs no permission: an actor with no role runs it",
   job: "PingLater enqueued by a user runs what is due as that user, in their tenant",
   adapter: "the scheduling context is given CalendarAdapter where it asks for Calendar",
+  scheduled: "SweepHourly runs once per tick of 1h",
+  errors: "the scheduling context's error codes answer the statuses its clients were told",
 };
 
 Deno.test({
@@ -68,6 +70,18 @@ Deno.test({
       await generate(dir, "aggregate", "scheduling", "Appointment");
       await generate(dir, "command", "scheduling", "MoveAppointment", "--aggregate", "Appointment");
       await generate(dir, "background-job", "scheduling", "PingLater", "--command", "Ping");
+      await generate(dir, "command", "scheduling", "Sweep");
+      await generate(
+        dir,
+        "job",
+        "scheduling",
+        "SweepHourly",
+        "--every",
+        "1h",
+        "--command",
+        "Sweep",
+      );
+      await generate(dir, "error-code", "scheduling", "SLOT_TAKEN", "--status", "409");
       await generate(dir, "port", "scheduling", "Calendar");
       await generate(dir, "adapter", "scheduling", "Calendar");
       await runIn(dir, Deno.execPath(), ["lint", "src/contexts/scheduling"]);
@@ -111,9 +125,25 @@ Deno.test({
         /useFactory: \(\): Calendar => new CalendarAdapter\(\)/,
         "useFactory: (): Calendar => ({})",
       );
+      // SweepHourly comes to tick every 2h; SLOT_TAKEN is given another status than its clients
+      // were told.
+      await edit(
+        dir,
+        "src/contexts/scheduling/application/background/sweep-hourly.job.ts",
+        '@Scheduled({ every: "1h" })',
+        '@Scheduled({ every: "2h" })',
+      );
+      await edit(
+        dir,
+        "src/contexts/scheduling/domain/scheduling-errors.ts",
+        /SLOT_TAKEN: \{\s*status: 409/,
+        "SLOT_TAKEN: { status: 422",
+      );
       const broken = await specs(dir);
       assert.equal(broken.passed, false, broken.output);
-      for (const name of [tests.noPermission, tests.job, tests.adapter]) {
+      for (
+        const name of [tests.noPermission, tests.job, tests.adapter, tests.scheduled, tests.errors]
+      ) {
         assert.match(broken.output, new RegExp(`${RegExp.escape(name)} \\.\\.\\. FAILED`));
       }
       assert.match(broken.output, /'system'/, "the job's spec names the actor the command had");

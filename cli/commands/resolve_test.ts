@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import { initializedProject } from "./test_project.ts";
+
+async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  const output = await new Deno.Command("git", {
+    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
+}
+
+async function kit(dir: string, ...args: string[]): Promise<{ result: number; out: string }> {
+  const out: string[] = [];
+  const [log, error] = [console.log, console.error];
+  console.log = console.error = (...parts: unknown[]) => void out.push(parts.join(" "));
+  try {
+    return { result: await main(args, dir), out: out.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+Deno.test({
+  name:
+    "kit resolve: two branches of one context merge by regenerating the derived files and uniting the regions; a conflict outside them is left and named",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await initializedProject();
+    try {
+      await git(dir, "init", "-q", "-b", "main");
+      await git(dir, "add", ".");
+      await git(dir, "commit", "-qm", "bootstrap");
+      await git(dir, "checkout", "-qb", "left");
+      assert.equal(
+        (await kit(
+          dir,
+          "generate",
+          "command",
+          "scheduling",
+          "Confirm",
+          "--permission",
+          "slot.confirm",
+        )).result,
+        0,
+      );
+      assert.equal(
+        (await kit(dir, "generate", "error-code", "scheduling", "SLOT_TAKEN", "--status", "409"))
+          .result,
+        0,
+      );
+      await git(dir, "add", ".");
+      await git(dir, "commit", "-qm", "left");
+      await git(dir, "checkout", "-q", "main");
+      await git(dir, "checkout", "-qb", "right");
+      assert.equal(
+        (await kit(
+          dir,
+          "generate",
+          "command",
+          "scheduling",
+          "Cancel",
+          "--permission",
+          "slot.cancel",
+        )).result,
+        0,
+      );
+      assert.equal(
+        (await kit(dir, "generate", "error-code", "scheduling", "ROOM_CLOSED", "--status", "409"))
+          .result,
+        0,
+      );
+      await git(dir, "add", ".");
+      await git(dir, "commit", "-qm", "right");
+      await git(dir, "checkout", "-q", "main");
+      assert.equal((await git(dir, "merge", "-q", "left")).code, 0);
+
+      const merge = await git(dir, "merge", "--no-edit", "right");
+      assert.notEqual(merge.code, 0, "the second branch conflicts");
+      assert.match(
+        merge.out,
+        /CONFLICT \(content\): Merge conflict in src\/contexts\/scheduling\/scheduling\.declarations\.ts/,
+      );
+      assert.match(merge.out, /scheduling\.permissions\.ts/);
+
+      const resolved = await kit(dir, "resolve");
+      assert.equal(resolved.result, 0, resolved.out);
+      assert.match(
+        resolved.out,
+        /regenerated src\/contexts\/scheduling\/scheduling\.declarations\.ts \(derived\)/,
+      );
+      assert.match(resolved.out, /merged src\/contexts\/scheduling\/scheduling\.permissions\.ts/);
+      assert.match(resolved.out, /merged src\/contexts\/scheduling\/domain\/scheduling-errors\.ts/);
+      const permissions = await readFile(
+        join(dir, "src/contexts/scheduling/scheduling.permissions.ts"),
+        "utf8",
+      );
+      assert.match(permissions, /"slot\.cancel"/);
+      assert.match(permissions, /"slot\.confirm"/);
+      assert.doesNotMatch(permissions, /^(<<<<<<<|=======|>>>>>>>)/m);
+      const barrel = await readFile(
+        join(dir, "src/contexts/scheduling/scheduling.declarations.ts"),
+        "utf8",
+      );
+      assert.match(barrel, /ConfirmHandler,/);
+      assert.match(barrel, /CancelHandler,/);
+      assert.equal((await kit(dir, "docs", "--check")).result, 0, "every derived file current");
+      await git(dir, "add", ".");
+      assert.equal((await git(dir, "commit", "-qm", "merged")).code, 0);
+
+      // Two branches edit the same line of a handler: kit leaves it to a person, names it, and
+      // touches no derived file until it is merged.
+      const handler = "src/contexts/scheduling/application/commands/confirm/confirm.handler.ts";
+      const original = await readFile(join(dir, handler), "utf8");
+      for (const branch of ["one", "two"]) {
+        await git(dir, "checkout", "-qb", branch, "main");
+        await writeFile(join(dir, handler), `// ${branch}\n${original}`);
+        await kit(dir, "generate", "command", "scheduling", branch === "one" ? "Hold" : "Release");
+        await git(dir, "add", ".");
+        await git(dir, "commit", "-qm", branch);
+      }
+      await git(dir, "checkout", "-q", "main");
+      assert.equal((await git(dir, "merge", "-q", "one")).code, 0);
+      assert.notEqual((await git(dir, "merge", "--no-edit", "two")).code, 0);
+      const left = await kit(dir, "resolve");
+      assert.equal(left.result, 1);
+      assert.match(
+        left.out,
+        new RegExp(`left ${handler.replaceAll(".", "\\.")}: conflicts outside kit's regions`),
+      );
+      assert.match(
+        await readFile(join(dir, "src/contexts/scheduling/scheduling.declarations.ts"), "utf8"),
+        /^<<<<<<< /m,
+        "derived files wait for the sources",
+      );
+      await writeFile(join(dir, handler), `// one and two\n${original}`);
+      await git(dir, "add", handler);
+      const settled = await kit(dir, "resolve");
+      assert.equal(settled.result, 0, settled.out);
+      assert.equal((await kit(dir, "docs", "--check")).result, 0);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
