@@ -182,6 +182,7 @@ const workers: readonly {
       ["integration-event", "scheduling", "AppointmentConfirmed"],
       ["integration-handler", "scheduling", "PersonRegistered"],
       ["route-group", "scheduling", "AgendaRoutes"],
+      ["adr", "scheduling", "AgendaFromAppointments"],
     ],
   },
   {
@@ -216,6 +217,7 @@ const workers: readonly {
       ["integration-event", "scheduling", "AppointmentRescheduled"],
       ["integration-handler", "scheduling", "PersonRenamed"],
       ["route-group", "scheduling", "RoomRoutes"],
+      ["adr", "scheduling", "RoomsAsAggregates"],
     ],
   },
   {
@@ -241,6 +243,7 @@ const workers: readonly {
       ["integration-event", "notifications", "NoticeSent"],
       ["integration-handler", "notifications", "PersonRegistered"],
       ["route-group", "notifications", "NoticeRoutes"],
+      ["adr", "notifications", "DigestOncePerDay"],
     ],
   },
 ];
@@ -399,6 +402,17 @@ Deno.test({
       "the second scheduling branch conflicted",
     );
     assert.equal(await git(root, "status", "--porcelain"), "", "nothing left unmerged");
+    // Both scheduling workers numbered their decision 0002, after the trunk's 0001: the later one
+    // in name order is renumbered 0003.
+    assert.deepEqual(
+      [...Deno.readDirSync(join(root, "src/contexts/scheduling/docs/adr"))].map((e) => e.name)
+        .sort(),
+      [
+        "0001-one-scheduling-context.md",
+        "0002-agenda-from-appointments.md",
+        "0003-rooms-as-aggregates.md",
+      ],
+    );
 
     // With DATABASE_URL, the project runs on a database of its own, dropped after.
     const database = databaseUrl ? await createTestDatabase(databaseUrl) : undefined;

@@ -92,7 +92,7 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
   const deviations = JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8")).deviations;
   assert.deepEqual(deviations, [{
     context: "scheduling",
-    adr: "docs/adr/0001-keep-slots-in-memory.md",
+    adr: "src/contexts/scheduling/docs/adr/0001-keep-slots-in-memory.md",
   }]);
   assert.match(
     job,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { contextMap } from "../derive/context_map.ts";
 import { deriveConsumption } from "../derive/consumption.ts";
+import { planDecisionNumbers } from "../derive/adr_numbers.ts";
 import { deriveContext } from "../derive/derive_context.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
@@ -12,7 +13,8 @@ import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_conf
 
 /**
  * Plans every derived file of the given contexts (all when none named), reading planned writes
- * from `overlay` before the disk: barrels, dependency manifests, CONTEXT.md lists, context map.
+ * from `overlay` before the disk: barrels, dependency manifests, CONTEXT.md lists, context map,
+ * and the renames that give each decision record of a context a number of its own.
  * In a worker's worktree (`.kit/worker.json`), the context map, a document every context shares,
  * is left to the conductor's `kit docs` after the merge: a worker's plan stays in its context.
  */
@@ -47,6 +49,7 @@ export async function planDerived(
       });
     }
   }
+  writes.push(...await planDecisionNumbers(root, config));
   return writes;
 }
 
@@ -86,6 +89,15 @@ export async function docs(
  */
 export function staleLine(path: string, missing = false): string {
   const context = /^src\/contexts\/([^/]+)\/(.+)$/.exec(path);
+  if (context?.[2]?.startsWith("docs/adr/")) {
+    return missing
+      ? `error adr/numbers-unique: ${path}, a decision of ${
+        context[1]
+      } renumbered, is missing (run 'kit docs')`
+      : `error adr/numbers-unique: ${path} shares its number with another decision of ${
+        context[1]
+      } (run 'kit docs' to renumber it)`;
+  }
   const [name, file] = context === null ? [undefined, path] : [context[1]!, context[2]!];
   const rule = file === `${name}.declarations.ts`
     ? "declarations/barrel-current"

@@ -96,3 +96,36 @@ export class BookAppointmentHandler {
   }).output();
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
 });
+
+Deno.test("two decisions of one context merged under one number: docs --check names them, kit docs renumbers the later one", async () => {
+  const root = await Deno.makeTempDir({ prefix: "kit-docs-" });
+  try {
+    await initProject(root, { contexts: ["scheduling:core"], link: checkout });
+    await generate(root, { kind: "adr", positionals: ["scheduling", "KeepSlots"], options: {} });
+    const folder = "src/contexts/scheduling/docs/adr";
+    const first = await readFile(join(root, folder, "0001-keep-slots.md"), "utf8");
+    assert.match(first, /^# 0001\. Keep Slots$/m);
+    // What a merge of another worker's branch brings: its decision numbered 0001 too.
+    await writeFile(
+      join(root, folder, "0001-rooms-apart.md"),
+      first.replace("Keep Slots", "Rooms Apart"),
+    );
+    await assert.rejects(() => docs(root, { check: true }), (error: Error) => {
+      assert.match(
+        error.message,
+        /error adr\/numbers-unique: src\/contexts\/scheduling\/docs\/adr\/0001-rooms-apart\.md shares its number with another decision of scheduling/,
+      );
+      return true;
+    });
+    await docs(root);
+    const renumbered = await readFile(join(root, folder, "0002-rooms-apart.md"), "utf8");
+    assert.match(renumbered, /^# 0002\. Rooms Apart$/m);
+    assert.equal(await readFile(join(root, folder, "0001-keep-slots.md"), "utf8"), first);
+    await assert.rejects(() => Deno.stat(join(root, folder, "0001-rooms-apart.md")));
+    await docs(root, { check: true });
+    await generate(root, { kind: "adr", positionals: ["scheduling", "Third"], options: {} });
+    await Deno.stat(join(root, folder, "0003-third.md"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

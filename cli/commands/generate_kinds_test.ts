@@ -297,10 +297,11 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
     when: "it names a role the platform does not grant yet",
   }]);
   const adr = kinds.find((k: { kind: string }) => k.kind === "adr");
-  assert.deepEqual(adr.sharedWrites, [
-    { file: "docs/adr/<NNNN>-<name>.md" },
+  // A context's decisions live in the context: only a deviation, recorded in kit.config.json,
+  // is shared.
+  assert.deepEqual([adr.writesShared, adr.sharedWrites], [false, [
     { file: "kit.config.json", option: "--deviation" },
-  ]);
+  ]]);
   const worker = kinds.find((k: { kind: string }) => k.kind === "worker");
   // It records "worker": "separate" in kit.config.json: the API then only enqueues.
   assert.deepEqual(worker.sharedFiles, ["apps/worker/main.ts", "kit.config.json"]);

@@ -105,12 +105,10 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "adr",
-    summary: "an architecture decision record, numbered after the project's last one",
+    summary:
+      "an architecture decision record of a context (src/contexts/<context>/docs/adr/), numbered after its last one",
     options: ["--deviation"],
-    sharedWrites: [
-      { file: "docs/adr/<NNNN>-<name>.md" },
-      { file: config, option: "--deviation" },
-    ],
+    sharedWrites: [{ file: config, option: "--deviation" }],
   }),
   kind({
     kind: "aggregate",

@@ -7,8 +7,11 @@ import { checkPascal, formatConfig, kebabOf, type KitConfig } from "../project/k
 import { checkContext } from "./generate_simple.ts";
 
 /**
- * Plans an architecture decision record `docs/adr/NNNN-<name>.md`, numbered after the last one;
- * with `deviation`, records it in `kit.config.json` as a deviation of the context.
+ * Plans an architecture decision record of a context,
+ * `src/contexts/<context>/docs/adr/NNNN-<name>.md`, numbered after the context's last one: the
+ * context owns its decisions (a worker records them in its scope, and they travel with the context
+ * when it is extracted). With `deviation`, also records it in `kit.config.json` as a deviation of
+ * the context from the toolkit's defaults: a shared file, so the conductor's.
  */
 export async function planAdr(
   root: string,
@@ -19,14 +22,15 @@ export async function planAdr(
 ): Promise<FileWrite[]> {
   checkContext(config, context);
   checkPascal(name, "decision name");
-  const dir = join(root, "docs/adr");
+  const folder = `src/contexts/${context}/docs/adr`;
+  const dir = join(root, folder);
   const numbers = existsSync(dir)
     ? (await readdir(dir)).map((f) => /^(\d{4})-/.exec(f)?.[1]).filter((n): n is string =>
       n !== undefined
     ).map(Number)
     : [];
   const number = String(Math.max(0, ...numbers) + 1).padStart(4, "0");
-  const file = `docs/adr/${number}-${kebabOf(name)}.md`;
+  const file = `${folder}/${number}-${kebabOf(name)}.md`;
   const writes: FileWrite[] = [{
     path: file,
     create: true,

@@ -146,7 +146,11 @@ Deno.test({
       ) {
         assert.match(broken.output, new RegExp(`${RegExp.escape(name)} \\.\\.\\. FAILED`));
       }
-      assert.match(broken.output, /"actor":"system"/, "the job's spec names the actor the command had");
+      assert.match(
+        broken.output,
+        /"actor":"system"/,
+        "the job's spec names the actor the command had",
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
