@@ -13,6 +13,7 @@ import { watchDocs } from "./commands/docs_watch.ts";
 import { generate } from "./commands/generate.ts";
 import { initProject } from "./commands/init.ts";
 import { formatResolution, resolveConflicts } from "./commands/resolve.ts";
+import { addSlice, markSlicesDone } from "./commands/slice.ts";
 import { status, todos } from "./commands/status.ts";
 import { formatBriefing, workerScope } from "./commands/worker_scope.ts";
 import { generatorKinds } from "./generators/catalog.ts";
@@ -47,6 +48,11 @@ Commands:
                                from the merged sources and keeps both sides' entries in kit's
                                regions (permissions, error codes, registrations); names every
                                conflict outside them (exit 1); stages nothing
+  slice add <context> <contract|skeleton|slice> <title> [--start-with <text>]
+            [--depends-on <#,#>] [--owner <who>]
+                               appends a row to docs/architecture/slices.md (the next number,
+                               todo); the conductor's only: refused in a worker's worktree
+  slice done <#>...            marks rows done; refused for a row whose dependencies are not done
   todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
                                input on stdin, refuses what a worker scope does not allow
@@ -236,6 +242,48 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
       case "status":
         console.log(await status(cwd));
         return 0;
+      case "slice": {
+        const { values, positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: true,
+          options: {
+            "start-with": { type: "string" },
+            "depends-on": { type: "string" },
+            owner: { type: "string" },
+          },
+        });
+        const [action, ...args] = positionals;
+        if (action === "done") {
+          const numbers = args.map((arg) => {
+            if (!/^\d+$/.test(arg)) throw new CliError(`slice done: '${arg}' is not a row number`);
+            return Number(arg);
+          });
+          for (const row of await markSlicesDone(cwd, numbers)) {
+            console.log(`kit slice: row ${row.number} (${row.slice}) done`);
+          }
+          return 0;
+        }
+        if (action !== "add" || args.length !== 3) {
+          throw new CliError(
+            "Usage: kit slice add <context> <contract|skeleton|slice> <title> [--start-with <text>] [--depends-on <#,#>] [--owner <who>] | kit slice done <#>...",
+          );
+        }
+        const dependsOn = values["depends-on"]?.split(",").map((n) => n.trim()) ?? [];
+        const bad = dependsOn.find((n) => !/^\d+$/.test(n));
+        if (bad !== undefined) {
+          throw new CliError(`slice add: --depends-on '${bad}' is not a row number`);
+        }
+        const row = await addSlice(cwd, {
+          context: args[0]!,
+          kind: args[1]!,
+          title: args[2]!,
+          ...(values["start-with"] ? { startWith: values["start-with"] } : {}),
+          ...(dependsOn.length > 0 ? { dependsOn: dependsOn.map(Number) } : {}),
+          ...(values.owner ? { owner: values.owner } : {}),
+        });
+        console.log(`kit slice: row ${row.number} (${row.slice}) added, todo`);
+        return 0;
+      }
       case "resolve": {
         const resolution = await resolveConflicts(cwd);
         console.log(formatResolution(resolution));
