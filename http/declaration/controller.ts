@@ -106,11 +106,13 @@ export interface IdempotencyOptions {
   readonly keepFor?: Duration;
 }
 
-type PartName = "params" | "query" | "headers" | "body";
-
 /** The request type `handle` may take for a declaration: exactly the declared parts. */
 export type DeclaredRequest<D extends ControllerSpec> = HttpRequest<
-  { readonly [K in PartName as D[K] extends Schema<any> ? K : never]: Infer<D[K]> }
+  {
+    readonly [
+      K in "params" | "query" | "headers" | "body" as D[K] extends Schema<any> ? K : never
+    ]: Infer<D[K]>;
+  }
 >;
 
 /** What `handle` must answer for a declaration: the response body's type, or nothing. */

@@ -52,20 +52,20 @@ export interface FunctionRouteSpec {
   readonly errors?: readonly DeclaredCode[];
 }
 
-type Parts<S extends FunctionRouteSpec> = S["request"] extends infer R
-  ? { readonly [K in keyof R as R[K] extends Schema<any> ? K : never]: Infer<R[K]> }
-  : Record<never, never>;
-
-/** What a function route's handler receives. */
-export type FunctionRouteInput<S extends FunctionRouteSpec> = Parts<S> & {
-  /** The request's context: its execution context, the buses, and the container. */
-  readonly context: {
-    readonly execution: ExecutionContext;
-    readonly commands: CommandBus;
-    readonly queries: QueryBus;
-    resolve<T>(key: Injectable<T>): T;
+/** What a function route's handler receives: the declared parts, validated, and its context. */
+export type FunctionRouteInput<S extends FunctionRouteSpec> =
+  & (S["request"] extends infer R
+    ? { readonly [K in keyof R as R[K] extends Schema<any> ? K : never]: Infer<R[K]> }
+    : Record<never, never>)
+  & {
+    /** The request's context: its execution context, the buses, and the container. */
+    readonly context: {
+      readonly execution: ExecutionContext;
+      readonly commands: CommandBus;
+      readonly queries: QueryBus;
+      resolve<T>(key: Injectable<T>): T;
+    };
   };
-};
 
 /** A function route, given to `httpPlugin({ routes })`. */
 export interface FunctionRoute {

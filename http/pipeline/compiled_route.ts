@@ -6,9 +6,13 @@ import type { Authenticator } from "./authenticator.ts";
 
 /** The parts a route validates. */
 export interface RouteParts {
+  /** The path parameters' schema. */
   readonly params?: Schema<unknown>;
+  /** The query string's schema. */
   readonly query?: Schema<unknown>;
+  /** The request headers' schema. */
   readonly headers?: Schema<unknown>;
+  /** The request body's schema. */
   readonly body?: Schema<unknown>;
 }
 
@@ -24,12 +28,19 @@ export interface RouteResult {
 
 /** A route compiled once at start-up: everything a request needs, resolved. */
 export interface CompiledRoute {
+  /** Its HTTP method. */
   readonly method: HttpMethod;
+  /** Its path, with `:name` parameters, the groups' prefixes joined. */
   readonly path: string;
+  /** Its operation id in the OpenAPI document. */
   readonly operationId: string;
+  /** Its summary in the document. */
   readonly summary?: string;
+  /** Its tags in the document. */
   readonly tags: readonly string[];
+  /** Its guards, outermost group's first, each built per request. */
   readonly guards: readonly (() => Guard)[];
+  /** Its guards' names, in the same order (for the document and the audit). */
   readonly guardNames: readonly string[];
   /**
    * Every error code the route may answer, with its one status, sorted by code: its own, its
@@ -37,23 +48,29 @@ export interface CompiledRoute {
    * answers a refusal with the status found here, and the document lists exactly these.
    */
   readonly errors: ReadonlyMap<string, RouteErrorCode>;
+  /** The security schemes it requires (none: open to anyone). */
   readonly security: readonly string[];
   /**
    * The authenticators run for it, in order: none when it is open to anyone, those of the schemes
    * it requires otherwise (see {@linkcode Authenticator.scheme}).
    */
   readonly authenticators: readonly Authenticator[];
+  /** The request parts it validates. */
   readonly parts: RouteParts;
+  /** Its answers by status: description, body schema, and whether it sets `Location`. */
   readonly responses: ReadonlyMap<
     number,
     { description: string; body?: Schema<unknown>; location?: boolean }
   >;
+  /** The media types it answers in, preferred first. */
   readonly produces: readonly string[];
   /** Whether the route declared `produces`, so that `Accept` is negotiated (else JSON is answered). */
   readonly negotiates: boolean;
+  /** Its cache policy (ETag, `Cache-Control`), if any. */
   readonly cache?: CachePolicy;
   /** The route honours `Idempotency-Key` (see the controller's `idempotent`). */
   readonly idempotency?: { readonly required?: boolean };
+  /** Whether it is `Public`: no credential is read. */
   readonly public: boolean;
   /**
    * Whether it needs an identified caller though no guard says so: a controller neither `Public`

@@ -30,6 +30,7 @@ export class MigrationMismatchError extends Error {
   /** Each number that differs, in order. */
   readonly mismatches: readonly LedgerMismatch[];
 
+  /** The error of a ledger and the numbers in it that differ from the project's list. */
   constructor(ledger: string, mismatches: readonly LedgerMismatch[]) {
     const each = mismatches.map((m) =>
       m.project === undefined
