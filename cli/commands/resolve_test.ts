@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { main } from "../main.ts";
-import { initializedProject } from "./test_project.ts";
+import { initializedProject, kitIn as kit } from "./test_project.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
   const output = await new Deno.Command("git", {
@@ -13,18 +12,6 @@ async function git(cwd: string, ...args: string[]): Promise<{ code: number; out:
   }).output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
-}
-
-async function kit(dir: string, ...args: string[]): Promise<{ result: number; out: string }> {
-  const out: string[] = [];
-  const [log, error] = [console.log, console.error];
-  console.log = console.error = (...parts: unknown[]) => void out.push(parts.join(" "));
-  try {
-    return { result: await main(args, dir), out: out.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
 }
 
 Deno.test({
@@ -38,47 +25,26 @@ Deno.test({
       await git(dir, "init", "-q", "-b", "main");
       await git(dir, "add", ".");
       await git(dir, "commit", "-qm", "bootstrap");
-      await git(dir, "checkout", "-qb", "left");
-      assert.equal(
-        (await kit(
-          dir,
-          "generate",
-          "command",
-          "scheduling",
-          "Confirm",
-          "--permission",
-          "slot.confirm",
-        )).result,
-        0,
-      );
-      assert.equal(
-        (await kit(dir, "generate", "error-code", "scheduling", "SLOT_TAKEN", "--status", "409"))
-          .result,
-        0,
-      );
-      await git(dir, "add", ".");
-      await git(dir, "commit", "-qm", "left");
-      await git(dir, "checkout", "-q", "main");
-      await git(dir, "checkout", "-qb", "right");
-      assert.equal(
-        (await kit(
-          dir,
-          "generate",
-          "command",
-          "scheduling",
-          "Cancel",
-          "--permission",
-          "slot.cancel",
-        )).result,
-        0,
-      );
-      assert.equal(
-        (await kit(dir, "generate", "error-code", "scheduling", "ROOM_CLOSED", "--status", "409"))
-          .result,
-        0,
-      );
-      await git(dir, "add", ".");
-      await git(dir, "commit", "-qm", "right");
+      // Two workers of scheduling, each a command with a permission and an error code.
+      for (
+        const [branch, command, permission, code] of [
+          ["left", "Confirm", "slot.confirm", "SLOT_TAKEN"],
+          ["right", "Cancel", "slot.cancel", "ROOM_CLOSED"],
+        ]
+      ) {
+        await git(dir, "checkout", "-qb", branch!, "main");
+        for (
+          const args of [
+            ["command", "scheduling", command!, "--permission", permission!],
+            ["error-code", "scheduling", code!, "--status", "409"],
+          ]
+        ) {
+          const run = await kit(dir, "generate", ...args);
+          assert.equal(run.result, 0, run.out);
+        }
+        await git(dir, "add", ".");
+        await git(dir, "commit", "-qm", branch!);
+      }
       await git(dir, "checkout", "-q", "main");
       assert.equal((await git(dir, "merge", "-q", "left")).code, 0);
 

@@ -1,21 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { main } from "../main.ts";
 import { readSlicePlan } from "../project/slice_plan.ts";
-import { initializedProject } from "./test_project.ts";
-
-async function kit(dir: string, ...args: string[]): Promise<{ result: number; out: string }> {
-  const out: string[] = [];
-  const [log, error] = [console.log, console.error];
-  console.log = console.error = (...parts: unknown[]) => void out.push(parts.join(" "));
-  try {
-    return { result: await main(args, dir), out: out.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+import { initializedProject, kitIn as kit } from "./test_project.ts";
 
 Deno.test("kit slice add and done keep the slice plan, the conductor's only; bad input is refused and writes nothing", async () => {
   const dir = await initializedProject();

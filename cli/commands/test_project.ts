@@ -83,3 +83,19 @@ export async function runIn(
   assert.equal(output.code, 0, `${program} ${args.join(" ")} failed:\n${text}`);
   return text;
 }
+
+/** `kit <args>` run in process in `dir`: its exit code and every line it printed, in order. */
+export async function kitIn(
+  dir: string,
+  ...args: string[]
+): Promise<{ result: number; out: string }> {
+  const out: string[] = [];
+  const [log, error] = [console.log, console.error];
+  console.log = console.error = (...parts: unknown[]) => void out.push(parts.join(" "));
+  try {
+    return { result: await main(args, dir), out: out.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
