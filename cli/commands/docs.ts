@@ -6,6 +6,7 @@ import { contextMap } from "../derive/context_map.ts";
 import { deriveConsumption } from "../derive/consumption.ts";
 import { planDecisionNumbers } from "../derive/adr_numbers.ts";
 import { deriveContext } from "../derive/derive_context.ts";
+import { cachedCurrent, derivationInputs, recordDerivation } from "../derive/derived_cache.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
@@ -60,6 +61,9 @@ export async function docs(
 ): Promise<readonly string[]> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
+  // Nothing changed since the last derivation found every file current: no parse, no format.
+  const inputs = await derivationInputs(root);
+  if (await cachedCurrent(root, inputs)) return [];
   const writes = await formatPlan(root, await planDerived(root, config));
   const stale: string[] = [];
   for (const write of writes) {
@@ -77,9 +81,18 @@ export async function docs(
         ].join("\n"),
       );
     }
+    await recordDerivation(root, inputs, planned(writes));
     return [];
   }
-  return await applyPlan(root, writes.filter((w) => stale.includes(w.path)));
+  const written = await applyPlan(root, writes.filter((w) => stale.includes(w.path)));
+  // A renumbered decision is an input too: the digest is taken again after the writes.
+  await recordDerivation(root, await derivationInputs(root), planned(writes));
+  return written;
+}
+
+/** Each derived path and what it holds once the plan is applied (a removed file: undefined). */
+function planned(writes: readonly FileWrite[]): Map<string, string | undefined> {
+  return new Map(writes.map((w) => [w.path, w.remove ? undefined : w.contents]));
 }
 
 /**

@@ -129,3 +129,30 @@ Deno.test("two decisions of one context merged under one number: docs --check na
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("docs --check from the cache still sees a source changed, a derived file edited, a config changed", async () => {
+  const root = await Deno.makeTempDir({ prefix: "kit-docs-" });
+  try {
+    await initProject(root, { contexts: ["scheduling:core"], link: checkout });
+    await generate(root, { kind: "command", positionals: ["scheduling", "Cancel"], options: {} });
+    await docs(root, { check: true }); // records the cache
+    await docs(root, { check: true }); // answered from it
+    const handler = join(
+      root,
+      "src/contexts/scheduling/application/commands/cancel/cancel.handler.ts",
+    );
+    const original = await readFile(handler, "utf8");
+    await writeFile(handler, original.replaceAll("CancelHandler", "CancellationHandler"));
+    await assert.rejects(() => docs(root, { check: true }), /barrel of scheduling/);
+    await writeFile(handler, original);
+    await docs(root, { check: true });
+    const context = join(root, "src/contexts/scheduling/CONTEXT.md");
+    const text = await readFile(context, "utf8");
+    await writeFile(context, text.replace("- Handlers: CancelHandler", "- Handlers: Other"));
+    await assert.rejects(() => docs(root, { check: true }), /CONTEXT\.md of scheduling is stale/);
+    assert.deepEqual(await docs(root), ["src/contexts/scheduling/CONTEXT.md"]);
+    await docs(root, { check: true });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
