@@ -19,7 +19,14 @@ export * from "./time/clock.ts";
 export * from "./time/test_clock.ts";
 export * from "./time/duration.ts";
 export * from "./ids/id.ts";
-export * from "./declarations/declaration.ts";
+export {
+  type AnyClass,
+  classDecorator,
+  type ConcreteClass,
+  type DeclarationKind,
+  declarationKind,
+  type KitClassDecorator,
+} from "./declarations/declaration.ts";
 export * from "./composition/token.ts";
 export * from "./composition/provider.ts";
 export * from "./composition/container.ts";
@@ -27,10 +34,10 @@ export * from "./composition/module.ts";
 export * from "./composition/compose_application.ts";
 export * from "./messaging/message.ts";
 export * from "./messaging/permissions.ts";
-export * from "./messaging/requires.ts";
-export * from "./messaging/retry_on_conflict.ts";
+export { type Requirement, Requires, type Resource } from "./messaging/requires.ts";
+export { RetryOnConflict } from "./messaging/retry_on_conflict.ts";
 export * from "./messaging/access_policy.ts";
-export * from "./messaging/handles.ts";
+export { type HandlerContext, Handles, type MessageHandler } from "./messaging/handles.ts";
 export * from "./messaging/buses.ts";
 export * from "./unit_of_work/unit_of_work.ts";
 export * from "./unit_of_work/in_memory_transactions.ts";

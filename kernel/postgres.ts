@@ -6,11 +6,10 @@
  * @module
  */
 export * from "./postgres/postgres_transactions.ts";
-export * from "./postgres/kernel_migrations.ts";
-export * from "./postgres/postgres_outbox.ts";
+export { migrateKernel } from "./postgres/kernel_migrations.ts";
+export { PostgresOutbox } from "./postgres/postgres_outbox.ts";
 export * from "./postgres/postgres_processed_events.ts";
 export * from "./postgres/run_migrations.ts";
-export * from "./postgres/postgres_errors.ts";
 export * from "./postgres/postgres_idempotency_store.ts";
 export * from "./postgres/postgres_client_options.ts";
 export * from "./postgres/postgres_health.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isRefusal, ServiceUnavailableError } from "../mod.ts";
-import { postgresUnavailability, translatePostgresError } from "../postgres.ts";
+import { postgresUnavailability, translatePostgresError } from "./postgres_errors.ts";
 
 const outages: Record<string, string> = {
   ECONNREFUSED: "connection refused",

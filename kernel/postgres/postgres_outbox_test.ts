@@ -19,9 +19,9 @@ import {
   TestClock,
   token,
 } from "../mod.ts";
+import { kernelMigrations } from "./kernel_migrations.ts";
 import {
   currentSql,
-  kernelMigrations,
   migrateKernel,
   PostgresOutbox,
   PostgresProcessedEvents,

@@ -2,7 +2,6 @@ import type postgres from "postgres";
 import { migrationChecksum } from "./migration_checksum.ts";
 import { type LedgerMismatch, MigrationMismatchError } from "./migration_mismatch_error.ts";
 
-export * from "./migration_checksum.ts";
 export * from "./migration_mismatch_error.ts";
 
 /** One numbered migration: SQL run once, in order, in one transaction with the others due. */

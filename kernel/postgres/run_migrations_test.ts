@@ -1,12 +1,8 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { ignoreWithout, requireUrl } from "../../test_support/services.ts";
-import {
-  type Migration,
-  migrationChecksum,
-  MigrationMismatchError,
-  runMigrations,
-} from "./run_migrations.ts";
+import { migrationChecksum } from "./migration_checksum.ts";
+import { type Migration, MigrationMismatchError, runMigrations } from "./run_migrations.ts";
 
 /** Runs `fn` on a database of its own on the server of DATABASE_URL, dropped afterwards. */
 async function withOwnDatabase(fn: (sql: postgres.Sql) => Promise<void>): Promise<void> {
