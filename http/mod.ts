@@ -24,19 +24,52 @@
  *
  * @module
  */
-export * from "./schema/schema.ts";
+export {
+  customSchema,
+  type Infer,
+  type JsonSchema,
+  type Schema,
+  type SchemaIssue,
+  type SchemaResult,
+} from "./schema/schema.ts";
 export * from "./schema/zod_schema.ts";
 export * from "./schema/standard_schema.ts";
 export * from "./schema/accepted.ts";
-export * from "./declaration/guard.ts";
+export {
+  Guard,
+  type GuardClass,
+  type GuardDocuments,
+  type GuardLike,
+  type GuardRequest,
+} from "./declaration/guard.ts";
 export * from "./declaration/built_in_guards.ts";
-export * from "./declaration/route_group.ts";
+export {
+  type ResolvedGroup,
+  resolveGroup,
+  RouteGroup,
+  type RouteGroupOptions,
+} from "./declaration/route_group.ts";
 export * from "./declaration/http_request.ts";
-export * from "./declaration/controller.ts";
-export * from "./declaration/mapper_serializer.ts";
+export {
+  type CachePolicy,
+  Controller,
+  type ControllerClass,
+  type ControllerSpec,
+  type DeclaredRequest,
+  type DeclaredResponse,
+  type HttpMethod,
+  type IdempotencyOptions,
+} from "./declaration/controller.ts";
+export { RequestMapper, Serializer } from "./declaration/mapper_serializer.ts";
 export * from "./declaration/define_route.ts";
 export * from "./pipeline/authenticator.ts";
-export * from "./pipeline/problem.ts";
+export {
+  pointer,
+  type Problem,
+  problem,
+  type ProblemIssue,
+  problemResponse,
+} from "./pipeline/problem.ts";
 export type { GuardRefusal } from "./pipeline/handle_request.ts";
 export type { CompiledRoute, RouteParts, RouteResult } from "./pipeline/compiled_route.ts";
 export * from "./pipeline/http_plugin.ts";
@@ -44,7 +77,11 @@ export * from "./pipeline/cors.ts";
 export * from "./openapi/openapi_document.ts";
 export * from "./auth/jwt_authenticator.ts";
 export * from "./auth/invalid_token_error.ts";
-export * from "./schema/field_access.ts";
+export {
+  type FieldAccessRule,
+  type FieldAccessSchema,
+  withFieldAccess,
+} from "./schema/field_access.ts";
 export * from "./schema/class_schema.ts";
 export * from "./audit/audit_guard_refusals.ts";
 export type { DeclaredCode, RouteErrorCode } from "./contract/route_errors.ts";
