@@ -6,19 +6,27 @@
  */
 import { parseArgs } from "node:util";
 import { CliError } from "./cli_error.ts";
-import { findUnused, formatUnused } from "./check/unused.ts";
-import { depcruiseConfigCommand } from "./commands/depcruise_config.ts";
-import { docs } from "./commands/docs.ts";
-import { watchDocs } from "./commands/docs_watch.ts";
-import { generate } from "./commands/generate.ts";
-import { initProject } from "./commands/init.ts";
-import { formatResolution, resolveConflicts } from "./commands/resolve.ts";
-import { addSlice, markSlicesDone } from "./commands/slice.ts";
-import { status, todos } from "./commands/status.ts";
-import { formatBriefing, workerScope } from "./commands/worker_scope.ts";
-import { generatorKinds } from "./generators/catalog.ts";
-import { preToolUseHook } from "./commands/hook.ts";
 import denoJson from "./deno.json" with { type: "json" };
+
+/**
+ * The commands, each loaded when it runs: `kit --version`, `kit hook pre-tool-use` (run before
+ * every tool call of an agent) and a `kit docs --check` answered from its cache do not pay for
+ * ts-morph and the generators.
+ */
+const commands = {
+  unused: () => import("./check/unused.ts"),
+  depcruise: () => import("./commands/depcruise_config.ts"),
+  docs: () => import("./commands/docs.ts"),
+  watch: () => import("./commands/docs_watch.ts"),
+  generate: () => import("./commands/generate.ts"),
+  init: () => import("./commands/init.ts"),
+  resolve: () => import("./commands/resolve.ts"),
+  slice: () => import("./commands/slice.ts"),
+  status: () => import("./commands/status.ts"),
+  workerScope: () => import("./commands/worker_scope.ts"),
+  catalog: () => import("./generators/catalog.ts"),
+  hook: () => import("./commands/hook.ts"),
+};
 
 const usage = `Usage: kit <command> [options]
 
@@ -108,7 +116,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             link: { type: "string" },
           },
         });
-        const written = await initProject(positionals[0] ?? cwd, {
+        const written = await (await commands.init()).initProject(positionals[0] ?? cwd, {
           contexts: values.context ?? [],
           ...(values.queue ? { queue: values.queue } : {}),
           ...(values["package-manager"] ? { packageManager: values["package-manager"] } : {}),
@@ -139,8 +147,11 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
           },
         });
         if (values.help) {
-          if (values.json) console.log(JSON.stringify({ kinds: generatorKinds }, null, 2));
-          else {for (const k of generatorKinds) {
+          if (values.json) {
+            console.log(
+              JSON.stringify({ kinds: (await commands.catalog()).generatorKinds }, null, 2),
+            );
+          } else {for (const k of (await commands.catalog()).generatorKinds) {
               console.log(`${k.kind.padEnd(20)} ${k.summary}${k.available ? "" : " (not yet)"}`);
             }}
           return 0;
@@ -151,7 +162,11 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             "Usage: kit generate <kind> <context> <Name> (kit generate --help lists kinds)",
           );
         }
-        const written = await generate(cwd, { kind, positionals: names, options: values });
+        const written = await (await commands.generate()).generate(cwd, {
+          kind,
+          positionals: names,
+          options: values,
+        });
         for (const path of written) console.log(`wrote ${path}`);
         return 0;
       }
@@ -169,12 +184,16 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         if (positionals[0] === undefined) {
           throw new CliError("Usage: kit worker-scope <context> [--dry-run] [--json]");
         }
-        const briefing = await workerScope(cwd, positionals[0], {
+        const briefing = await (await commands.workerScope()).workerScope(cwd, positionals[0], {
           ...(values.worktree ? { worktree: values.worktree } : {}),
           ...(values.branch ? { branch: values.branch } : {}),
           dryRun: values["dry-run"] === true,
         });
-        console.log(values.json ? JSON.stringify(briefing, null, 2) : formatBriefing(briefing));
+        console.log(
+          values.json
+            ? JSON.stringify(briefing, null, 2)
+            : (await commands.workerScope()).formatBriefing(briefing),
+        );
         return 0;
       }
       case "docs": {
@@ -184,10 +203,10 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         });
         if (values.check && values.watch) throw new CliError("Use --check or --watch, not both");
         if (values.watch) {
-          await watchDocs(cwd);
+          await (await commands.watch()).watchDocs(cwd);
           return 0;
         }
-        const written = await docs(cwd, { check: values.check === true });
+        const written = await (await commands.docs()).docs(cwd, { check: values.check === true });
         if (values.check) console.log("kit docs --check: every derived file is current");
         else {console.log(
             written.length === 0
@@ -208,7 +227,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
           throw new CliError("Use --check or --write, not both");
         }
         const mode = values.write ? "write" : values.check ? "check" : "print";
-        const result = await depcruiseConfigCommand(cwd, mode);
+        const result = await (await commands.depcruise()).depcruiseConfigCommand(cwd, mode);
         if (mode === "print") console.log(result.text.trimEnd());
         else {console.log(
             result.wasCurrent
@@ -226,13 +245,13 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         if (positionals[0] !== "unused" || positionals.length > 1) {
           throw new CliError("Usage: kit check unused");
         }
-        const report = await findUnused(cwd);
+        const report = await (await commands.unused()).findUnused(cwd);
         const found = report.files.length + report.exports.length + report.dependencies.length;
         if (found === 0) {
           console.log("kit check unused: no unused file, export or dependency");
           return 0;
         }
-        console.log(formatUnused(report));
+        console.log((await commands.unused()).formatUnused(report));
         throw new CliError(
           `kit check unused: ${report.files.length} unused file(s), ${report.exports.length} unused export(s), ${report.dependencies.length} unused dependenc${
             report.dependencies.length === 1 ? "y" : "ies"
@@ -240,7 +259,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         );
       }
       case "status":
-        console.log(await status(cwd));
+        console.log(await (await commands.status()).status(cwd));
         return 0;
       case "slice": {
         const { values, positionals } = parseArgs({
@@ -258,7 +277,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             if (!/^\d+$/.test(arg)) throw new CliError(`slice done: '${arg}' is not a row number`);
             return Number(arg);
           });
-          for (const row of await markSlicesDone(cwd, numbers)) {
+          for (const row of await (await commands.slice()).markSlicesDone(cwd, numbers)) {
             console.log(`kit slice: row ${row.number} (${row.slice}) done`);
           }
           return 0;
@@ -273,7 +292,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         if (bad !== undefined) {
           throw new CliError(`slice add: --depends-on '${bad}' is not a row number`);
         }
-        const row = await addSlice(cwd, {
+        const row = await (await commands.slice()).addSlice(cwd, {
           context: args[0]!,
           kind: args[1]!,
           title: args[2]!,
@@ -285,18 +304,20 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         return 0;
       }
       case "resolve": {
-        const resolution = await resolveConflicts(cwd);
-        console.log(formatResolution(resolution));
+        const resolution = await (await commands.resolve()).resolveConflicts(cwd);
+        console.log((await commands.resolve()).formatResolution(resolution));
         return resolution.left.length > 0 ? 1 : 0;
       }
       case "todo": {
         if (rest[0] === undefined) throw new CliError("Usage: kit todo <context>");
-        for (const line of await todos(cwd, rest[0])) console.log(line);
+        for (const line of await (await commands.status()).todos(cwd, rest[0])) console.log(line);
         return 0;
       }
       case "hook": {
         if (rest[0] !== "pre-tool-use") throw new CliError("Usage: kit hook pre-tool-use");
-        const answer = await preToolUseHook(await new Response(Deno.stdin.readable).text());
+        const answer = await (await commands.hook()).preToolUseHook(
+          await new Response(Deno.stdin.readable).text(),
+        );
         if (answer) console.log(answer);
         return 0;
       }

@@ -2,10 +2,6 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
-import { contextMap } from "../derive/context_map.ts";
-import { deriveConsumption } from "../derive/consumption.ts";
-import { planDecisionNumbers } from "../derive/adr_numbers.ts";
-import { deriveContext } from "../derive/derive_context.ts";
 import { cachedCurrent, derivationInputs, recordDerivation } from "../derive/derived_cache.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
@@ -24,6 +20,14 @@ export async function planDerived(
   config: KitConfig,
   overlay: ReadonlyMap<string, string> = new Map(),
 ): Promise<FileWrite[]> {
+  // Loaded here, not at start: they bring ts-morph, which a cached `docs --check` never needs.
+  const [{ contextMap }, { deriveConsumption }, { deriveContext }, { planDecisionNumbers }] =
+    await Promise.all([
+      import("../derive/context_map.ts"),
+      import("../derive/consumption.ts"),
+      import("../derive/derive_context.ts"),
+      import("../derive/adr_numbers.ts"),
+    ]);
   const writes: FileWrite[] = existsSync(join(root, ".kit/worker.json")) ? [] : [{
     path: "docs/context-map.md",
     contents: contextMap(config, await deriveConsumption(root, config, overlay)),
