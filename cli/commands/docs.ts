@@ -67,7 +67,7 @@ export async function docs(
   const config = await readConfig(root);
   // Nothing changed since the last derivation found every file current: no parse, no format.
   const inputs = await derivationInputs(root);
-  if (await cachedCurrent(root, inputs)) return [];
+  if (await cachedCurrent(root, inputs, config.contexts.map((c) => c.name))) return [];
   const writes = await formatPlan(root, await planDerived(root, config));
   const stale: string[] = [];
   for (const write of writes) {

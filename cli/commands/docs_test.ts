@@ -130,10 +130,10 @@ Deno.test("two decisions of one context merged under one number: docs --check na
   }
 });
 
-Deno.test("docs --check from the cache still sees a source changed, a derived file edited, a config changed", async () => {
+Deno.test("docs --check from the cache still sees a source changed and a derived file edited, after docs or a generator", async () => {
   const root = await Deno.makeTempDir({ prefix: "kit-docs-" });
   try {
-    await initProject(root, { contexts: ["scheduling:core"], link: checkout });
+    await initProject(root, { contexts: ["scheduling:core", "identity:generic"], link: checkout });
     await generate(root, { kind: "command", positionals: ["scheduling", "Cancel"], options: {} });
     await docs(root, { check: true }); // records the cache
     await docs(root, { check: true }); // answered from it
@@ -145,6 +145,14 @@ Deno.test("docs --check from the cache still sees a source changed, a derived fi
     await writeFile(handler, original.replaceAll("CancelHandler", "CancellationHandler"));
     await assert.rejects(() => docs(root, { check: true }), /barrel of scheduling/);
     await writeFile(handler, original);
+    await docs(root, { check: true });
+    // A generator records its derivation too: another context's barrel edited after it is seen.
+    await generate(root, { kind: "command", positionals: ["scheduling", "Hold"], options: {} });
+    const identity = join(root, "src/contexts/identity/identity.declarations.ts");
+    const barrel = await readFile(identity, "utf8");
+    await writeFile(identity, barrel + "// edited\n");
+    await assert.rejects(() => docs(root, { check: true }), /barrel of identity/);
+    await writeFile(identity, barrel);
     await docs(root, { check: true });
     const context = join(root, "src/contexts/scheduling/CONTEXT.md");
     const text = await readFile(context, "utf8");

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { derivationInputs, isDerivedOutput, recordDerivation } from "../derive/derived_cache.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
@@ -211,7 +212,15 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     if (shared.length > 0) refuseShared(kind.kind, inCatalogOrder(kind, shared));
     if (kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   }
-  return await applyPlan(root, formatted);
+  const written = await applyPlan(root, formatted);
+  // The plan derived every derived file from the sources it leaves: a `docs --check` next finds
+  // them current from the cache, without deriving again.
+  await recordDerivation(
+    root,
+    await derivationInputs(root),
+    new Map(formatted.filter((w) => isDerivedOutput(w.path)).map((w) => [w.path, w.contents])),
+  );
+  return written;
 }
 
 /** Where a kind's own files are: `src/contexts/<context>/` (none for `worker`: every file is shared). */

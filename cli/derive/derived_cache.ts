@@ -23,9 +23,10 @@ export interface DerivedCache {
 
 const cachePath = ".kit/derived-cache.json";
 
-/** Whether a path under the project is one of the files `kit docs` derives in full or in part. */
-function isDerivedOutput(path: string): boolean {
-  return /^src\/contexts\/([^/]+)\/(\1\.(declarations|dependencies)\.ts|CONTEXT\.md)$/.test(path);
+/** Whether a path is one of the files `kit docs` derives in full or in part. */
+export function isDerivedOutput(path: string): boolean {
+  return path === "docs/context-map.md" ||
+    /^src\/contexts\/([^/]+)\/(\1\.(declarations|dependencies)\.ts|CONTEXT\.md)$/.test(path);
 }
 
 async function sha256(text: string): Promise<string> {
@@ -87,15 +88,31 @@ export async function derivationInputs(root: string): Promise<string> {
   return await sha256(parts.join("\0"));
 }
 
-/** Whether the cache says every derived file is current (false when it cannot tell). */
-export async function cachedCurrent(root: string, inputs: string): Promise<boolean> {
+/**
+ * Whether the cache says every derived file is current (false when it cannot tell): the inputs
+ * are those it recorded, it recorded each of the project's derived files (`contexts`: the
+ * contexts of `kit.config.json`), and each is on disk as it recorded.
+ */
+export async function cachedCurrent(
+  root: string,
+  inputs: string,
+  contexts: readonly string[],
+): Promise<boolean> {
   let cache: DerivedCache;
   try {
     cache = JSON.parse(await readFile(join(root, cachePath), "utf8"));
   } catch {
     return false;
   }
-  if (cache.inputs !== inputs || Object.keys(cache.outputs).length === 0) return false;
+  if (cache.inputs !== inputs) return false;
+  const expected = contexts.filter((c) => existsSync(join(root, "src/contexts", c))).flatMap((
+    c,
+  ) => [
+    `src/contexts/${c}/${c}.declarations.ts`,
+    `src/contexts/${c}/${c}.dependencies.ts`,
+  ]);
+  if (!existsSync(join(root, ".kit/worker.json"))) expected.push("docs/context-map.md");
+  if (expected.some((path) => !(path in cache.outputs))) return false;
   for (const [path, digest] of Object.entries(cache.outputs)) {
     const full = join(root, path);
     if (!existsSync(full)) {
