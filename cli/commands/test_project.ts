@@ -19,7 +19,10 @@ export async function projectTree(root: string): Promise<Record<string, string>>
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else out[relative(root, path)] = await readFile(path, "utf8");
+      // kit's cache of derived files: its own state, ignored by git (`.kit/` in .gitignore).
+      else if (relative(root, path) !== ".kit/derived-cache.json") {
+        out[relative(root, path)] = await readFile(path, "utf8");
+      }
     }
   }
   await walk(root);

@@ -43,6 +43,9 @@ export async function deriveConsumption(
       );
     for (const path of files) {
       const text = overlay.get(path) ?? await readFile(join(root, path), "utf8");
+      // Only a file that names a published language can import an event: the others are not
+      // parsed (most of a context).
+      if (!text.includes("published-language/")) continue;
       const source = project.createSourceFile(`/${path}`, text, { overwrite: true });
       for (const declaration of source.getImportDeclarations()) {
         const target = resolveImport(path, declaration.getModuleSpecifierValue());

@@ -18,6 +18,22 @@ const declaring: Readonly<Record<string, string>> = {
   Serializer: "serializers",
 };
 
+let project: Project | undefined;
+
+/** One ts-morph project for every context a run derives (making one costs more than a parse). */
+function sharedProject(): Project {
+  project ??= new Project({
+    useInMemoryFileSystem: false,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { allowJs: false },
+  });
+  return project;
+}
+
+/** A use of one of the declaring decorators in a file's text (`@Handles(`...). */
+const declaringDecorator = new RegExp(`@\\s*(${Object.keys(declaring).join("|")})\\b`);
+
 /** Tokens that come from the kernel, by the name a constructor parameter's type uses. */
 const kernelTokens = new Set([
   "CommandBus",
@@ -56,12 +72,7 @@ export async function deriveContext(
   overlay: ReadonlyMap<string, string> = new Map(),
 ): Promise<DerivedContext> {
   const base = join(root, "src/contexts", context);
-  const project = new Project({
-    useInMemoryFileSystem: false,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-    compilerOptions: { allowJs: false },
-  });
+  const project = sharedProject();
   const planned = [...overlay.keys()].map((path) => join(root, path)).filter((path) =>
     path.startsWith(base + "/") && path.endsWith(".ts")
   );
@@ -73,6 +84,8 @@ export async function deriveContext(
   const declared: Declared[] = [];
   for (const file of files) {
     const text = overlay.get(relative(root, file)) ?? await readFile(file, "utf8");
+    // A file with none of the declaring decorators declares nothing: it is not parsed.
+    if (!declaringDecorator.test(text)) continue;
     const source = project.createSourceFile(file, text, { overwrite: true });
     declared.push(...declaredIn(source, base));
   }
