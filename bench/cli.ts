@@ -1,6 +1,9 @@
 /**
  * Wall time of `kit generate command` and `kit docs --check` on a project of 20 contexts, each
- * with a few commands (targets: under 1 s and under 2 s), the executable run as a user runs it.
+ * with a few commands, the executable run as a user runs it (issue #17's targets: under 300 ms
+ * each). `docs --check` twice: after a generator (which records what it derived, so the check is
+ * answered from `.kit/derived-cache.json`) and after a source edited by hand (the cache misses,
+ * every context is derived again).
  */
 import { fileURLToPath } from "node:url";
 
@@ -42,6 +45,7 @@ for (const context of contexts) {
 }
 const generateTimes: number[] = [];
 const checkTimes: number[] = [];
+const missTimes: number[] = [];
 for (let i = 0; i < 5; i++) {
   generateTimes.push(
     await kit(
@@ -54,12 +58,26 @@ for (let i = 0; i < 5; i++) {
     ),
   );
   checkTimes.push(await kit("docs", "--check"));
+  const handler = `${root}/src/contexts/${
+    contexts[i]
+  }/application/commands/open-thing/open-thing.handler.ts`;
+  await Deno.writeTextFile(handler, `${await Deno.readTextFile(handler)}// edited by hand ${i}\n`);
+  missTimes.push(await kit("docs", "--check"));
 }
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(
   `\nkit CLI on a project of ${contexts.length} contexts (${contexts.length * 3 + 5} commands)`,
 );
 console.log("| command | median wall time | target |\n| --- | --- | --- |");
-console.log(`| kit generate command | ${median(generateTimes).toFixed(0)} ms | under 1000 ms |`);
-console.log(`| kit docs --check | ${median(checkTimes).toFixed(0)} ms | under 2000 ms |`);
+console.log(`| kit generate command | ${median(generateTimes).toFixed(0)} ms | under 300 ms |`);
+console.log(
+  `| kit docs --check, after a generator (cached) | ${
+    median(checkTimes).toFixed(0)
+  } ms | under 300 ms |`,
+);
+console.log(
+  `| kit docs --check, after a hand edit (derived again) | ${
+    median(missTimes).toFixed(0)
+  } ms | under 300 ms |`,
+);
 await Deno.remove(root, { recursive: true });
