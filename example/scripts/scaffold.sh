@@ -21,6 +21,7 @@ g command scheduling ConfirmAppointment --permission appointment.confirm
 g command scheduling RequestClearance --permission calendar.clear
 g query scheduling GetClearance --permission calendar.clear
 g query scheduling ListAppointments --permission appointment.read
+g command scheduling WriteAppointmentNotes --permission appointment.annotate
 g background-job scheduling ClearCalendar --command CancelAppointment
 g route-group scheduling Calendars
 g route-group scheduling Appointments --role patient

@@ -50,6 +50,10 @@ const inputs: Record<string, RouteInput> = {
     body: { reason: "ill" },
   },
   "POST /appointments/{appointmentId}/confirmation": { params: appointment },
+  "PUT /appointments/{appointmentId}/notes": {
+    params: appointment,
+    body: { notes: "Prefers mornings.", version: 1 },
+  },
   "POST /appointments/{appointmentId}/rescheduling": {
     params: appointment,
     body: { startsAt: "2026-03-02T12:00:00Z" },

@@ -207,6 +207,14 @@ const routeCases: Record<string, RouteCase> = {
     attempt: (a) => ({ path: `/appointments/${a.appointmentId}` }),
     control: 200,
   },
+  // Before the routes below change A's appointment: it is still at version 1.
+  "PUT /appointments/{appointmentId}/notes": {
+    attempt: (a) => ({
+      path: `/appointments/${a.appointmentId}/notes`,
+      body: { notes: "Seen by B?", version: 1 },
+    }),
+    control: 200,
+  },
   "POST /appointments/{appointmentId}/confirmation": {
     attempt: (a) => ({ path: `/appointments/${a.appointmentId}/confirmation` }),
     control: 201,

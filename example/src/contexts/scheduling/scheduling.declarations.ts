@@ -44,6 +44,9 @@ import { RequestClearanceHandler } from "./application/commands/request-clearanc
 import { RescheduleAppointment } from "./application/commands/reschedule-appointment/reschedule-appointment.command.ts";
 import { RescheduleAppointmentController } from "./presentation/http/reschedule-appointment.controller.ts";
 import { RescheduleAppointmentHandler } from "./application/commands/reschedule-appointment/reschedule-appointment.handler.ts";
+import { WriteAppointmentNotes } from "./application/commands/write-appointment-notes/write-appointment-notes.command.ts";
+import { WriteAppointmentNotesController } from "./presentation/http/write-appointment-notes.controller.ts";
+import { WriteAppointmentNotesHandler } from "./application/commands/write-appointment-notes/write-appointment-notes.handler.ts";
 
 /** The declared classes of the scheduling context. */
 export const schedulingDeclarations: readonly AnyClass[] = [
@@ -91,4 +94,7 @@ export const schedulingDeclarations: readonly AnyClass[] = [
   RescheduleAppointment,
   RescheduleAppointmentController,
   RescheduleAppointmentHandler,
+  WriteAppointmentNotes,
+  WriteAppointmentNotesController,
+  WriteAppointmentNotesHandler,
 ];

@@ -7,6 +7,7 @@ import { DefineAppointmentTypeHandler } from "./application/commands/define-appo
 import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
 import { RequestClearanceHandler } from "./application/commands/request-clearance/request-clearance.handler.ts";
 import { RescheduleAppointmentHandler } from "./application/commands/reschedule-appointment/reschedule-appointment.handler.ts";
+import { WriteAppointmentNotesHandler } from "./application/commands/write-appointment-notes/write-appointment-notes.handler.ts";
 import { AppointmentRepository } from "./application/ports/appointment-repository.ts";
 import { AvailabilityGateway } from "./application/ports/availability-gateway.ts";
 import { CalendarRepository } from "./application/ports/calendar-repository.ts";
@@ -31,6 +32,7 @@ import { ListCalendarsController } from "./presentation/http/list-calendars.cont
 import { ListFreeSlotsController } from "./presentation/http/list-free-slots.controller.ts";
 import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
 import { RescheduleAppointmentController } from "./presentation/http/reschedule-appointment.controller.ts";
+import { WriteAppointmentNotesController } from "./presentation/http/write-appointment-notes.controller.ts";
 import {
   Clock,
   CommandBus,
@@ -87,4 +89,6 @@ export const schedulingDependencies: DependencyManifest = new Map<
     EventPublisher,
     Clock,
   ]],
+  [WriteAppointmentNotesController, [CommandBus, AppointmentSerializer]],
+  [WriteAppointmentNotesHandler, [AppointmentRepository]],
 ]) as DependencyManifest;

@@ -3,6 +3,9 @@ import { definePermissions } from "@kit/kernel";
 /** The permissions of the scheduling context. */
 export const schedulingPermissions = definePermissions("scheduling", {
   // kit:begin permissions
+  "appointment.annotate": {
+    description: "Write an appointment's internal notes (the staff of the practice)",
+  },
   "appointment.book": { description: "Book an appointment on a calendar" },
   "appointment.cancel": { description: "Cancel an appointment" },
   "appointment.confirm": { description: "Confirm an appointment" },

@@ -35,6 +35,7 @@ export const grants: RoleGrants = {
     schedulingPermissions["appointment.cancel"],
     schedulingPermissions["calendar.clear"],
     schedulingPermissions["calendar.open"],
+    schedulingPermissions["appointment.annotate"],
     notificationsPermissions["notification.read"],
   ],
   "receptionist": [
@@ -47,6 +48,7 @@ export const grants: RoleGrants = {
     schedulingPermissions["appointment.read"],
     schedulingPermissions["appointment.cancel"],
     schedulingPermissions["appointment.confirm"],
+    schedulingPermissions["appointment.annotate"],
     notificationsPermissions["notification.read"],
   ],
   // kit:end

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isRefusal } from "@kit/kernel";
-import { Appointment } from "./appointment.ts";
+import { Appointment, maxNotesLength } from "./appointment.ts";
 
 function booked(): Appointment {
   return Appointment.book({
@@ -45,4 +45,27 @@ Deno.test("a new booking is at version 0; a save records its version", () => {
   a.saved(1);
   assert.equal(a.version, 1);
   assert.equal(a.snapshot.version, 1);
+});
+
+Deno.test("an appointment's notes are trimmed, bounded, cleared by empty text, and change nothing when the same", () => {
+  const appointment = Appointment.restore({
+    id: "a-1",
+    calendarId: "cal-1",
+    tenantId: "t1",
+    appointmentTypeId: "checkup",
+    patientId: "pat-1",
+    startsAt: new Date("2026-03-02T10:00:00Z"),
+    endsAt: new Date("2026-03-02T10:15:00Z"),
+    status: "cancelled",
+    bookedBy: "desk-1",
+    version: 3,
+  });
+  assert.equal(appointment.writeNotes("  Call back.  "), true, "a cancelled appointment too");
+  assert.equal(appointment.snapshot.notes, "Call back.");
+  assert.equal(appointment.writeNotes("Call back."), false);
+  assert.throws(() => appointment.writeNotes("x".repeat(maxNotesLength + 1)), RangeError);
+  assert.equal(appointment.snapshot.notes, "Call back.", "a refused write changes nothing");
+  assert.equal(appointment.writeNotes("   "), true);
+  assert.ok(!("notes" in appointment.snapshot));
+  assert.equal(appointment.writeNotes(""), false);
 });

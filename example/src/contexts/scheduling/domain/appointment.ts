@@ -1,5 +1,8 @@
 import { schedulingRefusals } from "./scheduling-refusals.ts";
 
+/** The longest internal notes an appointment keeps. */
+export const maxNotesLength = 2000;
+
 /** Where an appointment stands. */
 export type AppointmentStatus = "booked" | "confirmed" | "cancelled";
 
@@ -16,6 +19,8 @@ export interface AppointmentState {
   readonly status: AppointmentStatus;
   readonly bookedBy: string;
   readonly cancellationReason?: string;
+  /** The staff's internal notes on it (never shown to the patient). */
+  readonly notes?: string;
   /**
    * The version it was loaded at (0 for a new booking): a save expects it, so that two commands
    * that loaded the same version cannot both save (`CONCURRENT_UPDATE` for the later one).
@@ -84,6 +89,22 @@ export class Appointment {
     const previous = this.state.startsAt;
     this.state = { ...this.state, startsAt, endsAt, status: "booked" };
     return previous;
+  }
+
+  /**
+   * Writes the staff's internal notes, trimmed (at most {@linkcode maxNotesLength} characters);
+   * empty text clears them. Any appointment takes notes, a cancelled or ended one too. Answers
+   * whether they changed.
+   */
+  writeNotes(notes: string): boolean {
+    const kept = notes.trim();
+    if (kept.length > maxNotesLength) {
+      throw new RangeError(`Notes hold at most ${maxNotesLength} characters, got ${kept.length}`);
+    }
+    if (kept === (this.state.notes ?? "")) return false;
+    const { notes: _, ...rest } = this.state;
+    this.state = kept === "" ? rest : { ...rest, notes: kept };
+    return true;
   }
 
   /** Confirms it; answers whether anything changed (false when it was confirmed already). */

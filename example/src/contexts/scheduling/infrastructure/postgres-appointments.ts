@@ -30,10 +30,10 @@ export class PostgresAppointments implements AppointmentRepository {
     try {
       await currentSql(this.sql)`
         insert into scheduling.appointments (id, calendar_id, tenant_id, appointment_type_id,
-          patient_id, starts_at, ends_at, status, booked_by, cancellation_reason, version)
+          patient_id, starts_at, ends_at, status, booked_by, cancellation_reason, notes, version)
         values (${a.id}, ${a.calendarId}, ${requireTenant()}, ${a.appointmentTypeId},
           ${a.patientId}, ${a.startsAt}, ${a.endsAt}, ${a.status}, ${a.bookedBy},
-          ${a.cancellationReason ?? null}, 1)`;
+          ${a.cancellationReason ?? null}, ${a.notes ?? null}, 1)`;
     } catch (error) {
       if ((error as { code?: string }).code === "23505") {
         throw schedulingRefusals.slotTaken(a.startsAt);
@@ -50,7 +50,8 @@ export class PostgresAppointments implements AppointmentRepository {
       changed = (await currentSql(this.sql)`
         update scheduling.appointments
         set status = ${a.status}, cancellation_reason = ${a.cancellationReason ?? null},
-          starts_at = ${a.startsAt}, ends_at = ${a.endsAt}, version = version + 1
+          starts_at = ${a.startsAt}, ends_at = ${a.endsAt}, notes = ${a.notes ?? null},
+          version = version + 1
         where id = ${a.id} and tenant_id = ${requireTenant()} and version = ${a.version}`).count;
     } catch (error) {
       if ((error as { code?: string }).code === "23505") {
@@ -115,6 +116,7 @@ function toState(row: Record<string, unknown>): AppointmentState {
     ...(row.cancellation_reason === null
       ? {}
       : { cancellationReason: row.cancellation_reason as string }),
+    ...(row.notes === null ? {} : { notes: row.notes as string }),
     version: row.version as number,
   };
 }

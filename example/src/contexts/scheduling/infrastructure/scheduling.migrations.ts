@@ -84,4 +84,12 @@ create index appointments_by_start on appointments (tenant_id, starts_at, id);
 alter table calendars add column time_zone text not null default 'UTC';
 `,
   },
+  {
+    version: 5,
+    id: "scheduling/0005_appointment_notes",
+    sql: `
+-- The staff's internal notes on an appointment (WriteAppointmentNotes); none until written.
+alter table appointments add column notes text;
+`,
+  },
 ];

@@ -14,20 +14,26 @@ export const appointmentBody = z.object({
   status: z.enum(["booked", "confirmed", "cancelled"]),
   /** Who booked it: the front desk's business, not the patient's. */
   bookedBy: z.string().optional(),
+  /** The staff's internal notes: never shown to the patient. */
+  notes: z.string().optional(),
   cancellationReason: z.string().optional(),
   version: z.int(),
 });
 
-/** The staff of the practice: they see who booked an appointment. */
+/** The staff of the practice: they see who booked an appointment, and its internal notes. */
 const staff = { roles: ["receptionist", "practitioner"] };
 
-/** The answer of GET /appointments/:appointmentId; `bookedBy` only for the staff. */
+/** The answer of GET /appointments/:appointmentId; `bookedBy` and `notes` only for the staff. */
 export const appointmentAnswer = withFieldAccess(zodSchema(appointmentBody, { io: "output" }), {
   bookedBy: staff,
+  notes: staff,
 });
 
-/** An appointment in a list: without who booked it (field access reaches no nested item). */
-const listedAppointment = appointmentBody.omit({ bookedBy: true });
+/**
+ * An appointment in a list: without who booked it nor its notes (field access reaches no nested
+ * item).
+ */
+const listedAppointment = appointmentBody.omit({ bookedBy: true, notes: true });
 
 /** One page of GET /appointments; `next` continues it. */
 export const appointmentPageAnswer = zodSchema(
@@ -49,6 +55,7 @@ export class AppointmentSerializer {
       endsAt: view.endsAt.toISOString(),
       status: view.status,
       bookedBy: view.bookedBy,
+      ...(view.notes === undefined ? {} : { notes: view.notes }),
       ...(view.cancellationReason === undefined
         ? {}
         : { cancellationReason: view.cancellationReason }),
@@ -63,7 +70,7 @@ export class AppointmentSerializer {
   } {
     return {
       items: page.items.map((view) => {
-        const { bookedBy: _, ...listed } = this.serialize(view);
+        const { bookedBy: _, notes: __, ...listed } = this.serialize(view);
         return listed;
       }),
       ...(page.next === undefined ? {} : { next: page.next }),
