@@ -26,6 +26,7 @@ const commands = {
   workerScope: () => import("./commands/worker_scope.ts"),
   catalog: () => import("./generators/catalog.ts"),
   hook: () => import("./commands/hook.ts"),
+  token: () => import("./commands/token.ts"),
 };
 
 const usage = `Usage: kit <command> [options]
@@ -56,6 +57,10 @@ Commands:
                                from the merged sources and keeps both sides' entries in kit's
                                regions (permissions, error codes, registrations); names every
                                conflict outside them (exit 1); stages nothing
+  token --sub <id> [--role <r>]... [--tenant <t>]... [--scope <s>]... [--expires 1h]
+                               prints a bearer token the project's API accepts (JWT_SECRET, or the
+                               development secret of deno task dev without DATABASE_URL; issuer and
+                               audience as the platform verifies them): TOKEN=$(kit token ...)
   slice add <context> <contract|skeleton|slice> <title> [--start-with <text>]
             [--depends-on <#,#>] [--owner <who>]
                                appends a row to docs/architecture/slices.md (the next number,
@@ -261,6 +266,35 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
       case "status":
         console.log(await (await commands.status()).status(cwd));
         return 0;
+      case "token": {
+        const { values, positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: false,
+          options: {
+            sub: { type: "string" },
+            role: { type: "string", multiple: true },
+            tenant: { type: "string", multiple: true },
+            scope: { type: "string", multiple: true },
+            expires: { type: "string" },
+          },
+        });
+        void positionals;
+        if (values.sub === undefined) {
+          throw new CliError(
+            "Usage: kit token --sub <id> [--role <r>]... [--tenant <t>]... [--scope <s>]... [--expires 1h]",
+          );
+        }
+        console.log(
+          await (await commands.token()).signProjectToken(cwd, {
+            sub: values.sub,
+            roles: values.role ?? [],
+            tenants: values.tenant ?? [],
+            scopes: values.scope ?? [],
+            ...(values.expires ? { expires: values.expires } : {}),
+          }),
+        );
+        return 0;
+      }
       case "slice": {
         const { values, positionals } = parseArgs({
           args: [...rest],

@@ -1,3 +1,4 @@
+import { developmentSecret } from "./development_secret.ts";
 import type { KitConfig } from "./kit_config.ts";
 
 /** `src/platform/database/database.ts`: the PostgreSQL client of the platform. */
@@ -239,7 +240,7 @@ export interface PlatformEnvironment {
   close(): Promise<void>;
 }
 
-const developmentSecret = "development-only-secret-never-deployed";
+const developmentSecret = "${developmentSecret}";
 
 /**
  * Reads the environment: \`DATABASE_URL\` runs every context on PostgreSQL, migrated here;
@@ -291,6 +292,7 @@ export function mainFile(): string {
  */
 import { InMemoryJobStore } from "@kit/jobs";
 import project from "../kit.config.json" with { type: "json" };
+import { grants } from "./platform/auth/role.ts";
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
 import { serveApplication } from "./platform/http/serve.ts";
@@ -306,14 +308,24 @@ const application = composePlatform({
   startEvents: true,
 });
 await application.start();
-// The developer belongs to one tenant, so that their requests reach its data by default. Printed
-// before the address, so that whoever waits for "listening" has the token already.
+// The developer belongs to one tenant, so that their requests reach its data by default, and
+// holds every role the platform grants, so that the token calls every route. Printed before the
+// address, so that whoever waits for "listening" has the token already.
+const roles = Object.keys(grants);
 const token = environment.options.sql ? undefined : await signToken(environment.options.jwtSecret, {
   sub: "developer",
+  roles,
   tenants: ["development"],
 });
 if (token !== undefined) {
-  console.log(\`a development token of the tenant 'development' (valid one hour): \${token}\`);
+  console.log(
+    \`a development token of the tenant 'development'\${
+      roles.length === 0 ? "" : \` with the roles \${roles.join(", ")}\`
+    } (valid one hour): \${token}\`,
+  );
+  console.log(
+    "another: kit token --sub <id> --role <role> --tenant development (JWT_SECRET and DATABASE_URL as here)",
+  );
 }
 const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
 console.log(
