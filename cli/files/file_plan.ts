@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { CliError } from "../cli_error.ts";
 
@@ -31,7 +31,8 @@ const fileSystem: PlanOperations = {
  * written to a temporary sibling; then each file replaced or removed is moved aside and the new
  * ones renamed into place. If any step fails, what was done is undone (new files removed, the
  * files moved aside put back) and the error is thrown: the project is as it was. The files moved
- * aside are deleted once every step succeeded.
+ * aside are deleted once every step succeeded. A file whose bytes would not change is not
+ * touched; the paths answered are those written or removed.
  */
 export async function applyPlan(
   root: string,
@@ -49,10 +50,19 @@ export async function applyPlan(
     if (write.create && existsSync(target)) throw new CliError(`'${write.path}' exists already`);
     if (write.remove && !existsSync(target)) throw new CliError(`'${write.path}' is missing`);
   }
+  // A file whose bytes would not change is left alone: not touched (no watcher restarts for
+  // it), not reported as written.
+  const changed: FileWrite[] = [];
+  for (const write of writes) {
+    const target = join(root, write.path);
+    if (write.remove || !existsSync(target) || await readFile(target, "utf8") !== write.contents) {
+      changed.push(write);
+    }
+  }
   const tag = crypto.randomUUID().slice(0, 8);
   const staged: { temporary?: string; target: string }[] = [];
   try {
-    for (const write of writes) {
+    for (const write of changed) {
       const target = join(root, write.path);
       if (write.remove) {
         staged.push({ target });
@@ -95,5 +105,5 @@ export async function applyPlan(
   for (const { target } of staged) {
     if (existsSync(asideOf(target))) await operations.rm(asideOf(target));
   }
-  return writes.map((w) => w.path).sort();
+  return changed.map((w) => w.path).sort();
 }

@@ -72,3 +72,23 @@ for (let failAt = 1; failAt <= 5; failAt++) {
     }
   });
 }
+
+Deno.test("applyPlan leaves a file whose bytes would not change alone, and answers only what it wrote", async () => {
+  const root = await Deno.makeTempDir({ prefix: "kit-plan-" });
+  try {
+    await Deno.writeTextFile(`${root}/same.ts`, "same\n");
+    await Deno.writeTextFile(`${root}/old.ts`, "old\n");
+    const past = new Date("2020-01-01T00:00:00Z"); // any write would move it to now
+    await Deno.utime(`${root}/same.ts`, past, past);
+    const written = await applyPlan(root, [
+      { path: "same.ts", contents: "same\n" },
+      { path: "old.ts", contents: "new\n" },
+      { path: "fresh.ts", contents: "fresh\n", create: true },
+    ]);
+    assert.deepEqual(written, ["fresh.ts", "old.ts"]);
+    assert.deepEqual((await Deno.stat(`${root}/same.ts`)).mtime, past, "not touched");
+    assert.equal(await Deno.readTextFile(`${root}/old.ts`), "new\n");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
