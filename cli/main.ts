@@ -33,7 +33,15 @@ const usage = `Usage: kit <command> [options]
 
 Commands:
   init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--package-manager <pm>] [--link <kit checkout>]
+                               a new project: --context once per bounded context, its kind core
+                               (the business's edge), supporting or generic (bought or commodity),
+                               e.g. --context catalog:core --context billing:supporting; --queue
+                               where the jobs wait: database (PostgreSQL, the default), redis
+                               (REDIS_URL) or memory (one process, nothing kept); --link runs the
+                               project on a kit checkout instead of the JSR packages
   generate <kind> <context> <Name> [options] [--local-only]
+                               writes a part of a context; kit generate <kind> --help names the
+                               kind's options, the shared files it may write, and an example
   generate --help [--json]     the kinds, their options and the shared files they write
   worker-scope <context> [--worktree <path>] [--branch <name>] [--dry-run] [--json]
   docs [--check | --watch]     regenerates the derived files (barrels, manifests, CONTEXT.md lists,
@@ -61,8 +69,7 @@ Commands:
                                prints a bearer token the project's API accepts (JWT_SECRET, or the
                                development secret of deno task dev without DATABASE_URL; issuer and
                                audience as the platform verifies them): TOKEN=$(kit token ...)
-  slice add <context> <contract|skeleton|slice> <title> [--start-with <text>]
-            [--depends-on <#,#>] [--owner <who>]
+  slice add <context> <contract|skeleton|slice> <title> [--start-with <text>] [--depends-on <#,#>] [--owner <who>]
                                appends a row to docs/architecture/slices.md (the next number,
                                todo); the conductor's only: refused in a worker's worktree
   slice done <#>...            marks rows done; refused for a row whose dependencies are not done
@@ -77,15 +84,21 @@ Options:
 /** The usage lines of one command (its line and the lines continuing it), or none if unknown. */
 function commandHelp(command: string): string | undefined {
   const lines = usage.split("\n");
-  const start = lines.findIndex((line) =>
-    line.startsWith("  ") && (line.trim() === command || line.trim().startsWith(`${command} `))
-  );
-  if (start < 0) return undefined;
-  let end = start + 1;
-  while (end < lines.length && /^ {4,}\S/.test(lines[end]!)) end++;
-  const [synopsis, ...first] = lines[start]!.trim().split(/ {2,}/);
-  const summary = [...first, ...lines.slice(start + 1, end).map((line) => line.trim())].join(" ");
-  return summary === "" ? `Usage: kit ${synopsis}` : `Usage: kit ${synopsis}\n\n${summary}`;
+  const entries: string[] = [];
+  for (let start = 0; start < lines.length; start++) {
+    const line = lines[start]!;
+    if (!/^  \S/.test(line)) continue;
+    if (line.trim() !== command && !line.trim().startsWith(`${command} `)) continue;
+    let end = start + 1;
+    while (end < lines.length && /^ {4,}\S/.test(lines[end]!)) end++;
+    const [synopsis, ...first] = line.trim().split(/ {2,}/);
+    const summary = [...first, ...lines.slice(start + 1, end).map((l) => l.trim())].join(" ");
+    entries.push(
+      summary === "" ? `Usage: kit ${synopsis}` : `Usage: kit ${synopsis}\n\n${summary}`,
+    );
+    start = end - 1;
+  }
+  return entries.length === 0 ? undefined : entries.join("\n\n");
 }
 
 /** Runs the CLI with its arguments; answers the exit code. */
@@ -127,7 +140,19 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
           ...(values["package-manager"] ? { packageManager: values["package-manager"] } : {}),
           ...(values.link ? { link: values.link } : {}),
         });
-        console.log(`kit init: wrote ${written.length} files`);
+        const dir = positionals[0] ?? ".";
+        console.log(
+          [
+            `kit init: wrote ${written.length} files`,
+            "Next:",
+            ...(dir === "." ? [] : [`  cd ${dir}`]),
+            "  git init && git add -A && git commit -m Bootstrap   (kit worker-scope needs a commit)",
+            "  deno task dev            (the API, its docs at /docs, a development token printed)",
+            `  kit generate command ${
+              (values.context ?? [])[0]?.split(":")[0] ?? "<context>"
+            } <Name> --permission <name>   (kit generate --help: every kind)`,
+          ].join("\n"),
+        );
         return 0;
       }
       case "generate": {
@@ -152,6 +177,18 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
           },
         });
         if (values.help) {
+          const { generatorKinds, kindHelp } = await commands.catalog();
+          const asked = positionals[0];
+          if (asked !== undefined && !values.json) {
+            const kind = generatorKinds.find((k) => k.kind === asked);
+            if (kind === undefined) {
+              throw new CliError(
+                `Unknown kind '${asked}': one of ${generatorKinds.map((k) => k.kind).join(", ")}`,
+              );
+            }
+            console.log(kindHelp(kind));
+            return 0;
+          }
           if (values.json) {
             console.log(
               JSON.stringify({ kinds: (await commands.catalog()).generatorKinds }, null, 2),

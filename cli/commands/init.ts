@@ -54,6 +54,11 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
   if (existsSync(root) && (await readdir(root)).some((entry) => entry !== ".git")) {
     throw new CliError(`'${root}' is not empty: kit init lays out a new project`);
   }
+  if (input.contexts.length === 0) {
+    throw new CliError(
+      "init: name the project's bounded contexts, each with its kind (core, supporting or generic): kit init shop --context catalog:core --context billing:supporting",
+    );
+  }
   const queue = input.queue ?? "database";
   if (!["database", "redis", "memory"].includes(queue)) {
     throw new CliError(`Invalid --queue '${queue}': use database, redis or memory`);

@@ -23,6 +23,10 @@ export interface GeneratorKind {
   readonly kind: string;
   /** What it writes. */
   readonly summary: string;
+  /** Its arguments and options after `kit generate <kind>`. */
+  readonly usage: string;
+  /** A command line that runs it. */
+  readonly example: string;
   /** Its options. */
   readonly options: readonly string[];
   /**
@@ -55,6 +59,8 @@ function kind(facts: KindFacts): GeneratorKind {
   return {
     kind: facts.kind,
     summary: facts.summary,
+    usage: facts.usage,
+    example: facts.example,
     options: facts.options,
     writesShared,
     sharedFiles: [...new Set(facts.sharedWrites.map((w) => w.file))],
@@ -99,12 +105,16 @@ const migrations = "src/platform/database/migrations.ts";
 export const generatorKinds: readonly GeneratorKind[] = [
   kind({
     kind: "adapter",
+    usage: "<context> <Port> [--kind external] [--decorators]",
+    example: "kit generate adapter identity Directory --kind external --decorators",
     summary: "an adapter of a port, provided by the platform",
     options: ["--kind external", "--decorators"],
     sharedWrites: [{ file: compose }],
   }),
   kind({
     kind: "adr",
+    usage: "<context> <Name> [--deviation]",
+    example: "kit generate adr scheduling KeepSlotsInMemory",
     summary:
       "an architecture decision record of a context (src/contexts/<context>/docs/adr/), numbered after its last one",
     options: ["--deviation"],
@@ -112,18 +122,25 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "aggregate",
+    usage: "<context> <Name>",
+    example: "kit generate aggregate scheduling Appointment",
     summary: "an aggregate of the domain, with the snapshot its repository keeps",
     options: [],
     sharedWrites: [],
   }),
   kind({
     kind: "background-job",
+    usage: "<context> <Name> --command <UseCase>",
+    example: "kit generate background-job scheduling ClearCalendar --command CancelAppointment",
     summary: "a background job sending a command",
     options: ["--command <UseCase>"],
     sharedWrites: [],
   }),
   kind({
     kind: "command",
+    usage: "<context> <Name> [--permission <name>] [--aggregate <Aggregate>]",
+    example:
+      "kit generate command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel",
     summary:
       "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant; shared files written)",
     options: ["--permission <name>", "--aggregate <Aggregate>"],
@@ -138,12 +155,17 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "context",
+    usage: "<name> [--kind core|supporting|generic]",
+    example: "kit generate context billing --kind supporting",
     summary: "a bounded context and its registration",
     options: ["--kind core|supporting|generic"],
     sharedWrites: [{ file: config }, { file: compose }, { file: contextMap }, { file: cruiser }],
   }),
   kind({
     kind: "error-code",
+    usage: '<context> <CODE> --status <4xx> [--description "..."]',
+    example:
+      'kit generate error-code scheduling SLOT_TAKEN --status 409 --description "The slot is booked already"',
     summary:
       "an error code of a context with the one HTTP status it answers, in its domain/<context>-errors.ts",
     options: ["--status <4xx>", "--description <text>"],
@@ -151,18 +173,24 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "gateway",
+    usage: "<context> <upstream-context>",
+    example: "kit generate gateway scheduling identity",
     summary: "a gateway to an upstream context (kit generate gateway <context> <upstream>)",
     options: [],
     sharedWrites: [{ file: config }, { file: compose }, { file: contextMap }, { file: cruiser }],
   }),
   kind({
     kind: "integration-event",
+    usage: "<context> <Event>",
+    example: "kit generate integration-event scheduling AppointmentBooked",
     summary: "an integration event in the published language",
     options: [],
     sharedWrites: [],
   }),
   kind({
     kind: "integration-handler",
+    usage: "<context> <Event>",
+    example: "kit generate integration-handler notifications AppointmentBooked",
     summary: "a consumer of an integration event",
     options: [],
     sharedWrites: [{
@@ -173,12 +201,16 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "job",
+    usage: "<context> <Name> --every <interval> [--command <UseCase>]",
+    example: "kit generate job scheduling SendReminders --every 1h --command SendReminders",
     summary: "a scheduled job",
     options: ["--every <interval>", "--command <UseCase>", "--local-only"],
     sharedWrites: [],
   }),
   kind({
     kind: "policy",
+    usage: "<context> <Name> --permission <name>",
+    example: "kit generate policy scheduling OwnAppointments --permission appointment.cancel",
     summary: "an explicit access policy of one permission",
     options: ["--permission <name>"],
     sharedWrites: [
@@ -188,18 +220,25 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "port",
+    usage: "<context> <Name>",
+    example: "kit generate port scheduling Calendar",
     summary: "a port of the application",
     options: [],
     sharedWrites: [],
   }),
   kind({
     kind: "query",
+    usage: "<context> <Name> [--permission <name>] [--search]",
+    example:
+      "kit generate query scheduling ListAppointments --permission appointment.read --search",
     summary: "a query, its handler and its spec",
     options: ["--permission <name>", "--search"],
     sharedWrites: [],
   }),
   kind({
     kind: "repository",
+    usage: "<context> <Aggregate>",
+    example: "kit generate repository scheduling Appointment",
     summary:
       "a repository of an aggregate, tenant-aware and versioned (in memory and on PostgreSQL), registered with the platform, and its table in a new numbered migration",
     options: [],
@@ -207,6 +246,8 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "route-group",
+    usage: "<context> <Name> [--role <role>]",
+    example: "kit generate route-group scheduling Appointments --role patient",
     summary: "a route group",
     options: ["--role <role>"],
     sharedWrites: [{
@@ -217,6 +258,8 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "service",
+    usage: "<context>",
+    example: "kit generate service scheduling",
     summary: "apps/<context>: a deployable service of one context",
     options: [],
     sharedWrites: [
@@ -228,8 +271,33 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "worker",
+    usage: "",
+    example: "kit generate worker",
     summary: "apps/worker: the worker alone",
     options: [],
     sharedWrites: [{ file: "apps/worker/main.ts" }, { file: "kit.config.json" }],
   }),
 ];
+
+/**
+ * `kit generate <kind> --help`: the kind's usage, what it writes, the files outside its context
+ * it may write (and with which option, in which case), and an example.
+ */
+export function kindHelp(kind: GeneratorKind): string {
+  const shared = kind.sharedWrites.map((w) =>
+    `  ${w.file}${w.option === undefined ? "" : ` (with ${w.option})`}${
+      w.when === undefined ? "" : `, when ${w.when}`
+    }`
+  );
+  return [
+    `Usage: kit generate ${kind.kind}${kind.usage === "" ? "" : ` ${kind.usage}`} [--local-only]`,
+    "",
+    `Writes ${kind.summary}.`,
+    "",
+    "Files outside its context it may write (--local-only refuses a run that would):",
+    ...(shared.length === 0 ? ["  none"] : shared),
+    "",
+    "Example:",
+    `  ${kind.example}`,
+  ].join("\n");
+}
