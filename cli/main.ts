@@ -295,7 +295,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         }
         console.log((await commands.unused()).formatUnused(report));
         throw new CliError(
-          `kit check unused: ${report.files.length} unused file(s), ${report.exports.length} unused export(s), ${report.dependencies.length} unused dependenc${
+          `check unused: ${report.files.length} unused file(s), ${report.exports.length} unused export(s), ${report.dependencies.length} unused dependenc${
             report.dependencies.length === 1 ? "y" : "ies"
           }`,
         );
@@ -403,7 +403,9 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
     if (
       error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
     ) {
-      console.error(`kit: ${error.message}`);
+      // node:util's message, cut to its first sentence (the rest explains `--` with unbalanced
+      // quotes): "Unknown option '--bogus'".
+      console.error(`kit: ${error.message.split(". ")[0]}`);
       return 1;
     }
     throw error;

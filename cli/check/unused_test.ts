@@ -154,7 +154,7 @@ Deno.test({
       const run = { result, stderr };
       assert.equal(run.result, 1);
       assert.deepEqual(run.stderr, [
-        "kit: kit check unused: 1 unused file(s), 1 unused export(s), 1 unused dependency",
+        "kit: check unused: 1 unused file(s), 1 unused export(s), 1 unused dependency",
       ]);
       assert.equal(
         printed.join("\n"),

@@ -13,13 +13,21 @@ export async function todos(cwd: string, context: string): Promise<string[]> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
   checkContext(config, context);
-  const found: string[] = [];
+  const found: { file: string; line: number; text: string }[] = [];
   for (const file of await sources(join(root, "src/contexts", context))) {
     (await readFile(file, "utf8")).split("\n").forEach((line, index) => {
-      if (markers.test(line)) found.push(`${relative(root, file)}:${index + 1}`);
+      if (markers.test(line)) {
+        found.push({
+          file: relative(root, file),
+          line: index + 1,
+          text: line.trim().replace(/^(\/\/|\*|\/\*\*?)\s*/, ""),
+        });
+      }
     });
   }
-  return found.sort();
+  // By file, then by line number (7 before 10).
+  return found.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
+    .map((f) => `${f.file}:${f.line}  ${f.text}`);
 }
 
 /**

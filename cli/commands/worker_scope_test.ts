@@ -88,9 +88,25 @@ Deno.test("kit todo lists TODO(domain) as file:line and kit status counts slices
     options: {},
   });
   assert.deepEqual(await todos(root, "scheduling"), [
-    "src/contexts/scheduling/application/commands/book-appointment/book-appointment.handler.ts:8",
+    "src/contexts/scheduling/application/commands/book-appointment/book-appointment.handler.ts:8  TODO(domain): load the aggregate, let it decide, save it at the version it loaded.",
   ]);
+  // Lines sort as numbers: 9 before 10.
+  const handler = join(
+    root,
+    "src/contexts/scheduling/application/commands/book-appointment/book-appointment.handler.ts",
+  );
+  const lines = (await readFile(handler, "utf8")).split("\n");
+  lines.splice(0, 0, "// TODO(platform): first", ...Array(8).fill(""), "// TODO(domain): tenth");
+  await writeFile(handler, lines.join("\n"));
+  assert.deepEqual(
+    (await todos(root, "scheduling")).map((line) => line.replace(/^.*handler\.ts:/, "")),
+    [
+      "1  TODO(platform): first",
+      "10  TODO(domain): tenth",
+      "18  TODO(domain): load the aggregate, let it decide, save it at the version it loaded.",
+    ],
+  );
   const text = await status(root);
   assert.match(text, /^Slices: 3 \(done 1, todo 2\)/);
-  assert.match(text, /scheduling: 1/);
+  assert.match(text, /scheduling: 3/, "three markers left in scheduling");
 });
