@@ -170,6 +170,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             command: { type: "string" },
             every: { type: "string" },
             role: { type: "string" },
+            prefix: { type: "string" },
             status: { type: "string" },
             description: { type: "string" },
             deviation: { type: "boolean" },

@@ -167,16 +167,15 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     }
     case "route-group": {
       if (first === undefined || second === undefined) {
-        throw new CliError("Usage: kit generate route-group <context> <Name> [--role <role>]");
+        throw new CliError(
+          "Usage: kit generate route-group <context> <Name> [--role <role>] [--prefix </path>]",
+        );
       }
-      const role = input.options.role;
-      plan = await planRouteGroup(
-        root,
-        config,
-        first,
-        second,
-        typeof role === "string" ? { role } : {},
-      );
+      const { role, prefix } = input.options;
+      plan = await planRouteGroup(root, config, first, second, {
+        ...(typeof role === "string" ? { role } : {}),
+        ...(typeof prefix === "string" ? { prefix } : {}),
+      });
       break;
     }
     case "error-code": {

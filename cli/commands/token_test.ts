@@ -34,7 +34,7 @@ import { z } from "zod";
 import { ReadAgenda } from "../../application/queries/read-agenda/read-agenda.query.ts";
 import { AgendaRoutes } from "./agenda.routes.ts";
 
-/** GET /agenda: the practitioner's agenda. */
+/** GET /agendas: the practitioner's agenda. */
 @Controller({
   group: AgendaRoutes,
   method: "GET",
@@ -87,7 +87,7 @@ Deno.test({
         for (const [name, value] of Object.entries(env)) Deno.env.set(name, value);
       }
       const get = (token?: string) =>
-        fetch(`${app.url}/agenda/`, {
+        fetch(`${app.url}/agendas/`, {
           headers: {
             ...(token ? { authorization: `Bearer ${token}` } : {}),
             "x-tenant-id": "development",

@@ -246,10 +246,10 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "route-group",
-    usage: "<context> <Name> [--role <role>]",
+    usage: "<context> <Name> [--role <role>] [--prefix </path>]",
     example: "kit generate route-group scheduling Appointments --role patient",
     summary: "a route group",
-    options: ["--role <role>"],
+    options: ["--role <role>", "--prefix </path>"],
     sharedWrites: [{
       file: "src/platform/auth/role.ts",
       option: "--role",

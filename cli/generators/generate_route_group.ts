@@ -9,20 +9,42 @@ import { checkKebab, checkPascal, kebabOf, type KitConfig } from "../project/kit
 import { checkContext } from "./generate_simple.ts";
 
 /**
- * Plans a route group of a context: a prefix, the context's tag, and its guard (`Authenticated`,
- * or `HasRole(role)` with `--role`, adding a new role to the platform's grants), and a spec.
+ * The path segment of a resource's routes: the plural of its kebab name (`loan` → `loans`,
+ * `address` → `addresses`, `category` → `categories`); a name already plural (`loans`) is kept.
+ */
+export function pluralPath(kebab: string): string {
+  const last = kebab.split("-").at(-1)!;
+  const head = kebab.slice(0, kebab.length - last.length);
+  if (/[^s]s$/.test(last)) return kebab;
+  if (/(s|x|z|ch|sh)$/.test(last)) return `${head}${last}es`;
+  if (/[^aeiou]y$/.test(last)) return `${head}${last.slice(0, -1)}ies`;
+  return `${head}${last}s`;
+}
+
+/**
+ * Plans a route group of a context: a prefix (the plural of the resource its name names,
+ * `LoanRoutes` → `/loans`, or `--prefix`), the context's tag, and its guard (`Authenticated`, or
+ * `HasRole(role)` with `--role`, adding a new role to the platform's grants), and a spec.
  */
 export async function planRouteGroup(
   root: string,
   config: KitConfig,
   context: string,
   name: string,
-  options: { role?: string },
+  options: { role?: string; prefix?: string },
 ): Promise<FileWrite[]> {
   checkContext(config, context);
   checkPascal(name, "route group name");
   if (options.role !== undefined) checkKebab(options.role, "role");
+  if (
+    options.prefix !== undefined && !/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/.test(options.prefix)
+  ) {
+    throw new CliError(
+      `Invalid --prefix '${options.prefix}': one or more /kebab-case segments, as /loans or /loan-offers`,
+    );
+  }
   const kebab = kebabOf(name).replace(/-routes$/, "");
+  const prefix = options.prefix ?? `/${pluralPath(kebab)}`;
   const path = `src/contexts/${context}/presentation/http/${kebab}.routes.ts`;
   if (existsSync(join(root, path))) {
     throw new CliError(`Route group '${name}' exists already in context '${context}'`);
@@ -36,10 +58,10 @@ export async function planRouteGroup(
         options.role === undefined ? "Authenticated" : "HasRole"
       }, RouteGroup } from "@kit/http";
 
-/** The routes under /${kebab}, for ${
+/** The routes under ${prefix}, for ${
         options.role === undefined ? "identified callers" : `callers with the role ${options.role}`
       }. */
-@RouteGroup({ prefix: "/${kebab}", tags: ["${context}"], guards: [${guard}] })
+@RouteGroup({ prefix: "${prefix}", tags: ["${context}"], guards: [${guard}] })
 export class ${name} {}
 `,
     },
@@ -50,9 +72,9 @@ export class ${name} {}
 import { resolveGroup } from "@kit/http";
 import { ${name} } from "./${kebab}.routes.ts";
 
-Deno.test("${name} prefixes its routes with /${kebab} and guards them", () => {
+Deno.test("${name} prefixes its routes with ${prefix} and guards them", () => {
   const group = resolveGroup(${name});
-  assert.equal(group.prefix, "/${kebab}");
+  assert.equal(group.prefix, "${prefix}");
   assert.deepEqual(group.tags, ["${context}"]);
   assert.equal(group.guards.length, 1);
 });
