@@ -73,7 +73,8 @@ Commands:
                                appends a row to docs/architecture/slices.md (the next number,
                                todo); the conductor's only: refused in a worker's worktree
   slice done <#>...            marks rows done; refused for a row whose dependencies are not done
-  todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as file:line
+  todo <context>               the TODO(domain), TODO(platform) and it.todo of a context, as
+                               file:line and the marker's text, in line order
   hook pre-tool-use            the coding-agent plugin's pre-write hook: reads Claude Code's hook
                                input on stdin, refuses what a worker scope does not allow
 
