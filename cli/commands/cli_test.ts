@@ -116,7 +116,7 @@ Deno.test("kit init lays out a project whose checks and tests pass straight away
       assert.match(text, /Appointment.create keeps its id/);
       assert.match(text, /PersonRegistered is built from its declaration/);
       assert.match(text, /PurgeInvitations runs once per tick of 1h/);
-      assert.match(text, /AdminRoutes prefixes its routes with \/admin and guards them/);
+      assert.match(text, /AdminRoutes prefixes its routes with \/admins and guards them/);
       assert.match(text, /the application composes with every context's module/);
     }
   }

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { BookAppointment } from "../../application/commands/book-appointment/book-appointment.command.ts";
 import { AppointmentRoutes } from "./appointment.routes.ts";
 
-/** POST /appointment/:appointmentId/booking: books an appointment. */
+/** POST /appointments/:appointmentId/booking: books an appointment. */
 @Controller({
   group: AppointmentRoutes,
   method: "POST",
@@ -167,7 +167,7 @@ Deno.test({
         const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
         const book = async (): Promise<number | undefined> => {
           try {
-            const response = await fetch(`http://127.0.0.1:${port}/appointment/a-1/booking`, {
+            const response = await fetch(`http://127.0.0.1:${port}/appointments/a-1/booking`, {
               method: "POST",
             });
             await response.body?.cancel();

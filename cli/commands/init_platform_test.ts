@@ -40,13 +40,13 @@ function token(sub: string, roles: string[]): Promise<string> {
     .sign(new TextEncoder().encode(secret));
 }
 
-/** POST /appointment/:id/booking as `sub` (none: anonymous), naming `tenant` (none: no header). */
+/** POST /appointments/:id/booking as `sub` (none: anonymous), naming `tenant` (none: no header). */
 async function book(base: string, id: string, sub?: string, tenant?: string): Promise<Response> {
   const headers: Record<string, string> = {
     ...(sub === undefined ? {} : { authorization: `Bearer ${await token(sub, ["booker"])}` }),
     ...(tenant === undefined ? {} : { "x-tenant-id": tenant }),
   };
-  return await fetch(`${base}/appointment/${id}/booking`, { method: "POST", headers });
+  return await fetch(`${base}/appointments/${id}/booking`, { method: "POST", headers });
 }
 
 /** The tenant and version of an appointment's row. */
@@ -65,7 +65,7 @@ import { BookAppointment } from "../../application/commands/book-appointment/boo
 import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 import { AppointmentRoutes } from "./appointment.routes.ts";
 
-/** POST /appointment/:appointmentId/booking: books an appointment. */
+/** POST /appointments/:appointmentId/booking: books an appointment. */
 @Controller({
   group: AppointmentRoutes,
   method: "POST",
@@ -238,7 +238,7 @@ Deno.test({
           "/params/appointmentId",
         ]);
         const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
-        assert.ok(openapi.paths["/appointment/{appointmentId}/booking"]?.post);
+        assert.ok(openapi.paths["/appointments/{appointmentId}/booking"]?.post);
         const docs = await fetch(`${app.url}/docs`);
         assert.equal(docs.status, 200);
         assert.match(docs.headers.get("content-security-policy") ?? "", /script-src 'self'/);
@@ -283,7 +283,7 @@ Deno.test({
           "scheduling.yaml",
         ]);
         const openapi = await readFile(join(dir, `openapi/${name}.yaml`), "utf8");
-        assert.match(openapi, /\/appointment\/\{appointmentId\}\/booking:/);
+        assert.match(openapi, /\/appointments\/\{appointmentId\}\/booking:/);
         const asyncapi = await readFile(join(dir, "docs/integration/asyncapi.yaml"), "utf8");
         assert.match(asyncapi, /asyncapi: 3\.0\.0/);
         assert.match(asyncapi, /scheduling\.appointment\.booked\.v1:/);

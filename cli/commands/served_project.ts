@@ -37,7 +37,7 @@ export async function createTestDatabase(serverUrl: string): Promise<TestDatabas
 
 /** A process serving a generated project. */
 export interface ServedProject {
-  /** Its address (`http://localhost:<port>`). */
+  /** Its address (`http://127.0.0.1:<port>`). */
   readonly url: string;
   /** What it printed so far. */
   output(): string;
@@ -89,7 +89,7 @@ export async function serveProject(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
-    url: `http://localhost:${port}`,
+    url: `http://127.0.0.1:${port}`,
     output: () => text,
     async stop() {
       if (exited === undefined) child.kill("SIGTERM");

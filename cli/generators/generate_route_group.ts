@@ -8,6 +8,25 @@ import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { checkKebab, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
 
+/** Words whose plural no rule makes (and those that are their own plural). */
+const irregularPlurals: Readonly<Record<string, string>> = {
+  person: "people",
+  people: "people",
+  child: "children",
+  children: "children",
+  man: "men",
+  men: "men",
+  woman: "women",
+  women: "women",
+  data: "data",
+  staff: "staff",
+  media: "media",
+  info: "info",
+  news: "news",
+  series: "series",
+  feedback: "feedback",
+};
+
 /**
  * The path segment of a resource's routes: the plural of its kebab name (`loan` → `loans`,
  * `address` → `addresses`, `category` → `categories`); a name already plural (`loans`) is kept.
@@ -15,6 +34,10 @@ import { checkContext } from "./generate_simple.ts";
 export function pluralPath(kebab: string): string {
   const last = kebab.split("-").at(-1)!;
   const head = kebab.slice(0, kebab.length - last.length);
+  const irregular = irregularPlurals[last];
+  if (irregular !== undefined) return `${head}${irregular}`;
+  if (/us$/.test(last)) return `${head}${last}es`;
+  if (/[^aeiou]is$/.test(last)) return `${head}${last.slice(0, -2)}es`;
   if (/[^s]s$/.test(last)) return kebab;
   if (/(s|x|z|ch|sh)$/.test(last)) return `${head}${last}es`;
   if (/[^aeiou]y$/.test(last)) return `${head}${last.slice(0, -1)}ies`;

@@ -15,6 +15,11 @@ Deno.test("a route group's prefix is the plural of its resource", () => {
       ["box", "boxes"],
       ["loan-offer", "loan-offers"],
       ["search", "searches"],
+      ["person", "people"],
+      ["people", "people"],
+      ["status", "statuses"],
+      ["analysis", "analyses"],
+      ["staff", "staff"],
     ]
   ) assert.equal(pluralPath(kebab!), plural, kebab);
 });

@@ -175,14 +175,15 @@ const headers = { "x-content-type-options": "nosniff" };
 
 /**
  * Serves the application's routes (its OpenAPI document and docs page among them, served by the
- * HTTP plugin) and \`/health\` (\`port\` 0: any free port).
+ * HTTP plugin) and \`/health\` (\`port\` 0: any free port), on this machine only unless
+ * \`hostname\` says otherwise (\`0.0.0.0\`: every interface).
  */
 export function serveApplication(
   application: { readonly http: HttpApi },
   options: { port?: number; hostname?: string } = {},
 ): Served {
   const server = Deno.serve(
-    { hostname: options.hostname ?? "0.0.0.0", port: options.port ?? 8000, onListen: () => {} },
+    { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 8000, onListen: () => {} },
     (request) => {
       const { pathname } = new URL(request.url);
       if (request.method === "GET" && pathname === "/health") {
@@ -192,7 +193,9 @@ export function serveApplication(
     },
   );
   return {
-    url: \`http://localhost:\${server.addr.port}\`,
+    url: \`http://\${
+      server.addr.hostname === "0.0.0.0" ? "localhost" : server.addr.hostname
+    }:\${server.addr.port}\`,
     shutdown: () => server.shutdown(),
   };
 }
@@ -327,7 +330,19 @@ if (token !== undefined) {
     "another: kit token --sub <id> --role <role> --tenant development (JWT_SECRET and DATABASE_URL as here)",
   );
 }
-const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
+// On this machine only unless HOST says otherwise (HOST=0.0.0.0: every interface).
+const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
+const port = Number(Deno.env.get("PORT") ?? 8000);
+let served: ReturnType<typeof serveApplication>;
+try {
+  served = serveApplication(application, { hostname, port });
+} catch (error) {
+  if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+  console.error(\`port \${port} is in use on \${hostname}: set PORT to another, or stop what holds it\`);
+  await application.stop();
+  await environment.close();
+  Deno.exit(1);
+}
 console.log(
   \`listening on \${served.url} (\${environment.description}\${
     separateWorker ? ", run by apps/worker" : ""
