@@ -5,29 +5,12 @@
  * version are refused, never lost. Every answer is checked against the document.
  */
 import assert from "node:assert/strict";
-import { callers, type Client, e2e } from "./e2e.ts";
+import { callers, type Client, e2e, openAllWeekCalendar } from "./e2e.ts";
 
 const elsewhere = { sub: "desk-9", roles: ["receptionist"], tenants: ["practice-2"] };
 
 async function bookedAppointment(client: Client): Promise<string> {
-  const as = callers.practitioner;
-  assert.equal((await client.send("PUT", "/calendars/cal-n", { as })).status, 201);
-  assert.equal(
-    (await client.send("PUT", "/calendars/cal-n/appointment-types/checkup", {
-      as,
-      body: { name: "Check-up", durationMinutes: 15 },
-    })).status,
-    200,
-  );
-  const windows = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
-    weekday,
-    opens: "00:00",
-    closes: "24:00",
-  }));
-  assert.equal(
-    (await client.send("PUT", "/calendars/cal-n/opening-hours", { as, body: { windows } })).status,
-    204,
-  );
+  await openAllWeekCalendar(client, "cal-n");
   const booked = await client.send("POST", "/appointments/", {
     as: callers.receptionist,
     body: {

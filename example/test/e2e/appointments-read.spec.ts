@@ -4,30 +4,12 @@
  * a patient lists and reads only their own, and only the staff see who booked an appointment.
  */
 import assert from "node:assert/strict";
-import { callers, type Client, e2e } from "./e2e.ts";
+import { callers, type Client, e2e, openAllWeekCalendar } from "./e2e.ts";
 
 const as = callers.practitioner;
 const day = (date: string, hhmm: string) => `2026-03-${date}T${hhmm}:00Z`;
 
-async function openCalendar(client: Client, id: string): Promise<void> {
-  assert.equal((await client.send("PUT", `/calendars/${id}`, { as })).status, 201);
-  assert.equal(
-    (await client.send("PUT", `/calendars/${id}/appointment-types/checkup`, {
-      as,
-      body: { name: "Check-up", durationMinutes: 15 },
-    })).status,
-    200,
-  );
-  const windows = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
-    weekday,
-    opens: "00:00",
-    closes: "24:00",
-  }));
-  assert.equal(
-    (await client.send("PUT", `/calendars/${id}/opening-hours`, { as, body: { windows } })).status,
-    204,
-  );
-}
+const openCalendar = (client: Client, id: string) => openAllWeekCalendar(client, id);
 
 async function book(client: Client, calendarId: string, patientId: string, startsAt: string) {
   const answer = await client.send("POST", "/appointments/", {

@@ -150,3 +150,33 @@ export function assertProblem(answer: Answer, context: string): string {
   assert.equal(typeof answer.body?.code, "string", where);
   return answer.body.code;
 }
+
+/**
+ * Opens a calendar as the practitioner, with a `checkup` type of `minutes` and open every day,
+ * all day: the starting point of the specs that book.
+ */
+export async function openAllWeekCalendar(
+  client: Client,
+  calendarId: string,
+  minutes = 15,
+): Promise<void> {
+  const as = callers.practitioner;
+  assert.equal((await client.send("PUT", `/calendars/${calendarId}`, { as })).status, 201);
+  assert.equal(
+    (await client.send("PUT", `/calendars/${calendarId}/appointment-types/checkup`, {
+      as,
+      body: { name: "Check-up", durationMinutes: minutes },
+    })).status,
+    200,
+  );
+  const windows = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
+    weekday,
+    opens: "00:00",
+    closes: "24:00",
+  }));
+  assert.equal(
+    (await client.send("PUT", `/calendars/${calendarId}/opening-hours`, { as, body: { windows } }))
+      .status,
+    204,
+  );
+}
