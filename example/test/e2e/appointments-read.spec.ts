@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { callers, type Client, e2e, openAllWeekCalendar } from "./e2e.ts";
 
-const as = callers.practitioner;
 const day = (date: string, hhmm: string) => `2026-03-${date}T${hhmm}:00Z`;
 
 const openCalendar = (client: Client, id: string) => openAllWeekCalendar(client, id);
