@@ -88,7 +88,7 @@ function commandHelp(command: string): string | undefined {
   const entries: string[] = [];
   for (let start = 0; start < lines.length; start++) {
     const line = lines[start]!;
-    if (!/^  \S/.test(line)) continue;
+    if (!/^ {2}\S/.test(line)) continue;
     if (line.trim() !== command && !line.trim().startsWith(`${command} `)) continue;
     let end = start + 1;
     while (end < lines.length && /^ {4,}\S/.test(lines[end]!)) end++;
