@@ -72,6 +72,8 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         ...(typeof input.options.aggregate === "string"
           ? { aggregate: input.options.aggregate }
           : {}),
+        ...(input.options.creates === true ? { creates: true } : {}),
+        ...(typeof input.options.grant === "string" ? { grant: input.options.grant } : {}),
       });
       break;
     }

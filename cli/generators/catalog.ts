@@ -100,6 +100,7 @@ const config = "kit.config.json";
 const contextMap = "docs/context-map.md";
 const cruiser = ".dependency-cruiser.cjs";
 const migrations = "src/platform/database/migrations.ts";
+const grants = "src/platform/auth/role.ts";
 
 /** Every kind the spec names, sorted. */
 export const generatorKinds: readonly GeneratorKind[] = [
@@ -138,12 +139,13 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "command",
-    usage: "<context> <Name> [--permission <name>] [--aggregate <Aggregate>]",
+    usage:
+      "<context> <Name> [--permission <name> [--grant <role>]] [--aggregate <Aggregate> [--creates]]",
     example:
       "kit generate command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel",
     summary:
-      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant; shared files written)",
-    options: ["--permission <name>", "--aggregate <Aggregate>"],
+      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written)",
+    options: ["--permission <name>", "--grant <role>", "--aggregate <Aggregate>", "--creates"],
     sharedWrites: [
       { file: migrations, option: "--aggregate", when: "the aggregate has no repository yet" },
       {
@@ -151,6 +153,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
         option: "--aggregate",
         when: "its repository is not registered yet",
       },
+      { file: grants, option: "--grant" },
     ],
   }),
   kind({
@@ -228,12 +231,22 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "query",
-    usage: "<context> <Name> [--permission <name>] [--search]",
+    usage:
+      "<context> <Name> [--permission <name> [--grant <role>]] [--search] [--aggregate <Aggregate>]",
     example:
-      "kit generate query scheduling ListAppointments --permission appointment.read --search",
-    summary: "a query, its handler and its spec",
-    options: ["--permission <name>", "--search"],
-    sharedWrites: [],
+      "kit generate query scheduling ListAppointments --permission appointment.read --search --aggregate Appointment",
+    summary:
+      "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written)",
+    options: ["--permission <name>", "--grant <role>", "--search", "--aggregate <Aggregate>"],
+    sharedWrites: [
+      { file: migrations, option: "--aggregate", when: "the aggregate has no repository yet" },
+      {
+        file: compose,
+        option: "--aggregate",
+        when: "its repository is not registered yet",
+      },
+      { file: grants, option: "--grant" },
+    ],
   }),
   kind({
     kind: "repository",

@@ -5,7 +5,16 @@ import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
-import { aOrAn, camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import {
+  aOrAn,
+  camelOf,
+  checkKebab,
+  checkPascal,
+  kebabOf,
+  type KitConfig,
+} from "../project/kit_config.ts";
+import { planGrant } from "./grants.ts";
+import { aggregateQueryTemplates, creatingTemplates } from "./aggregate_message_templates.ts";
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 import { errorCodesName, errorCodesPath, planErrorCodeDeclaration } from "./generate_error_code.ts";
 
@@ -15,8 +24,15 @@ export interface MessageOptions {
   readonly permission?: string;
   /** A search-style query: paging in, `{ items, total }` out. */
   readonly search?: boolean;
-  /** A command on this aggregate: the handler loads and saves it through its repository. */
+  /**
+   * A message on this aggregate, through its repository: a command loads and saves it (adds a new
+   * one, with `creates`); a query finds one by id (a page of them, with `search`).
+   */
   readonly aggregate?: string;
+  /** A command that creates the aggregate: the handler adds a new one and answers its id. */
+  readonly creates?: boolean;
+  /** A role the permission is granted to, in the platform's grants (a shared file). */
+  readonly grant?: string;
 }
 
 /**
@@ -47,12 +63,26 @@ export async function planMessage(
   }
   if (options.search && kind !== "query") throw new CliError("--search applies to queries only");
   const aggregate = options.aggregate;
+  if (options.creates && (kind !== "command" || aggregate === undefined)) {
+    throw new CliError("--creates applies to commands with --aggregate <Aggregate> only");
+  }
+  if (options.grant !== undefined) {
+    if (permission === undefined) throw new CliError("--grant <role> needs --permission <name>");
+    checkKebab(options.grant, "role");
+  }
   if (aggregate !== undefined) {
-    if (kind !== "command") throw new CliError("--aggregate applies to commands only");
     checkPascal(aggregate, "aggregate name");
     if (!existsSync(join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`))) {
       throw new CliError(
         `Aggregate '${aggregate}' does not exist in context '${context}': run 'kit generate aggregate ${context} ${aggregate}' first`,
+      );
+    }
+  }
+  if (aggregate !== undefined && options.search) {
+    const port = join(root, `src/contexts/${context}/application/ports/${kebabOf(aggregate)}-repository.ts`);
+    if (existsSync(port) && !/\blist\(page: number, pageSize: number\)/.test(await readFile(port, "utf8"))) {
+      throw new CliError(
+        `${aggregate}Repository has no list(page, pageSize), which a search on it needs: add it to the port and its adapters (as 'kit generate repository' now writes it)`,
       );
     }
   }
@@ -70,17 +100,27 @@ export async function planMessage(
   const writes: FileWrite[] = [];
   if (aggregate !== undefined) {
     writes.push(...await planAggregateRepository(root, config, context, aggregate));
-    writes.push(
+    const findsOne = kind === "command" ? !options.creates : !options.search;
+    if (findsOne) {
+      writes.push(
       ...await planErrorCodeDeclaration(root, context, {
         code: notFoundCode(aggregate),
         status: 404,
         description: `No ${aggregate} of this id in the tenant`,
       }),
-    );
+      );
+    }
   }
   if (permission !== undefined) writes.push(...await planPermission(root, context, permission));
+  if (options.grant !== undefined) {
+    writes.push(await planGrant(root, context, options.grant, permission!));
+  }
   const template = aggregate === undefined
     ? templates(kind, context, name, kebab, permission, options.search === true)
+    : kind === "query"
+    ? aggregateQueryTemplates(context, name, kebab, permission, aggregate, options.search === true)
+    : options.creates
+    ? creatingTemplates(context, name, kebab, permission, aggregate)
     : aggregateTemplates(context, name, kebab, permission, aggregate);
   writes.push(
     { path: `${dir}/${kebab}.${kind}.ts`, contents: template.message, create: true },

@@ -137,6 +137,18 @@ export interface ${port} {
    * \`CONCURRENT_UPDATE\` when other work saved it since (or it is another tenant's).
    */
   save(${variable}: ${name}, version: number): Promise<number>;
+  /**
+   * One page (\`page\` from 1, \`pageSize\` of them) of the ${name}s of the tenants the work
+   * reaches, by id, and how many they have in all. Work that reaches no tenant is refused
+   * (\`TENANT_REQUIRED\`).
+   */
+  list(page: number, pageSize: number): Promise<${name}Page>;
+}
+
+/** One page of ${name}s, and how many there are in all. */
+export interface ${name}Page {
+  readonly items: readonly ${name}[];
+  readonly total: number;
 }
 
 /** The token ${port} is provided under. */
@@ -148,7 +160,7 @@ function memoryRepositoryFile(context: string, name: string, kebab: string): str
   const port = `${name}Repository`;
   return `import { InMemoryAggregates, readableTenants, type Registration, type Versioned } from "@kit/kernel";
 import { ${name}, type ${name}Snapshot } from "../domain/${kebab}.ts";
-import { ${port} } from "../application/ports/${kebab}-repository.ts";
+import { ${port}, type ${name}Page } from "../application/ports/${kebab}-repository.ts";
 
 /**
  * ${port} in memory, for specs and single-process runs, with the guarantees of the PostgreSQL one:
@@ -172,6 +184,18 @@ export class InMemory${port} implements ${port} {
 
   save(aggregate: ${name}, version: number): Promise<number> {
     return Promise.try(() => this.#rows.update(asJson(aggregate.snapshot()), version));
+  }
+
+  list(page: number, pageSize: number): Promise<${name}Page> {
+    return Promise.try(() => {
+      readableTenants(); // work that reaches no tenant is refused, as on PostgreSQL
+      const rows = this.#rows.list().sort((a, b) => a.state.id < b.state.id ? -1 : a.state.id > b.state.id ? 1 : 0);
+      const start = (page - 1) * pageSize;
+      return {
+        items: rows.slice(start, start + pageSize).map((row) => ${name}.restore(row.state)),
+        total: rows.length,
+      };
+    });
   }
 }
 
@@ -206,7 +230,7 @@ import {
 } from "@kit/kernel";
 import { currentSql } from "@kit/kernel/postgres";
 import { ${name} } from "../domain/${kebab}.ts";
-import { ${port} } from "../application/ports/${kebab}-repository.ts";
+import { ${port}, type ${name}Page } from "../application/ports/${kebab}-repository.ts";
 
 /**
  * ${port} on PostgreSQL: the table ${qualified.replaceAll('"', "")}, written in the command's
@@ -242,6 +266,21 @@ export class Postgres${port} implements ${port} {
       update ${qualified} set data = \${data}::text::jsonb, version = version + 1
       where id = \${snapshot.id} and version = \${version} and \${this.#reachedTenants()}\`;
     return expectSaved(result.count, { type: "${kebab}", id: snapshot.id, version });
+  }
+
+  async list(page: number, pageSize: number): Promise<${name}Page> {
+    const tenants = this.#reachedTenants();
+    // By id compared as bytes (collate "C"), as the in-memory one sorts; offset paging reads the
+    // rows it skips: for deep pages of large tenants, page by the last id seen instead.
+    const rows = await currentSql(this.sql)\`
+      select id, data from ${qualified} where \${tenants}
+      order by id collate "C" limit \${pageSize} offset \${(page - 1) * pageSize}\`;
+    const [counted] = await currentSql(this.sql)\`
+      select count(*)::int as total from ${qualified} where \${tenants}\`;
+    return {
+      items: rows.map((row) => ${name}.restore({ ...row.data, id: row.id })),
+      total: counted!.total,
+    };
   }
 
   /** The rows of the tenants the work reaches (\`TENANT_REQUIRED\` when it reaches none). */
@@ -356,6 +395,21 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
     const kept = await inTenant("t1", () => repository.get(id));
     assert.equal(kept?.version, 2, "the newer save stands");
     assert.deepEqual(kept?.state.snapshot(), first.state.snapshot());
+  },
+  "lists a tenant's ${name}s by id, a page at a time, and none of another tenant's": async (
+    repository,
+  ) => {
+    const tenant = \`t-\${crypto.randomUUID()}\`;
+    const ids = ["c", "a", "b"].map((letter) => \`\${letter}-\${crypto.randomUUID()}\`);
+    for (const id of ids) await inTenant(tenant, () => repository.add(${name}.create(id)));
+    await inTenant("t-other", () => repository.add(${name}.create(crypto.randomUUID())));
+    const first = await inTenant(tenant, () => repository.list(1, 2));
+    assert.deepEqual(first.items.map((item) => item.id), [...ids].sort().slice(0, 2));
+    assert.equal(first.total, 3);
+    const second = await inTenant(tenant, () => repository.list(2, 2));
+    assert.deepEqual(second.items.map((item) => item.id), [...ids].sort().slice(2));
+    assert.deepEqual((await inTenant(tenant, () => repository.list(3, 2))).items, []);
+    await assert.rejects(withoutTenant(() => repository.list(1, 2)), refusal("TENANT_REQUIRED"));
   },
 };
 
