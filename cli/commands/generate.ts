@@ -16,6 +16,7 @@ import { planPolicy } from "../generators/generate_policy.ts";
 import { planGateway } from "../generators/generate_gateway.ts";
 import { planAdapter } from "../generators/generate_adapter.ts";
 import { planRouteGroup } from "../generators/generate_route_group.ts";
+import { planRoute } from "../generators/generate_route.ts";
 import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
 import { planAggregate, planPort } from "../generators/generate_simple.ts";
 import { planContext } from "../generators/generate_context.ts";
@@ -177,6 +178,19 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       plan = await planRouteGroup(root, config, first, second, {
         ...(typeof role === "string" ? { role } : {}),
         ...(typeof prefix === "string" ? { prefix } : {}),
+      });
+      break;
+    }
+    case "route": {
+      if (first === undefined || second === undefined) {
+        throw new CliError(
+          "Usage: kit generate route <context> <Command|Query> [--group <RouteGroup>] [--path </path>]",
+        );
+      }
+      const { group, path } = input.options;
+      plan = await planRoute(root, config, first, second, {
+        ...(typeof group === "string" ? { group } : {}),
+        ...(typeof path === "string" ? { path } : {}),
       });
       break;
     }

@@ -258,6 +258,15 @@ export const generatorKinds: readonly GeneratorKind[] = [
     sharedWrites: [{ file: migrations }, { file: compose }],
   }),
   kind({
+    kind: "route",
+    usage: "<context> <Command|Query> [--group <RouteGroup>] [--path </path>]",
+    example: "kit generate route scheduling CancelAppointment --group AppointmentRoutes",
+    summary:
+      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does) and a spec calling it over HTTP, checked against the OpenAPI document",
+    options: ["--group <RouteGroup>", "--path </path>"],
+    sharedWrites: [],
+  }),
+  kind({
     kind: "route-group",
     usage: "<context> <Name> [--role <role>] [--prefix </path>]",
     example: "kit generate route-group scheduling Appointments --role patient",

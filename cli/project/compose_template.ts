@@ -120,26 +120,38 @@ export function composePlatform(options: PlatformOptions = {}) {
         store: options.jobStore ?? new InMemoryJobStore(),
         start: options.startJobs ?? false,
       }),
-      http: httpPlugin({
-        authenticators: [
-          jwtAuthenticator({
-            key: options.jwtSecret ?? crypto.getRandomValues(new Uint8Array(32)),
-            algorithms: ["HS256"],
-            issuer: tokenIssuer,
-            audience: tokenAudience,
-            ...(options.clock ? { clock: options.clock } : {}),
-          }),
-        ],
-        tenantHeader: "x-tenant-id",
-        undeclaredErrors: options.undeclaredErrors ?? "report",
-        info: { title: \`\${project.name} API\`, version: "1.0.0" },
-        servers: [{ url: "/", description: "The server that serves this document" }],
-        openapi: { path: "/openapi.json" },
-        docs: { path: "/docs", assets: swaggerUiAssets },
-        security: ["bearer"],
-        securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
-      }),
+      http: platformHttp(options),
     },
+  });
+}
+
+/**
+ * The platform's HTTP pipeline: bearer JWTs (HS256 with \`jwtSecret\`, the platform's issuer and
+ * audience) with the tenant named by the \`x-tenant-id\` header, the OpenAPI document at
+ * \`/openapi.json\` and the API docs page at \`/docs\`. Specs compose it too
+ * (\`platform-test.module.ts\`), so that their answers are the API's.
+ */
+export function platformHttp(
+  options: Pick<PlatformOptions, "jwtSecret" | "clock" | "undeclaredErrors"> = {},
+) {
+  return httpPlugin({
+    authenticators: [
+      jwtAuthenticator({
+        key: options.jwtSecret ?? crypto.getRandomValues(new Uint8Array(32)),
+        algorithms: ["HS256"],
+        issuer: tokenIssuer,
+        audience: tokenAudience,
+        ...(options.clock ? { clock: options.clock } : {}),
+      }),
+    ],
+    tenantHeader: "x-tenant-id",
+    undeclaredErrors: options.undeclaredErrors ?? "report",
+    info: { title: \`\${project.name} API\`, version: "1.0.0" },
+    servers: [{ url: "/", description: "The server that serves this document" }],
+    openapi: { path: "/openapi.json" },
+    docs: { path: "/docs", assets: swaggerUiAssets },
+    security: ["bearer"],
+    securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
   });
 }
 `;
