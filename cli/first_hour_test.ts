@@ -1,0 +1,121 @@
+/**
+ * The first hour with kit, through the real executable, with no hand-written line: `kit init`, a
+ * context, an aggregate with its repository, a command that creates it (with a permission granted
+ * to a role) and a search query, a route for each, `kit token` for that role; the generated dev
+ * server on PostgreSQL answers the command 201 and the query 200 with the created item, each
+ * answer as the server's own OpenAPI document says.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { validatingFetch } from "@kit/http/testing";
+import { createTestDatabase, serveProject } from "./commands/served_project.ts";
+import { runIn } from "./commands/test_project.ts";
+
+const checkout = fileURLToPath(new URL("../", import.meta.url));
+const databaseUrl = Deno.env.get("DATABASE_URL");
+
+/** `kit <args>` as `deno install -g -n kit` runs it; fails with its output unless it exits 0. */
+function kit(cwd: string, ...args: string[]): Promise<string> {
+  return runIn(cwd, Deno.execPath(), [
+    "run",
+    "-A",
+    "--quiet",
+    "--config",
+    join(checkout, "deno.json"),
+    join(checkout, "cli/main.ts"),
+    ...args,
+  ]);
+}
+
+Deno.test({
+  name:
+    "a new project's generated routes answer 201 then 200 with the created item, to a kit token, on PostgreSQL",
+  ignore: databaseUrl === undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const parent = await Deno.makeTempDir({ prefix: "kit-first-hour-" });
+    const dir = join(parent, "library");
+    const database = await createTestDatabase(databaseUrl!);
+    try {
+      await kit(parent, "init", dir, "--context", "members:supporting", "--link", checkout);
+      await kit(dir, "generate", "context", "lending", "--kind", "core");
+      await kit(dir, "generate", "aggregate", "lending", "Loan");
+      await kit(dir, "generate", "repository", "lending", "Loan");
+      await kit(
+        dir,
+        ..."generate command lending OpenLoan --aggregate Loan --creates".split(" "),
+        ..."--permission loan.open --grant lender".split(" "),
+      );
+      await kit(
+        dir,
+        ..."generate query lending ListLoans --search --aggregate Loan".split(" "),
+        ..."--permission loan.read --grant lender".split(" "),
+      );
+      await kit(dir, "generate", "route-group", "lending", "LoanRoutes");
+      await kit(dir, "generate", "route", "lending", "OpenLoan");
+      await kit(dir, "generate", "route", "lending", "ListLoans");
+      // The project's own checks and specs pass as generated (the repository's on PostgreSQL).
+      await runIn(dir, Deno.execPath(), ["task", "verify"]);
+      await runIn(dir, Deno.execPath(), ["test", "-A"], { DATABASE_URL: databaseUrl! });
+
+      const secret = "a-secret-of-this-test-only-0123456789";
+      const token = (await runIn(dir, Deno.execPath(), [
+        "run",
+        "-A",
+        "--quiet",
+        "--config",
+        join(checkout, "deno.json"),
+        join(checkout, "cli/main.ts"),
+        ..."token --sub ada --role lender --tenant branch-1".split(" "),
+      ], { JWT_SECRET: secret, DATABASE_URL: database.url })).trim();
+      assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+
+      const app = await serveProject(dir, "src/main.ts", {
+        DATABASE_URL: database.url,
+        JWT_SECRET: secret,
+      });
+      try {
+        const document = await (await fetch(`${app.url}/openapi.json`)).json();
+        const checked = validatingFetch(fetch, document);
+        const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+        const opened = await checked(
+          new Request(`${app.url}/loans`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ loanId: "loan-1" }),
+          }),
+        );
+        assert.equal(opened.status, 201, await opened.clone().text());
+        assert.deepEqual(await opened.json(), { id: "loan-1" });
+        const listed = await checked(new Request(`${app.url}/loans`, { headers }));
+        assert.equal(listed.status, 200);
+        assert.deepEqual(await listed.json(), {
+          items: [{ id: "loan-1" }],
+          total: 1,
+          page: 1,
+          pageSize: 20,
+        });
+        // The same id again is a conflict, never an overwrite; the list is unchanged.
+        const again = await checked(
+          new Request(`${app.url}/loans`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ loanId: "loan-1" }),
+          }),
+        );
+        assert.equal(again.status, 409);
+        await again.body?.cancel();
+      } finally {
+        assert.equal(await app.stop(), 0, app.output());
+      }
+      const [stored] = await database.sql`
+        select tenant_id, version from lending.loans where id = 'loan-1'`;
+      assert.deepEqual({ ...stored }, { tenant_id: "branch-1", version: 1 });
+    } finally {
+      await database.drop();
+      await Deno.remove(parent, { recursive: true });
+    }
+  },
+});
