@@ -38,7 +38,9 @@ function specPreamble(
   return `import { testApplication } from "../../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../../${context}.module.ts";
 ${
-    permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""
+    permission
+      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
+      : ""
   }import { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";
 import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
 import { InMemory${repository} } from "../../../infrastructure/${aggregateKebab}.memory-repository.ts";
@@ -80,14 +82,20 @@ export function creatingTemplates(
   );
   const base = permission ? "AuthorizedCommand" : "Command";
   const one = aOrAn(aggregate);
-  const message = `import { type Actor, ${permission ? `${base}, Requires` : base} } from "@kit/kernel";
+  const message = `import { type Actor, ${
+    permission ? `${base}, Requires` : base
+  } } from "@kit/kernel";
 ${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
 /**
  * ${name}: creates ${one} with the id the caller gives, for the work's tenant${
     permission ? `; needs '${permission}'` : ""
   }. An id taken already is refused (\`CONCURRENT_UPDATE\`, 409): nothing is overwritten.
  */
-${permission ? `@Requires(${camel}Permissions["${permission}"])\n` : ""}export class ${name} extends ${base}<{ id: string }> {
+${
+    permission
+      ? `@Requires(${camel}Permissions["${permission}"])\n`
+      : ""
+  }export class ${name} extends ${base}<{ id: string }> {
   constructor(actor: Actor, readonly ${id}: string) {
     super(actor);
   }
@@ -111,7 +119,9 @@ export class ${name}Handler {
 }
 `;
   const spec = `import assert from "node:assert/strict";
-import { ${permission ? "ForbiddenError, " : ""}isRefusal, runInScope, userActor } from "@kit/kernel";
+import { ${
+    permission ? "ForbiddenError, " : ""
+  }isRefusal, runInScope, userActor } from "@kit/kernel";
 ${specPreamble(context, aggregate, permission, name, "command")}
 /** The version of the ${aggregate} as the tenant t1 finds it. */
 async function versionOf(id: string): Promise<number | undefined> {
@@ -195,17 +205,21 @@ export interface ${name}Result {
     : `/** What ${name} answers: the ${aggregate} as it is kept. */
 export type ${name}Result = ${aggregate}Snapshot;
 `;
-  const inputs = search
-    ? "readonly page = 1, readonly pageSize = 20"
-    : `readonly ${id}: string`;
-  const message = `import { type Actor, ${permission ? `${base}, Requires` : base} } from "@kit/kernel";
+  const inputs = search ? "readonly page = 1, readonly pageSize = 20" : `readonly ${id}: string`;
+  const message = `import { type Actor, ${
+    permission ? `${base}, Requires` : base
+  } } from "@kit/kernel";
 import type { ${aggregate}Snapshot } from "../../../domain/${aggregateKebab}.ts";
 ${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
 ${result}
 /** ${name}: ${
     search ? `a page of the ${plural} of the work's tenants` : `the ${aggregate} of an id`
   }${permission ? `; needs '${permission}'` : ""}. */
-${permission ? `@Requires(${camel}Permissions["${permission}"])\n` : ""}export class ${name} extends ${base}<${name}Result> {
+${
+    permission
+      ? `@Requires(${camel}Permissions["${permission}"])\n`
+      : ""
+  }export class ${name} extends ${base}<${name}Result> {
   constructor(actor: Actor, ${inputs}) {
     super(actor);
   }

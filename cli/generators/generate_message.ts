@@ -79,8 +79,14 @@ export async function planMessage(
     }
   }
   if (aggregate !== undefined && options.search) {
-    const port = join(root, `src/contexts/${context}/application/ports/${kebabOf(aggregate)}-repository.ts`);
-    if (existsSync(port) && !/\blist\(page: number, pageSize: number\)/.test(await readFile(port, "utf8"))) {
+    const port = join(
+      root,
+      `src/contexts/${context}/application/ports/${kebabOf(aggregate)}-repository.ts`,
+    );
+    if (
+      existsSync(port) &&
+      !/\blist\(page: number, pageSize: number\)/.test(await readFile(port, "utf8"))
+    ) {
       throw new CliError(
         `${aggregate}Repository has no list(page, pageSize), which a search on it needs: add it to the port and its adapters (as 'kit generate repository' now writes it)`,
       );
@@ -103,11 +109,11 @@ export async function planMessage(
     const findsOne = kind === "command" ? !options.creates : !options.search;
     if (findsOne) {
       writes.push(
-      ...await planErrorCodeDeclaration(root, context, {
-        code: notFoundCode(aggregate),
-        status: 404,
-        description: `No ${aggregate} of this id in the tenant`,
-      }),
+        ...await planErrorCodeDeclaration(root, context, {
+          code: notFoundCode(aggregate),
+          status: 404,
+          description: `No ${aggregate} of this id in the tenant`,
+        }),
       );
     }
   }

@@ -44,7 +44,12 @@ export async function planRoute(
 ): Promise<FileWrite[]> {
   checkContext(config, context);
   checkPascal(name, "command or query name");
-  if (options.path !== undefined && !/^\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*)?(\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*))*$/.test(options.path)) {
+  if (
+    options.path !== undefined &&
+    !/^\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*)?(\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*))*$/.test(
+      options.path,
+    )
+  ) {
     throw new CliError(
       `Invalid --path '${options.path}': / or /segments of kebab-case or :params, as /:loanId/approval`,
     );
@@ -339,16 +344,10 @@ function specFile(parts: RouteParts): string {
 import { validatingFetch } from "@kit/http/testing";
 import { testApplication, testToken } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";
-${
-    shape.requiresPermission
-      ? `import { ${camel}Permissions } from "${permissionsModule}";\n`
-      : ""
-  }
+${shape.requiresPermission ? `import { ${camel}Permissions } from "${permissionsModule}";\n` : ""}
 // The role "granted" holds every permission of the context.
 const application = testApplication([${camel}Module], {
-  grants: { granted: ${
-    shape.requiresPermission ? `Object.values(${camel}Permissions)` : "[]"
-  } },
+  grants: { granted: ${shape.requiresPermission ? `Object.values(${camel}Permissions)` : "[]"} },
 });
 // Every answer is checked against the OpenAPI document: an undocumented status or body fails.
 const fetch = validatingFetch(application.http.fetch, () => application.http.openapi());

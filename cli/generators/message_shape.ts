@@ -1,8 +1,8 @@
 import {
   ModuleKind,
   ModuleResolutionKind,
-  Project,
   type Node,
+  Project,
   ScriptTarget,
   type Type,
 } from "ts-morph";
@@ -127,7 +127,9 @@ function shapeOf(type: Type, at: Node, where: string): Shape {
     };
   }
   throw new CliError(
-    `${where} is of type ${type.getText(at)}, which kit generate route cannot state as a JSON schema (text, numbers, booleans, text unions, arrays and objects of them): write the route by hand`,
+    `${where} is of type ${
+      type.getText(at)
+    }, which kit generate route cannot state as a JSON schema (text, numbers, booleans, text unions, arrays and objects of them): write the route by hand`,
   );
 }
 

@@ -18,9 +18,7 @@ function inputOf(field: Field, place: InputPlace): string {
   let schema: string;
   switch (shape.kind) {
     case "string":
-      schema = /(^id|Id)$/.test(field.name)
-        ? "z.string().min(1).max(100)"
-        : "z.string().max(1000)";
+      schema = /(^id|Id)$/.test(field.name) ? "z.string().min(1).max(100)" : "z.string().max(1000)";
       break;
     case "number": {
       const base = place === "body" ? "z.number()" : "z.coerce.number()";
@@ -42,7 +40,9 @@ function inputOf(field: Field, place: InputPlace): string {
     default:
       if (place !== "body") {
         throw new CliError(
-          `Input '${field.name}' is ${shape.kind === "array" ? "an array" : `a ${shape.kind}`}, which a ${place} cannot carry: write the route by hand, or give it with --path`,
+          `Input '${field.name}' is ${
+            shape.kind === "array" ? "an array" : `a ${shape.kind}`
+          }, which a ${place} cannot carry: write the route by hand, or give it with --path`,
         );
       }
       schema = answerSchema(shape, false);

@@ -1,0 +1,194 @@
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { initializedProject, kitIn as kit, projectTree } from "../commands/test_project.ts";
+import { routePath } from "./generate_route.ts";
+import type { Field } from "./message_shape.ts";
+
+const id = (name: string): Field => ({ name, shape: { kind: "string" }, optional: false });
+
+Deno.test("a route's path: / for a create, a query's ids, a command's ids then what it does", () => {
+  assert.equal(routePath("command", "OpenLoan", [], true), "/");
+  assert.equal(routePath("query", "ListLoans", [], false), "/");
+  assert.equal(routePath("query", "GetLoan", [id("loanId")], false), "/:loanId");
+  assert.equal(routePath("command", "ApproveLoan", [id("loanId")], false), "/:loanId/approve");
+  assert.equal(
+    routePath("command", "MoveLoanOffer", [id("loanOfferId")], false),
+    "/:loanOfferId/move",
+  );
+  assert.equal(routePath("command", "Loan", [id("loanId")], false), "/:loanId/loan");
+  assert.equal(routePath("command", "CloseBooks", [], false), "/close-books");
+});
+
+/** What a file of the project says. */
+function read(dir: string, path: string): Promise<string> {
+  return readFile(join(dir, path), "utf8");
+}
+
+Deno.test("kit generate route: status, schemas and codes come from the message and its handler", async () => {
+  const dir = await initializedProject();
+  const http = "src/contexts/scheduling/presentation/http";
+  try {
+    for (
+      const args of [
+        "generate aggregate scheduling Loan",
+        "generate command scheduling OpenLoan --aggregate Loan --creates --permission loan.open",
+        "generate command scheduling ApproveLoan --aggregate Loan",
+        "generate query scheduling GetLoan --aggregate Loan --permission loan.read",
+        "generate command scheduling Recount",
+        "generate route-group scheduling LoanRoutes",
+        "generate route scheduling OpenLoan",
+        "generate route scheduling ApproveLoan",
+        "generate route scheduling GetLoan",
+        "generate route scheduling Recount --path /recount",
+      ]
+    ) {
+      const run = await kit(dir, ...args.split(" "));
+      assert.equal(run.result, 0, `${args}: ${run.out}`);
+    }
+    const open = await read(dir, `${http}/open-loan.controller.ts`);
+    assert.match(open, /method: "POST",\s+path: "\/",/);
+    assert.match(open, /status: 201/);
+    assert.match(open, /loanId: z\.string\(\)\.min\(1\)\.max\(100\)/);
+    assert.match(open, /errors: \["FORBIDDEN"\]/);
+    const approve = await read(dir, `${http}/approve-loan.controller.ts`);
+    assert.match(approve, /path: "\/:loanId\/approve"/);
+    assert.match(approve, /status: 204/);
+    assert.match(approve, /errors: \[schedulingErrors\.LOAN_NOT_FOUND\]/);
+    assert.doesNotMatch(approve, /FORBIDDEN/, "ApproveLoan declares no permission");
+    const get = await read(dir, `${http}/get-loan.controller.ts`);
+    assert.match(get, /method: "GET",\s+path: "\/:loanId"/);
+    assert.match(get, /status: 200/);
+    assert.match(get, /errors: \["FORBIDDEN", schedulingErrors\.LOAN_NOT_FOUND\]/);
+    assert.match(await read(dir, `${http}/recount.controller.ts`), /path: "\/recount"/);
+    // The context's derived declarations register every controller: the routes answer.
+    const declarations = await read(dir, "src/contexts/scheduling/scheduling.declarations.ts");
+    for (const controller of ["OpenLoan", "ApproveLoan", "GetLoan", "Recount"]) {
+      assert.match(declarations, new RegExp(`\\b${controller}Controller\\b`));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kit generate route refuses, in one line and writing nothing, what it cannot make", async () => {
+  const dir = await initializedProject();
+  try {
+    for (
+      const args of [
+        "generate query scheduling FindSlots",
+        "generate command scheduling Stamp",
+      ]
+    ) assert.equal((await kit(dir, ...args.split(" "))).result, 0, args);
+    const before = await projectTree(dir);
+    const refused = async (args: string, message: RegExp) => {
+      const run = await kit(dir, ...args.split(" "));
+      assert.equal(run.result, 1, args);
+      assert.equal(run.out.split("\n").length, 1, run.out);
+      assert.match(run.out, message, args);
+      assert.deepEqual(await projectTree(dir), before, `${args} wrote nothing`);
+    };
+    await refused(
+      "generate route scheduling FindSlots",
+      /has no route group: run 'kit generate route-group scheduling <Name>Routes' first/,
+    );
+    await refused("generate route scheduling Missing", /has no command or query Missing/);
+    await refused("generate route nowhere FindSlots", /Unknown context 'nowhere'/);
+    assert.equal((await kit(dir, "generate", "route-group", "scheduling", "SlotRoutes")).result, 0);
+    assert.equal((await kit(dir, "generate", "route-group", "scheduling", "DeskRoutes")).result, 0);
+    const groups = await projectTree(dir);
+    const refusedNow = async (args: string, message: RegExp) => {
+      const run = await kit(dir, ...args.split(" "));
+      assert.equal(run.result, 1, args);
+      assert.match(run.out, message, args);
+      assert.deepEqual(await projectTree(dir), groups, `${args} wrote nothing`);
+    };
+    await refusedNow(
+      "generate route scheduling FindSlots",
+      /has 2 route groups \(DeskRoutes, SlotRoutes\): name one with --group/,
+    );
+    await refusedNow("generate route scheduling FindSlots --group Nope", /has no route group Nope/);
+    await refusedNow(
+      "generate route scheduling FindSlots --group SlotRoutes --path slots",
+      /Invalid --path 'slots'/,
+    );
+    // An input of a type no JSON schema states: named, with its type.
+    const stamp = "src/contexts/scheduling/application/commands/stamp/stamp.command.ts";
+    await writeFile(
+      join(dir, stamp),
+      (await read(dir, stamp)).replace(
+        "constructor(actor: Actor)",
+        "constructor(actor: Actor, readonly at: Date)",
+      ),
+    );
+    const withDate = await projectTree(dir);
+    const run = await kit(dir, ..."generate route scheduling Stamp --group SlotRoutes".split(" "));
+    assert.equal(run.result, 1);
+    assert.match(
+      run.out,
+      /Stamp's input 'at' is of type Date, which kit generate route cannot state as a JSON schema/,
+    );
+    assert.deepEqual(await projectTree(dir), withDate);
+    assert.equal(
+      (await kit(dir, ..."generate route scheduling FindSlots --group SlotRoutes".split(" ")))
+        .result,
+      0,
+    );
+    const generated = await projectTree(dir);
+    const again = await kit(
+      dir,
+      ..."generate route scheduling FindSlots --group SlotRoutes".split(" "),
+    );
+    assert.equal(again.result, 1);
+    assert.match(again.out, /The route of FindSlots exists already/);
+    assert.deepEqual(await projectTree(dir), generated);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--grant gives the permission to a role, new or held, once; --creates and --grant are checked", async () => {
+  const dir = await initializedProject();
+  const role = "src/platform/auth/role.ts";
+  try {
+    for (
+      const args of [
+        "generate aggregate scheduling Loan",
+        "generate command scheduling OpenLoan --aggregate Loan --creates --permission loan.open --grant lender",
+        "generate query scheduling ListLoans --aggregate Loan --search --permission loan.read --grant lender",
+        "generate query scheduling CountLoans --permission loan.read --grant auditor",
+      ]
+    ) {
+      const run = await kit(dir, ...args.split(" "));
+      assert.equal(run.result, 0, `${args}: ${run.out}`);
+    }
+    const text = await read(dir, role);
+    assert.match(
+      text,
+      /"auditor": \[schedulingPermissions\["loan\.read"\]\],\n\s+"lender": \[\s*schedulingPermissions\["loan\.open"\],\s*schedulingPermissions\["loan\.read"\],?\s*\],/,
+    );
+    assert.equal(text.match(/import \{ schedulingPermissions \}/g)?.length, 1);
+    const before = await projectTree(dir);
+    for (
+      const [args, message] of [
+        [
+          "generate command scheduling Lend --creates",
+          /--creates applies to commands with --aggregate/,
+        ],
+        [
+          "generate query scheduling Lent --aggregate Loan --creates",
+          /--creates applies to commands/,
+        ],
+        ["generate command scheduling Lend --grant lender", /--grant <role> needs --permission/],
+        ["generate command scheduling Lend --permission loan.lend --grant Lender", /role/],
+      ] as const
+    ) {
+      const run = await kit(dir, ...args.split(" "));
+      assert.equal(run.result, 1, args);
+      assert.match(run.out, message, args);
+    }
+    assert.deepEqual(await projectTree(dir), before);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
