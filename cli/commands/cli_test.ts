@@ -210,7 +210,7 @@ Deno.test("kit generate --help --json lists every kind with writesShared and its
     console.log = log;
   }
   const { kinds } = JSON.parse(printed);
-  assert.equal(kinds.length, 18);
+  assert.equal(kinds.length, 19);
   const context = kinds.find((k: { kind: string }) => k.kind === "context");
   assert.equal(context.writesShared, true);
   assert.deepEqual(context.sharedFiles, [

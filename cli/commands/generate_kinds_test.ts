@@ -157,8 +157,8 @@ Deno.test("kit generate service, policy, gateway, adapter, command --aggregate: 
       /^kit: Aggregate 'Slot' does not exist in context 'scheduling'/,
     ],
     [
-      ["generate", "query", "scheduling", "Cancel", "--aggregate", "Appointment"],
-      /^kit: --aggregate applies to commands only$/,
+      ["generate", "query", "scheduling", "Cancel", "--aggregate", "Appointment", "--creates"],
+      /^kit: --creates applies to commands with --aggregate <Aggregate> only$/,
     ],
   ]);
   await generates(dir, [
@@ -279,11 +279,15 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
   assert.deepEqual(kinds.filter((k: { available: boolean }) => !k.available), []);
   const command = kinds.find((k: { kind: string }) => k.kind === "command");
   assert.equal(command.writesShared, false);
-  assert.equal(command.sharedWhen, "--aggregate");
+  assert.equal(command.sharedWhen, "--aggregate, --grant");
   assert.deepEqual(command.sharedFiles, [
     "src/platform/database/migrations.ts",
     "src/platform/compose-application.ts",
+    "src/platform/auth/role.ts",
   ]);
+  // A route writes inside its context only: its controller, its spec, the derived files.
+  const route = kinds.find((k: { kind: string }) => k.kind === "route");
+  assert.deepEqual([route.writesShared, route.sharedFiles], [false, []]);
   // No phantom: these write inside their context only (cli/commands/plan_truth_test.ts runs them).
   for (const name of ["job", "background-job", "integration-event"]) {
     const kind = kinds.find((k: { kind: string }) => k.kind === name);

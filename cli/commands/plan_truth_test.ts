@@ -43,10 +43,25 @@ const steps: readonly Step[] = [
   { args: ["aggregate", "scheduling", "Slot"], holds: true },
   { args: ["repository", "scheduling", "Slot"], holds: true },
   {
+    args: [
+      ..."command scheduling ConfirmAppointment --permission appointment.confirm".split(" "),
+      ..."--grant front-desk".split(" "),
+    ],
+    holds: true,
+  },
+  { args: ["aggregate", "scheduling", "Room"], holds: true },
+  {
+    args: "query scheduling ListRooms --search --aggregate Room --permission room.read --grant front-desk"
+      .split(" "),
+    holds: true,
+  },
+  { args: "query scheduling ListSlots --search --aggregate Slot".split(" "), holds: false },
+  {
     args: ["query", "scheduling", "ListAppointments", "--permission", "appointment.list"],
     holds: true,
   },
   { args: ["route-group", "scheduling", "AppointmentRoutes"], holds: true },
+  { args: "route scheduling ListAppointments --group AppointmentRoutes".split(" "), holds: true },
   { args: ["route-group", "scheduling", "DeskRoutes", "--role", "clinic-admin"], holds: true },
   { args: ["route-group", "scheduling", "FrontRoutes", "--role", "clinic-admin"], holds: false },
   {

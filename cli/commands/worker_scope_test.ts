@@ -51,12 +51,13 @@ Deno.test("kit worker-scope adds a worktree on build/<context>, writes .kit/work
     "job",
     "port",
     "query",
+    "route",
     "route-group",
   ]);
   const text = formatBriefing(briefing);
   assert.match(
     text,
-    /^Allowed generators \(with --local-only\): adr \(refused with --deviation\), aggregate, background-job, command \(refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet\), error-code, .*, route-group \(refused with --role when it names a role the platform does not grant yet\)$/m,
+    /^Allowed generators \(with --local-only\): adr \(refused with --deviation\), aggregate, background-job, command \(refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet; with --grant\), error-code, .*, route, route-group \(refused with --role when it names a role the platform does not grant yet\)$/m,
   );
   assert.deepEqual(briefing.slices.map((s) => s.context), ["scheduling"]);
   assert.deepEqual(briefing.consumedContracts, [
