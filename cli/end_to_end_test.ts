@@ -268,6 +268,7 @@ Deno.test({
       "notifications:generic",
       "--link",
       checkout,
+      "--no-git",
     );
     await git(root, "init", "-q", "-b", "main");
 
