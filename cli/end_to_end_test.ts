@@ -271,6 +271,7 @@ Deno.test({
       "notifications:generic",
       "--link",
       checkout,
+      "--no-git",
     );
     await git(root, "init", "-q", "-b", "main");
 

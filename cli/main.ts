@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CliError } from "./cli_error.ts";
 import denoJson from "./deno.json" with { type: "json" };
@@ -20,6 +21,7 @@ const commands = {
   watch: () => import("./commands/docs_watch.ts"),
   generate: () => import("./commands/generate.ts"),
   init: () => import("./commands/init.ts"),
+  initGit: () => import("./commands/init_git.ts"),
   resolve: () => import("./commands/resolve.ts"),
   slice: () => import("./commands/slice.ts"),
   status: () => import("./commands/status.ts"),
@@ -32,13 +34,15 @@ const commands = {
 const usage = `Usage: kit <command> [options]
 
 Commands:
-  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--package-manager <pm>] [--link <kit checkout>]
+  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--package-manager <pm>] [--link <kit checkout>] [--no-git]
                                a new project: --context once per bounded context, its kind core
                                (the business's edge), supporting or generic (bought or commodity),
                                e.g. --context catalog:core --context billing:supporting; --queue
                                where the jobs wait: database (PostgreSQL, the default), redis
                                (REDIS_URL) or memory (one process, nothing kept); --link runs the
-                               project on a kit checkout instead of the JSR packages
+                               project on a kit checkout instead of the JSR packages; --no-git
+                               makes no git repository (without it: a new repository, every file
+                               in its first commit "kit init", unless the directory is in one)
   generate <kind> <context> <Name> [options] [--local-only]
                                writes a part of a context; kit generate <kind> --help names the
                                kind's options, the shared files it may write, and an example
@@ -133,21 +137,28 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             queue: { type: "string" },
             "package-manager": { type: "string" },
             link: { type: "string" },
+            "no-git": { type: "boolean" },
           },
         });
-        const written = await (await commands.init()).initProject(positionals[0] ?? cwd, {
+        const target = resolve(cwd, positionals[0] ?? ".");
+        const written = await (await commands.init()).initProject(target, {
           contexts: values.context ?? [],
           ...(values.queue ? { queue: values.queue } : {}),
           ...(values["package-manager"] ? { packageManager: values["package-manager"] } : {}),
           ...(values.link ? { link: values.link } : {}),
         });
         const dir = positionals[0] ?? ".";
+        const initGit = await commands.initGit();
+        const { note, next } = initGit.describeGitSetup(
+          values["no-git"] ? undefined : await initGit.initGitRepository(target),
+        );
         console.log(
           [
             `kit init: wrote ${written.length} files`,
+            ...(note === undefined ? [] : [note]),
             "Next:",
             ...(dir === "." ? [] : [`  cd ${dir}`]),
-            "  git init && git add -A && git commit -m Bootstrap   (kit worker-scope needs a commit)",
+            ...(next === undefined ? [] : [`  ${next}`]),
             "  deno task dev            (the API, its docs at /docs, a development token printed)",
             `  kit generate command ${
               (values.context ?? [])[0]?.split(":")[0] ?? "<context>"

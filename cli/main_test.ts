@@ -71,6 +71,8 @@ Deno.test("kit init --help names the context kinds and the queues; init without 
   const help = await printed(["init", "--help"]);
   assert.match(help.out, /core \(the business's edge\), supporting or generic/);
   assert.match(help.out, /database \(PostgreSQL, the default\), redis \(REDIS_URL\) or memory/);
+  assert.match(help.out, /\[--no-git\]/);
+  assert.match(help.out, /--no-git makes no git repository/);
   const dir = await Deno.makeTempDir({ prefix: "kit-init-help-" });
   try {
     const refused = await printed(["init", `${dir}/shop`]);
@@ -89,7 +91,7 @@ Deno.test("kit init --help names the context kinds and the queues; init without 
       new URL("../", import.meta.url).pathname,
     ]);
     assert.equal(made.code, 0, made.err);
-    assert.match(made.out, /^kit init: wrote \d+ files\nNext:\n {2}cd .*shop\n {2}git init/);
+    assert.match(made.out, /^kit init: wrote \d+ files\ngit: .+\nNext:\n {2}cd .*shop\n/);
     assert.match(made.out, /deno task dev/);
     assert.match(made.out, /kit generate command catalog <Name> --permission <name>/);
   } finally {

@@ -47,7 +47,7 @@ async function specRun(root: string, spec: string): Promise<{ code: number; text
 const reactions = "src/contexts/notifications/application/reactions";
 
 Deno.test("an integration handler is a consumer: the context map's edge, the briefing's contract, the merge order", async () => {
-  const root = await initializedProject();
+  const root = await initializedProject(["--no-git"]);
   await kit(root, "integration-event", "scheduling", "AppointmentBooked");
   await kit(root, "integration-event", "scheduling", "AppointmentCancelled");
   await kit(root, "integration-event", "identity", "PersonRegistered");

@@ -83,7 +83,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const dir = await initializedProject();
+    const dir = await initializedProject(["--no-git"]);
     for (
       const args of [
         ["generate", "aggregate", "scheduling", "Appointment"],

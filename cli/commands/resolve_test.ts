@@ -20,7 +20,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const dir = await initializedProject();
+    const dir = await initializedProject(["--no-git"]);
     try {
       await git(dir, "init", "-q", "-b", "main");
       await git(dir, "add", ".");

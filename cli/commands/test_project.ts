@@ -12,15 +12,17 @@ import { main } from "../main.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Every file under `root`, by relative path, with its contents. */
+/** Every file under `root` (its git repository aside), by relative path, with its contents. */
 export async function projectTree(root: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   async function walk(dir: string): Promise<void> {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      // kit's cache of derived files: its own state, ignored by git (`.kit/` in .gitignore).
-      else if (relative(root, path) !== ".kit/derived-cache.json") {
+      // The repository kit init makes is git's; kit's cache of derived files is its own state,
+      // ignored by git (`.kit/` in .gitignore).
+      if (entry.isDirectory()) {
+        if (relative(root, path) !== ".git") await walk(path);
+      } else if (relative(root, path) !== ".kit/derived-cache.json") {
         out[relative(root, path)] = await readFile(path, "utf8");
       }
     }
