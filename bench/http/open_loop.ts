@@ -16,9 +16,9 @@
  *
  * Debian has `wrk` but not wrk2; `autocannon` is closed loop (its `--overallRate` caps the rate
  * but times each request from its actual send); hence this file. The generator's own delay shows
- * in `sendLag` (actual send minus scheduled send, for requests that found a connection idle): at
- * the rates it is used at it must stay far below the server's latency, or the generator is the
- * bottleneck. bench/http/README.md gives the rates it drives on this machine.
+ * in `generatorLag` (actual send minus the later of the scheduled send and the moment a
+ * connection was free): at the rates it is used at it must stay far below the server's latency,
+ * or the generator is the bottleneck. bench/http/README.md gives the rates it drives on this machine.
  *
  * CLI (Deno, or Node on a `deno bundle --platform node` of this file):
  *
@@ -160,9 +160,13 @@ export interface OpenLoopResult {
   readonly errors: number;
   /** Latency from each request's scheduled send time to its full response. */
   readonly latency: LatencySummary;
-  /** Actual send minus scheduled send: the generator's own lateness, plus queueing when every
-   * connection is busy. */
+  /** Actual send minus scheduled send: queueing while every connection is busy, plus the
+   * generator's own lateness. */
   readonly sendLag: LatencySummary;
+  /** The generator's own lateness: actual send minus the later of the scheduled send and the
+   * moment a connection was free for it. Far below the latency, or the generator is the
+   * bottleneck. */
+  readonly generatorLag: LatencySummary;
   /** The generator's CPU time (user + system) over the run, in cores (1 = one core busy). */
   readonly generatorCores: number;
 }
@@ -189,12 +193,15 @@ interface Connection {
   index: number;
   phase: Phase | undefined;
   data: Buffer | undefined;
+  /** When it last became free (performance.now()). */
+  idleSince: number;
 }
 
 interface Phase {
   readonly total: number;
   readonly latencies: Float64Array;
   readonly lags: number[];
+  readonly generatorLags: number[];
   start: number;
   issued: number;
   completed: number;
@@ -231,7 +238,13 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const open = () =>
     new Promise<Connection>((resolve, reject) => {
       const socket = connect({ host: url.hostname, port: Number(url.port || 80), noDelay: true });
-      const connection: Connection = { socket, index: -1, phase: undefined, data: undefined };
+      const connection: Connection = {
+        socket,
+        index: -1,
+        phase: undefined,
+        data: undefined,
+        idleSince: 0,
+      };
       socket.once("connect", () => {
         socket.off("error", reject);
         socket.on("error", () => failed(connection));
@@ -259,6 +272,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       p.lastDone = now;
     } else p.errors++;
     connection.index = -1;
+    connection.idleSince = now;
     idle.push(connection);
     if (settled(p) === p.total) p.finish();
     else pump();
@@ -268,13 +282,15 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     const p = phase;
     if (!p) return;
     const now = performance.now();
-    const due = dueCount(now - p.start, rate, p.total);
-    while (p.issued < due && idle.length > 0) {
+    const dueNow = dueCount(now - p.start, rate, p.total);
+    while (p.issued < dueNow && idle.length > 0) {
       const connection = idle.pop()!;
       const index = p.issued++;
       connection.index = index;
       connection.phase = p;
-      p.lags.push(now - p.start - scheduledAt(index, rate));
+      const due = p.start + scheduledAt(index, rate);
+      p.lags.push(now - due);
+      p.generatorLags.push(now - Math.max(due, connection.idleSince));
       connection.socket.write(requests[index % requests.length]!);
     }
     if (p.issued < p.total && idle.length > 0 && timer === undefined) {
@@ -304,6 +320,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       total,
       latencies: new Float64Array(total).fill(NaN),
       lags: [],
+      generatorLags: [],
       start: performance.now(),
       issued: 0,
       completed: 0,
@@ -353,6 +370,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     errors: p.total - p.completed,
     latency: summarize(answered),
     sendLag: summarize(p.lags),
+    generatorLag: summarize(p.generatorLags),
     generatorCores: (cpu.user + cpu.system) / 1000 / wall,
   };
 }
