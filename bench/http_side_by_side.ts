@@ -24,8 +24,8 @@
  * `BENCH_SECONDS` (default 5) sets the measured round; `BENCH_ROUNDS` (default 1) repeats the
  * whole table, interleaved (each round starting one row later), and reports each row's median
  * round (its latency row is that round's). `BENCH_LATENCY=0` skips the latency rows.
- * `BENCH_ROWS` (parts of row names separated by `|`, e.g. `kit, schema route (|Fastify`) runs only
- * the rows whose name contains one of them.
+ * `BENCH_ROWS` (starts of row names separated by `|`, e.g. `kit|Fastify|Deno.serve`) runs only
+ * the rows whose name starts with one of them.
  */
 import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
@@ -337,7 +337,7 @@ async function load(row: Row): Promise<Result> {
 const results = new Map<string, Result[]>();
 const only = Deno.env.get("BENCH_ROWS")?.split("|").map((part) => part.trim()).filter(Boolean);
 const available = rows.filter((r) =>
-  r.available && (!only || only.some((part) => r.name.includes(part)))
+  r.available && (!only || only.some((start) => r.name.startsWith(start)))
 );
 for (let round = 0; round < rounds; round++) {
   for (let i = 0; i < available.length; i++) {
