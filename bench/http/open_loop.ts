@@ -14,8 +14,9 @@
  * percentiles hide the stall. Here a stall delays every request scheduled during it, and each is
  * counted with the wait it would have had.
  *
- * Debian has `wrk` but not wrk2; `autocannon` is closed loop (its `--overallRate` caps the rate
- * but times each request from its actual send); hence this file. The generator's own delay shows
+ * Debian has `wrk` but not wrk2; `autocannon --overallRate` sends each connection's quota of the
+ * second in a burst and corrects its latencies afterwards with a fixed 1 ms interval
+ * (bench/http/README.md says more); hence this file. The generator's own delay shows
  * in `generatorLag` (actual send minus the later of the scheduled send and the moment a
  * connection was free): at the rates it is used at it must stay far below the server's latency,
  * or the generator is the bottleneck. bench/http/README.md gives the rates it drives on this machine.
