@@ -258,6 +258,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     });
 
   const onData = (connection: Connection, chunk: Buffer) => {
+    const p = connection.phase;
+    if (!p || connection.index < 0) return; // nothing asked on it: not an answer to count
     const data = connection.data ? Buffer.concat([connection.data, chunk]) : chunk;
     const response = responseEnd(data);
     if (!response) {
@@ -266,7 +268,6 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     }
     connection.data = undefined;
     const now = performance.now();
-    const p = connection.phase!;
     if (response.status >= 200 && response.status < 300) {
       p.latencies[connection.index] = now - p.start - scheduledAt(connection.index, rate);
       p.completed++;
