@@ -13,19 +13,32 @@
  * Node peers run from bench/peers/http (installed with `npm ci` when missing). Prints one
  * markdown table with req/s, p99 and the ratio to the reference row.
  *
+ * Then latency under load: right after its closed-loop round, each row's server is sent its
+ * request by an open-loop generator (`bench/http/open_loop.ts`, on Node when it bundles, else on
+ * Deno) at a fixed rate of half the req/s `wrk` just measured for it, 32 connections, a 1 s
+ * warm-up then `BENCH_LATENCY_SECONDS` (default 5); each request's latency is counted from its
+ * scheduled send time (no coordinated omission). A second table prints p50, p99 and max at that
+ * rate, the achieved rate and the errors. `wrk`'s own p99 in the first table is closed loop: the
+ * latency of a server kept saturated, not the latency a client sees below the peak.
+ *
  * `BENCH_SECONDS` (default 5) sets the measured round; `BENCH_ROUNDS` (default 1) repeats the
  * whole table, interleaved (each round starting one row later), and reports each row's median
- * round.
+ * round (its latency row is that round's). `BENCH_LATENCY=0` skips the latency rows.
+ * `BENCH_ROWS` (starts of row names separated by `|`, e.g. `kit|Fastify|Deno.serve`) runs only
+ * the rows whose name starts with one of them.
  */
 import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
-import { audience, issuer, secret } from "./http/shared.ts";
+import { audience, body, issuer, secret } from "./http/shared.ts";
 import { benchToken, writePoolWrkScript, writeWrkScript } from "./http/schema_request.ts";
+import type { OpenLoopResult } from "./http/open_loop.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
 const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 1);
 const connections = 32;
+const latencyRows = Deno.env.get("BENCH_LATENCY") !== "0";
+const latencySeconds = Number(Deno.env.get("BENCH_LATENCY_SECONDS") ?? 5);
 
 async function run(
   cmd: string,
@@ -62,8 +75,24 @@ const bundled = (await run(Deno.execPath(), [
   here("./http/kit_node.ts"),
 ])).ok;
 if (!bundled) console.log("skipped: kit on Node (deno bundle failed)");
+// The open-loop generator runs on Node (its sockets cost less there than through Deno's node:net),
+// or on Deno when the bundle fails.
+const openLoopBundle = `${bundleDir}/open_loop.mjs`;
+const openLoop = !latencyRows ? undefined : (await run(Deno.execPath(), [
+    "bundle",
+    "--config",
+    here("../deno.json"),
+    "--platform",
+    "node",
+    "-o",
+    openLoopBundle,
+    here("./http/open_loop.ts"),
+  ])).ok && (await run("node", ["--version"])).ok
+  ? { command: "node", args: [openLoopBundle], runtime: "Node" }
+  : { command: Deno.execPath(), args: ["run", "-A", here("./http/open_loop.ts")], runtime: "Deno" };
 
-const oneCaller = await writeWrkScript(await benchToken());
+const oneCallerToken = await benchToken();
+const oneCaller = await writeWrkScript(oneCallerToken);
 const pool = await writePoolWrkScript();
 
 interface Row {
@@ -185,7 +214,76 @@ const rows: Row[] = [
   },
 ];
 
-async function load(row: Row): Promise<{ rps: number; p99: string }> {
+interface Latency {
+  /** The fixed rate sent, req/s: half the row's closed-loop req/s. */
+  readonly rate: number;
+  readonly achieved: number;
+  readonly errors: number;
+  /** ms, from each request's scheduled send time. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  /** The generator's own lateness (p99 of `generatorLag`), ms. */
+  readonly generatorLagP99: number;
+}
+
+interface Result {
+  readonly rps: number;
+  readonly p99: string;
+  readonly latency?: Latency;
+}
+
+/** The open-loop generator's arguments for `row`'s request: the same request `wrk` sends. */
+function openLoopArgs(row: Row, rate: number, url: string): string[] {
+  const schema = [
+    "--method",
+    "POST",
+    "--header",
+    "content-type: application/json",
+    "--header",
+    "x-request-source: bench",
+    "--body",
+    body,
+  ];
+  return [
+    "--rate",
+    String(rate),
+    "--seconds",
+    String(latencySeconds),
+    "--warmup",
+    "1",
+    "--connections",
+    String(connections),
+    ...(row.path === "schema"
+      ? [...schema, "--tokens", pool.tokens]
+      : row.path === "schema-one-caller"
+      ? [...schema, "--header", `authorization: Bearer ${oneCallerToken}`]
+      : []),
+    url,
+  ];
+}
+
+async function latencyAtHalfPeak(row: Row, rps: number, url: string): Promise<Latency> {
+  const rate = Math.max(1, Math.round(rps / 2));
+  const generator = openLoop!;
+  const { ok, out } = await run(generator.command, [
+    ...generator.args,
+    ...openLoopArgs(row, rate, url),
+  ]);
+  if (!ok) throw new Error(`${row.name}: the open-loop generator failed`);
+  const result = JSON.parse(out.trim().split("\n").at(-1)!) as OpenLoopResult;
+  return {
+    rate,
+    achieved: result.achieved,
+    errors: result.errors,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    generatorLagP99: result.generatorLag.p99,
+  };
+}
+
+async function load(row: Row): Promise<Result> {
   const port = 18_000 + Math.floor(Math.random() * 2000);
   const child = new Deno.Command(row.command, {
     args: row.args(port),
@@ -221,9 +319,11 @@ async function load(row: Row): Promise<{ rps: number; p99: string }> {
     const out = (await run("wrk", args(seconds))).out;
     const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
     if (non2xx > 0) throw new Error(`${row.name} answered ${non2xx} non-2xx responses`);
+    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
     return {
-      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+      rps,
       p99: /\n\s+99%\s+(\S+)/.exec(out)?.[1] ?? "?",
+      latency: openLoop && rps > 0 ? await latencyAtHalfPeak(row, rps, url) : undefined,
     };
   } finally {
     child.kill("SIGTERM");
@@ -234,8 +334,11 @@ async function load(row: Row): Promise<{ rps: number; p99: string }> {
 
 // Every round runs every row, starting one row later than the round before; each row reports its
 // median round (this machine's throughput varies up to 2x between identical rounds).
-const results = new Map<string, { rps: number; p99: string }[]>();
-const available = rows.filter((r) => r.available);
+const results = new Map<string, Result[]>();
+const only = Deno.env.get("BENCH_ROWS")?.split("|").map((part) => part.trim()).filter(Boolean);
+const available = rows.filter((r) =>
+  r.available && (!only || only.some((start) => r.name.startsWith(start)))
+);
 for (let round = 0; round < rounds; round++) {
   for (let i = 0; i < available.length; i++) {
     const row = available[(i + round) % available.length]!;
@@ -243,7 +346,7 @@ for (let round = 0; round < rounds; round++) {
     results.set(row.name, [...(results.get(row.name) ?? []), result]);
   }
 }
-const medians = new Map<string, { rps: number; p99: string }>();
+const medians = new Map<string, Result>();
 for (const [name, runs] of results) {
   const sorted = [...runs].sort((a, b) => a.rps - b.rps);
   medians.set(name, sorted[Math.floor((sorted.length - 1) / 2)]!);
@@ -283,3 +386,26 @@ Targets: kit Public / bare Hono = ${
 }x (target >= 1.0); kit schema (cache off) / NestJS + Express = ${
   ratio(names.kit, names.nestExpress)
 }x (target >= 2.0)`);
+if (openLoop) {
+  const ms = (value: number) => `${value.toFixed(2)} ms`;
+  console.log(
+    `\nLatency under load at half peak (open loop, bench/http/open_loop.ts on ${openLoop.runtime}: a fixed rate of half the row's req/s above, ${connections} connections, ${latencySeconds}s measured after a 1s warm-up; latency from each request's scheduled send time)`,
+  );
+  console.log(
+    "| row | peak req/s (closed loop) | rate sent (req/s) | achieved | p50 | p99 | max | errors | generator's own lag p99 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
+  for (const row of rows) {
+    const r = medians.get(row.name);
+    const l = r?.latency;
+    if (!r || !l) {
+      console.log(`| ${row.name} | skipped | | | | | | | |`);
+      continue;
+    }
+    const n = (value: number) => Math.round(value).toLocaleString("en-US");
+    console.log(
+      `| ${row.name} | ${n(r.rps)} | ${n(l.rate)} | ${n(l.achieved)} | ${ms(l.p50)} | ${
+        ms(l.p99)
+      } | ${ms(l.max)} | ${l.errors} | ${ms(l.generatorLagP99)} |`,
+    );
+  }
+}

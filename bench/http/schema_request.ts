@@ -39,10 +39,12 @@ wrk.headers["x-request-source"] = "bench"
 
 /**
  * Writes the `wrk` script that sends the tokens of {@linkcode callers} distinct practitioners
- * round-robin (their tokens in a file beside it); answers the script's path and how to remove
- * both.
+ * round-robin (their tokens in a file beside it, one a line, which `open_loop.ts --tokens` reads
+ * too); answers both paths and how to remove both.
  */
-export async function writePoolWrkScript(): Promise<{ script: string; remove(): Promise<void> }> {
+export async function writePoolWrkScript(): Promise<
+  { script: string; tokens: string; remove(): Promise<void> }
+> {
   const tokens: string[] = [];
   for (let i = 0; i < callers; i++) tokens.push(await benchToken(`practitioner-${i}`));
   const file = await Deno.makeTempFile({ suffix: ".tokens" });
@@ -68,6 +70,7 @@ end
   );
   return {
     script,
+    tokens: file,
     async remove() {
       await Deno.remove(script);
       await Deno.remove(file);
