@@ -51,8 +51,9 @@ const steps: readonly Step[] = [
   },
   { args: ["aggregate", "scheduling", "Room"], holds: true },
   {
-    args: "query scheduling ListRooms --search --aggregate Room --permission room.read --grant front-desk"
-      .split(" "),
+    args:
+      "query scheduling ListRooms --search --aggregate Room --permission room.read --grant front-desk"
+        .split(" "),
     holds: true,
   },
   { args: "query scheduling ListSlots --search --aggregate Slot".split(" "), holds: false },
