@@ -253,10 +253,11 @@ function controllerFile(
     : shape.resultType === undefined
     ? "z.output<typeof answer>"
     : shape.resultType.text;
+  const usesZod = schemas.length > 0;
   const imports = [
-    `import { Controller, type HttpRequest, zodSchema } from "@kit/http";`,
+    `import { Controller, type HttpRequest${usesZod ? ", zodSchema" : ""} } from "@kit/http";`,
     `import type { ${Bus} } from "@kit/kernel";`,
-    `import { z } from "zod";`,
+    ...(usesZod ? [`import { z } from "zod";`] : []),
     `import { ${shape.name}${
       hasAnswer && shape.resultType?.exported ? `, type ${shape.resultType.text}` : ""
     } } from "${parts.messageModule}";`,
@@ -274,9 +275,7 @@ function controllerFile(
     args.map((arg) => `, ${arg}`).join("")
   }))`;
   return `${imports.join("\n")}
-
-${schemas.join("\n\n")}
-
+${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
 /** ${method} ${fullPath(group, path)}: ${shape.name}${
     kind === "command" ? "" : ", answered as it is"
   }. */
@@ -293,9 +292,9 @@ ${schemas.join("\n\n")}
 export class ${shape.name}Controller {
   constructor(private readonly ${bus}: ${Bus}) {}
 
-  ${hasAnswer ? "" : "async "}handle(request: HttpRequest<{ ${
-    requestTypes.join("; ")
-  } }>): Promise<${resultType}> {
+  ${hasAnswer ? "" : "async "}handle(request: HttpRequest${
+    requestTypes.length === 0 ? "" : `<{ ${requestTypes.join("; ")} }>`
+  }): Promise<${resultType}> {
     ${hasAnswer ? `return ${execute};` : `await ${execute};`}
   }
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { initializedProject, kitIn as kit, projectTree } from "../commands/test_project.ts";
+import { initializedProject, kitIn as kit, projectTree, runIn } from "../commands/test_project.ts";
 import { routePath } from "./generate_route.ts";
 import type { Field } from "./message_shape.ts";
 
@@ -66,6 +66,16 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
     for (const controller of ["OpenLoan", "ApproveLoan", "GetLoan", "Recount"]) {
       assert.match(declarations, new RegExp(`\\b${controller}Controller\\b`));
     }
+    // What it wrote passes the project's lint and type check, and its specs pass.
+    await runIn(dir, Deno.execPath(), ["lint", http]);
+    await runIn(dir, Deno.execPath(), ["check", http]);
+    await runIn(dir, Deno.execPath(), [
+      "test",
+      "-A",
+      ...["open-loan", "approve-loan", "get-loan", "recount"].map((name) =>
+        `${http}/${name}.controller.spec.ts`
+      ),
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
