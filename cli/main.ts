@@ -180,6 +180,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             creates: { type: "boolean" },
             grant: { type: "string" },
             group: { type: "string" },
+            function: { type: "boolean" },
             path: { type: "string" },
             kind: { type: "string" },
             search: { type: "boolean" },

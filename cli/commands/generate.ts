@@ -184,13 +184,14 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     case "route": {
       if (first === undefined || second === undefined) {
         throw new CliError(
-          "Usage: kit generate route <context> <Command|Query> [--group <RouteGroup>] [--path </path>]",
+          "Usage: kit generate route <context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function]",
         );
       }
       const { group, path } = input.options;
       plan = await planRoute(root, config, first, second, {
         ...(typeof group === "string" ? { group } : {}),
         ...(typeof path === "string" ? { path } : {}),
+        ...(input.options.function === true ? { function: true } : {}),
       });
       break;
     }

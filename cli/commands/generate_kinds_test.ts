@@ -285,9 +285,14 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
     "src/platform/compose-application.ts",
     "src/platform/auth/role.ts",
   ]);
-  // A route writes inside its context only: its controller, its spec, the derived files.
+  // A route writes inside its context (its controller, its spec, the derived files), and with
+  // --function the platform's registry of function routes.
   const route = kinds.find((k: { kind: string }) => k.kind === "route");
-  assert.deepEqual([route.writesShared, route.sharedFiles], [false, []]);
+  assert.deepEqual([route.writesShared, route.sharedWhen, route.sharedFiles], [
+    false,
+    "--function",
+    ["src/platform/function-routes.ts"],
+  ]);
   // No phantom: these write inside their context only (cli/commands/plan_truth_test.ts runs them).
   for (const name of ["job", "background-job", "integration-event"]) {
     const kind = kinds.find((k: { kind: string }) => k.kind === name);

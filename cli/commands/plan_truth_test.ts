@@ -63,6 +63,10 @@ const steps: readonly Step[] = [
   },
   { args: ["route-group", "scheduling", "AppointmentRoutes"], holds: true },
   { args: "route scheduling ListAppointments --group AppointmentRoutes".split(" "), holds: true },
+  {
+    args: "route scheduling ConfirmAppointment --function --path /confirmations".split(" "),
+    holds: true,
+  },
   { args: ["route-group", "scheduling", "DeskRoutes", "--role", "clinic-admin"], holds: true },
   { args: ["route-group", "scheduling", "FrontRoutes", "--role", "clinic-admin"], holds: false },
   {

@@ -57,7 +57,7 @@ Deno.test("kit worker-scope adds a worktree on build/<context>, writes .kit/work
   const text = formatBriefing(briefing);
   assert.match(
     text,
-    /^Allowed generators \(with --local-only\): adr \(refused with --deviation\), aggregate, background-job, command \(refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet; with --grant\), error-code, .*, route, route-group \(refused with --role when it names a role the platform does not grant yet\)$/m,
+    /^Allowed generators \(with --local-only\): adr \(refused with --deviation\), aggregate, background-job, command \(refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet; with --grant\), error-code, .*, route \(refused with --function\), route-group \(refused with --role when it names a role the platform does not grant yet\)$/m,
   );
   assert.deepEqual(briefing.slices.map((s) => s.context), ["scheduling"]);
   assert.deepEqual(briefing.consumedContracts, [

@@ -259,12 +259,12 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "route",
-    usage: "<context> <Command|Query> [--group <RouteGroup>] [--path </path>]",
+    usage: "<context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function]",
     example: "kit generate route scheduling CancelAppointment --group AppointmentRoutes",
     summary:
-      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does) and a spec calling it over HTTP, checked against the OpenAPI document",
-    options: ["--group <RouteGroup>", "--path </path>"],
-    sharedWrites: [],
+      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document",
+    options: ["--group <RouteGroup>", "--path </path>", "--function"],
+    sharedWrites: [{ file: "src/platform/function-routes.ts", option: "--function" }],
   }),
   kind({
     kind: "route-group",

@@ -4,25 +4,37 @@ import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
-import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
-import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
+import { readRegion, updateRegion } from "../files/marker_regions.ts";
+import { checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { errorCodesName } from "./generate_error_code.ts";
 import { checkContext } from "./generate_simple.ts";
-import { type Field, type MessageShape, readMessageShape } from "./message_shape.ts";
-import { answerSchema, inputSchema } from "./route_schemas.ts";
+import { type Field, readMessageShape } from "./message_shape.ts";
+import {
+  controllerFile,
+  functionRouteFile,
+  functionRouteName,
+  type Group,
+  type RouteParts,
+  specFile,
+} from "./route_templates.ts";
+
+/** The registry of the project's function routes, which the platform's HTTP pipeline serves. */
+export const functionRoutesPath = "src/platform/function-routes.ts";
 
 /** The options of `kit generate route`. */
 export interface RouteOptions {
   /** The route group it belongs to (default: the context's only one). */
   readonly group?: string;
-  /** Its path under the group's prefix (default: from the message, see `routePath`). */
+  /**
+   * Its path under the group's prefix (default: from the message, see `routePath`); with
+   * `function` and no group, its whole path.
+   */
   readonly path?: string;
-}
-
-/** A route group of a context: its class, its file's module name, its prefix. */
-interface Group {
-  readonly name: string;
-  readonly module: string;
-  readonly prefix: string;
+  /**
+   * A function route (`defineRoute`) registered in `src/platform/function-routes.ts` instead of a
+   * controller: it states its own security (bearer), and no group's guards apply to it.
+   */
+  readonly function?: boolean;
 }
 
 /**
@@ -33,7 +45,8 @@ interface Group {
  * refuses with, and whose answer is the message's result: 201 for a command whose handler adds
  * an aggregate, 202 for one that enqueues a job, 204 for one that answers nothing, 200
  * otherwise. Plus a spec calling it over HTTP through the test application, its answers checked
- * against the OpenAPI document.
+ * against the OpenAPI document. With `function`: a `defineRoute` instead, in the platform's
+ * registry of function routes (a shared file).
  */
 export async function planRoute(
   root: string,
@@ -68,11 +81,16 @@ export async function planRoute(
       `Context '${context}' has no command or query ${name}: run 'kit generate command ${context} ${name}' (or query) first`,
     );
   }
-  const controller = `${base}/presentation/http/${kebab}.controller.ts`;
-  if (existsSync(join(root, controller))) {
-    throw new CliError(`The route of ${name} exists already: ${controller}`);
+  const file = `${base}/presentation/http/${kebab}.${options.function ? "route" : "controller"}.ts`;
+  for (const existing of ["controller", "route"]) {
+    const path = `${base}/presentation/http/${kebab}.${existing}.ts`;
+    if (existsSync(join(root, path))) {
+      throw new CliError(`The route of ${name} exists already: ${path}`);
+    }
   }
-  const group = await findGroup(root, context, options.group);
+  const group = options.function && options.group === undefined && options.path !== undefined
+    ? undefined
+    : await findGroup(root, context, options.group, options.function === true);
   const messagePath = kind === "command" ? command : query;
   const shape = readMessageShape(join(root, base, messagePath), name);
   const handlerText = await readFile(
@@ -104,30 +122,68 @@ export async function planRoute(
       `--path '${path}' lacks :${missing[0]!.name}, an input of ${name} that names what it acts on`,
     );
   }
+  const unknown = declared.find((param) => !inPath.some((input) => input.name === param));
+  if (unknown !== undefined) {
+    throw new CliError(
+      `--path '${path}' names :${unknown}, which is no input of ${name} that names what it acts on (${
+        inPath.map((input) => input.name).join(", ") || "it has none"
+      })`,
+    );
+  }
+  const parts: RouteParts = {
+    context,
+    kind,
+    shape,
+    group,
+    path,
+    status,
+    inPath,
+    rest,
+    messageModule: `../../${messagePath}`,
+    refusals,
+  };
   const writes: FileWrite[] = [
     {
-      path: controller,
+      path: file,
       create: true,
-      contents: controllerFile({
-        context,
-        kind,
-        shape,
-        group,
-        messageModule: `../../${messagePath}`,
-        path,
-        status,
-        inPath,
-        rest,
-        refusals,
-      }),
+      contents: options.function ? functionRouteFile(parts) : controllerFile(parts),
     },
-    {
-      path: `${base}/presentation/http/${kebab}.controller.spec.ts`,
-      create: true,
-      contents: specFile({ context, kind, shape, group, path, status, inPath, rest }),
-    },
+    { path: file.replace(/\.ts$/, ".spec.ts"), create: true, contents: specFile(parts) },
   ];
+  if (options.function) writes.push(await planRegistration(root, context, kebab, name));
   return await withDerived(root, config, writes);
+}
+
+/** Adds a function route to the platform's registry, refusing a project whose platform has none. */
+async function planRegistration(
+  root: string,
+  context: string,
+  kebab: string,
+  name: string,
+): Promise<FileWrite> {
+  const compose = await readFile(join(root, "src/platform/compose-application.ts"), "utf8");
+  if (!existsSync(join(root, functionRoutesPath)) || !/\bfunctionRoutes\b/.test(compose)) {
+    throw new CliError(
+      `This project's platform registers no function routes (${functionRoutesPath}, served by compose-application.ts as \`routes: functionRoutes\`, as kit init now writes them): add them, or generate a controller (without --function)`,
+    );
+  }
+  const text = await readFile(join(root, functionRoutesPath), "utf8");
+  const route = functionRouteName(name);
+  const imports = readRegion(text, "function-route-imports", functionRoutesPath);
+  const routes = readRegion(text, "function-routes", functionRoutesPath);
+  const withImport = updateRegion(text, "function-route-imports", [
+    ...imports,
+    `import { ${route} } from "../contexts/${context}/presentation/http/${kebab}.route.ts";`,
+  ], functionRoutesPath);
+  return {
+    path: functionRoutesPath,
+    contents: updateRegion(
+      withImport,
+      "function-routes",
+      [...routes, `${route},`],
+      functionRoutesPath,
+    ),
+  };
 }
 
 /** An input that names what a message acts on (`loanId`): a path parameter. */
@@ -162,7 +218,12 @@ export function routePath(
   return `${ids}/${action}`;
 }
 
-async function findGroup(root: string, context: string, asked: string | undefined): Promise<Group> {
+async function findGroup(
+  root: string,
+  context: string,
+  asked: string | undefined,
+  asFunction: boolean,
+): Promise<Group> {
   const dir = join(root, `src/contexts/${context}/presentation/http`);
   const files = existsSync(dir)
     ? (await readdir(dir)).filter((file) => file.endsWith(".routes.ts")).sort()
@@ -190,207 +251,11 @@ async function findGroup(root: string, context: string, asked: string | undefine
   if (groups.length === 1) return groups[0]!;
   throw new CliError(
     groups.length === 0
-      ? `Context '${context}' has no route group: run 'kit generate route-group ${context} <Name>Routes' first`
+      ? `Context '${context}' has no route group: run 'kit generate route-group ${context} <Name>Routes' first${
+        asFunction ? ", or give the function route its whole path with --path" : ""
+      }`
       : `Context '${context}' has ${groups.length} route groups (${
         groups.map((g) => g.name).join(", ")
       }): name one with --group`,
   );
-}
-
-/** What the controller and its spec are made of. */
-interface RouteParts {
-  readonly context: string;
-  readonly kind: "command" | "query";
-  readonly shape: MessageShape;
-  readonly group: Group;
-  readonly path: string;
-  readonly status: number;
-  readonly inPath: readonly Field[];
-  readonly rest: readonly Field[];
-}
-
-/** The route's summary: its message's words (`OpenLoan` → "Open loan"). */
-function summaryOf(name: string): string {
-  const words = kebabOf(name).replaceAll("-", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function fullPath(group: Group, path: string): string {
-  return `${group.prefix}${path === "/" ? "" : path}` || "/";
-}
-
-function controllerFile(
-  parts: RouteParts & { messageModule: string; refusals: readonly string[] },
-): string {
-  const { context, kind, shape, group, path, status, inPath, rest } = parts;
-  const where = kind === "query" ? "query" : "body";
-  const bus = kind === "command" ? "commands" : "queries";
-  const Bus = kind === "command" ? "CommandBus" : "QueryBus";
-  const hasAnswer = shape.result.kind !== "void" && status !== 204;
-  const schemas: string[] = [];
-  const requestParts: string[] = [];
-  const requestTypes: string[] = [];
-  if (inPath.length > 0) {
-    schemas.push(`const params = z.object({\n${inputSchema(inPath, "path")}\n});`);
-    requestParts.push("params: zodSchema(params),");
-    requestTypes.push("params: z.output<typeof params>");
-  }
-  if (rest.length > 0) {
-    schemas.push(`const ${where} = z.object({\n${inputSchema(rest, where)}\n});`);
-    requestParts.push(`${where}: zodSchema(${where}),`);
-    requestTypes.push(`${where}: z.output<typeof ${where}>`);
-  }
-  if (hasAnswer) schemas.push(`const answer = ${answerSchema(shape.result)};`);
-  const args = shape.inputs.map((input) =>
-    `request.${inPath.includes(input) ? "params" : where}.${input.name}`
-  );
-  const codes = [
-    ...(shape.requiresPermission ? ['"FORBIDDEN"'] : []),
-    ...parts.refusals.map((code) => `${errorCodesName(context)}.${code}`),
-  ];
-  const resultType = !hasAnswer
-    ? "void"
-    : shape.resultType === undefined
-    ? "z.output<typeof answer>"
-    : shape.resultType.text;
-  const usesZod = schemas.length > 0;
-  const imports = [
-    `import { Controller, type HttpRequest${usesZod ? ", zodSchema" : ""} } from "@kit/http";`,
-    `import type { ${Bus} } from "@kit/kernel";`,
-    ...(usesZod ? [`import { z } from "zod";`] : []),
-    `import { ${shape.name}${
-      hasAnswer && shape.resultType?.exported ? `, type ${shape.resultType.text}` : ""
-    } } from "${parts.messageModule}";`,
-    ...(parts.refusals.length > 0
-      ? [
-        `import { ${errorCodesName(context)} } from "../../domain/${
-          errorCodesPath(context).split("/").pop()
-        }";`,
-      ]
-      : []),
-    `import { ${group.name} } from "${group.module}";`,
-  ];
-  const method = kind === "command" ? "POST" : "GET";
-  const execute = `this.${bus}.execute(new ${shape.name}(request.actor${
-    args.map((arg) => `, ${arg}`).join("")
-  }))`;
-  return `${imports.join("\n")}
-${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
-/** ${method} ${fullPath(group, path)}: ${shape.name}${
-    kind === "command" ? "" : ", answered as it is"
-  }. */
-@Controller({
-  group: ${group.name},
-  method: "${method}",
-  path: "${path}",
-  summary: "${summaryOf(shape.name)}",
-  ${requestParts.join("\n  ")}
-  response: { status: ${status}, description: "${describe(status)}"${
-    hasAnswer ? ", body: zodSchema(answer)" : ""
-  } },${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
-})
-export class ${shape.name}Controller {
-  constructor(private readonly ${bus}: ${Bus}) {}
-
-  ${hasAnswer ? "" : "async "}handle(request: HttpRequest${
-    requestTypes.length === 0 ? "" : `<{ ${requestTypes.join("; ")} }>`
-  }): Promise<${resultType}> {
-    ${hasAnswer ? `return ${execute};` : `await ${execute};`}
-  }
-}
-`;
-}
-
-function describe(status: number): string {
-  return status === 201
-    ? "Created"
-    : status === 202
-    ? "Accepted: the work runs in the background"
-    : status === 204
-    ? "Done"
-    : "OK";
-}
-
-/** A value of an input for the spec's request. */
-function sample(input: Field, index: number): string {
-  switch (input.shape.kind) {
-    case "number":
-      return input.initializer ?? "1";
-    case "boolean":
-      return "true";
-    case "enum":
-      return JSON.stringify(input.shape.values[0]);
-    default:
-      return JSON.stringify(`${input.name.replace(/Id$/, "")}-${index + 1}`);
-  }
-}
-
-function specFile(parts: RouteParts): string {
-  const { context, kind, shape, group, path, status, inPath, rest } = parts;
-  const camel = camelOf(context);
-  const method = kind === "command" ? "POST" : "GET";
-  const url = fullPath(group, path).replace(
-    /:([a-zA-Z][a-zA-Z0-9]*)/g,
-    (_, param: string) => JSON.parse(sample(inPath.find((i) => i.name === param)!, 0)),
-  );
-  const body = kind === "command" && rest.length > 0
-    ? `{ ${rest.map((input, i) => `${input.name}: ${sample(input, i)}`).join(", ")} }`
-    : undefined;
-  const permissionsModule = `../../${context}.permissions.ts`;
-  const exact = inPath.length === 0;
-  const title = `${method} ${fullPath(group, path)}`;
-  return `import assert from "node:assert/strict";
-import { validatingFetch } from "@kit/http/testing";
-import { testApplication, testToken } from "../../../../platform/platform-test.module.ts";
-import { ${camel}Module } from "../../${context}.module.ts";
-${shape.requiresPermission ? `import { ${camel}Permissions } from "${permissionsModule}";\n` : ""}
-// The role "granted" holds every permission of the context.
-const application = testApplication([${camel}Module], {
-  grants: { granted: ${shape.requiresPermission ? `Object.values(${camel}Permissions)` : "[]"} },
-});
-// Every answer is checked against the OpenAPI document: an undocumented status or body fails.
-const fetch = validatingFetch(application.http.fetch, () => application.http.openapi());
-
-function call(token?: string): Promise<Response> {
-  return fetch(
-    new Request("http://api.test${url}", {
-      method: "${method}",
-      headers: {
-        ...(token === undefined ? {} : { authorization: \`Bearer \${token}\` }),${
-    body === undefined ? "" : `\n        "content-type": "application/json",`
-  }
-      },${body === undefined ? "" : `\n      body: JSON.stringify(${body}),`}
-    }),
-  );
-}
-
-Deno.test("${title} answers ${exact ? status : "as its document says"} to a caller of one tenant${
-    shape.requiresPermission ? " with the permission" : ""
-  }", async () => {
-  const response = await call(await testToken({ sub: "someone", roles: ["granted"], tenants: ["t1"] }));
-  ${
-    exact
-      ? `assert.equal(response.status, ${status}, await response.clone().text());`
-      : `// ${url} names nothing the in-memory application holds: a documented refusal, never a 5xx.
-  assert.ok(response.status < 500, await response.clone().text());`
-  }
-  await response.body?.cancel();
-});
-
-Deno.test("${title} answers 401 to a caller without a token", async () => {
-  const response = await call();
-  assert.equal(response.status, 401);
-  await response.body?.cancel();
-});
-${
-    shape.requiresPermission
-      ? `
-Deno.test("${title} answers 403 to a caller without the permission", async () => {
-  const response = await call(await testToken({ sub: "someone-else", tenants: ["t1"] }));
-  assert.equal(response.status, 403);
-  await response.body?.cancel();
-});
-`
-      : ""
-  }`;
 }

@@ -41,6 +41,8 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
         "generate route scheduling ApproveLoan",
         "generate route scheduling GetLoan",
         "generate route scheduling Recount --path /recount",
+        "generate query scheduling FindLoan --aggregate Loan",
+        "generate route scheduling FindLoan --function --group LoanRoutes --path /:loanId/found",
       ]
     ) {
       const run = await kit(dir, ...args.split(" "));
@@ -61,6 +63,16 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
     assert.match(get, /status: 200/);
     assert.match(get, /errors: \["FORBIDDEN", schedulingErrors\.LOAN_NOT_FOUND\]/);
     assert.match(await read(dir, `${http}/recount.controller.ts`), /path: "\/recount"/);
+    // --function: a defineRoute with its whole path, registered with the platform.
+    const found = await read(dir, `${http}/find-loan.route.ts`);
+    assert.match(found, /export const findLoanRoute: FunctionRoute = defineRoute\(/);
+    assert.match(found, /path: "\/loans\/:loanId\/found"/);
+    assert.match(found, /security: \["bearer"\]/);
+    assert.match(found, /errors: \[schedulingErrors\.LOAN_NOT_FOUND\]/);
+    assert.match(
+      await read(dir, "src/platform/function-routes.ts"),
+      /import \{ findLoanRoute \} from "\.\.\/contexts\/scheduling\/presentation\/http\/find-loan\.route\.ts";[\s\S]*\n\s+findLoanRoute,\n/,
+    );
     // The context's derived declarations register every controller: the routes answer.
     const declarations = await read(dir, "src/contexts/scheduling/scheduling.declarations.ts");
     for (const controller of ["OpenLoan", "ApproveLoan", "GetLoan", "Recount"]) {
@@ -75,6 +87,7 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
       ...["open-loan", "approve-loan", "get-loan", "recount"].map((name) =>
         `${http}/${name}.controller.spec.ts`
       ),
+      `${http}/find-loan.route.spec.ts`,
     ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -198,6 +211,47 @@ Deno.test("--grant gives the permission to a role, new or held, once; --creates 
       assert.match(run.out, message, args);
     }
     assert.deepEqual(await projectTree(dir), before);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kit generate route --function: its whole path without a group, refused where the platform registers no function routes", async () => {
+  const dir = await initializedProject();
+  const http = "src/contexts/scheduling/presentation/http";
+  try {
+    assert.equal((await kit(dir, "generate", "query", "scheduling", "FindSlots")).result, 0);
+    const before = await projectTree(dir);
+    const grouped = await kit(dir, ..."generate route scheduling FindSlots --function".split(" "));
+    assert.equal(grouped.result, 1);
+    assert.match(grouped.out, /or give the function route its whole path with --path/);
+    assert.deepEqual(await projectTree(dir), before);
+    const run = await kit(
+      dir,
+      ..."generate route scheduling FindSlots --function --path /slots/free".split(" "),
+    );
+    assert.equal(run.result, 0, run.out);
+    assert.match(await read(dir, `${http}/find-slots.route.ts`), /path: "\/slots\/free"/);
+    await runIn(dir, Deno.execPath(), ["lint", http]);
+    await runIn(dir, Deno.execPath(), ["test", "-A", `${http}/find-slots.route.spec.ts`]);
+    // A project made before kit init wrote the registry: refused, nothing written.
+    const compose = "src/platform/compose-application.ts";
+    await writeFile(
+      join(dir, compose),
+      (await read(dir, compose)).replace(/\n\s*routes: functionRoutes,/, "").replace(
+        /import \{ functionRoutes \} from "\.\/function-routes\.ts";\n/,
+        "",
+      ),
+    );
+    assert.equal((await kit(dir, "generate", "command", "scheduling", "Stamp")).result, 0);
+    const older = await projectTree(dir);
+    const refused = await kit(
+      dir,
+      ..."generate route scheduling Stamp --function --path /stamps".split(" "),
+    );
+    assert.equal(refused.result, 1);
+    assert.match(refused.out, /This project's platform registers no function routes/);
+    assert.deepEqual(await projectTree(dir), older);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -25,6 +25,7 @@ import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { grants } from "./auth/role.ts";
 import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
 import type { Database } from "./database/database.ts";
+import { functionRoutes } from "./function-routes.ts";
 import { swaggerUiAssets } from "./http/api-docs.ts";
 import project from "../../kit.config.json" with { type: "json" };
 // kit:begin provider-imports
@@ -128,7 +129,8 @@ export function composePlatform(options: PlatformOptions = {}) {
 /**
  * The platform's HTTP pipeline: bearer JWTs (HS256 with \`jwtSecret\`, the platform's issuer and
  * audience) with the tenant named by the \`x-tenant-id\` header, the OpenAPI document at
- * \`/openapi.json\` and the API docs page at \`/docs\`. Specs compose it too
+ * \`/openapi.json\` and the API docs page at \`/docs\`; the contexts' controllers and the function
+ * routes of \`function-routes.ts\`. Specs compose it too
  * (\`platform-test.module.ts\`), so that their answers are the API's.
  */
 export function platformHttp(
@@ -144,6 +146,7 @@ export function platformHttp(
         ...(options.clock ? { clock: options.clock } : {}),
       }),
     ],
+    routes: functionRoutes,
     tenantHeader: "x-tenant-id",
     undeclaredErrors: options.undeclaredErrors ?? "report",
     info: { title: \`\${project.name} API\`, version: "1.0.0" },

@@ -124,6 +124,23 @@ export function testApplication(
 `;
 }
 
+/**
+ * `src/platform/function-routes.ts`: the function routes (\`defineRoute\`) of every context, which
+ * the platform's HTTP pipeline serves (\`kit generate route --function\` adds each).
+ */
+export function functionRoutesFile(): string {
+  return `import type { FunctionRoute } from "@kit/http";
+// kit:begin function-route-imports
+// kit:end
+
+/** The function routes (\`defineRoute\`) of every context, sorted. */
+export const functionRoutes: readonly FunctionRoute[] = [
+  // kit:begin function-routes
+  // kit:end
+];
+`;
+}
+
 /** `src/platform/auth/role.ts`: roles and the permissions granted to each. */
 export function roleFile(): string {
   return `import type { RoleGrants } from "@kit/kernel";

@@ -1,0 +1,286 @@
+import { camelOf, kebabOf } from "../project/kit_config.ts";
+import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
+import type { Field, MessageShape } from "./message_shape.ts";
+import { answerSchema, inputSchema } from "./route_schemas.ts";
+
+/** A route group of a context: its class, its file's module name, its prefix. */
+export interface Group {
+  readonly name: string;
+  readonly module: string;
+  readonly prefix: string;
+}
+
+/** What a generated route and its spec are made of. */
+export interface RouteParts {
+  readonly context: string;
+  readonly kind: "command" | "query";
+  readonly shape: MessageShape;
+  /** Its group (a controller's; a function route takes only its prefix). */
+  readonly group: Group | undefined;
+  /** Its path under the group's prefix (a function route without a group: its whole path). */
+  readonly path: string;
+  readonly status: number;
+  /** The inputs read from the path, and the others (query string or body). */
+  readonly inPath: readonly Field[];
+  readonly rest: readonly Field[];
+  /** The module of the message, from `presentation/http/`. */
+  readonly messageModule: string;
+  /** The context's codes its handler refuses with. */
+  readonly refusals: readonly string[];
+}
+
+/** The route's method: a command is sent by POST, a query read by GET. */
+export function methodOf(kind: "command" | "query"): "POST" | "GET" {
+  return kind === "command" ? "POST" : "GET";
+}
+
+/** The path a caller calls: the group's prefix and the route's path. */
+export function fullPath(parts: Pick<RouteParts, "group" | "path">): string {
+  const prefix = parts.group?.prefix ?? "";
+  return `${prefix}${parts.path === "/" && prefix !== "" ? "" : parts.path}` || "/";
+}
+
+/** The route's summary: its message's words (`OpenLoan` → "Open loan"). */
+function summaryOf(name: string): string {
+  const words = kebabOf(name).replaceAll("-", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function describe(status: number): string {
+  return status === 201
+    ? "Created"
+    : status === 202
+    ? "Accepted: the work runs in the background"
+    : status === 204
+    ? "Done"
+    : "OK";
+}
+
+/** What the controller and the function route share: schemas, codes, the message's arguments. */
+function common(parts: RouteParts, source: "request." | "") {
+  const { context, kind, shape, status, inPath, rest } = parts;
+  const where = kind === "query" ? "query" : "body";
+  const hasAnswer = shape.result.kind !== "void" && status !== 204;
+  const schemas: string[] = [];
+  const parsed: { part: string; schema: string }[] = [];
+  if (inPath.length > 0) {
+    schemas.push(`const paramsSchema = z.object({\n${inputSchema(inPath, "path")}\n});`);
+    parsed.push({ part: "params", schema: "paramsSchema" });
+  }
+  if (rest.length > 0) {
+    schemas.push(`const ${where}Schema = z.object({\n${inputSchema(rest, where)}\n});`);
+    parsed.push({ part: where, schema: `${where}Schema` });
+  }
+  if (hasAnswer) schemas.push(`const answerSchema = ${answerSchema(shape.result)};`);
+  const args = shape.inputs.map((input) =>
+    `${source}${inPath.includes(input) ? "params" : where}.${input.name}`
+  );
+  const codes = [
+    ...(shape.requiresPermission ? ['"FORBIDDEN"'] : []),
+    ...parts.refusals.map((code) => `${errorCodesName(context)}.${code}`),
+  ];
+  const imports = [
+    ...(schemas.length > 0 ? [`import { z } from "zod";`] : []),
+    `import { ${shape.name}${
+      hasAnswer && shape.resultType?.exported && source === "request."
+        ? `, type ${shape.resultType.text}`
+        : ""
+    } } from "${parts.messageModule}";`,
+    ...(parts.refusals.length > 0
+      ? [
+        `import { ${errorCodesName(context)} } from "../../domain/${
+          errorCodesPath(context).split("/").pop()
+        }";`,
+      ]
+      : []),
+  ];
+  return { hasAnswer, schemas, parsed, args, codes, imports, usesZod: schemas.length > 0 };
+}
+
+/** A controller of the route in its group (`@Controller`). */
+export function controllerFile(parts: RouteParts): string {
+  const { kind, shape, group, path, status } = parts;
+  const bus = kind === "command" ? "commands" : "queries";
+  const Bus = kind === "command" ? "CommandBus" : "QueryBus";
+  const { hasAnswer, schemas, parsed, args, codes, imports, usesZod } = common(parts, "request.");
+  const resultType = !hasAnswer
+    ? "void"
+    : shape.resultType === undefined
+    ? "z.output<typeof answerSchema>"
+    : shape.resultType.text;
+  const requestType = parsed.length === 0
+    ? ""
+    : `<{ ${parsed.map((p) => `${p.part}: z.output<typeof ${p.schema}>`).join("; ")} }>`;
+  const execute = `this.${bus}.execute(new ${shape.name}(request.actor${
+    args.map((arg) => `, ${arg}`).join("")
+  }))`;
+  return `import { Controller, type HttpRequest${usesZod ? ", zodSchema" : ""} } from "@kit/http";
+import type { ${Bus} } from "@kit/kernel";
+${imports.join("\n")}
+import { ${group!.name} } from "${group!.module}";
+${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
+/** ${methodOf(kind)} ${fullPath(parts)}: ${shape.name}${
+    kind === "command" ? "" : ", answered as it is"
+  }. */
+@Controller({
+  group: ${group!.name},
+  method: "${methodOf(kind)}",
+  path: "${path}",
+  summary: "${summaryOf(shape.name)}",
+  ${parsed.map((p) => `${p.part}: zodSchema(${p.schema}),`).join("\n  ")}
+  response: { status: ${status}, description: "${describe(status)}"${
+    hasAnswer ? ", body: zodSchema(answerSchema)" : ""
+  } },${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
+})
+export class ${shape.name}Controller {
+  constructor(private readonly ${bus}: ${Bus}) {}
+
+  ${hasAnswer ? "" : "async "}handle(request: HttpRequest${requestType}): Promise<${resultType}> {
+    ${hasAnswer ? `return ${execute};` : `await ${execute};`}
+  }
+}
+`;
+}
+
+/** The name a function route is exported under (`openLoanRoute`). */
+export function functionRouteName(message: string): string {
+  return `${camelOf(kebabOf(message))}Route`;
+}
+
+/**
+ * A function route (`defineRoute`): the same schemas, codes and status as the controller, its
+ * whole path stated, its security the bearer scheme (a group's guards do not apply to it).
+ */
+export function functionRouteFile(parts: RouteParts): string {
+  const { context, kind, shape, status } = parts;
+  const bus = kind === "command" ? "commands" : "queries";
+  const { hasAnswer, schemas, parsed, args, codes, imports, usesZod } = common(parts, "");
+  const execute = `context.${bus}.execute(new ${shape.name}(context.execution.actor${
+    args.map((arg) => `, ${arg}`).join("")
+  }))`;
+  const inputs = [...parsed.map((p) => p.part), "context"].join(", ");
+  return `import { defineRoute, type FunctionRoute${
+    usesZod ? ", zodSchema" : ""
+  } } from "@kit/http";
+${imports.join("\n")}
+${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
+/**
+ * ${methodOf(kind)} ${
+    fullPath(parts)
+  }: ${shape.name}, a function route (\`defineRoute\`, registered in
+ * src/platform/function-routes.ts): it states its own security, and no route group's guards apply.
+ */
+export const ${functionRouteName(shape.name)}: FunctionRoute = defineRoute({
+  method: "${methodOf(kind)}",
+  path: "${fullPath(parts)}",
+  operationId: "${camelOf(kebabOf(shape.name))}",
+  summary: "${summaryOf(shape.name)}",
+  tags: ["${context}"],
+  ${
+    parsed.length === 0
+      ? ""
+      : `request: { ${parsed.map((p) => `${p.part}: zodSchema(${p.schema})`).join(", ")} },`
+  }
+  responses: { ${status}: { description: "${describe(status)}"${
+    hasAnswer ? ", body: zodSchema(answerSchema)" : ""
+  } } },
+  security: ["bearer"],${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
+}, async ({ ${inputs} }) => {
+  ${
+    hasAnswer
+      ? `return { status: ${status}, body: await ${execute} };`
+      : `await ${execute};\n  return { status: ${status} };`
+  }
+});
+`;
+}
+
+/** A value of an input for the spec's request. */
+function sample(input: Field, index: number): string {
+  switch (input.shape.kind) {
+    case "number":
+      return input.initializer ?? "1";
+    case "boolean":
+      return "true";
+    case "enum":
+      return JSON.stringify(input.shape.values[0]);
+    default:
+      return JSON.stringify(`${input.name.replace(/Id$/, "")}-${index + 1}`);
+  }
+}
+
+/**
+ * The route's spec: it calls the route over HTTP through the test application, every answer checked
+ * against the OpenAPI document: the success status for a caller with the permission (any
+ * documented refusal when its path names what the in-memory application lacks), 401 without a
+ * token, 403 without the permission.
+ */
+export function specFile(parts: RouteParts): string {
+  const { context, kind, shape, status, inPath, rest } = parts;
+  const camel = camelOf(context);
+  const method = methodOf(kind);
+  const url = fullPath(parts).replace(
+    /:([a-zA-Z][a-zA-Z0-9]*)/g,
+    (_, param: string) => JSON.parse(sample(inPath.find((i) => i.name === param)!, 0)),
+  );
+  const body = kind === "command" && rest.length > 0
+    ? `{ ${rest.map((input, i) => `${input.name}: ${sample(input, i)}`).join(", ")} }`
+    : undefined;
+  const permissionsModule = `../../${context}.permissions.ts`;
+  const exact = inPath.length === 0;
+  const title = `${method} ${fullPath(parts)}`;
+  return `import assert from "node:assert/strict";
+import { validatingFetch } from "@kit/http/testing";
+import { testApplication, testToken } from "../../../../platform/platform-test.module.ts";
+import { ${camel}Module } from "../../${context}.module.ts";
+${shape.requiresPermission ? `import { ${camel}Permissions } from "${permissionsModule}";\n` : ""}
+// The role "granted" holds every permission of the context.
+const application = testApplication([${camel}Module], {
+  grants: { granted: ${shape.requiresPermission ? `Object.values(${camel}Permissions)` : "[]"} },
+});
+// Every answer is checked against the OpenAPI document: an undocumented status or body fails.
+const fetch = validatingFetch(application.http.fetch, () => application.http.openapi());
+
+function call(token?: string): Promise<Response> {
+  return fetch(
+    new Request("http://api.test${url}", {
+      method: "${method}",
+      headers: {
+        ...(token === undefined ? {} : { authorization: \`Bearer \${token}\` }),${
+    body === undefined ? "" : `\n        "content-type": "application/json",`
+  }
+      },${body === undefined ? "" : `\n      body: JSON.stringify(${body}),`}
+    }),
+  );
+}
+
+Deno.test("${title} answers ${exact ? status : "as its document says"} to a caller of one tenant${
+    shape.requiresPermission ? " with the permission" : ""
+  }", async () => {
+  const response = await call(await testToken({ sub: "someone", roles: ["granted"], tenants: ["t1"] }));
+  ${
+    exact
+      ? `assert.equal(response.status, ${status}, await response.clone().text());`
+      : `// ${url} names nothing the in-memory application holds: a documented refusal, never a 5xx.
+  assert.ok(response.status < 500, await response.clone().text());`
+  }
+  await response.body?.cancel();
+});
+
+Deno.test("${title} answers 401 to a caller without a token", async () => {
+  const response = await call();
+  assert.equal(response.status, 401);
+  await response.body?.cancel();
+});
+${
+    shape.requiresPermission
+      ? `
+Deno.test("${title} answers 403 to a caller without the permission", async () => {
+  const response = await call(await testToken({ sub: "someone-else", tenants: ["t1"] }));
+  assert.equal(response.status, 403);
+  await response.body?.cancel();
+});
+`
+      : ""
+  }`;
+}
