@@ -9,7 +9,7 @@ import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
 
 /**
- * Plans every derived file of the given contexts (all when none named), reading planned writes
+ * Plans every derived file of the contexts in `only` (all when it is not given), reading planned writes
  * from `overlay` before the disk: barrels, dependency manifests, CONTEXT.md lists, context map,
  * and the renames that give each decision record of a context a number of its own.
  * In a worker's worktree (`.kit/worker.json`), the context map, a document every context shares,
@@ -19,8 +19,9 @@ export async function planDerived(
   root: string,
   config: KitConfig,
   overlay: ReadonlyMap<string, string> = new Map(),
+  only?: ReadonlySet<string>,
 ): Promise<FileWrite[]> {
-  // Loaded here, not at start: they bring ts-morph, which a cached `docs --check` never needs.
+  // Loaded here, not at start: they bring the parser, which a cached `docs --check` never needs.
   const [{ contextMap }, { deriveConsumption }, { deriveContext }, { planDecisionNumbers }] =
     await Promise.all([
       import("../derive/context_map.ts"),
@@ -33,6 +34,7 @@ export async function planDerived(
     contents: contextMap(config, await deriveConsumption(root, config, overlay)),
   }];
   for (const context of [...config.contexts].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (only !== undefined && !only.has(context.name)) continue;
     const base = `src/contexts/${context.name}`;
     if (
       !existsSync(join(root, base)) && ![...overlay.keys()].some((p) => p.startsWith(base + "/"))
@@ -141,8 +143,10 @@ function replaceMarkdownRegion(text: string, body: string, file: string): string
 }
 
 /**
- * A plan completed with the derived files its writes change (planned writes read first); a plan
- * that writes `kit.config.json` also rewrites `.dependency-cruiser.cjs`.
+ * A plan completed with the derived files its writes change (planned writes read first): those
+ * of the contexts it writes in (the others' sources are unchanged, so are their derived files),
+ * the context map and the decision numbers; a plan that writes `kit.config.json` derives every
+ * context, and also rewrites `.dependency-cruiser.cjs`.
  */
 export async function withDerived(
   root: string,
@@ -150,7 +154,12 @@ export async function withDerived(
   writes: readonly FileWrite[],
 ): Promise<FileWrite[]> {
   const overlay = new Map(writes.map((w) => [w.path, w.contents]));
-  const derived = await planDerived(root, config, overlay);
+  const touched = overlay.has("kit.config.json") ? undefined : new Set(
+    writes.map((w) => /^src\/contexts\/([^/]+)\//.exec(w.path)?.[1]).filter((c): c is string =>
+      c !== undefined
+    ),
+  );
+  const derived = await planDerived(root, config, overlay, touched);
   if (overlay.has("kit.config.json")) derived.push(depcruiseConfigWrite(config));
   const derivedPaths = new Set(derived.map((w) => w.path));
   return [...writes.filter((w) => !derivedPaths.has(w.path)), ...derived];

@@ -1,26 +1,18 @@
 import { existsSync } from "node:fs";
-import { derivationInputs, isDerivedOutput, recordDerivation } from "../derive/derived_cache.ts";
+import {
+  cachedCurrent,
+  derivationInputs,
+  derivationInputsAfter,
+  isDerivedOutput,
+  readDerivedCache,
+  recordDerivation,
+} from "../derive/derived_cache.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { type GeneratorKind, generatorKinds, namesFile } from "../generators/catalog.ts";
-import { planBackgroundJob } from "../generators/generate_background_job.ts";
-import { planIntegrationEvent, planIntegrationHandler } from "../generators/generate_events.ts";
-import { planMessage } from "../generators/generate_message.ts";
-import { planAdr, planWorker } from "../generators/generate_project_parts.ts";
-import { planRepository } from "../generators/generate_repository.ts";
-import { planService } from "../generators/generate_service.ts";
-import { planPolicy } from "../generators/generate_policy.ts";
-import { planGateway } from "../generators/generate_gateway.ts";
-import { planAdapter } from "../generators/generate_adapter.ts";
-import { planRouteGroup } from "../generators/generate_route_group.ts";
-import { planRoute } from "../generators/generate_route.ts";
-import { planScheduledJob } from "../generators/generate_scheduled_job.ts";
-import { planAggregate, planPort } from "../generators/generate_simple.ts";
-import { planContext } from "../generators/generate_context.ts";
-import { planErrorCode } from "../generators/generate_error_code.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 
 /** What `kit generate` is told. */
@@ -56,7 +48,12 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       if (first === undefined) {
         throw new CliError("Usage: kit generate context <name> [--kind core|supporting|generic]");
       }
-      plan = await planContext(root, config, first, String(input.options.kind ?? "supporting"));
+      plan = await (await import("../generators/generate_context.ts")).planContext(
+        root,
+        config,
+        first,
+        String(input.options.kind ?? "supporting"),
+      );
       break;
     }
     case "command":
@@ -67,15 +64,22 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         );
       }
       const permission = input.options.permission;
-      plan = await planMessage(root, config, kind.kind, first, second, {
-        ...(typeof permission === "string" ? { permission } : {}),
-        ...(input.options.search === true ? { search: true } : {}),
-        ...(typeof input.options.aggregate === "string"
-          ? { aggregate: input.options.aggregate }
-          : {}),
-        ...(input.options.creates === true ? { creates: true } : {}),
-        ...(typeof input.options.grant === "string" ? { grant: input.options.grant } : {}),
-      });
+      plan = await (await import("../generators/generate_message.ts")).planMessage(
+        root,
+        config,
+        kind.kind,
+        first,
+        second,
+        {
+          ...(typeof permission === "string" ? { permission } : {}),
+          ...(input.options.search === true ? { search: true } : {}),
+          ...(typeof input.options.aggregate === "string"
+            ? { aggregate: input.options.aggregate }
+            : {}),
+          ...(input.options.creates === true ? { creates: true } : {}),
+          ...(typeof input.options.grant === "string" ? { grant: input.options.grant } : {}),
+        },
+      );
       break;
     }
     case "aggregate":
@@ -86,10 +90,20 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       }
       const command = input.options.command;
       plan = kind.kind === "aggregate"
-        ? await planAggregate(root, config, first, second)
+        ? await (await import("../generators/generate_simple.ts")).planAggregate(
+          root,
+          config,
+          first,
+          second,
+        )
         : kind.kind === "port"
-        ? await planPort(root, config, first, second)
-        : await planBackgroundJob(
+        ? await (await import("../generators/generate_simple.ts")).planPort(
+          root,
+          config,
+          first,
+          second,
+        )
+        : await (await import("../generators/generate_background_job.ts")).planBackgroundJob(
           root,
           config,
           first,
@@ -102,12 +116,21 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       if (first === undefined || second === undefined) {
         throw new CliError("Usage: kit generate repository <context> <Aggregate>");
       }
-      plan = await planRepository(root, config, first, second);
+      plan = await (await import("../generators/generate_repository.ts")).planRepository(
+        root,
+        config,
+        first,
+        second,
+      );
       break;
     }
     case "service": {
       if (first === undefined) throw new CliError("Usage: kit generate service <context>");
-      plan = await planService(root, config, first);
+      plan = await (await import("../generators/generate_service.ts")).planService(
+        root,
+        config,
+        first,
+      );
       break;
     }
     case "policy": {
@@ -115,7 +138,7 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         throw new CliError("Usage: kit generate policy <context> <Name> --permission <name>");
       }
       const permission = input.options.permission;
-      plan = await planPolicy(
+      plan = await (await import("../generators/generate_policy.ts")).planPolicy(
         root,
         config,
         first,
@@ -128,7 +151,12 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
       if (first === undefined || second === undefined) {
         throw new CliError("Usage: kit generate gateway <context> <upstream-context>");
       }
-      plan = await planGateway(root, config, first, second);
+      plan = await (await import("../generators/generate_gateway.ts")).planGateway(
+        root,
+        config,
+        first,
+        second,
+      );
       break;
     }
     case "adapter": {
@@ -138,10 +166,16 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         );
       }
       const adapterKind = input.options.kind;
-      plan = await planAdapter(root, config, first, second, {
-        ...(typeof adapterKind === "string" ? { kind: adapterKind } : {}),
-        decorators: input.options.decorators === true,
-      });
+      plan = await (await import("../generators/generate_adapter.ts")).planAdapter(
+        root,
+        config,
+        first,
+        second,
+        {
+          ...(typeof adapterKind === "string" ? { kind: adapterKind } : {}),
+          decorators: input.options.decorators === true,
+        },
+      );
       break;
     }
     case "job": {
@@ -151,21 +185,33 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         );
       }
       const { every, command } = input.options;
-      plan = await planScheduledJob(root, config, first, second, {
-        ...(typeof every === "string" ? { every } : {}),
-        ...(typeof command === "string" ? { command } : {}),
-      });
+      plan = await (await import("../generators/generate_scheduled_job.ts")).planScheduledJob(
+        root,
+        config,
+        first,
+        second,
+        {
+          ...(typeof every === "string" ? { every } : {}),
+          ...(typeof command === "string" ? { command } : {}),
+        },
+      );
       break;
     }
     case "adr": {
       if (first === undefined || second === undefined) {
         throw new CliError("Usage: kit generate adr <context> <Name> [--deviation]");
       }
-      plan = await planAdr(root, config, first, second, input.options.deviation === true);
+      plan = await (await import("../generators/generate_project_parts.ts")).planAdr(
+        root,
+        config,
+        first,
+        second,
+        input.options.deviation === true,
+      );
       break;
     }
     case "worker": {
-      plan = planWorker(root, config);
+      plan = (await import("../generators/generate_project_parts.ts")).planWorker(root, config);
       break;
     }
     case "route-group": {
@@ -175,10 +221,16 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         );
       }
       const { role, prefix } = input.options;
-      plan = await planRouteGroup(root, config, first, second, {
-        ...(typeof role === "string" ? { role } : {}),
-        ...(typeof prefix === "string" ? { prefix } : {}),
-      });
+      plan = await (await import("../generators/generate_route_group.ts")).planRouteGroup(
+        root,
+        config,
+        first,
+        second,
+        {
+          ...(typeof role === "string" ? { role } : {}),
+          ...(typeof prefix === "string" ? { prefix } : {}),
+        },
+      );
       break;
     }
     case "route": {
@@ -188,11 +240,17 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         );
       }
       const { group, path } = input.options;
-      plan = await planRoute(root, config, first, second, {
-        ...(typeof group === "string" ? { group } : {}),
-        ...(typeof path === "string" ? { path } : {}),
-        ...(input.options.function === true ? { function: true } : {}),
-      });
+      plan = await (await import("../generators/generate_route.ts")).planRoute(
+        root,
+        config,
+        first,
+        second,
+        {
+          ...(typeof group === "string" ? { group } : {}),
+          ...(typeof path === "string" ? { path } : {}),
+          ...(input.options.function === true ? { function: true } : {}),
+        },
+      );
       break;
     }
     case "error-code": {
@@ -202,10 +260,16 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         );
       }
       const { status, description } = input.options;
-      plan = await planErrorCode(root, config, first, second, {
-        ...(typeof status === "string" ? { status } : {}),
-        ...(typeof description === "string" ? { description } : {}),
-      });
+      plan = await (await import("../generators/generate_error_code.ts")).planErrorCode(
+        root,
+        config,
+        first,
+        second,
+        {
+          ...(typeof status === "string" ? { status } : {}),
+          ...(typeof description === "string" ? { description } : {}),
+        },
+      );
       break;
     }
     case "integration-event":
@@ -214,8 +278,18 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
         throw new CliError(`Usage: kit generate ${kind.kind} <context> <Event>`);
       }
       plan = kind.kind === "integration-event"
-        ? await planIntegrationEvent(root, config, first, second)
-        : await planIntegrationHandler(root, config, first, second);
+        ? await (await import("../generators/generate_events.ts")).planIntegrationEvent(
+          root,
+          config,
+          first,
+          second,
+        )
+        : await (await import("../generators/generate_events.ts")).planIntegrationHandler(
+          root,
+          config,
+          first,
+          second,
+        );
       break;
     }
     default:
@@ -228,14 +302,29 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     if (shared.length > 0) refuseShared(kind.kind, inCatalogOrder(kind, shared));
     if (kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   }
+  // What the cache knew before the plan: a generator derives only the contexts it writes in, so
+  // the others' derived files are recorded as current only when the cache found them so.
+  const before = await derivationInputs(root);
+  const previous = await readDerivedCache(root);
+  const contexts = config.contexts.map((c) => c.name);
+  const wasCurrent = await cachedCurrent(root, before, contexts, previous);
   const written = await applyPlan(root, formatted);
-  // The plan derived every derived file from the sources it leaves: a `docs --check` next finds
-  // them current from the cache, without deriving again.
-  await recordDerivation(
-    root,
-    await derivationInputs(root),
-    new Map(formatted.filter((w) => isDerivedOutput(w.path)).map((w) => [w.path, w.contents])),
+  const derived = new Map(
+    formatted.filter((w) => isDerivedOutput(w.path)).map((w) => [w.path, w.contents]),
   );
+  const derivedAll = contexts.every((c) =>
+    !existsSync(join(root, "src/contexts", c)) ||
+    derived.has(`src/contexts/${c}/${c}.declarations.ts`)
+  );
+  if (derivedAll || wasCurrent) {
+    // A `docs --check` next finds every derived file current from the cache, deriving nothing.
+    await recordDerivation(
+      root,
+      await derivationInputsAfter(root, before, formatted.map((w) => w.path)),
+      derived,
+      derivedAll ? {} : previous!.outputs,
+    );
+  }
   return written;
 }
 

@@ -3,6 +3,7 @@ import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { knipJson } from "../check/knip_json.ts";
 import { CliError } from "../cli_error.ts";
+import { derivationInputs, isDerivedOutput, recordDerivation } from "../derive/derived_cache.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { updateRegion } from "../files/marker_regions.ts";
@@ -131,7 +132,15 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "docs/architecture/slices.md", contents: slicesFile(config) },
     ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),
   ];
-  return await applyPlan(root, await formatPlan(root, await withDerived(root, config, writes)));
+  const plan = await formatPlan(root, await withDerived(root, config, writes));
+  const written = await applyPlan(root, plan);
+  // Every context was derived: the first `docs --check` (and generator) finds them current.
+  await recordDerivation(
+    root,
+    await derivationInputs(root),
+    new Map(plan.filter((w) => isDerivedOutput(w.path)).map((w) => [w.path, w.contents])),
+  );
+  return written;
 }
 
 function linkPaths(checkout: string): string[] {

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Project } from "ts-morph";
 import type { KitConfig } from "../project/kit_config.ts";
+import { readModuleSyntax } from "./module_syntax.ts";
 
 /** A context consuming the integration events of another: the edge `upstream → downstream`. */
 export interface Consumption {
@@ -27,11 +27,6 @@ export async function deriveConsumption(
   overlay: ReadonlyMap<string, string> = new Map(),
 ): Promise<Consumption[]> {
   const contexts = new Set(config.contexts.map((c) => c.name));
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-  });
   const edges = new Map<string, Set<string>>();
   for (const context of [...contexts].sort()) {
     const base = `src/contexts/${context}`;
@@ -46,9 +41,8 @@ export async function deriveConsumption(
       // Only a file that names a published language can import an event: the others are not
       // parsed (most of a context).
       if (!text.includes("published-language/")) continue;
-      const source = project.createSourceFile(`/${path}`, text, { overwrite: true });
-      for (const declaration of source.getImportDeclarations()) {
-        const target = resolveImport(path, declaration.getModuleSpecifierValue());
+      for (const declaration of readModuleSyntax(text, path).imports) {
+        const target = resolveImport(path, declaration.from);
         const match = target === undefined
           ? null
           : /^src\/contexts\/([^/]+)\/published-language\/[^/]+\.event\.ts$/.exec(target);
@@ -56,7 +50,7 @@ export async function deriveConsumption(
         if (upstream === undefined || upstream === context || !contexts.has(upstream)) continue;
         const key = `${upstream}\u0000${context}`;
         const events = edges.get(key) ?? new Set<string>();
-        for (const named of declaration.getNamedImports()) events.add(named.getName());
+        for (const name of declaration.exported) events.add(name);
         edges.set(key, events);
       }
     }

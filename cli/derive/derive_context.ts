@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Project, type SourceFile, SyntaxKind } from "ts-morph";
+import { type ModuleSyntax, readModuleSyntax } from "./module_syntax.ts";
 import { camelOf } from "../project/kit_config.ts";
 
 /** The decorators that declare a class to the composition root, and the kind each declares. */
@@ -17,19 +17,6 @@ const declaring: Readonly<Record<string, string>> = {
   Scheduled: "scheduled jobs",
   Serializer: "serializers",
 };
-
-let project: Project | undefined;
-
-/** One ts-morph project for every context a run derives (making one costs more than a parse). */
-function sharedProject(): Project {
-  project ??= new Project({
-    useInMemoryFileSystem: false,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-    compilerOptions: { allowJs: false },
-  });
-  return project;
-}
 
 /** A use of one of the declaring decorators in a file's text (`@Handles(`...). */
 const declaringDecorator = new RegExp(`@\\s*(${Object.keys(declaring).join("|")})\\b`);
@@ -62,8 +49,8 @@ export interface DerivedContext {
 }
 
 /**
- * Derives a context's files from its sources with ts-morph, reading only that context's files
- * (syntax only: no type checking, no other context loaded). Sorted output: the same sources give
+ * Derives a context's files from its sources, reading only that context's files (their syntax
+ * only: no type checking, no other context loaded). Sorted output: the same sources give
  * the same bytes, whatever order they were written in.
  */
 export async function deriveContext(
@@ -72,7 +59,6 @@ export async function deriveContext(
   overlay: ReadonlyMap<string, string> = new Map(),
 ): Promise<DerivedContext> {
   const base = join(root, "src/contexts", context);
-  const project = sharedProject();
   const planned = [...overlay.keys()].map((path) => join(root, path)).filter((path) =>
     path.startsWith(base + "/") && path.endsWith(".ts")
   );
@@ -86,8 +72,7 @@ export async function deriveContext(
     const text = overlay.get(relative(root, file)) ?? await readFile(file, "utf8");
     // A file with none of the declaring decorators declares nothing: it is not parsed.
     if (!declaringDecorator.test(text)) continue;
-    const source = project.createSourceFile(file, text, { overwrite: true });
-    declared.push(...declaredIn(source, base));
+    declared.push(...declaredIn(readModuleSyntax(text, relative(root, file)), file, base));
   }
   declared.sort((a, b) => a.name.localeCompare(b.name));
   return {
@@ -97,46 +82,34 @@ export async function deriveContext(
   };
 }
 
-function declaredIn(source: SourceFile, base: string): Declared[] {
+function declaredIn(source: ModuleSyntax, path: string, base: string): Declared[] {
   const out: Declared[] = [];
-  for (const cls of source.getClasses()) {
-    const name = cls.getName();
-    if (name === undefined || !cls.isExported()) continue;
-    const kinds = cls.getDecorators().map((d) => declaring[d.getName()]).filter((k): k is string =>
+  const imports = new Map<string, string>();
+  for (const declaration of source.imports) {
+    for (const name of declaration.names) imports.set(name, declaration.from);
+  }
+  const file = `./${relative(base, path)}`;
+  for (const cls of source.classes) {
+    const kinds = cls.decorators.map((d) => declaring[d]).filter((k): k is string =>
       k !== undefined
     );
-    if (kinds.length === 0) continue;
-    const imports = new Map<string, string>();
-    for (const declaration of source.getImportDeclarations()) {
-      const from = declaration.getModuleSpecifierValue();
-      for (const named of declaration.getNamedImports()) imports.set(named.getName(), from);
-    }
+    if (cls.name === "" || kinds.length === 0) continue;
     // Messages (commands, queries) are built by their senders, not by the container.
     const injectable = kinds.some((kind) => kind !== "messages");
-    const constructor = injectable ? cls.getConstructors()[0] : undefined;
-    const dependencies = (constructor?.getParameters() ?? []).map((parameter) => {
-      const typeNode = parameter.getTypeNode();
-      const typeName = typeNode?.getKind() === SyntaxKind.TypeReference
-        ? typeNode.getText().replace(/<.*$/, "")
-        : undefined;
+    const parameters = injectable ? cls.constructorParameters : [];
+    const dependencies = parameters.map((parameter) => {
+      const typeName = parameter.typeName;
       if (typeName === undefined) {
         throw new Error(
           `${
-            relative(base, source.getFilePath())
-          }: parameter '${parameter.getName()}' of '${name}' needs a type naming its token`,
+            relative(base, path)
+          }: parameter '${parameter.name}' of '${cls.name}' needs a type naming its token`,
         );
       }
-      const from = kernelTokens.has(typeName)
-        ? "@kit/kernel"
-        : imports.get(typeName) ?? `./${relative(base, source.getFilePath())}`;
-      return { name: typeName, from: resolveFrom(from, source.getFilePath(), base) };
+      const from = kernelTokens.has(typeName) ? "@kit/kernel" : imports.get(typeName) ?? file;
+      return { name: typeName, from: resolveFrom(from, path, base) };
     });
-    out.push({
-      name,
-      file: `./${relative(base, source.getFilePath())}`,
-      kind: kinds[0]!,
-      dependencies,
-    });
+    out.push({ name: cls.name, file, kind: kinds[0]!, dependencies });
   }
   return out;
 }

@@ -8,7 +8,9 @@ import denoJson from "../deno.json" with { type: "json" };
  * What `kit docs` last derived, kept in `.kit/derived-cache.json` (the project ignores `.kit/`):
  * a digest of every input of the derivation and the digest of each derived file it wrote or found
  * current. When the inputs have the same digest and every derived file on disk the recorded one,
- * the files are current without parsing a context or running the formatter.
+ * the files are current without parsing a context or running the formatter. The inputs are kept
+ * per context, so that a generator, which derives only the contexts it writes in, can record a
+ * derivation whose other contexts' files the cache found current before it ran.
  *
  * The inputs: every file under `src/contexts/` but the derived ones (barrels, manifests,
  * `CONTEXT.md`), `kit.config.json`, `deno.json` (the formatter's settings), whether the tree is a
@@ -17,8 +19,17 @@ import denoJson from "../deno.json" with { type: "json" };
  * Either way the cache misses and the derivation runs in full.
  */
 export interface DerivedCache {
-  readonly inputs: string;
+  readonly inputs: DerivationInputs;
   readonly outputs: Readonly<Record<string, string>>;
+}
+
+/**
+ * The digests of a derivation's inputs: what every context's derivation depends on (`global`:
+ * the CLI, `kit.config.json`, `deno.json`, trunk or worktree) and each context's own sources.
+ */
+export interface DerivationInputs {
+  readonly global: string;
+  readonly contexts: Readonly<Record<string, string>>;
 }
 
 const cachePath = ".kit/derived-cache.json";
@@ -66,26 +77,81 @@ async function deriverSources(): Promise<string> {
   return parts.join("\0");
 }
 
-/** The digest of every input of the derivation. */
-export async function derivationInputs(root: string): Promise<string> {
-  const paths: string[] = [];
-  await files(root, "src/contexts", paths);
+/** The digests of every input of the derivation. */
+export async function derivationInputs(root: string): Promise<DerivationInputs> {
+  const contexts: Record<string, string> = {};
+  if (existsSync(join(root, "src/contexts"))) {
+    for (const entry of await readdir(join(root, "src/contexts"), { withFileTypes: true })) {
+      if (entry.isDirectory()) contexts[entry.name] = await contextDigest(root, entry.name);
+    }
+  }
+  return { global: await globalDigest(root), contexts };
+}
+
+/**
+ * The inputs after a plan wrote `written` (paths from the root) over inputs taken before it:
+ * only the contexts it wrote in are read again (and the global inputs, when it wrote one).
+ */
+export async function derivationInputsAfter(
+  root: string,
+  before: DerivationInputs,
+  written: readonly string[],
+): Promise<DerivationInputs> {
+  const contexts: Record<string, string> = { ...before.contexts };
+  const touched = new Set(
+    written.map((path) => /^src\/contexts\/([^/]+)\//.exec(path)?.[1]).filter((c) =>
+      c !== undefined
+    ),
+  );
+  for (const context of touched) {
+    if (existsSync(join(root, "src/contexts", context!))) {
+      contexts[context!] = await contextDigest(root, context!);
+    } else delete contexts[context!];
+  }
+  const global = written.some((path) => path === "kit.config.json" || path === "deno.json")
+    ? await globalDigest(root)
+    : before.global;
+  return { global, contexts };
+}
+
+async function globalDigest(root: string): Promise<string> {
   const parts = [
     `kit ${denoJson.version}`,
     await deriverSources(),
     existsSync(join(root, ".kit/worker.json")) ? "worktree" : "trunk",
   ];
-  for (
-    const path of [
-      "kit.config.json",
-      "deno.json",
-      ...paths.filter((p) => !isDerivedOutput(p)).sort(),
-    ]
-  ) {
+  for (const path of ["kit.config.json", "deno.json"]) {
     const full = join(root, path);
     parts.push(path, existsSync(full) ? await readFile(full, "utf8") : "");
   }
   return await sha256(parts.join("\0"));
+}
+
+async function contextDigest(root: string, context: string): Promise<string> {
+  const paths: string[] = [];
+  await files(root, `src/contexts/${context}`, paths);
+  const parts: string[] = [];
+  for (const path of paths.filter((p) => !isDerivedOutput(p)).sort()) {
+    parts.push(path, await readFile(join(root, path), "utf8"));
+  }
+  return await sha256(parts.join("\0"));
+}
+
+/** Whether two derivations had the same inputs. */
+function sameInputs(a: DerivationInputs, b: DerivationInputs): boolean {
+  const names = Object.keys(a.contexts);
+  return a.global === b.global && names.length === Object.keys(b.contexts).length &&
+    names.every((name) => a.contexts[name] === b.contexts[name]);
+}
+
+/** The cache as recorded, if there is one this version of kit can read. */
+export async function readDerivedCache(root: string): Promise<DerivedCache | undefined> {
+  try {
+    const cache = JSON.parse(await readFile(join(root, cachePath), "utf8"));
+    return typeof cache?.inputs?.global === "string" ? cache : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -95,16 +161,12 @@ export async function derivationInputs(root: string): Promise<string> {
  */
 export async function cachedCurrent(
   root: string,
-  inputs: string,
+  inputs: DerivationInputs,
   contexts: readonly string[],
+  cache?: DerivedCache,
 ): Promise<boolean> {
-  let cache: DerivedCache;
-  try {
-    cache = JSON.parse(await readFile(join(root, cachePath), "utf8"));
-  } catch {
-    return false;
-  }
-  if (cache.inputs !== inputs) return false;
+  cache ??= await readDerivedCache(root);
+  if (cache === undefined || !sameInputs(cache.inputs, inputs)) return false;
   const expected = contexts.filter((c) => existsSync(join(root, "src/contexts", c))).flatMap((
     c,
   ) => [
@@ -126,15 +188,17 @@ export async function cachedCurrent(
 
 /**
  * Records a derivation whose files are all current on disk: `planned` maps each derived path to
- * what it holds (a removed file: absent, recorded as such). Best effort: a cache that cannot be
- * written only costs the next run a full derivation.
+ * what it holds (a removed file: absent, recorded as such); `kept`, the digests of derived files
+ * the plan did not derive, found current by the cache before it ran. Best effort: a cache that
+ * cannot be written only costs the next run a full derivation.
  */
 export async function recordDerivation(
   root: string,
-  inputs: string,
+  inputs: DerivationInputs,
   planned: ReadonlyMap<string, string | undefined>,
+  kept: Readonly<Record<string, string>> = {},
 ): Promise<void> {
-  const outputs: Record<string, string> = {};
+  const outputs: Record<string, string> = { ...kept };
   for (const [path, contents] of planned) {
     outputs[path] = contents === undefined ? "" : await sha256(contents);
   }
