@@ -12,7 +12,7 @@ import denoJson from "./deno.json" with { type: "json" };
 /**
  * The commands, each loaded when it runs: `kit --version`, `kit hook pre-tool-use` (run before
  * every tool call of an agent) and a `kit docs --check` answered from its cache do not pay for
- * ts-morph and the generators.
+ * the parser and the generators.
  */
 const commands = {
   unused: () => import("./check/unused.ts"),

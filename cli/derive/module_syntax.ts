@@ -22,6 +22,10 @@ export interface ConstructorParameter {
   readonly name: string;
   /** The type reference's name without type arguments; undefined for any other type. */
   readonly typeName?: string;
+  /** Its type as written (`string`, `"a" | "b"`); undefined when none is. */
+  readonly typeText?: string;
+  /** Whether its type is a literal type (`"weekly"`, `3`). */
+  readonly literalType?: boolean;
 }
 
 /** An exported class: its name, its decorators' names, its constructor's parameters. */
@@ -66,13 +70,13 @@ export function readModuleSyntax(text: string, path: string): ModuleSyntax {
       statement.type === "ExportNamedDeclaration" &&
       statement.declaration?.type === "ClassDeclaration"
     ) {
-      classes.push(classOf(statement.declaration, statement.decorators ?? []));
+      classes.push(classOf(statement.declaration, statement.decorators ?? [], text));
     }
   }
   return { imports, classes };
 }
 
-function classOf(declaration: Node, outer: readonly Node[]): ExportedClass {
+function classOf(declaration: Node, outer: readonly Node[], text: string): ExportedClass {
   const decorators = [...outer, ...(declaration.decorators ?? [])].map((d: Node) => {
     const callee = d.expression.type === "CallExpression" ? d.expression.callee : d.expression;
     return callee.type === "Identifier" ? callee.name : callee.property?.name ?? "";
@@ -83,16 +87,22 @@ function classOf(declaration: Node, outer: readonly Node[]): ExportedClass {
   return {
     name: declaration.id?.name ?? "",
     decorators,
-    constructorParameters: (constructor?.params ?? []).map(parameterOf),
+    constructorParameters: (constructor?.params ?? []).map((p: Node) => parameterOf(p, text)),
   };
 }
 
-function parameterOf(parameter: Node): ConstructorParameter {
+function parameterOf(parameter: Node, text: string): ConstructorParameter {
   const binding = parameter.type === "TSParameterProperty" ? parameter.parameter : parameter;
   const target = binding.type === "AssignmentPattern" ? binding.left : binding;
   const type = target.typeAnnotation?.typeAnnotation;
   const typeName = type?.type === "TSTypeReference" ? nameOf(type.typeName) : undefined;
-  return { name: target.name ?? "", ...(typeName === undefined ? {} : { typeName }) };
+  return {
+    name: target.name ?? "",
+    ...(typeName === undefined ? {} : { typeName }),
+    ...(type === undefined
+      ? {}
+      : { typeText: text.slice(type.start, type.end), literalType: type.type === "TSLiteralType" }),
+  };
 }
 
 function nameOf(name: Node): string {

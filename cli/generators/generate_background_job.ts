@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Project, SyntaxKind } from "ts-morph";
+import { readModuleSyntax } from "../derive/module_syntax.ts";
 import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
@@ -179,21 +179,20 @@ async function aggregateLoadedBy(
 }
 
 async function commandInputs(file: string, command: string): Promise<Input[]> {
-  const project = new Project({ useInMemoryFileSystem: true, skipAddingFilesFromTsConfig: true });
-  const source = project.createSourceFile("command.ts", await readFile(file, "utf8"));
-  const cls = source.getClass(command);
+  const cls = readModuleSyntax(await readFile(file, "utf8"), file).classes.find((c) =>
+    c.name === command
+  );
   if (cls === undefined) throw new CliError(`'${file}' declares no class '${command}'`);
-  const parameters = cls.getConstructors()[0]?.getParameters() ?? [];
-  return parameters.slice(1).map((parameter) => {
-    const type = parameter.getTypeNode()?.getText() ?? "unknown";
+  return cls.constructorParameters.slice(1).map((parameter) => {
+    const type = parameter.typeText ?? "unknown";
     const date = type === "Date";
     const primitive = ["string", "number", "boolean"].includes(type) ||
-      parameter.getTypeNode()?.getKind() === SyntaxKind.LiteralType;
+      parameter.literalType === true;
     if (!date && !primitive) {
       throw new CliError(
-        `Command '${command}' takes '${parameter.getName()}: ${type}', a value object: commands take primitives and ids`,
+        `Command '${command}' takes '${parameter.name}: ${type}', a value object: commands take primitives and ids`,
       );
     }
-    return { name: parameter.getName(), type, date };
+    return { name: parameter.name, type, date };
   });
 }

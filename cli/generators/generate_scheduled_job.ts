@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Project } from "ts-morph";
+import { readModuleSyntax } from "../derive/module_syntax.ts";
 import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
@@ -48,15 +48,14 @@ export async function planScheduledJob(
         `Unknown command '${command}' in context '${context}': '${file}' is missing`,
       );
     }
-    const project = new Project({ useInMemoryFileSystem: true, skipAddingFilesFromTsConfig: true });
-    const cls = project.createSourceFile("c.ts", await readFile(join(root, file), "utf8")).getClass(
-      command,
+    const cls = readModuleSyntax(await readFile(join(root, file), "utf8"), file).classes.find((c) =>
+      c.name === command
     );
-    const inputs = cls?.getConstructors()[0]?.getParameters().slice(1) ?? [];
+    const inputs = cls?.constructorParameters.slice(1) ?? [];
     if (inputs.length > 0) {
       throw new CliError(
         `Command '${command}' takes inputs (${
-          inputs.map((p) => p.getName()).join(", ")
+          inputs.map((p) => p.name).join(", ")
         }): a scheduled job sends a command that takes only its actor`,
       );
     }

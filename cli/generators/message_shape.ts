@@ -1,11 +1,6 @@
-import {
-  ModuleKind,
-  ModuleResolutionKind,
-  type Node,
-  Project,
-  ScriptTarget,
-  type Type,
-} from "ts-morph";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parse } from "@babel/parser";
 import { CliError } from "../cli_error.ts";
 
 /** A value's shape, as far as a route's schemas need it. */
@@ -38,104 +33,207 @@ export interface MessageShape {
   readonly requiresPermission: boolean;
 }
 
+// deno-lint-ignore no-explicit-any
+type Node = any;
+
+/** A parsed module: its text, its top-level statements, where it is. */
+interface Module {
+  readonly path: string;
+  readonly text: string;
+  readonly body: readonly Node[];
+}
+
+function load(path: string): Module {
+  const text = readFileSync(path, "utf8");
+  const body = parse(text, {
+    sourceType: "module",
+    sourceFilename: path,
+    plugins: ["typescript", "decorators-legacy"],
+  }).program.body;
+  return { path, text, body };
+}
+
 /**
- * Reads a command or query class with the TypeScript checker: its constructor's inputs after the
- * actor, and the type it answers (its base class's type argument), resolved through the files it
- * imports by relative path.
+ * Reads a command or query class from its syntax: its constructor's inputs after the actor, and
+ * the type it answers (its base class's type argument), following type names to the interfaces
+ * and type aliases of its module and of the modules it imports by relative path. A type it
+ * cannot state as JSON (a `Date`, a class, a type of a package) is refused, naming where.
  */
 export function readMessageShape(path: string, name: string): MessageShape {
-  const project = new Project({
-    skipAddingFilesFromTsConfig: true,
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      allowImportingTsExtensions: true,
-      module: ModuleKind.ESNext,
-      moduleResolution: ModuleResolutionKind.Bundler,
-      target: ScriptTarget.ES2022,
-    },
-  });
-  const file = project.addSourceFileAtPath(path);
-  project.resolveSourceFileDependencies();
-  const message = file.getClass(name);
-  if (message === undefined) throw new CliError(`${path} declares no class ${name}`);
-  const base = message.getExtends();
-  const [resultNode] = base?.getTypeArguments() ?? [];
-  if (base === undefined || resultNode === undefined) {
+  const module = load(path);
+  const declaration = module.body
+    .map((s) => s.type === "ExportNamedDeclaration" ? s.declaration : s)
+    .find((d) => d?.type === "ClassDeclaration" && d.id?.name === name);
+  if (declaration === undefined) throw new CliError(`${path} declares no class ${name}`);
+  const decorators = [
+    ...(module.body.find((s) => s.declaration === declaration)?.decorators ?? []),
+    ...(declaration.decorators ?? []),
+  ];
+  const resultNode = declaration.superTypeParameters?.params?.[0];
+  if (declaration.superClass === null || resultNode === undefined) {
     throw new CliError(`${name} extends no Command<Result> or Query<Result>`);
   }
-  const constructor = message.getConstructors()[0];
-  const inputs = (constructor?.getParameters() ?? []).slice(1).map((parameter): Field => {
-    const initializer = parameter.getInitializer()?.getText();
+  const constructor = declaration.body.body.find((m: Node) =>
+    m.type === "ClassMethod" && m.kind === "constructor"
+  );
+  const inputs = (constructor?.params ?? []).slice(1).map((parameter: Node): Field => {
+    const binding = parameter.type === "TSParameterProperty" ? parameter.parameter : parameter;
+    const target = binding.type === "AssignmentPattern" ? binding.left : binding;
+    const initializer = binding.type === "AssignmentPattern"
+      ? module.text.slice(binding.right.start, binding.right.end)
+      : undefined;
+    const where = `${name}'s input '${target.name}'`;
+    const annotation = target.typeAnnotation?.typeAnnotation;
+    const shape = annotation !== undefined
+      ? shapeOf(annotation, module, where)
+      : initializer !== undefined
+      ? shapeOfValue(binding.right, where)
+      : refuse(where, "untyped");
     return {
-      name: parameter.getName(),
-      shape: shapeOf(parameter.getType(), parameter, `${name}'s input '${parameter.getName()}'`),
-      optional: initializer !== undefined || parameter.hasQuestionToken(),
+      name: target.name,
+      shape,
+      optional: initializer !== undefined || target.optional === true,
       ...(initializer === undefined ? {} : { initializer }),
     };
   });
-  const resultText = resultNode.getText();
+  const resultText = module.text.slice(resultNode.start, resultNode.end);
   const named = /^[A-Za-z_$][\w$]*$/.test(resultText);
   const resultType = named
-    ? { text: resultText, exported: file.getExportedDeclarations().has(resultText) }
-    : resultNode.getKindName() === "TypeLiteral"
+    ? { text: resultText, exported: exportsType(module, resultText) }
+    : resultNode.type === "TSTypeLiteral"
     ? { text: resultText, exported: false }
     : undefined;
   return {
     name,
     inputs,
-    result: shapeOf(resultNode.getType(), resultNode, `${name}'s answer`),
+    result: shapeOf(resultNode, module, `${name}'s answer`),
     ...(resultType === undefined ? {} : { resultType }),
-    requiresPermission: message.getDecorator("Requires") !== undefined,
+    requiresPermission: decorators.some((d: Node) =>
+      (d.expression.type === "CallExpression" ? d.expression.callee : d.expression).name ===
+        "Requires"
+    ),
   };
 }
 
-/** A type's shape, or a refusal naming where it was met and what it is. */
-function shapeOf(type: Type, at: Node, where: string): Shape {
-  if (type.isString() || type.isTemplateLiteral()) return { kind: "string" };
-  if (type.isNumber()) return { kind: "number" };
-  if (type.isBoolean()) return { kind: "boolean" };
-  if (type.isVoid() || type.isUndefined()) return { kind: "void" };
-  if (type.isStringLiteral()) return { kind: "enum", values: [type.getLiteralValue() as string] };
-  if (type.isUnion()) {
-    const members = type.getUnionTypes().filter((member) => !member.isUndefined());
-    if (members.length > 0 && members.every((member) => member.isStringLiteral())) {
-      return { kind: "enum", values: members.map((member) => member.getLiteralValue() as string) };
-    }
-    if (members.every((member) => member.isBooleanLiteral())) return { kind: "boolean" };
-    if (members.length === 1) return shapeOf(members[0]!, at, where);
-  }
-  const element = type.getArrayElementType() ??
-    (type.getSymbol()?.getName() === "ReadonlyArray" ? type.getTypeArguments()[0] : undefined);
-  if (element !== undefined) return { kind: "array", item: shapeOf(element, at, `${where}[]`) };
-  if (type.isObject() && type.getCallSignatures().length === 0 && !isBuiltIn(type)) {
-    return {
-      kind: "object",
-      fields: type.getProperties().map((property): Field => {
-        const propertyType = property.getTypeAtLocation(at);
-        const optional = property.isOptional();
-        return {
-          name: property.getName(),
-          shape: shapeOf(
-            optional ? propertyType.getNonNullableType() : propertyType,
-            at,
-            `${where}.${property.getName()}`,
-          ),
-          optional,
-        };
-      }),
-    };
-  }
+function refuse(where: string, type: string): never {
   throw new CliError(
-    `${where} is of type ${
-      type.getText(at)
-    }, which kit generate route cannot state as a JSON schema (text, numbers, booleans, text unions, arrays and objects of them): write the route by hand`,
+    `${where} is of type ${type}, which kit generate route cannot state as a JSON schema (text, numbers, booleans, text unions, arrays and objects of them): write the route by hand`,
   );
 }
 
-/** Classes of the runtime (`Date`, `Map`...): not plain JSON. */
-function isBuiltIn(type: Type): boolean {
-  const name = type.getSymbol()?.getName();
-  return name !== undefined &&
-    ["Date", "Map", "Set", "Promise", "Uint8Array", "RegExp", "URL"].includes(name);
+/** The shape of a parameter's default value, when it has no type written. */
+function shapeOfValue(value: Node, where: string): Shape {
+  if (value.type === "NumericLiteral") return { kind: "number" };
+  if (value.type === "StringLiteral") return { kind: "string" };
+  if (value.type === "BooleanLiteral") return { kind: "boolean" };
+  return refuse(where, "inferred from its default");
+}
+
+const builtIns = new Set(["Date", "Map", "Set", "Promise", "Uint8Array", "RegExp", "URL"]);
+
+function shapeOf(type: Node, module: Module, where: string): Shape {
+  switch (type.type) {
+    case "TSStringKeyword":
+      return { kind: "string" };
+    case "TSNumberKeyword":
+      return { kind: "number" };
+    case "TSBooleanKeyword":
+      return { kind: "boolean" };
+    case "TSVoidKeyword":
+    case "TSUndefinedKeyword":
+      return { kind: "void" };
+    case "TSParenthesizedType":
+      return shapeOf(type.typeAnnotation, module, where);
+    case "TSLiteralType":
+      if (type.literal.type === "StringLiteral") {
+        return { kind: "enum", values: [type.literal.value] };
+      }
+      if (type.literal.type === "BooleanLiteral") return { kind: "boolean" };
+      break;
+    case "TSUnionType": {
+      const members = type.types.filter((t: Node) => t.type !== "TSUndefinedKeyword");
+      const shapes = members.map((t: Node) => shapeOf(t, module, where));
+      if (shapes.length === 1) return shapes[0];
+      if (shapes.every((s: Shape) => s.kind === "enum")) {
+        return {
+          kind: "enum",
+          values: shapes.flatMap((s: Shape) => s.kind === "enum" ? s.values : []),
+        };
+      }
+      if (shapes.every((s: Shape) => s.kind === "boolean")) return { kind: "boolean" };
+      break;
+    }
+    case "TSArrayType":
+      return { kind: "array", item: shapeOf(type.elementType, module, `${where}[]`) };
+    case "TSTypeOperator":
+      if (type.operator === "readonly") return shapeOf(type.typeAnnotation, module, where);
+      break;
+    case "TSTypeLiteral":
+      return { kind: "object", fields: fieldsOf(type.members, module, where) };
+    case "TSTypeReference": {
+      const name = type.typeName.type === "Identifier" ? type.typeName.name : undefined;
+      const argument = type.typeParameters?.params?.[0];
+      if ((name === "Array" || name === "ReadonlyArray") && argument !== undefined) {
+        return { kind: "array", item: shapeOf(argument, module, `${where}[]`) };
+      }
+      if (name !== undefined && !builtIns.has(name)) {
+        const found = findType(module, name);
+        if (found !== undefined) return shapeOf(found.type, found.module, where);
+      }
+      break;
+    }
+  }
+  return refuse(where, module.text.slice(type.start, type.end));
+}
+
+function fieldsOf(members: readonly Node[], module: Module, where: string): Field[] {
+  return members.map((member): Field => {
+    if (member.type !== "TSPropertySignature" || member.key.type !== "Identifier") {
+      return refuse(where, module.text.slice(member.start, member.end));
+    }
+    return {
+      name: member.key.name,
+      shape: shapeOf(member.typeAnnotation.typeAnnotation, module, `${where}.${member.key.name}`),
+      optional: member.optional === true,
+    };
+  });
+}
+
+/**
+ * The declaration of a type name: an interface or type alias of the module, or of the module it
+ * is imported from by relative path (followed as far as it is re-imported).
+ */
+function findType(module: Module, name: string): { type: Node; module: Module } | undefined {
+  for (const statement of module.body) {
+    const declaration = statement.type === "ExportNamedDeclaration"
+      ? statement.declaration
+      : statement;
+    if (declaration?.type === "TSInterfaceDeclaration" && declaration.id.name === name) {
+      return { type: { type: "TSTypeLiteral", members: declaration.body.body }, module };
+    }
+    if (declaration?.type === "TSTypeAliasDeclaration" && declaration.id.name === name) {
+      return { type: declaration.typeAnnotation, module };
+    }
+  }
+  for (const statement of module.body) {
+    if (statement.type !== "ImportDeclaration" || !statement.source.value.startsWith(".")) {
+      continue;
+    }
+    const specifier = statement.specifiers.find((s: Node) =>
+      s.type === "ImportSpecifier" && s.local.name === name
+    );
+    if (specifier === undefined) continue;
+    const imported = load(join(dirname(module.path), statement.source.value));
+    return findType(imported, specifier.imported.name ?? name);
+  }
+  return undefined;
+}
+
+/** Whether the module exports a type of this name (so a route can import it from there). */
+function exportsType(module: Module, name: string): boolean {
+  return module.body.some((s) =>
+    s.type === "ExportNamedDeclaration" &&
+    ["TSInterfaceDeclaration", "TSTypeAliasDeclaration"].includes(s.declaration?.type) &&
+    s.declaration.id.name === name
+  );
 }
