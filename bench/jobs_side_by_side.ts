@@ -21,10 +21,11 @@
  */
 import postgres from "postgres";
 import { type Figure, ratioOf, renderTable } from "./jobs/report.ts";
+import { batchLabel, kitClaimBatch, limitClients } from "./jobs/kit_batches.ts";
 import {
-  pgbenchClaim,
   pgbenchInsert,
   pgbenchInsertBatch,
+  pgbenchKitLimit,
   pgbenchLatency,
   pgbenchMissing,
   type PgbenchResult,
@@ -192,8 +193,10 @@ async function referenceFigures(): Promise<Figure[]> {
       case "process":
         return [
           m,
-          who(`bare claim, -c ${m.concurrency}`),
-          () => pgbenchClaim(pgbench, m.concurrency),
+          `limit: pgbench, kit's claim + complete statements, batches of ${
+            batchLabel(kitClaimBatch(m.concurrency))
+          }, -c ${limitClients}`,
+          () => pgbenchKitLimit(pgbench, m.concurrency, m.jobs),
         ];
       case "latency":
         return [m, who("bare insert then claim"), () => pgbenchLatency(pgbench)];
