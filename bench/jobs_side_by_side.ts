@@ -1,8 +1,11 @@
 /**
  * Jobs, side by side, in one run on this machine: kit's Postgres store against `graphile-worker`
- * and `pg-boss`, with `pgbench` on a bare table as the reference (the database's own limit); kit's
- * Redis store (TCP, ioredis) against `BullMQ` as the reference. Prints two markdown tables: every
- * row's figure and its ratio to the reference row of its measure, then the targets of issue #7.
+ * and `pg-boss`, with `pgbench` as the reference: for processing, the limit of kit's own work
+ * (kit's claim and complete statements, kit's batch sizes; bench/jobs/pgbench.ts), for enqueues
+ * and latency a bare table; kit's Redis store (TCP, ioredis) against `BullMQ` as the reference,
+ * with a limit row for processing (bare LPUSH/LMOVE, kit's batch sizes; bench/jobs/redis_limit.ts).
+ * Prints two markdown tables: every row's figure and its ratio to the reference row of its measure
+ * (and to the limit), then the targets of issues #7 and #17.
  *
  *   deno run -A bench/jobs_side_by_side.ts
  *
@@ -13,18 +16,20 @@
  * concurrency, same measuring code (bench/jobs/measure.mjs). Settings of each peer: see its runner;
  * graphile-worker runs twice, with its defaults and with its documented (opt-in) batching on.
  *
- * Environment: DATABASE_URL (a server URL; the database is replaced by `bench`, default
- * postgres://postgres@127.0.0.1:5432), REDIS_URL (default redis://127.0.0.1:6379), BENCH_JOBS
+ * Environment: DATABASE_URL (a server URL; the database is replaced by BENCH_DATABASE, default
+ * `bench`, created when missing; default postgres://postgres@127.0.0.1:5432), REDIS_URL (default redis://127.0.0.1:6379), BENCH_JOBS
  * (default 4000; processing rows take 3x, single enqueues half, batched enqueues 2.5x), BENCH_CONCURRENCY
  * (default 1,10,50), BENCH_LATENCY_SAMPLES (default 50), BENCH_MAX_SECONDS (cap per row, default
  * 10), BENCH_PGBENCH_SECONDS (default 3), BENCH_ROUNDS (default 1; more rounds report medians).
  */
 import postgres from "postgres";
 import { type Figure, ratioOf, renderTable } from "./jobs/report.ts";
+import { redisLimit } from "./jobs/redis_limit.ts";
+import { batchLabel, kitClaimBatch, limitClients } from "./jobs/kit_batches.ts";
 import {
-  pgbenchClaim,
   pgbenchInsert,
   pgbenchInsertBatch,
+  pgbenchKitLimit,
   pgbenchLatency,
   pgbenchMissing,
   type PgbenchResult,
@@ -34,7 +39,8 @@ import {
 const env = (name: string, fallback: string) => Deno.env.get(name) ?? fallback;
 const serverUrl = new URL(env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432"));
 const adminUrl = Object.assign(new URL(serverUrl), { pathname: "/postgres" }).href;
-const benchUrl = Object.assign(new URL(serverUrl), { pathname: "/bench" }).href;
+const database = env("BENCH_DATABASE", "bench");
+const benchUrl = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).href;
 const redisUrl = env("REDIS_URL", "redis://127.0.0.1:6379");
 const jobs = Number(env("BENCH_JOBS", "4000"));
 const concurrencies = env("BENCH_CONCURRENCY", "1,10,50").split(",").map(Number);
@@ -115,7 +121,7 @@ const redisContenders: Contender[] = [
 
 const started = performance.now();
 const pgFigures = [...await referenceFigures(), ...await measureAll(pgContenders)];
-const redisFigures = await measureAll(redisContenders);
+const redisFigures = withLimits(await measureAll(redisContenders), await redisLimitFigures());
 
 console.log(
   `\n## Jobs, side by side (${navigator.hardwareConcurrency} cores, ${rounds} round(s), ${
@@ -126,15 +132,22 @@ for (const line of skipped) console.log(`skipped: ${line}`);
 console.log(
   "Ratios: figure / reference; for throughput higher is better, for latency lower is better.",
 );
-console.log(renderTable("### PostgreSQL 15 (reference: pgbench on a bare table)", pgFigures));
-console.log(renderTable("### Redis 7 (reference: BullMQ)", redisFigures));
+console.log(
+  renderTable(
+    "### PostgreSQL 15 (reference: processing, the limit: pgbench running kit's claim and complete statements; enqueue and latency, pgbench on a bare table)",
+    pgFigures,
+  ),
+);
+console.log(
+  renderTable("### Redis 7 (reference: BullMQ; limit: bare LPUSH/LMOVE)", redisFigures),
+);
 console.log(targets());
 
 async function ensureDatabase(): Promise<void> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    const [found] = await admin`select 1 from pg_database where datname = 'bench'`;
-    if (found === undefined) await admin.unsafe("create database bench");
+    const [found] = await admin`select 1 from pg_database where datname = ${database}`;
+    if (found === undefined) await admin.unsafe(`create database "${database}"`);
   } finally {
     await admin.end();
   }
@@ -192,27 +205,67 @@ async function referenceFigures(): Promise<Figure[]> {
       case "process":
         return [
           m,
-          who(`bare claim, -c ${m.concurrency}`),
-          () => pgbenchClaim(pgbench, m.concurrency),
+          `limit: pgbench, kit's claim + complete statements, batches of ${
+            batchLabel(kitClaimBatch(m.concurrency))
+          }, -c ${limitClients}`,
+          () => pgbenchKitLimit(pgbench, m.concurrency, m.jobs),
         ];
       case "latency":
         return [m, who("bare insert then claim"), () => pgbenchLatency(pgbench)];
     }
   });
-  const figures: Figure[] = [];
-  for (const [m, name, run] of rows) {
-    let result: PgbenchResult | string;
-    if (missing) result = `skipped: ${missing}`;
-    else {
-      try {
-        result = await run();
-      } catch (error) {
-        result = `failed: ${(error as Error).message}`;
+  const results = rows.map((): (PgbenchResult | string)[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, [, , run]] of rows.entries()) {
+      let result: PgbenchResult | string;
+      if (missing) result = `skipped: ${missing}`;
+      else {
+        try {
+          result = await run();
+        } catch (error) {
+          result = `failed: ${(error as Error).message}`;
+        }
       }
+      results[i]!.push(result);
     }
-    figures.push(...toFigures(m, name, [result]));
   }
-  return figures;
+  return rows.flatMap(([m, name], i) =>
+    toFigures(m, name, results[i]!).map((f) => m.measure === "process" ? { ...f, limit: true } : f)
+  );
+}
+
+// The Redis limit of each processing measure: bare LPUSH/LMOVE with kit's batches, every round.
+async function redisLimitFigures(): Promise<Figure[]> {
+  const processing = measures.filter((m) => m.measure === "process");
+  const results = processing.map((): (Record<string, number> | string)[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, m] of processing.entries()) {
+      results[i]!.push(
+        await redisLimit(redisUrl, 5, m.jobs, kitClaimBatch(m.concurrency)).catch((error) =>
+          `failed: ${(error as Error).message}`
+        ),
+      );
+    }
+  }
+  return processing.flatMap((m, i) =>
+    toFigures(
+      m,
+      `limit: ioredis, LPUSH then LMOVE claim + LMOVE complete, batches of ${
+        batchLabel(kitClaimBatch(m.concurrency))
+      }, ${limitClients} clients`,
+      results[i]!,
+    ).map((f) => ({ ...f, limit: true }))
+  );
+}
+
+// Each limit figure after the rows of its measure.
+function withLimits(figures: readonly Figure[], limits: readonly Figure[]): Figure[] {
+  const out = [...figures];
+  for (const limit of limits) {
+    const last = out.findLastIndex((f) => f.measure === limit.measure);
+    out.splice(last + 1, 0, limit);
+  }
+  return out;
 }
 
 // Every measure, every contender, `rounds` times, the contenders' order rotating.
@@ -294,7 +347,7 @@ function toFigures(
 }
 
 function targets(): string {
-  const lines = ["\n### Targets (issue #7)", ""];
+  const lines = ["\n### Targets (issues #7 and #17)", ""];
   const check = (label: string, value: number | undefined, goal: number, lower = false) => {
     if (value === undefined) return lines.push(`- ${label}: n/a`);
     const met = lower ? value <= goal : value >= goal;
@@ -305,8 +358,22 @@ function targets(): string {
     );
   };
   const kit = "kit PostgresJobStore";
+  const kitRedis = "kit RedisJobStore (TCP, ioredis)";
+  const limitOf = (figures: readonly Figure[], title: string) =>
+    figures.find((f) => f.measure === title && f.limit)?.who ?? "";
   for (const c of concurrencies) {
     const title = `process no-op jobs, concurrency ${c}`;
+    check(
+      `kit PostgreSQL / its limit (pgbench, kit's statements), processing c=${c}`,
+      ratioOf(pgFigures, title, kit, limitOf(pgFigures, title)),
+      0.7,
+    );
+    const redis = ratioOf(redisFigures, title, kitRedis, limitOf(redisFigures, title));
+    lines.push(
+      `- kit Redis / its limit (bare LPUSH/LMOVE), processing c=${c}: ${
+        redis === undefined ? "n/a" : `${redis.toFixed(2)}x`
+      } (no target)`,
+    );
     check(
       `kit / graphile-worker, processing c=${c}`,
       ratioOf(pgFigures, title, kit, "graphile-worker"),
@@ -334,7 +401,7 @@ function targets(): string {
   for (const m of measures.filter((m) => m.measure !== "latency")) {
     check(
       `kit Redis / BullMQ, ${m.title}`,
-      ratioOf(redisFigures, m.title, "kit RedisJobStore (TCP, ioredis)", "BullMQ"),
+      ratioOf(redisFigures, m.title, kitRedis, "BullMQ"),
       1,
     );
   }

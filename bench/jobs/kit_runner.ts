@@ -70,13 +70,40 @@ interface Clients {
   close(): Promise<void>;
 }
 
+/**
+ * With `BENCH_TRACE_BATCHES=1`, the worker's store counts what the worker asks of it: claims (the
+ * limit asked, the jobs got), completion batches, and the most store calls in flight at once; the
+ * summary goes to stderr at the end (it sets the batch sizes of the pgbench limit rows).
+ */
+const trace = Deno.env.get("BENCH_TRACE_BATCHES") === "1"
+  ? { claims: [] as [number, number][], completes: [] as number[], inFlight: 0, maxInFlight: 0 }
+  : undefined;
+
+function traced<T>(call: () => Promise<T>): Promise<T> {
+  if (trace === undefined) return call();
+  trace.maxInFlight = Math.max(trace.maxInFlight, ++trace.inFlight);
+  return call().finally(() => trace.inFlight--);
+}
+
+class TracedPostgresJobStore extends PostgresJobStore {
+  override async jobClaim(params: Parameters<PostgresJobStore["jobClaim"]>[0]) {
+    const jobs = await traced(() => super.jobClaim(params));
+    trace?.claims.push([params.limit, jobs.length]);
+    return jobs;
+  }
+  override jobCompleteMany(params: Parameters<PostgresJobStore["jobCompleteMany"]>[0]) {
+    trace?.completes.push(params.jobs.length);
+    return traced(() => super.jobCompleteMany(params));
+  }
+}
+
 function pgClients(): Clients {
   const max = Math.max(10, params.concurrency);
   const options = { max, onnotice: () => {}, connection: { search_path: schema } };
   const [a, b] = [postgres(databaseUrl, options), postgres(databaseUrl, options)];
   return {
     producer: { store: new PostgresJobStore(a), transactions: new PostgresTransactions(a) },
-    worker: { store: new PostgresJobStore(b), transactions: new PostgresTransactions(b) },
+    worker: { store: new TracedPostgresJobStore(b), transactions: new PostgresTransactions(b) },
     async reset() {
       const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
       await admin.unsafe(`drop schema if exists ${schema} cascade; create schema ${schema}`);
@@ -128,3 +155,23 @@ const result = await runMeasure({
   close: () => clients.close(),
 }, params);
 console.log(JSON.stringify(result));
+if (trace !== undefined) {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const got = trace.claims.map(([, n]) => n).filter((n) => n > 0);
+  console.error(JSON.stringify({
+    claims: trace.claims.length,
+    claimsWithJobs: got.length,
+    meanLimit: mean(trace.claims.map(([l]) => l)),
+    meanClaimed: mean(got),
+    claimedHistogram: histogram(got),
+    completes: trace.completes.length,
+    meanCompleted: mean(trace.completes),
+    maxInFlight: trace.maxInFlight,
+  }));
+}
+
+function histogram(xs: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
+  return out;
+}

@@ -15,19 +15,29 @@ export interface Figure {
   readonly unit: "jobs/s" | "ms";
   /** A note printed after the figure (e.g. the samples a capped run took). */
   readonly note?: string;
+  /** A limit row: what the database or broker does of the same work with nothing else. */
+  readonly limit?: boolean;
 }
 
-/** Renders a markdown table; the first figure of each measure is its reference. */
+/**
+ * Renders a markdown table; the first figure of each measure is its reference. When a measure has
+ * a limit row that is not its reference, a "vs limit" column gives every row's ratio to it too.
+ */
 export function renderTable(title: string, figures: readonly Figure[]): string {
+  const references = new Map<string, Figure>();
+  const limits = new Map<string, Figure>();
+  for (const figure of figures) {
+    if (!references.has(figure.measure)) references.set(figure.measure, figure);
+    if (figure.limit && !limits.has(figure.measure)) limits.set(figure.measure, figure);
+  }
+  const limitColumn = [...limits].some(([measure, limit]) => references.get(measure) !== limit);
   const lines = [
     `\n${title}`,
     "",
-    "| measure | implementation | result | vs reference |",
-    "| --- | --- | ---: | ---: |",
+    `| measure | implementation | result | vs reference |${limitColumn ? " vs limit |" : ""}`,
+    `| --- | --- | ---: | ---: |${limitColumn ? " ---: |" : ""}`,
   ];
-  const references = new Map<string, Figure>();
   for (const figure of figures) {
-    if (!references.has(figure.measure)) references.set(figure.measure, figure);
     const reference = references.get(figure.measure)!;
     const isReference = reference === figure;
     const result = typeof figure.value === "string"
@@ -35,18 +45,25 @@ export function renderTable(title: string, figures: readonly Figure[]): string {
       : `${format(figure.value, figure.unit)} ${figure.unit}${
         figure.note ? ` (${figure.note})` : ""
       }`;
-    const ratio = isReference
-      ? "1.00x (reference)"
-      : typeof figure.value === "number" && typeof reference.value === "number"
-      ? `${(figure.value / reference.value).toFixed(2)}x`
-      : "n/a";
+    const ratio = isReference ? "1.00x (reference)" : ratioText(figure, reference);
+    const limit = limits.get(figure.measure);
+    const vsLimit = limit === undefined ? "" : limit === figure ? "1.00x (limit)" : ratioText(
+      figure,
+      limit,
+    );
     lines.push(
       `| ${figure.measure} | ${figure.who}${
         isReference ? " **(reference)**" : ""
-      } | ${result} | ${ratio} |`,
+      } | ${result} | ${ratio} |${limitColumn ? ` ${vsLimit || "n/a"} |` : ""}`,
     );
   }
   return lines.join("\n");
+}
+
+function ratioText(figure: Figure, other: Figure): string {
+  return typeof figure.value === "number" && typeof other.value === "number"
+    ? `${(figure.value / other.value).toFixed(2)}x`
+    : "n/a";
 }
 
 /** The ratio of two figures of the same measure, as text, or "n/a". */
