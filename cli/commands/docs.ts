@@ -1,8 +1,13 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
-import { cachedCurrent, derivationInputs, recordDerivation } from "../derive/derived_cache.ts";
+import {
+  cachedCurrent,
+  currentContexts,
+  derivationInputs,
+  readDerivedCache,
+  recordDerivation,
+} from "../derive/derived_cache.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
@@ -31,7 +36,7 @@ export async function planDerived(
     ]);
   const writes: FileWrite[] = existsSync(join(root, ".kit/worker.json")) ? [] : [{
     path: "docs/context-map.md",
-    contents: contextMap(config, await deriveConsumption(root, config, overlay)),
+    contents: contextMap(config, deriveConsumption(root, config, overlay)),
   }];
   for (const context of [...config.contexts].sort((a, b) => a.name.localeCompare(b.name))) {
     if (only !== undefined && !only.has(context.name)) continue;
@@ -47,7 +52,7 @@ export async function planDerived(
     const contextPath = `${base}/CONTEXT.md`;
     const current = overlay.get(contextPath) ??
       (existsSync(join(root, contextPath))
-        ? await readFile(join(root, contextPath), "utf8")
+        ? readFileSync(join(root, contextPath), "utf8")
         : undefined);
     if (current !== undefined) {
       writes.push({
@@ -56,7 +61,7 @@ export async function planDerived(
       });
     }
   }
-  writes.push(...await planDecisionNumbers(root, config));
+  writes.push(...planDecisionNumbers(root, config));
   return writes;
 }
 
@@ -69,12 +74,22 @@ export async function docs(
   const config = await readConfig(root);
   // Nothing changed since the last derivation found every file current: no parse, no format.
   const inputs = await derivationInputs(root);
-  if (await cachedCurrent(root, inputs, config.contexts.map((c) => c.name))) return [];
-  const writes = await formatPlan(root, await planDerived(root, config));
+  const cache = readDerivedCache(root);
+  if (await cachedCurrent(root, inputs, config.contexts.map((c) => c.name), cache)) return [];
+  // The contexts the cache vouches for are not derived again: only those whose sources (or
+  // derived files) changed since, and the context map.
+  const current = await currentContexts(root, inputs, cache);
+  const only = new Set(config.contexts.map((c) => c.name).filter((c) => !current.has(c)));
+  const kept = Object.fromEntries(
+    Object.entries(cache?.outputs ?? {}).filter(([path]) =>
+      [...current].some((c) => path.startsWith(`src/contexts/${c}/`))
+    ),
+  );
+  const writes = await formatPlan(root, await planDerived(root, config, new Map(), only));
   const stale: string[] = [];
   for (const write of writes) {
     const path = join(root, write.path);
-    const current = existsSync(path) ? await readFile(path, "utf8") : undefined;
+    const current = existsSync(path) ? readFileSync(path, "utf8") : undefined;
     if (current !== write.contents) stale.push(write.path);
   }
   if (options.check) {
@@ -87,12 +102,12 @@ export async function docs(
         ].join("\n"),
       );
     }
-    await recordDerivation(root, inputs, planned(writes));
+    await recordDerivation(root, inputs, planned(writes), kept);
     return [];
   }
   const written = await applyPlan(root, writes.filter((w) => stale.includes(w.path)));
   // A renumbered decision is an input too: the digest is taken again after the writes.
-  await recordDerivation(root, await derivationInputs(root), planned(writes));
+  await recordDerivation(root, await derivationInputs(root), planned(writes), kept);
   return written;
 }
 

@@ -305,7 +305,7 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
   // What the cache knew before the plan: a generator derives only the contexts it writes in, so
   // the others' derived files are recorded as current only when the cache found them so.
   const before = await derivationInputs(root);
-  const previous = await readDerivedCache(root);
+  const previous = readDerivedCache(root);
   const contexts = config.contexts.map((c) => c.name);
   const wasCurrent = await cachedCurrent(root, before, contexts, previous);
   const written = await applyPlan(root, formatted);

@@ -52,7 +52,7 @@ export async function status(cwd: string): Promise<string> {
   for (const context of [...config.contexts].sort((a, b) => a.name.localeCompare(b.name))) {
     lines.push(`  ${context.name}: ${(await todos(root, context.name)).length}`);
   }
-  lines.push(...formatMergeOrder(mergeOrder(config, await deriveConsumption(root, config))));
+  lines.push(...formatMergeOrder(mergeOrder(config, deriveConsumption(root, config))));
   return lines.join("\n");
 }
 

@@ -44,7 +44,7 @@ export async function workerScope(
     writable: [`src/contexts/${context}/**`, `test/e2e/${context}/**`],
     allowedGenerators: allowedGenerators(),
     slices: (await readSlicePlan(root)).filter((row) => row.context === context),
-    consumedContracts: await consumedContracts(root, config, context, await readSlicePlan(root)),
+    consumedContracts: consumedContracts(root, config, context, await readSlicePlan(root)),
   };
   if (options.dryRun) return briefing;
   if (!existsSync(worktree)) {

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileWrite } from "../files/file_plan.ts";
 import type { KitConfig } from "../project/kit_config.ts";
@@ -16,12 +15,12 @@ const decision = /^(\d{4})-(.+\.md)$/;
  * A context with `0001-keep-slots.md` and `0001-rooms.md` (merged from two branches): the plan
  * removes `0001-rooms.md` and writes `0002-rooms.md` titled `# 0002. ...`.
  */
-export async function planDecisionNumbers(root: string, config: KitConfig): Promise<FileWrite[]> {
+export function planDecisionNumbers(root: string, config: KitConfig): FileWrite[] {
   const writes: FileWrite[] = [];
   for (const context of config.contexts) {
     const folder = `src/contexts/${context.name}/docs/adr`;
     if (!existsSync(join(root, folder))) continue;
-    const files = (await readdir(join(root, folder))).filter((name) => decision.test(name)).sort();
+    const files = (readdirSync(join(root, folder))).filter((name) => decision.test(name)).sort();
     const taken = new Set(files.map((name) => Number(decision.exec(name)![1])));
     const kept = new Set<number>();
     for (const name of files) {
@@ -36,7 +35,7 @@ export async function planDecisionNumbers(root: string, config: KitConfig): Prom
       taken.add(next);
       kept.add(next);
       const renumbered = String(next).padStart(4, "0");
-      const text = await readFile(join(root, folder, name), "utf8");
+      const text = readFileSync(join(root, folder, name), "utf8");
       writes.push(
         { path: `${folder}/${name}`, contents: "", remove: true },
         {

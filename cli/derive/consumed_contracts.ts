@@ -11,17 +11,17 @@ import { deriveConsumption } from "./consumption.ts";
  * publishing an event its slices (rows of the plan) start with `kit generate integration-handler <context> <Event>`
  * for (the handler its worker is about to write). Sorted by upstream.
  */
-export async function consumedContracts(
+export function consumedContracts(
   root: string,
   config: KitConfig,
   context: string,
   slices: readonly SliceRow[],
-): Promise<string[]> {
+): string[] {
   const events = new Map<string, Set<string>>();
   const add = (upstream: string, names: readonly string[]) =>
     events.set(upstream, new Set([...(events.get(upstream) ?? []), ...names]));
   for (const r of config.relationships) if (r.downstream === context) add(r.upstream, []);
-  for (const c of await deriveConsumption(root, config)) {
+  for (const c of deriveConsumption(root, config)) {
     if (c.downstream === context) add(c.upstream, c.events);
   }
   const planned = new RegExp(`integration-handler\\s+${context}\\s+([A-Z][A-Za-z0-9]*)`, "g");

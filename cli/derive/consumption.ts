@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { KitConfig } from "../project/kit_config.ts";
 import { readModuleSyntax } from "./module_syntax.ts";
@@ -21,23 +20,23 @@ export interface Consumption {
  * `overlay` (planned writes, by path from the root) before the disk. Sorted by upstream, then
  * downstream.
  */
-export async function deriveConsumption(
+export function deriveConsumption(
   root: string,
   config: KitConfig,
   overlay: ReadonlyMap<string, string> = new Map(),
-): Promise<Consumption[]> {
+): Consumption[] {
   const contexts = new Set(config.contexts.map((c) => c.name));
   const edges = new Map<string, Set<string>>();
   for (const context of [...contexts].sort()) {
     const base = `src/contexts/${context}`;
     const planned = [...overlay.keys()].filter((path) => path.startsWith(base + "/"));
-    const files = [...new Set([...(await sources(root, base)), ...planned])].sort()
+    const files = [...new Set([...sources(root, base), ...planned])].sort()
       .filter((path) =>
         path.endsWith(".ts") && !path.endsWith(".spec.ts") && !path.endsWith("_test.ts") &&
         !path.endsWith(".test.ts")
       );
     for (const path of files) {
-      const text = overlay.get(path) ?? await readFile(join(root, path), "utf8");
+      const text = overlay.get(path) ?? readFileSync(join(root, path), "utf8");
       // Only a file that names a published language can import an event: the others are not
       // parsed (most of a context).
       if (!text.includes("published-language/")) continue;
@@ -74,11 +73,11 @@ function resolveImport(from: string, specifier: string): string | undefined {
   return parts.join("/");
 }
 
-async function sources(root: string, dir: string): Promise<string[]> {
+function sources(root: string, dir: string): string[] {
   const absolute = join(root, dir);
   if (!existsSync(absolute)) return [];
   const out: string[] = [];
-  for (const entry of await readdir(absolute, { withFileTypes: true, recursive: true })) {
+  for (const entry of readdirSync(absolute, { withFileTypes: true, recursive: true })) {
     if (entry.isFile()) out.push(relative(root, join(entry.parentPath, entry.name)));
   }
   return out.sort();

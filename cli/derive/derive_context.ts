@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { type ModuleSyntax, readModuleSyntax } from "./module_syntax.ts";
 import { camelOf } from "../project/kit_config.ts";
@@ -69,7 +68,7 @@ export async function deriveContext(
   );
   const declared: Declared[] = [];
   for (const file of files) {
-    const text = overlay.get(relative(root, file)) ?? await readFile(file, "utf8");
+    const text = overlay.get(relative(root, file)) ?? readFileSync(file, "utf8");
     // A file with none of the declaring decorators declares nothing: it is not parsed.
     if (!declaringDecorator.test(text)) continue;
     declared.push(...declaredIn(readModuleSyntax(text, relative(root, file)), file, base));
@@ -188,7 +187,7 @@ function contextList(declared: readonly Declared[]): string {
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
   if (!existsSync(dir)) return out;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...await sources(path));
     else if (entry.name.endsWith(".ts")) out.push(path);

@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
@@ -49,7 +49,7 @@ async function sha256(text: string): Promise<string> {
 
 async function files(root: string, dir: string, into: string[]): Promise<void> {
   if (!existsSync(join(root, dir))) return;
-  for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) await files(root, path, into);
     else if (entry.isFile()) into.push(path);
@@ -57,7 +57,7 @@ async function files(root: string, dir: string, into: string[]): Promise<void> {
 }
 
 /** The CLI's own sources that decide what is derived, when it runs from files (else none). */
-async function deriverSources(): Promise<string> {
+function deriverSources(): string {
   const here = new URL(".", import.meta.url);
   if (here.protocol !== "file:") return "";
   const parts: string[] = [];
@@ -72,7 +72,7 @@ async function deriverSources(): Promise<string> {
     ]
   ) {
     const path = fileURLToPath(new URL(file, here));
-    if (existsSync(path)) parts.push(await readFile(path, "utf8"));
+    if (existsSync(path)) parts.push(readFileSync(path, "utf8"));
   }
   return parts.join("\0");
 }
@@ -81,7 +81,7 @@ async function deriverSources(): Promise<string> {
 export async function derivationInputs(root: string): Promise<DerivationInputs> {
   const contexts: Record<string, string> = {};
   if (existsSync(join(root, "src/contexts"))) {
-    for (const entry of await readdir(join(root, "src/contexts"), { withFileTypes: true })) {
+    for (const entry of readdirSync(join(root, "src/contexts"), { withFileTypes: true })) {
       if (entry.isDirectory()) contexts[entry.name] = await contextDigest(root, entry.name);
     }
   }
@@ -117,12 +117,12 @@ export async function derivationInputsAfter(
 async function globalDigest(root: string): Promise<string> {
   const parts = [
     `kit ${denoJson.version}`,
-    await deriverSources(),
+    deriverSources(),
     existsSync(join(root, ".kit/worker.json")) ? "worktree" : "trunk",
   ];
   for (const path of ["kit.config.json", "deno.json"]) {
     const full = join(root, path);
-    parts.push(path, existsSync(full) ? await readFile(full, "utf8") : "");
+    parts.push(path, existsSync(full) ? readFileSync(full, "utf8") : "");
   }
   return await sha256(parts.join("\0"));
 }
@@ -132,7 +132,7 @@ async function contextDigest(root: string, context: string): Promise<string> {
   await files(root, `src/contexts/${context}`, paths);
   const parts: string[] = [];
   for (const path of paths.filter((p) => !isDerivedOutput(p)).sort()) {
-    parts.push(path, await readFile(join(root, path), "utf8"));
+    parts.push(path, readFileSync(join(root, path), "utf8"));
   }
   return await sha256(parts.join("\0"));
 }
@@ -145,9 +145,9 @@ function sameInputs(a: DerivationInputs, b: DerivationInputs): boolean {
 }
 
 /** The cache as recorded, if there is one this version of kit can read. */
-export async function readDerivedCache(root: string): Promise<DerivedCache | undefined> {
+export function readDerivedCache(root: string): DerivedCache | undefined {
   try {
-    const cache = JSON.parse(await readFile(join(root, cachePath), "utf8"));
+    const cache = JSON.parse(readFileSync(join(root, cachePath), "utf8"));
     return typeof cache?.inputs?.global === "string" ? cache : undefined;
   } catch {
     return undefined;
@@ -165,7 +165,7 @@ export async function cachedCurrent(
   contexts: readonly string[],
   cache?: DerivedCache,
 ): Promise<boolean> {
-  cache ??= await readDerivedCache(root);
+  cache ??= readDerivedCache(root);
   if (cache === undefined || !sameInputs(cache.inputs, inputs)) return false;
   const expected = contexts.filter((c) => existsSync(join(root, "src/contexts", c))).flatMap((
     c,
@@ -181,9 +181,47 @@ export async function cachedCurrent(
       if (digest !== "") return false;
       continue;
     }
-    if (await sha256(await readFile(full, "utf8")) !== digest) return false;
+    if (await sha256(readFileSync(full, "utf8")) !== digest) return false;
   }
   return true;
+}
+
+/**
+ * The contexts whose derived files the cache vouches for: their sources and the global inputs are
+ * those it recorded, and their derived files (barrel, manifest, `CONTEXT.md`) are on disk as it
+ * recorded them. A derivation needs to run on the others only.
+ */
+export async function currentContexts(
+  root: string,
+  inputs: DerivationInputs,
+  cache: DerivedCache | undefined,
+): Promise<Set<string>> {
+  const current = new Set<string>();
+  if (cache === undefined || cache.inputs.global !== inputs.global) return current;
+  for (const [context, digest] of Object.entries(inputs.contexts)) {
+    if (cache.inputs.contexts[context] !== digest) continue;
+    const base = `src/contexts/${context}`;
+    const outputs = [
+      `${base}/${context}.declarations.ts`,
+      `${base}/${context}.dependencies.ts`,
+      `${base}/CONTEXT.md`,
+    ];
+    let same = true;
+    for (const path of outputs) {
+      const recorded = cache.outputs[path];
+      const full = join(root, path);
+      if (recorded === undefined && path.endsWith("CONTEXT.md") && !existsSync(full)) continue;
+      if (
+        recorded === undefined || !existsSync(full) ||
+        await sha256(readFileSync(full, "utf8")) !== recorded
+      ) {
+        same = false;
+        break;
+      }
+    }
+    if (same) current.add(context);
+  }
+  return current;
 }
 
 /**

@@ -30,7 +30,7 @@ Deno.test("a generator derives only its context yet leaves a cache that answers 
   try {
     assert.equal((await kit(dir, "generate", "command", "scheduling", "OpenDay")).result, 0);
     assert.ok(await cacheSaysCurrent(dir), "after a generator on a current project");
-    const cache = await readDerivedCache(dir);
+    const cache = readDerivedCache(dir);
     for (const context of ["identity", "notifications", "scheduling"]) {
       assert.ok(`src/contexts/${context}/${context}.declarations.ts` in cache!.outputs, context);
     }
@@ -60,6 +60,28 @@ Deno.test("a source edited by hand in one context is not taken for current by a 
     assert.equal((await kit(dir, "generate", "command", "notifications", "Mute")).result, 0);
     assert.ok(await cacheSaysCurrent(dir));
     assert.equal((await kit(dir, "docs", "--check")).result, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("docs --check derives again only what changed, and still names every stale file", async () => {
+  const dir = await initializedProject();
+  try {
+    assert.equal((await kit(dir, "docs", "--check")).result, 0);
+    // A source of identity edited, a derived file of notifications edited by hand.
+    await handWrittenCommand(dir, "identity", "ForgetPerson");
+    const barrel = join(dir, "src/contexts/notifications/notifications.declarations.ts");
+    await writeFile(barrel, `${await Deno.readTextFile(barrel)}// edited by hand\n`);
+    const check = await kit(dir, "docs", "--check");
+    assert.equal(check.result, 1);
+    assert.match(check.out, /docs --check: 3 derived file\(s\) stale/);
+    assert.match(check.out, /CONTEXT\.md of identity is stale/);
+    assert.match(check.out, /the barrel of identity .* is stale/);
+    assert.match(check.out, /the barrel of notifications .* is stale/);
+    assert.equal((await kit(dir, "docs")).result, 0);
+    assert.equal((await kit(dir, "docs", "--check")).result, 0);
+    assert.ok(await cacheSaysCurrent(dir));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { CliError } from "../cli_error.ts";
 
@@ -55,7 +55,7 @@ export async function applyPlan(
   const changed: FileWrite[] = [];
   for (const write of writes) {
     const target = join(root, write.path);
-    if (write.remove || !existsSync(target) || await readFile(target, "utf8") !== write.contents) {
+    if (write.remove || !existsSync(target) || readFileSync(target, "utf8") !== write.contents) {
       changed.push(write);
     }
   }
