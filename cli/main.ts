@@ -212,7 +212,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
               JSON.stringify({ kinds: (await commands.catalog()).generatorKinds }, null, 2),
             );
           } else {for (const k of (await commands.catalog()).generatorKinds) {
-              console.log(`${k.kind.padEnd(20)} ${k.summary}${k.available ? "" : " (not yet)"}`);
+              console.log(`${k.kind.padEnd(20)} ${k.summary}`);
             }}
           return 0;
         }

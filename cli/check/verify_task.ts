@@ -1,4 +1,4 @@
-import { kitVersion } from "../project/templates.ts";
+import { kitVersion } from "../project/kit_version.ts";
 
 /** The dependency-cruiser a generated project runs (pinned). */
 export const dependencyCruiser = "npm:dependency-cruiser@18.7.2";

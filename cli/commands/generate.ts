@@ -13,6 +13,7 @@ import { CliError } from "../cli_error.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { type GeneratorKind, generatorKinds, namesFile } from "../generators/catalog.ts";
+import { planners } from "../generators/planners.ts";
 import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 
 /** What `kit generate` is told. */
@@ -36,265 +37,20 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     );
   }
   const localOnly = input.options["local-only"] === true;
-  if (!kind.available) {
-    throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
+  // The positional arguments the kind's usage names (`<context> <Name>`), before any option.
+  const wanted = kind.usage.split(" [")[0]!.split(" ").filter((part) => part.startsWith("<"));
+  if (input.positionals.length < wanted.length) {
+    throw new CliError(`Usage: kit generate ${kind.kind} ${kind.usage}`.trimEnd());
   }
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
-  const [first, second] = input.positionals;
-  let plan: FileWrite[];
-  switch (kind.kind) {
-    case "context": {
-      if (first === undefined) {
-        throw new CliError("Usage: kit generate context <name> [--kind core|supporting|generic]");
-      }
-      plan = await (await import("../generators/generate_context.ts")).planContext(
-        root,
-        config,
-        first,
-        String(input.options.kind ?? "supporting"),
-      );
-      break;
-    }
-    case "command":
-    case "query": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(
-          `Usage: kit generate ${kind.kind} <context> <Name> [--permission <name>]`,
-        );
-      }
-      const permission = input.options.permission;
-      plan = await (await import("../generators/generate_message.ts")).planMessage(
-        root,
-        config,
-        kind.kind,
-        first,
-        second,
-        {
-          ...(typeof permission === "string" ? { permission } : {}),
-          ...(input.options.search === true ? { search: true } : {}),
-          ...(typeof input.options.aggregate === "string"
-            ? { aggregate: input.options.aggregate }
-            : {}),
-          ...(input.options.creates === true ? { creates: true } : {}),
-          ...(typeof input.options.grant === "string" ? { grant: input.options.grant } : {}),
-        },
-      );
-      break;
-    }
-    case "aggregate":
-    case "port":
-    case "background-job": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(`Usage: kit generate ${kind.kind} <context> <Name>`);
-      }
-      const command = input.options.command;
-      plan = kind.kind === "aggregate"
-        ? await (await import("../generators/generate_simple.ts")).planAggregate(
-          root,
-          config,
-          first,
-          second,
-        )
-        : kind.kind === "port"
-        ? await (await import("../generators/generate_simple.ts")).planPort(
-          root,
-          config,
-          first,
-          second,
-        )
-        : await (await import("../generators/generate_background_job.ts")).planBackgroundJob(
-          root,
-          config,
-          first,
-          second,
-          typeof command === "string" ? command : undefined,
-        );
-      break;
-    }
-    case "repository": {
-      if (first === undefined || second === undefined) {
-        throw new CliError("Usage: kit generate repository <context> <Aggregate>");
-      }
-      plan = await (await import("../generators/generate_repository.ts")).planRepository(
-        root,
-        config,
-        first,
-        second,
-      );
-      break;
-    }
-    case "service": {
-      if (first === undefined) throw new CliError("Usage: kit generate service <context>");
-      plan = await (await import("../generators/generate_service.ts")).planService(
-        root,
-        config,
-        first,
-      );
-      break;
-    }
-    case "policy": {
-      if (first === undefined || second === undefined) {
-        throw new CliError("Usage: kit generate policy <context> <Name> --permission <name>");
-      }
-      const permission = input.options.permission;
-      plan = await (await import("../generators/generate_policy.ts")).planPolicy(
-        root,
-        config,
-        first,
-        second,
-        typeof permission === "string" ? permission : undefined,
-      );
-      break;
-    }
-    case "gateway": {
-      if (first === undefined || second === undefined) {
-        throw new CliError("Usage: kit generate gateway <context> <upstream-context>");
-      }
-      plan = await (await import("../generators/generate_gateway.ts")).planGateway(
-        root,
-        config,
-        first,
-        second,
-      );
-      break;
-    }
-    case "adapter": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(
-          "Usage: kit generate adapter <context> <Port> [--kind external] [--decorators]",
-        );
-      }
-      const adapterKind = input.options.kind;
-      plan = await (await import("../generators/generate_adapter.ts")).planAdapter(
-        root,
-        config,
-        first,
-        second,
-        {
-          ...(typeof adapterKind === "string" ? { kind: adapterKind } : {}),
-          decorators: input.options.decorators === true,
-        },
-      );
-      break;
-    }
-    case "job": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(
-          "Usage: kit generate job <context> <Name> --every <interval> [--command <UseCase>]",
-        );
-      }
-      const { every, command } = input.options;
-      plan = await (await import("../generators/generate_scheduled_job.ts")).planScheduledJob(
-        root,
-        config,
-        first,
-        second,
-        {
-          ...(typeof every === "string" ? { every } : {}),
-          ...(typeof command === "string" ? { command } : {}),
-        },
-      );
-      break;
-    }
-    case "adr": {
-      if (first === undefined || second === undefined) {
-        throw new CliError("Usage: kit generate adr <context> <Name> [--deviation]");
-      }
-      plan = await (await import("../generators/generate_project_parts.ts")).planAdr(
-        root,
-        config,
-        first,
-        second,
-        input.options.deviation === true,
-      );
-      break;
-    }
-    case "worker": {
-      plan = (await import("../generators/generate_project_parts.ts")).planWorker(root, config);
-      break;
-    }
-    case "route-group": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(
-          "Usage: kit generate route-group <context> <Name> [--role <role>] [--prefix </path>]",
-        );
-      }
-      const { role, prefix } = input.options;
-      plan = await (await import("../generators/generate_route_group.ts")).planRouteGroup(
-        root,
-        config,
-        first,
-        second,
-        {
-          ...(typeof role === "string" ? { role } : {}),
-          ...(typeof prefix === "string" ? { prefix } : {}),
-        },
-      );
-      break;
-    }
-    case "route": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(
-          "Usage: kit generate route <context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function]",
-        );
-      }
-      const { group, path } = input.options;
-      plan = await (await import("../generators/generate_route.ts")).planRoute(
-        root,
-        config,
-        first,
-        second,
-        {
-          ...(typeof group === "string" ? { group } : {}),
-          ...(typeof path === "string" ? { path } : {}),
-          ...(input.options.function === true ? { function: true } : {}),
-        },
-      );
-      break;
-    }
-    case "error-code": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(
-          'Usage: kit generate error-code <context> <CODE> --status <4xx> [--description "..."]',
-        );
-      }
-      const { status, description } = input.options;
-      plan = await (await import("../generators/generate_error_code.ts")).planErrorCode(
-        root,
-        config,
-        first,
-        second,
-        {
-          ...(typeof status === "string" ? { status } : {}),
-          ...(typeof description === "string" ? { description } : {}),
-        },
-      );
-      break;
-    }
-    case "integration-event":
-    case "integration-handler": {
-      if (first === undefined || second === undefined) {
-        throw new CliError(`Usage: kit generate ${kind.kind} <context> <Event>`);
-      }
-      plan = kind.kind === "integration-event"
-        ? await (await import("../generators/generate_events.ts")).planIntegrationEvent(
-          root,
-          config,
-          first,
-          second,
-        )
-        : await (await import("../generators/generate_events.ts")).planIntegrationHandler(
-          root,
-          config,
-          first,
-          second,
-        );
-      break;
-    }
-    default:
-      throw new CliError(`kit generate ${kind.kind} is not available in this version of kit yet`);
-  }
+  const first = input.positionals[0];
+  const plan = await planners[kind.kind]!({
+    root,
+    config,
+    names: input.positionals,
+    options: input.options,
+  });
   const formatted = await formatPlan(root, plan);
   if (localOnly) {
     // One rule for every kind: the files outside the context this plan really changes.

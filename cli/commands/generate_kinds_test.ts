@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import { planners } from "../generators/planners.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { main } from "../main.ts";
 import { createTestDatabase } from "./served_project.ts";
-import { initializedProject, projectTree, quietly, runIn } from "./test_project.ts";
+import { generatorKinds } from "../generators/catalog.ts";
+import { initializedProject, kitIn as kit, projectTree, quietly, runIn } from "./test_project.ts";
 
 const databaseUrl = Deno.env.get("DATABASE_URL");
 
@@ -266,7 +268,7 @@ Deno.test("Shared regions written by gateway, adapter and policy give the same b
   assert.deepEqual(trees[0], trees[1]);
 });
 
-Deno.test("kit generate --help --json: every kind available, command --aggregate names its shared files", async () => {
+Deno.test("kit generate --help --json: every kind has a planner, command --aggregate names its shared files", async () => {
   let printed = "";
   const log = console.log;
   console.log = (text: string) => void (printed += text);
@@ -276,7 +278,11 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
     console.log = log;
   }
   const { kinds } = JSON.parse(printed);
-  assert.deepEqual(kinds.filter((k: { available: boolean }) => !k.available), []);
+  // Every kind the catalog lists runs (a planner each), and no planner is left unlisted.
+  assert.deepEqual(
+    Object.keys(planners).sort(),
+    kinds.map((k: { kind: string }) => k.kind).sort(),
+  );
   const command = kinds.find((k: { kind: string }) => k.kind === "command");
   assert.equal(command.writesShared, false);
   assert.equal(command.sharedWhen, "--aggregate, --grant");
@@ -322,4 +328,19 @@ Deno.test("kit generate --help --json: every kind available, command --aggregate
     "src/platform/database/migrations.ts",
     "src/platform/compose-application.ts",
   ]);
+});
+
+Deno.test("every kind given too few names answers its usage from the catalog, in one line, writing nothing", async () => {
+  const dir = await initializedProject();
+  try {
+    const before = await projectTree(dir);
+    for (const kind of generatorKinds.filter((k) => k.usage.startsWith("<"))) {
+      const run = await kit(dir, "generate", kind.kind);
+      assert.equal(run.result, 1, kind.kind);
+      assert.equal(run.out, `kit: Usage: kit generate ${kind.kind} ${kind.usage}`);
+    }
+    assert.deepEqual(await projectTree(dir), before);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

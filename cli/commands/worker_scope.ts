@@ -67,7 +67,7 @@ export async function workerScope(
  * role).
  */
 export function allowedGenerators(): string[] {
-  return generatorKinds.filter((k) => !k.writesShared && k.available).map((k) => k.kind);
+  return generatorKinds.filter((k) => !k.writesShared).map((k) => k.kind);
 }
 
 /** A kind as the briefing names it: with the case in which `--local-only` refuses it. */

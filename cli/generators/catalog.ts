@@ -43,12 +43,10 @@ export interface GeneratorKind {
    * `sharedFiles` (`command --aggregate` on an aggregate with no repository yet).
    */
   readonly sharedWhen?: string;
-  /** Whether this version of the CLI has it. */
-  readonly available: boolean;
 }
 
 /** A kind as written below: its facts, the derived ones (`writesShared`...) added by `kind`. */
-type KindFacts = Omit<GeneratorKind, "writesShared" | "sharedFiles" | "sharedWhen" | "available">;
+type KindFacts = Omit<GeneratorKind, "writesShared" | "sharedFiles" | "sharedWhen">;
 
 function kind(facts: KindFacts): GeneratorKind {
   const conditional = facts.sharedWrites.filter((w) => w.option !== undefined);
@@ -66,7 +64,6 @@ function kind(facts: KindFacts): GeneratorKind {
     sharedFiles: [...new Set(facts.sharedWrites.map((w) => w.file))],
     sharedWrites: facts.sharedWrites,
     ...(!writesShared && sharedWhen !== "" ? { sharedWhen } : {}),
-    available: true,
   };
 }
 

@@ -1,8 +1,8 @@
 import { kitCommand, verifyTask } from "../check/verify_task.ts";
 import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
+import { kitVersion } from "./kit_version.ts";
 
-/** The version of the kit packages a generated project imports. */
-export const kitVersion = "0.1.0";
+export { kitVersion } from "./kit_version.ts";
 
 /** `deno.json` of a generated project (ioredis only when its queue is redis). */
 export function projectDenoJson(links: readonly string[], queue: KitConfig["queue"]): string {
