@@ -38,13 +38,14 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
   }
   const localOnly = input.options["local-only"] === true;
   // The positional arguments the kind's usage names (`<context> <Name>`), before any option.
-  const wanted = kind.usage.split(" [")[0]!.split(" ").filter((part) => part.startsWith("<"));
+  const parts = kind.usage.split(" ");
+  const first = parts.findIndex((part) => !part.startsWith("<"));
+  const wanted = first === -1 ? parts.filter((part) => part !== "") : parts.slice(0, first);
   if (input.positionals.length < wanted.length) {
     throw new CliError(`Usage: kit generate ${kind.kind} ${kind.usage}`.trimEnd());
   }
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
-  const first = input.positionals[0];
   const plan = await planners[kind.kind]!({
     root,
     config,
@@ -54,7 +55,11 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
   const formatted = await formatPlan(root, plan);
   if (localOnly) {
     // One rule for every kind: the files outside the context this plan really changes.
-    const shared = await changedOutside(root, contextPrefix(kind.kind, first), formatted);
+    const shared = await changedOutside(
+      root,
+      contextPrefix(kind.kind, input.positionals[0]),
+      formatted,
+    );
     if (shared.length > 0) refuseShared(kind.kind, inCatalogOrder(kind, shared));
     if (kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   }

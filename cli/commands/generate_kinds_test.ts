@@ -338,6 +338,12 @@ Deno.test("every kind given too few names answers its usage from the catalog, in
       const run = await kit(dir, "generate", kind.kind);
       assert.equal(run.result, 1, kind.kind);
       assert.equal(run.out, `kit: Usage: kit generate ${kind.kind} ${kind.usage}`);
+      // Given the names its usage lists (here unknown ones), it goes past the usage check.
+      const names = kind.usage.split(" ").filter((part, i, all) =>
+        part.startsWith("<") && all.slice(0, i).every((p) => p.startsWith("<"))
+      ).map(() => "Nowhere");
+      const named = await kit(dir, "generate", kind.kind, ...names);
+      assert.doesNotMatch(named.out, /Usage:/, `${kind.kind} ${names.join(" ")}`);
     }
     assert.deepEqual(await projectTree(dir), before);
   } finally {
