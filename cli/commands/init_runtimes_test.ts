@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { validatingFetch } from "@kit/http/testing";
 import { startUpstashRestBridge } from "../../jobs/testing/upstash_rest_bridge.ts";
 import { createTestDatabase, serveCommand, type ServedProject } from "./served_project.ts";
-import { kitIn, runIn } from "./test_project.ts";
+import { initProject } from "./init.ts";
+import { kitIn, projectTree, runIn } from "./test_project.ts";
 import { signProjectToken } from "./token.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,6 +24,61 @@ const missing = databaseUrl === undefined || redisUrl === undefined;
 if (missing && Deno.env.get("CI") !== "true") {
   console.log("skipped: the runtimes test of kit init needs DATABASE_URL and REDIS_URL");
 }
+
+/** A line of code (not of a comment) using a Deno API. */
+const usesDeno = /^(?!\s*(?:\*|\/\/|\/\*)).*\bDeno\./m;
+
+/** A project laid out by `initProject` in a temporary directory, as its tree of files. */
+async function initialized(input: { runtimes?: string[]; queue?: string }) {
+  const parent = await Deno.makeTempDir({ prefix: "kit-runtimes-init-" });
+  try {
+    await initProject(join(parent, "shop"), { contexts: ["catalog:core"], ...input });
+    return await projectTree(join(parent, "shop"));
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+}
+
+Deno.test("kit init --runtime: an entry point and a build task per runtime, Deno alone by default", async () => {
+  const deno = await initialized({});
+  assert.ok(deno["src/main.ts"]);
+  for (const file of ["src/main.node.ts", "src/worker.ts", "wrangler.toml"]) {
+    assert.equal(deno[file], undefined, file);
+  }
+  const denoJson = JSON.parse(deno["deno.json"]!);
+  assert.equal(denoJson.tasks["build:node"], undefined);
+  assert.equal(denoJson.imports["@hono/node-server"], undefined);
+  assert.equal(JSON.parse(deno["kit.config.json"]!).queue, "database");
+
+  const all = await initialized({ runtimes: ["workers", "node", "deno"] });
+  for (const file of ["src/main.ts", "src/main.node.ts", "src/worker.ts", "wrangler.toml"]) {
+    assert.ok(all[file], file);
+  }
+  const tasks = JSON.parse(all["deno.json"]!).tasks;
+  assert.match(tasks["build:node"], /^deno bundle --platform node .*src\/main\.node\.ts$/);
+  assert.match(tasks["build:workers"], /^DENO_CONDITIONS=workerd deno bundle --platform browser /);
+  // A Worker enqueues to Upstash Redis: the queue the Deno or Node process reads is redis.
+  assert.equal(JSON.parse(all["kit.config.json"]!).queue, "redis");
+  assert.match(all["README.md"]!, /\n## Cloudflare Workers\n[\s\S]*postgres\.js/);
+  // Portable by construction: no platform file but Deno's HTTP adapter uses a Deno API.
+  const denoApis = Object.entries(all).filter(([path, text]) =>
+    path.startsWith("src/platform/") && path !== "src/platform/http/serve.ts" &&
+    path !== "src/platform/docs/generate-docs.ts" && usesDeno.test(text)
+  ).map(([path]) => path);
+  assert.deepEqual(denoApis, []);
+  assert.doesNotMatch(all["src/main.node.ts"]! + all["src/worker.ts"]!, usesDeno);
+});
+
+Deno.test("kit init --runtime refuses an unknown runtime, and a Worker with a queue it cannot feed", async () => {
+  await assert.rejects(
+    initialized({ runtimes: ["bun"] }),
+    /^CliError: Invalid --runtime 'bun': use deno, node or workers$/,
+  );
+  await assert.rejects(
+    initialized({ runtimes: ["workers"], queue: "database" }),
+    /--runtime workers enqueues jobs to Upstash Redis, .*: use --queue redis, not 'database'/,
+  );
+});
 
 /** miniflare from npm, installed once beside the README runtimes test's; answers its folder. */
 async function miniflare(): Promise<string> {
