@@ -34,12 +34,16 @@ const commands = {
 const usage = `Usage: kit <command> [options]
 
 Commands:
-  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--package-manager <pm>] [--link <kit checkout>] [--no-git]
+  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--package-manager <pm>] [--link <kit checkout>] [--no-git]
                                a new project: --context once per bounded context, its kind core
                                (the business's edge), supporting or generic (bought or commodity),
                                e.g. --context catalog:core --context billing:supporting; --queue
                                where the jobs wait: database (PostgreSQL, the default), redis
-                               (REDIS_URL) or memory (one process, nothing kept); --link runs the
+                               (REDIS_URL) or memory (one process, nothing kept); --runtime once
+                               per runtime it runs on, an entry point each: deno (src/main.ts, the
+                               default), node (src/main.node.ts, deno task build:node), workers
+                               (src/worker.ts and wrangler.toml, deno task build:workers; jobs
+                               enqueued to Upstash Redis, so the queue is redis); --link runs the
                                project on a kit checkout instead of the JSR packages; --no-git
                                makes no git repository (without it: a new repository, every file
                                in its first commit "kit init", unless the directory is in one)
@@ -137,6 +141,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             queue: { type: "string" },
             "package-manager": { type: "string" },
             link: { type: "string" },
+            runtime: { type: "string", multiple: true },
             "no-git": { type: "boolean" },
           },
         });
@@ -146,6 +151,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
           ...(values.queue ? { queue: values.queue } : {}),
           ...(values["package-manager"] ? { packageManager: values["package-manager"] } : {}),
           ...(values.link ? { link: values.link } : {}),
+          ...(values.runtime ? { runtimes: values.runtime } : {}),
         });
         const dir = positionals[0] ?? ".";
         const initGit = await commands.initGit();

@@ -67,10 +67,12 @@ Deno.test("kit generate <kind> --help answers that kind: usage, the shared files
   assert.match(unknown.err, /^kit: Unknown kind 'nope': one of adapter, adr, /);
 });
 
-Deno.test("kit init --help names the context kinds and the queues; init without a context is refused in one line, nothing written", async () => {
+Deno.test("kit init --help names the context kinds, the queues and the runtimes; init without a context is refused in one line, nothing written", async () => {
   const help = await printed(["init", "--help"]);
   assert.match(help.out, /core \(the business's edge\), supporting or generic/);
   assert.match(help.out, /database \(PostgreSQL, the default\), redis \(REDIS_URL\) or memory/);
+  assert.match(help.out, /\[--runtime deno\|node\|workers \.\.\.\]/);
+  assert.match(help.out, /node \(src\/main\.node\.ts, deno task build:node\)/);
   assert.match(help.out, /\[--no-git\]/);
   assert.match(help.out, /--no-git makes no git repository/);
   const dir = await Deno.makeTempDir({ prefix: "kit-init-help-" });

@@ -20,6 +20,7 @@ import {
   slicesFile,
 } from "../project/templates.ts";
 import { composeApplicationFile } from "../project/compose_template.ts";
+import { configFile, platformFetchFile } from "../project/config_template.ts";
 import { generateDocsFile, integrationDocsFile, isEventFile } from "../project/docs_templates.ts";
 import {
   apiDocsFile,
@@ -31,6 +32,15 @@ import {
   serveFile,
   tokensFile,
 } from "../project/runtime_templates.ts";
+import { projectReadme } from "../project/readme_template.ts";
+import {
+  nodeMainFile,
+  type Runtime,
+  runtimes,
+  upstashJobStoreFile,
+  workerFile,
+  wranglerToml,
+} from "../project/runtime_entry_templates.ts";
 import { migrationsListFile } from "../generators/repository_templates.ts";
 import { migrationsListPath } from "../generators/generate_repository.ts";
 import { withDerived } from "./docs.ts";
@@ -45,6 +55,8 @@ export interface InitInput {
   readonly queue?: string;
   /** A kit checkout whose packages the project links (Deno `links`). */
   readonly link?: string;
+  /** The runtimes it runs on (`deno`, `node`, `workers`; default `deno`): an entry point each. */
+  readonly runtimes?: readonly string[];
 }
 
 /**
@@ -61,9 +73,16 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
       "init: name the project's bounded contexts, each with its kind (core, supporting or generic): kit init shop --context catalog:core --context billing:supporting",
     );
   }
-  const queue = input.queue ?? "database";
+  const selected = selectedRuntimes(input.runtimes ?? []);
+  // A Worker enqueues to Upstash Redis, which the Deno or Node process running the jobs reads.
+  const queue = input.queue ?? (selected.includes("workers") ? "redis" : "database");
   if (!["database", "redis", "memory"].includes(queue)) {
     throw new CliError(`Invalid --queue '${queue}': use database, redis or memory`);
+  }
+  if (selected.includes("workers") && queue !== "redis") {
+    throw new CliError(
+      `--runtime workers enqueues jobs to Upstash Redis, which the process running them must read: use --queue redis, not '${queue}'`,
+    );
   }
   const contexts = input.contexts.map((spec) => {
     const [name, kind, ...rest] = spec.split(":");
@@ -106,20 +125,23 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
   );
   const writes: FileWrite[] = [
     { path: "kit.config.json", contents: formatConfig(config) },
-    { path: "deno.json", contents: projectDenoJson(links, config.queue) },
-    { path: ".gitignore", contents: ".kit/\nnode_modules/\n" },
+    { path: "deno.json", contents: projectDenoJson(links, config.queue, selected) },
+    { path: ".gitignore", contents: ".kit/\nnode_modules/\ndist/\n" },
+    { path: "README.md", contents: projectReadme(config, selected) },
     { path: "knip.json", contents: knipJson() },
     { path: "src/main.ts", contents: mainFile() },
     { path: "src/platform/compose-application.ts", contents: compose },
     { path: "src/platform/auth/role.ts", contents: roleFile() },
     { path: "src/platform/function-routes.ts", contents: functionRoutesFile() },
     { path: "src/platform/auth/tokens.ts", contents: tokensFile() },
+    { path: "src/platform/config.ts", contents: configFile() },
     { path: "src/platform/database/database.ts", contents: databaseFile() },
     { path: "src/platform/database/migrate.ts", contents: migrateFile(config.queue) },
     { path: migrationsListPath, contents: migrationsListFile() },
     { path: "src/platform/docs/generate-docs.ts", contents: generateDocsFile() },
     { path: "src/platform/docs/integration-docs.ts", contents: integrationDocsFile() },
     { path: "src/platform/docs/is-event.ts", contents: isEventFile() },
+    { path: "src/platform/http/platform-fetch.ts", contents: platformFetchFile() },
     { path: "src/platform/http/serve.ts", contents: serveFile() },
     { path: "src/platform/jobs/job-store.ts", contents: jobStoreFile(config.queue) },
     { path: "src/platform/platform-environment.ts", contents: environmentFile() },
@@ -131,6 +153,14 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "test/architecture/extractable.spec.ts", contents: extractableSpec() },
     { path: "docs/architecture/slices.md", contents: slicesFile(config) },
     ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),
+    ...(selected.includes("node") ? [{ path: "src/main.node.ts", contents: nodeMainFile() }] : []),
+    ...(selected.includes("workers")
+      ? [
+        { path: "src/worker.ts", contents: workerFile() },
+        { path: "src/platform/jobs/upstash-job-store.ts", contents: upstashJobStoreFile() },
+        { path: "wrangler.toml", contents: wranglerToml(config.name) },
+      ]
+      : []),
   ];
   const plan = await formatPlan(root, await withDerived(root, config, writes));
   const written = await applyPlan(root, plan);
@@ -141,6 +171,16 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     new Map(plan.filter((w) => isDerivedOutput(w.path)).map((w) => [w.path, w.contents])),
   );
   return written;
+}
+
+/** The runtimes named (each once; default Deno alone), or a CliError naming one unknown. */
+function selectedRuntimes(named: readonly string[]): Runtime[] {
+  for (const runtime of named) {
+    if (!(runtimes as readonly string[]).includes(runtime)) {
+      throw new CliError(`Invalid --runtime '${runtime}': use deno, node or workers`);
+    }
+  }
+  return named.length === 0 ? ["deno"] : runtimes.filter((runtime) => named.includes(runtime));
 }
 
 function linkPaths(checkout: string): string[] {

@@ -48,11 +48,13 @@ async function migrate(
 }
 
 const migrateNow = `import postgres from "postgres";
+import { readConfig } from "./src/platform/config.ts";
 import { migrate } from "./src/platform/database/migrate.ts";
 
-const sql = postgres(Deno.env.get("DATABASE_URL")!, { max: 1, onnotice: () => {} });
+const config = readConfig(Deno.env.toObject());
+const sql = postgres(config.databaseUrl!, { max: 1, onnotice: () => {} });
 try {
-  await migrate(sql);
+  await migrate(sql, { reapply: config.migrationsReapply });
   console.log("migrated");
 } finally {
   await sql.end();

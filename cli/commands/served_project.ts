@@ -56,14 +56,28 @@ function freePort(): number {
  * Runs `deno run -A <entry>` in `dir` with `env` and a port of its own; answers once it printed
  * `listening on`, or fails with its output when it exits or stays silent for 90 seconds.
  */
-export async function serveProject(
+export function serveProject(
   dir: string,
   entry: string,
   env: Record<string, string>,
 ): Promise<ServedProject> {
+  return serveCommand(dir, Deno.execPath(), ["run", "-A", entry], env);
+}
+
+/**
+ * Runs `program` with `args` in `dir` with `env` and a port of its own (`PORT`); answers once it
+ * printed `listening on`, or fails with its output when it exits or stays silent for 90 seconds.
+ */
+export async function serveCommand(
+  dir: string,
+  program: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<ServedProject> {
+  const entry = [program, ...args].join(" ");
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", entry],
+  const child = new Deno.Command(program, {
+    args: [...args],
     cwd: dir,
     // Unset unless given: the test's own DATABASE_URL and REDIS_URL must not leak in.
     env: { NO_COLOR: "1", DATABASE_URL: "", REDIS_URL: "", ...env, PORT: String(port) },

@@ -89,9 +89,10 @@ export function planWorker(root: string, config: KitConfig): FileWrite[] {
  * it before the code that enqueues a new job name.
  */
 import { composePlatform } from "../../src/platform/compose-application.ts";
+import { readConfig } from "../../src/platform/config.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";
 
-const environment = await readEnvironment();
+const environment = await readEnvironment(readConfig(Deno.env.toObject()));
 const application = composePlatform({ ...environment.options, startJobs: true });
 await application.start();
 console.log(\`worker started (\${environment.description})\`);

@@ -61,14 +61,22 @@ export function composeService(options: Omit<PlatformOptions, "modules"> = {}) {
  * (\`DATABASE_URL\`, the job store of the queue, \`JWT_SECRET\`): its routes, \`/health\` and
  * \`/openapi.json\`.
  */
+import { readConfig } from "../../src/platform/config.ts";
+import { swaggerUiAssets } from "../../src/platform/http/api-docs.ts";
 import { serveApplication } from "../../src/platform/http/serve.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";
 import { composeService } from "./service.ts";
 
-const environment = await readEnvironment();
-const application = composeService({ ...environment.options, startJobs: true, startEvents: true });
+const config = readConfig(Deno.env.toObject());
+const environment = await readEnvironment(config);
+const application = composeService({
+  ...environment.options,
+  docs: swaggerUiAssets,
+  startJobs: true,
+  startEvents: true,
+});
 await application.start();
-const served = serveApplication(application, { port: Number(Deno.env.get("PORT") ?? 8000) });
+const served = serveApplication(application, { port: config.port });
 console.log(\`${context} listening on \${served.url} (\${environment.description})\`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {

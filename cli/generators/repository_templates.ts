@@ -17,15 +17,23 @@ export const migrations: readonly Migration[] = [
   // kit:end
 ];
 
+/** How the migrations run: \`reapply\` (\`KIT_MIGRATIONS_REAPPLY=1\`, see \`migrateDatabase\`). */
+export interface MigrationOptions {
+  readonly reapply?: boolean;
+}
+
 /**
  * Runs the migrations not yet applied, in order (idempotent). A database that applied another
  * migration under one of these numbers (other id or SQL), or a number this list lacks, is refused
- * and nothing runs. On a development database only, \`KIT_MIGRATIONS_REAPPLY=1\` forgets the
- * ledger from the first difference and runs the list from there (each generated migration is
- * \`create ... if not exists\`), with a warning for each migration forgotten.
+ * and nothing runs. On a development database only, \`reapply\` (\`KIT_MIGRATIONS_REAPPLY=1\`)
+ * forgets the ledger from the first difference and runs the list from there (each generated
+ * migration is \`create ... if not exists\`), with a warning for each migration forgotten.
  */
-export async function migrateDatabase(sql: postgres.Sql): Promise<void> {
-  const reapply = Deno.env.get("KIT_MIGRATIONS_REAPPLY") === "1";
+export async function migrateDatabase(
+  sql: postgres.Sql,
+  options: MigrationOptions = {},
+): Promise<void> {
+  const reapply = options.reapply ?? false;
   try {
     await runMigrations(sql, {
       table: "kit_app_migrations",

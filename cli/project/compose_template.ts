@@ -20,13 +20,17 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { httpPlugin, jwtAuthenticator, type UndeclaredErrors } from "@kit/http";
+import {
+  httpPlugin,
+  jwtAuthenticator,
+  type SwaggerUiAssets,
+  type UndeclaredErrors,
+} from "@kit/http";
 import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { grants } from "./auth/role.ts";
-import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
+import { readConfig } from "./config.ts";
 import type { Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
-import { swaggerUiAssets } from "./http/api-docs.ts";
 import project from "../../kit.config.json" with { type: "json" };
 // kit:begin provider-imports
 // kit:end
@@ -75,6 +79,16 @@ export interface PlatformOptions {
   readonly jobStore?: JobStore;
   /** The secret HS256 bearer tokens are signed with (default: a random one, no token passes). */
   readonly jwtSecret?: Uint8Array;
+  /** The issuer (\`iss\`) of the tokens accepted (default: \`<project>-identity\`). */
+  readonly tokenIssuer?: string;
+  /** The audience (\`aud\`) of the tokens accepted (default: \`<project>-api\`). */
+  readonly tokenAudience?: string;
+  /**
+   * Swagger UI's files, to serve the API docs page at \`/docs\` (\`swaggerUiAssets\` of
+   * \`http/api-docs.ts\`, which reads them from npm's \`swagger-ui-dist\`: Deno's entry point and
+   * the specs give it); without them, no docs page (the Node and Workers bundles).
+   */
+  readonly docs?: () => Promise<SwaggerUiAssets>;
   /** The clock (default: the system clock). */
   readonly clock?: Clock;
   /** Whether this process runs the worker of background and scheduled jobs. */
@@ -134,15 +148,19 @@ export function composePlatform(options: PlatformOptions = {}) {
  * (\`platform-test.module.ts\`), so that their answers are the API's.
  */
 export function platformHttp(
-  options: Pick<PlatformOptions, "jwtSecret" | "clock" | "undeclaredErrors"> = {},
+  options: Pick<
+    PlatformOptions,
+    "jwtSecret" | "tokenIssuer" | "tokenAudience" | "docs" | "clock" | "undeclaredErrors"
+  > = {},
 ) {
+  const defaults = readConfig({});
   return httpPlugin({
     authenticators: [
       jwtAuthenticator({
         key: options.jwtSecret ?? crypto.getRandomValues(new Uint8Array(32)),
         algorithms: ["HS256"],
-        issuer: tokenIssuer,
-        audience: tokenAudience,
+        issuer: options.tokenIssuer ?? defaults.tokenIssuer,
+        audience: options.tokenAudience ?? defaults.tokenAudience,
         ...(options.clock ? { clock: options.clock } : {}),
       }),
     ],
@@ -152,7 +170,7 @@ export function platformHttp(
     info: { title: \`\${project.name} API\`, version: "1.0.0" },
     servers: [{ url: "/", description: "The server that serves this document" }],
     openapi: { path: "/openapi.json" },
-    docs: { path: "/docs", assets: swaggerUiAssets },
+    ...(options.docs ? { docs: { path: "/docs", assets: options.docs } } : {}),
     security: ["bearer"],
     securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
   });

@@ -1,4 +1,3 @@
-import { developmentSecret } from "./development_secret.ts";
 import type { KitConfig } from "./kit_config.ts";
 
 /** `src/platform/database/database.ts`: the PostgreSQL client of the platform. */
@@ -24,7 +23,7 @@ ${
       ? `import { migrateJobs } from "@kit/jobs/postgres";\n`
       : ""
   }import type { Database } from "./database.ts";
-import { migrateDatabase } from "./migrations.ts";
+import { migrateDatabase, type MigrationOptions } from "./migrations.ts";
 
 /**
  * Brings the database up to date: the kernel's outbox and processed events${
@@ -33,9 +32,9 @@ import { migrateDatabase } from "./migrations.ts";
  * the contexts' tables through the project's one ordered migration list. Idempotent; concurrent
  * runs (two processes starting together) are serialised by advisory locks.
  */
-export async function migrate(sql: Database): Promise<void> {
+export async function migrate(sql: Database, options: MigrationOptions = {}): Promise<void> {
   await migrateKernel(sql);
-${jobs ? "  await migrateJobs(sql);\n" : ""}  await migrateDatabase(sql);
+${jobs ? "  await migrateJobs(sql);\n" : ""}  await migrateDatabase(sql, options);
 }
 `;
 }
@@ -59,6 +58,7 @@ export function jobStoreFile(queue: KitConfig["queue"]): string {
   if (queue === "database") {
     return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
+import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
 
 ${storeShape}
@@ -66,7 +66,7 @@ ${storeShape}
  * The job store of the project's queue (database): on PostgreSQL, each job enqueued in the
  * transaction of its command, when the platform runs on a database; in memory otherwise.
  */
-export function openJobStore(sql: Database | undefined): OpenedJobStore {
+export function openJobStore(sql: Database | undefined, _config: PlatformConfig): OpenedJobStore {
   if (sql === undefined) return inMemory();
   return { store: new PostgresJobStore(sql), name: "PostgreSQL", close: () => Promise.resolve() };
 }
@@ -75,37 +75,29 @@ export function openJobStore(sql: Database | undefined): OpenedJobStore {
   if (queue === "redis") {
     return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
 import {
-  type DurabilityRequirement,
   failFastRedisOptions,
   RedisJobStore,
   tcpScripting,
 } from "@kit/jobs/redis";
 import { Redis } from "ioredis";
+import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
 
 ${storeShape}
-/** What the store demands of Redis's settings: REDIS_DURABILITY (refuse, warn, off; refuse). */
-function redisDurability(): DurabilityRequirement {
-  const value = Deno.env.get("REDIS_DURABILITY") ?? "refuse";
-  if (value !== "refuse" && value !== "warn" && value !== "off") {
-    throw new Error(\`REDIS_DURABILITY must be refuse, warn or off, got '\${value}'\`);
-  }
-  return value;
-}
-
 /**
  * The job store of the project's queue (redis): on the Redis server at \`REDIS_URL\`, required
  * when the platform runs on a database; in memory without either.
  */
-export function openJobStore(sql: Database | undefined): OpenedJobStore {
-  const url = Deno.env.get("REDIS_URL");
+export function openJobStore(sql: Database | undefined, config: PlatformConfig): OpenedJobStore {
+  const url = config.redisUrl;
   if (sql === undefined && !url) return inMemory();
   if (!url) throw new Error("REDIS_URL is not set: the project's queue is redis");
   // Fails fast while Redis is down (503 at the edge), and refuses a Redis that would lose jobs
   // (no append-only file, an evicting memory policy) unless REDIS_DURABILITY says "warn" or "off".
   const redis = new Redis(url, failFastRedisOptions());
+  const requireDurability = config.redisDurability;
   return {
-    store: new RedisJobStore(tcpScripting(redis), { requireDurability: redisDurability() }),
+    store: new RedisJobStore(tcpScripting(redis), { requireDurability }),
     name: "Redis",
     close: async () => {
       await redis.quit();
@@ -115,25 +107,21 @@ export function openJobStore(sql: Database | undefined): OpenedJobStore {
 `;
   }
   return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
 
 ${storeShape}
 /** The job store of the project's queue (memory): jobs are seen by this process only. */
-export function openJobStore(_sql: Database | undefined): OpenedJobStore {
+export function openJobStore(_sql: Database | undefined, _config: PlatformConfig): OpenedJobStore {
   return inMemory();
 }
 `;
 }
 
-/** `src/platform/auth/tokens.ts`: who issues the bearer tokens the API accepts. */
+/** `src/platform/auth/tokens.ts`: the bearer tokens the API accepts, signed for development. */
 export function tokensFile(): string {
   return `import { SignJWT } from "jose";
-import project from "../../../kit.config.json" with { type: "json" };
-
-/** The issuer (\`iss\`) of the tokens the API accepts (\`JWT_ISSUER\` overrides it). */
-export const tokenIssuer = Deno.env.get("JWT_ISSUER") ?? \`\${project.name}-identity\`;
-/** The audience (\`aud\`) of the tokens the API accepts (\`JWT_AUDIENCE\` overrides it). */
-export const tokenAudience = Deno.env.get("JWT_AUDIENCE") ?? \`\${project.name}-api\`;
+import { type PlatformConfig, readConfig } from "../config.ts";
 
 /** The claims of a token: the actor (\`sub\`), its roles and tenants, its scopes. */
 export interface TokenClaims {
@@ -145,14 +133,19 @@ export interface TokenClaims {
 
 /**
  * Signs an HS256 token the API accepts, valid one hour (for development and tests; a deployment
- * verifies the tokens of its identity provider).
+ * verifies the tokens of its identity provider), with the issuer and audience of \`authority\`
+ * (default: the project's, \`<project>-identity\` and \`<project>-api\`).
  */
-export async function signToken(secret: Uint8Array, claims: TokenClaims): Promise<string> {
+export async function signToken(
+  secret: Uint8Array,
+  claims: TokenClaims,
+  authority: Pick<PlatformConfig, "tokenIssuer" | "tokenAudience"> = readConfig({}),
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: "HS256" })
-    .setIssuer(tokenIssuer)
-    .setAudience(tokenAudience)
+    .setIssuer(authority.tokenIssuer)
+    .setAudience(authority.tokenAudience)
     .setIssuedAt(now)
     .setExpirationTime(now + 3600)
     .sign(secret);
@@ -160,9 +153,10 @@ export async function signToken(secret: Uint8Array, claims: TokenClaims): Promis
 `;
 }
 
-/** `src/platform/http/serve.ts`: the application over HTTP. */
+/** `src/platform/http/serve.ts`: the application over HTTP on Deno (`Deno.serve`). */
 export function serveFile(): string {
   return `import type { HttpApi } from "@kit/http";
+import { platformFetch } from "./platform-fetch.ts";
 
 /** A served application: its address, and how to stop serving. */
 export interface Served {
@@ -170,13 +164,12 @@ export interface Served {
   shutdown(): Promise<void>;
 }
 
-/** The headers of the platform's own answers: never sniffed as another type. */
-const headers = { "x-content-type-options": "nosniff" };
-
 /**
  * Serves the application's routes (its OpenAPI document and docs page among them, served by the
- * HTTP plugin) and \`/health\` (\`port\` 0: any free port), on this machine only unless
- * \`hostname\` says otherwise (\`0.0.0.0\`: every interface).
+ * HTTP plugin) and \`/health\` with \`Deno.serve\` (\`port\` 0: any free port), on this machine only
+ * unless \`hostname\` says otherwise (\`0.0.0.0\`: every interface). Deno's HTTP adapter: the Node
+ * entry point (\`src/main.node.ts\`) and the Worker (\`src/worker.ts\`) serve \`platformFetch\` their
+ * own way.
  */
 export function serveApplication(
   application: { readonly http: HttpApi },
@@ -184,13 +177,7 @@ export function serveApplication(
 ): Served {
   const server = Deno.serve(
     { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 8000, onListen: () => {} },
-    (request) => {
-      const { pathname } = new URL(request.url);
-      if (request.method === "GET" && pathname === "/health") {
-        return Response.json({ status: "ok" }, { headers });
-      }
-      return application.http.fetch(request);
-    },
+    platformFetch(application),
   );
   return {
     url: \`http://\${
@@ -204,38 +191,44 @@ export function serveApplication(
 
 /** `src/platform/http/api-docs.ts`: Swagger UI's files for the API docs page. */
 export function apiDocsFile(): string {
-  return `import swaggerUi from "swagger-ui-dist";
+  return `import { readFile } from "node:fs/promises";
+import swaggerUi from "swagger-ui-dist";
 import type { SwaggerUiAssets } from "@kit/http";
 
 /**
  * Swagger UI's script and stylesheet, read from the npm package \`swagger-ui-dist\` (no CDN) on
  * the first request of the docs page: the HTTP plugin serves them at \`/docs\` under its
- * Content-Security-Policy. Reading files is the runtime's business, so it is done here.
+ * Content-Security-Policy (\`composePlatform({ docs: swaggerUiAssets })\`). Reading an npm
+ * package's files needs them on disk: Deno's entry point and the specs serve the page, the Node
+ * and Workers bundles do not.
  */
 export async function swaggerUiAssets(): Promise<SwaggerUiAssets> {
   const dir = swaggerUi.getAbsoluteFSPath();
   return {
-    script: await Deno.readTextFile(\`\${dir}/swagger-ui-bundle.js\`),
-    stylesheet: await Deno.readTextFile(\`\${dir}/swagger-ui.css\`),
+    script: await readFile(\`\${dir}/swagger-ui-bundle.js\`, "utf8"),
+    stylesheet: await readFile(\`\${dir}/swagger-ui.css\`, "utf8"),
   };
 }
 `;
 }
 
-/** `src/platform/platform-environment.ts`: what a process runs on, read from the environment. */
+/** `src/platform/platform-environment.ts`: what a process runs on, from the platform's config. */
 export function environmentFile(): string {
   return `import type { JobStore } from "@kit/jobs";
+import { type PlatformConfig, tokenSecret } from "./config.ts";
 import { connectDatabase, type Database } from "./database/database.ts";
 import { migrate } from "./database/migrate.ts";
 import { openJobStore } from "./jobs/job-store.ts";
 
 /** What a process of the platform runs on. */
 export interface PlatformEnvironment {
-  /** The database, the job store and the token secret, for \`composePlatform\`. */
+  /** The database, the job store and the tokens accepted, for \`composePlatform\`. */
   readonly options: {
     readonly sql?: Database;
     readonly jobStore: JobStore;
     readonly jwtSecret: Uint8Array;
+    readonly tokenIssuer: string;
+    readonly tokenAudience: string;
   };
   /** Where the data and the jobs are kept, for the start-up line. */
   readonly description: string;
@@ -243,30 +236,25 @@ export interface PlatformEnvironment {
   close(): Promise<void>;
 }
 
-const developmentSecret = "${developmentSecret}";
-
 /**
- * Reads the environment: \`DATABASE_URL\` runs every context on PostgreSQL, migrated here;
- * without it, everything runs in memory (nothing is kept between runs). The job store follows the
- * project's queue. \`JWT_SECRET\` is the secret of the bearer tokens; unset, it is a development
- * secret in memory, and with a database a random one (no token is accepted: the API fails closed).
+ * Opens what \`config\` names (a long-running process, on Deno or Node): \`DATABASE_URL\` runs
+ * every context on PostgreSQL, migrated here; without it, everything runs in memory (nothing is
+ * kept between runs). The job store follows the project's queue. \`JWT_SECRET\` is the secret of
+ * the bearer tokens (see \`tokenSecret\`).
  */
-export async function readEnvironment(): Promise<PlatformEnvironment> {
-  const url = Deno.env.get("DATABASE_URL");
-  const secret = Deno.env.get("JWT_SECRET");
-  if (url && !secret) console.warn("JWT_SECRET is not set: no bearer token is accepted");
+export async function readEnvironment(config: PlatformConfig): Promise<PlatformEnvironment> {
+  const url = config.databaseUrl;
+  if (url && !config.jwtSecret) console.warn("JWT_SECRET is not set: no bearer token is accepted");
   const sql = url ? connectDatabase(url) : undefined;
-  if (sql) await migrate(sql);
-  const jobs = openJobStore(sql);
+  if (sql) await migrate(sql, { reapply: config.migrationsReapply });
+  const jobs = openJobStore(sql, config);
   return {
     options: {
       ...(sql ? { sql } : {}),
       jobStore: jobs.store,
-      jwtSecret: secret
-        ? new TextEncoder().encode(secret)
-        : url
-        ? crypto.getRandomValues(new Uint8Array(32))
-        : new TextEncoder().encode(developmentSecret),
+      jwtSecret: tokenSecret(config),
+      tokenIssuer: config.tokenIssuer,
+      tokenAudience: config.tokenAudience,
     },
     description: \`data \${sql ? "on PostgreSQL (DATABASE_URL)" : "in memory"}, jobs \${jobs.name}\`,
     async close() {
@@ -298,15 +286,19 @@ import project from "../kit.config.json" with { type: "json" };
 import { grants } from "./platform/auth/role.ts";
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
+import { readConfig } from "./platform/config.ts";
+import { swaggerUiAssets } from "./platform/http/api-docs.ts";
 import { serveApplication } from "./platform/http/serve.ts";
 import { readEnvironment } from "./platform/platform-environment.ts";
 
-const environment = await readEnvironment();
+const config = readConfig(Deno.env.toObject());
+const environment = await readEnvironment(config);
 // A job store in memory is seen by this process only: its jobs run here, worker or not.
 const separateWorker = (project as { worker?: string }).worker === "separate" &&
   !(environment.options.jobStore instanceof InMemoryJobStore);
 const application = composePlatform({
   ...environment.options,
+  docs: swaggerUiAssets,
   startJobs: !separateWorker,
   startEvents: true,
 });
@@ -315,11 +307,13 @@ await application.start();
 // holds every role the platform grants, so that the token calls every route. Printed before the
 // address, so that whoever waits for "listening" has the token already.
 const roles = Object.keys(grants);
-const token = environment.options.sql ? undefined : await signToken(environment.options.jwtSecret, {
-  sub: "developer",
-  roles,
-  tenants: ["development"],
-});
+const token = environment.options.sql
+  ? undefined
+  : await signToken(environment.options.jwtSecret, {
+    sub: "developer",
+    roles,
+    tenants: ["development"],
+  }, config);
 if (token !== undefined) {
   console.log(
     \`a development token of the tenant 'development'\${
@@ -331,8 +325,7 @@ if (token !== undefined) {
   );
 }
 // On this machine only unless HOST says otherwise (HOST=0.0.0.0: every interface).
-const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
-const port = Number(Deno.env.get("PORT") ?? 8000);
+const { host: hostname, port } = config;
 let served: ReturnType<typeof serveApplication>;
 try {
   served = serveApplication(application, { hostname, port });

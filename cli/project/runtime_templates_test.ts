@@ -10,12 +10,10 @@ Deno.test("jobStoreFile() opens the store of each queue", () => {
   assert.doesNotMatch(jobStoreFile("database"), /Redis/);
   const redis = jobStoreFile("redis");
   assert.match(redis, /new Redis\(url, failFastRedisOptions\(\)\)/);
-  assert.match(
-    redis,
-    /new RedisJobStore\(tcpScripting\(redis\), \{ requireDurability: redisDurability\(\) \}\)/,
-  );
-  assert.match(redis, /Deno\.env\.get\("REDIS_DURABILITY"\) \?\? "refuse"/);
-  assert.match(jobStoreFile("redis"), /Deno\.env\.get\("REDIS_URL"\)/);
+  assert.match(redis, /new RedisJobStore\(tcpScripting\(redis\), \{ requireDurability \}\)/);
+  assert.match(redis, /const requireDurability = config\.redisDurability;/);
+  assert.match(redis, /const url = config\.redisUrl;/);
+  assert.doesNotMatch(redis, /Deno\./);
   assert.doesNotMatch(jobStoreFile("memory"), /Postgres|Redis\b/);
 });
 
@@ -25,7 +23,7 @@ Deno.test("migrateFile() migrates the job store only when the queue is the datab
     assert.doesNotMatch(migrateFile(queue), /migrateJobs/);
     assert.match(
       migrateFile(queue),
-      /await migrateKernel\(sql\);\n {2}await migrateDatabase\(sql\);/,
+      /await migrateKernel\(sql\);\n {2}await migrateDatabase\(sql, options\);/,
     );
   }
 });

@@ -1,11 +1,19 @@
 import { kitCommand, verifyTask } from "../check/verify_task.ts";
 import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
 import { kitVersion } from "./kit_version.ts";
+import { buildTasks, type Runtime } from "./runtime_entry_templates.ts";
 
 export { kitVersion } from "./kit_version.ts";
 
-/** `deno.json` of a generated project (ioredis only when its queue is redis). */
-export function projectDenoJson(links: readonly string[], queue: KitConfig["queue"]): string {
+/**
+ * `deno.json` of a generated project (ioredis only when its queue is redis; `@hono/node-server`
+ * and `build:node` with a Node entry point, `build:workers` with a Worker).
+ */
+export function projectDenoJson(
+  links: readonly string[],
+  queue: KitConfig["queue"],
+  runtimes: readonly Runtime[] = ["deno"],
+): string {
   return JSON.stringify(
     {
       imports: {
@@ -16,6 +24,9 @@ export function projectDenoJson(links: readonly string[], queue: KitConfig["queu
         "postgres": "npm:postgres@3.4.9",
         "@upstash/redis": "npm:@upstash/redis@1.39.0",
         ...(queue === "redis" ? { "ioredis": "npm:ioredis@6.0.0" } : {}),
+        ...(runtimes.includes("node")
+          ? { "@hono/node-server": "npm:@hono/node-server@2.1.8" }
+          : {}),
         "jose": "npm:jose@6.2.17",
         "yaml": "npm:yaml@2.9.1",
         "swagger-ui-dist": "npm:swagger-ui-dist@5.30.2",
@@ -28,11 +39,12 @@ export function projectDenoJson(links: readonly string[], queue: KitConfig["queu
         verify: verifyTask(links),
         "docs:generate": "deno run -A src/platform/docs/generate-docs.ts",
         "docs:check": "deno run -A src/platform/docs/generate-docs.ts --check",
+        ...buildTasks(runtimes),
       },
       test: { include: ["src/**/*.spec.ts", "test/**/*.spec.ts"] },
       fmt: { exclude: ["openapi/", "docs/integration/"] },
       lint: { rules: { tags: ["recommended"] }, plugins: lintPlugins(links) },
-      exclude: [".kit"],
+      exclude: [".kit", "dist"],
     },
     null,
     2,
@@ -76,6 +88,7 @@ export function platformTestFile(): string {
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 import { signToken, type TokenClaims } from "./auth/tokens.ts";
 import { memoryRepositories, platformHttp, providers } from "./compose-application.ts";
+import { swaggerUiAssets } from "./http/api-docs.ts";
 
 /** The secret of the specs' tokens (a new one each run). */
 const testSecret = crypto.getRandomValues(new Uint8Array(32));
@@ -117,7 +130,7 @@ export function testApplication(
         start: false,
       }),
       backgroundJobs: jobsPlugin({ store: new InMemoryJobStore() }),
-      http: platformHttp({ jwtSecret: testSecret, undeclaredErrors: "refuse" }),
+      http: platformHttp({ jwtSecret: testSecret, undeclaredErrors: "refuse", docs: swaggerUiAssets }),
     },
   });
 }
@@ -179,10 +192,11 @@ export function contractSpec(): string {
   return `import assert from "node:assert/strict";
 import { validatingFetch } from "@kit/http/testing";
 import { composePlatform } from "../src/platform/compose-application.ts";
+import { swaggerUiAssets } from "../src/platform/http/api-docs.ts";
 
 /** The platform as specs compose it: an answer with a code its route does not declare is a 500. */
 function platform() {
-  const application = composePlatform({ undeclaredErrors: "refuse" });
+  const application = composePlatform({ undeclaredErrors: "refuse", docs: swaggerUiAssets });
   const fetch = validatingFetch(application.http.fetch, () => application.http.openapi(), {
     skip: (request) => new URL(request.url).pathname.startsWith("/docs"),
   });

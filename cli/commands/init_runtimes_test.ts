@@ -1,0 +1,278 @@
+/**
+ * `kit init --runtime deno --runtime node --runtime workers`, end to end: a generated command and
+ * query behind routes, both bundles built by the project's tasks, then the same calls answered
+ * the same way by Deno (`src/main.ts`), Node 20 (the Node bundle) and workerd (the Workers bundle,
+ * in miniflare from npm), each on PostgreSQL, with jobs on Redis (the Worker through an Upstash
+ * REST bridge), each answer validated against the server's own OpenAPI document.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { validatingFetch } from "@kit/http/testing";
+import { startUpstashRestBridge } from "../../jobs/testing/upstash_rest_bridge.ts";
+import { createTestDatabase, serveCommand, type ServedProject } from "./served_project.ts";
+import { initProject } from "./init.ts";
+import { kitIn, projectTree, runIn } from "./test_project.ts";
+import { signProjectToken } from "./token.ts";
+
+const checkout = fileURLToPath(new URL("../../", import.meta.url));
+const databaseUrl = Deno.env.get("DATABASE_URL");
+const redisUrl = Deno.env.get("REDIS_URL");
+const missing = databaseUrl === undefined || redisUrl === undefined;
+if (missing && Deno.env.get("CI") !== "true") {
+  console.log("skipped: the runtimes test of kit init needs DATABASE_URL and REDIS_URL");
+}
+
+/** A line of code (not of a comment) using a Deno API. */
+const usesDeno = /^(?!\s*(?:\*|\/\/|\/\*)).*\bDeno\./m;
+
+/** A project laid out by `initProject` in a temporary directory, as its tree of files. */
+async function initialized(input: { runtimes?: string[]; queue?: string }) {
+  const parent = await Deno.makeTempDir({ prefix: "kit-runtimes-init-" });
+  try {
+    await initProject(join(parent, "shop"), { contexts: ["catalog:core"], ...input });
+    return await projectTree(join(parent, "shop"));
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+}
+
+Deno.test("kit init --runtime: an entry point and a build task per runtime, Deno alone by default", async () => {
+  const deno = await initialized({});
+  assert.ok(deno["src/main.ts"]);
+  for (const file of ["src/main.node.ts", "src/worker.ts", "wrangler.toml"]) {
+    assert.equal(deno[file], undefined, file);
+  }
+  const denoJson = JSON.parse(deno["deno.json"]!);
+  assert.equal(denoJson.tasks["build:node"], undefined);
+  assert.equal(denoJson.imports["@hono/node-server"], undefined);
+  assert.equal(JSON.parse(deno["kit.config.json"]!).queue, "database");
+
+  const all = await initialized({ runtimes: ["workers", "node", "deno"] });
+  for (const file of ["src/main.ts", "src/main.node.ts", "src/worker.ts", "wrangler.toml"]) {
+    assert.ok(all[file], file);
+  }
+  const tasks = JSON.parse(all["deno.json"]!).tasks;
+  assert.match(tasks["build:node"], /^deno bundle --platform node .*src\/main\.node\.ts$/);
+  assert.match(tasks["build:workers"], /^DENO_CONDITIONS=workerd deno bundle --platform browser /);
+  // A Worker enqueues to Upstash Redis: the queue the Deno or Node process reads is redis.
+  assert.equal(JSON.parse(all["kit.config.json"]!).queue, "redis");
+  assert.match(all["README.md"]!, /\n## Cloudflare Workers\n[\s\S]*postgres\.js/);
+  // Portable by construction: no platform file but Deno's HTTP adapter uses a Deno API.
+  const denoApis = Object.entries(all).filter(([path, text]) =>
+    path.startsWith("src/platform/") && path !== "src/platform/http/serve.ts" &&
+    path !== "src/platform/docs/generate-docs.ts" && usesDeno.test(text)
+  ).map(([path]) => path);
+  assert.deepEqual(denoApis, []);
+  assert.doesNotMatch(all["src/main.node.ts"]! + all["src/worker.ts"]!, usesDeno);
+});
+
+Deno.test("kit init --runtime refuses an unknown runtime, and a Worker with a queue it cannot feed", async () => {
+  await assert.rejects(
+    initialized({ runtimes: ["bun"] }),
+    /^CliError: Invalid --runtime 'bun': use deno, node or workers$/,
+  );
+  await assert.rejects(
+    initialized({ runtimes: ["workers"], queue: "database" }),
+    /--runtime workers enqueues jobs to Upstash Redis, .*: use --queue redis, not 'database'/,
+  );
+});
+
+/** miniflare from npm, installed once beside the README runtimes test's; answers its folder. */
+async function miniflare(): Promise<string> {
+  const dir = join(checkout, ".kit", "runtimes", "workerd");
+  await mkdir(dir, { recursive: true });
+  if (!existsSync(join(dir, "node_modules", "miniflare"))) {
+    await writeFile(join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }));
+    await runIn(dir, "npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "miniflare@4.20260730.0",
+    ]);
+  }
+  return dir;
+}
+
+/**
+ * A Node script serving a Worker bundle in workerd on `PORT` until SIGTERM, with the bindings
+ * (JSON) of `WORKER_BINDINGS`, the compatibility of the project's `wrangler.toml`.
+ */
+function workerdServer(bundle: string, wrangler: string): string {
+  const date = /^compatibility_date = "([\d-]+)"$/m.exec(wrangler)?.[1];
+  const flags = /^compatibility_flags = (\[.*\])$/m.exec(wrangler)?.[1];
+  assert.ok(date && flags, `wrangler.toml names its compatibility:\n${wrangler}`);
+  return `import { Miniflare } from "miniflare";
+import { dirname } from "node:path";
+const mf = new Miniflare({
+  modules: true,
+  scriptPath: ${JSON.stringify(bundle)},
+  modulesRoot: dirname(${JSON.stringify(bundle)}),
+  compatibilityDate: ${JSON.stringify(date)},
+  compatibilityFlags: ${flags},
+  bindings: JSON.parse(process.env.WORKER_BINDINGS),
+  host: "127.0.0.1",
+  port: Number(process.env.PORT),
+});
+console.log(\`listening on \${await mf.ready}\`);
+process.on("SIGTERM", async () => {
+  await mf.dispose();
+  process.exit(0);
+});
+`;
+}
+
+/** POST then GET of the generated routes, as the served document says; answers what each gave. */
+async function openThenList(served: ServedProject, token: string, loanId: string) {
+  const document = await (await fetch(`${served.url}/openapi.json`)).json();
+  const checked = validatingFetch(fetch, document);
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const opened = await checked(
+    new Request(`${served.url}/loans`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ loanId }),
+    }),
+  );
+  const listed = await checked(new Request(`${served.url}/loans`, { headers }));
+  const anonymous = await checked(new Request(`${served.url}/loans`));
+  await anonymous.body?.cancel();
+  return {
+    document,
+    opened: { status: opened.status, body: await opened.json() },
+    listed: { status: listed.status, body: await listed.json() },
+    anonymous: anonymous.status,
+  };
+}
+
+Deno.test({
+  name:
+    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route as Deno does, on PostgreSQL, to a kit token",
+  ignore: missing && Deno.env.get("CI") !== "true",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    assert.ok(!missing, "DATABASE_URL and REDIS_URL are set (CI=true)");
+    const parent = await Deno.makeTempDir({ prefix: "kit-runtimes-" });
+    const dir = join(parent, "library");
+    const kit = async (cwd: string, ...args: string[]) => {
+      const { result, out } = await kitIn(cwd, ...args);
+      assert.equal(result, 0, `kit ${args.join(" ")}:\n${out}`);
+    };
+    await kit(
+      parent,
+      ..."init library --context members:supporting --no-git --link".split(" "),
+      checkout,
+      ..."--runtime deno --runtime node --runtime workers".split(" "),
+    );
+    await kit(dir, "generate", "context", "lending", "--kind", "core");
+    await kit(dir, "generate", "aggregate", "lending", "Loan");
+    await kit(dir, "generate", "repository", "lending", "Loan");
+    await kit(
+      dir,
+      ..."generate command lending OpenLoan --aggregate Loan --creates".split(" "),
+      ..."--permission loan.open --grant lender".split(" "),
+    );
+    await kit(
+      dir,
+      ..."generate query lending ListLoans --search --aggregate Loan".split(" "),
+      ..."--permission loan.read --grant lender".split(" "),
+    );
+    await kit(dir, "generate", "route-group", "lending", "LoanRoutes");
+    await kit(dir, "generate", "route", "lending", "OpenLoan");
+    await kit(dir, "generate", "route", "lending", "ListLoans");
+
+    // The platform reads no runtime's API outside the entry points (Deno's serve.ts is its HTTP
+    // adapter, api-docs.ts reads npm files on Deno and Node).
+    const config = await readFile(join(dir, "src/platform/config.ts"), "utf8");
+    assert.match(config, /export function readConfig\(env: Environment\): PlatformConfig/);
+    const readme = await readFile(join(dir, "README.md"), "utf8");
+    for (const heading of ["## Deno", "## Node", "## Cloudflare Workers"]) {
+      assert.ok(readme.includes(`\n${heading}\n`), `README.md has ${heading}`);
+    }
+    await runIn(dir, Deno.execPath(), ["task", "build:node"]);
+    await runIn(dir, Deno.execPath(), ["task", "build:workers"]);
+    const workerd = await miniflare();
+    await writeFile(
+      join(workerd, "serve-worker.mjs"),
+      workerdServer(
+        join(dir, "dist/worker.mjs"),
+        await readFile(join(dir, "wrangler.toml"), "utf8"),
+      ),
+    );
+
+    const database = await createTestDatabase(databaseUrl!);
+    const bridge = await startUpstashRestBridge(redisUrl!);
+    const served: ServedProject[] = [];
+    try {
+      const secret = "a-secret-of-this-test-only-0123456789";
+      const env = {
+        DATABASE_URL: database.url,
+        JWT_SECRET: secret,
+        REDIS_URL: redisUrl!,
+        REDIS_DURABILITY: "off",
+      };
+      // Node first: it migrates the database the Worker then uses (a Worker never migrates).
+      const node = await serveCommand(dir, "node", ["dist/main.node.mjs"], env);
+      served.push(node);
+      assert.match(
+        node.output(),
+        /listening on .* \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+      );
+      const deno = await serveCommand(dir, Deno.execPath(), ["run", "-A", "src/main.ts"], env);
+      served.push(deno);
+      const worker = await serveCommand(workerd, "node", ["serve-worker.mjs"], {
+        WORKER_BINDINGS: JSON.stringify({
+          DATABASE_URL: database.url,
+          JWT_SECRET: secret,
+          UPSTASH_REDIS_REST_URL: bridge.url,
+          UPSTASH_REDIS_REST_TOKEN: bridge.token,
+          REDIS_DURABILITY: "off",
+        }),
+      });
+      served.push(worker);
+
+      const answers = [];
+      for (
+        const [name, runtime] of [["deno", deno], ["node", node], ["workers", worker]] as const
+      ) {
+        // Each runtime in a tenant of its own, so that each lists only what it created.
+        const token = await signProjectToken(dir, {
+          sub: "ada",
+          roles: ["lender"],
+          tenants: [`branch-${name}`],
+          scopes: [],
+        }, (variable) => ({ JWT_SECRET: secret, DATABASE_URL: database.url })[variable]);
+        const answer = await openThenList(runtime, token, `loan-${name}`);
+        assert.equal(answer.opened.status, 201, `${name}: ${JSON.stringify(answer.opened)}`);
+        assert.deepEqual(answer.opened.body, { id: `loan-${name}` }, name);
+        assert.equal(answer.listed.status, 200, name);
+        assert.deepEqual(answer.listed.body, {
+          items: [{ id: `loan-${name}` }],
+          total: 1,
+          page: 1,
+          pageSize: 20,
+        }, name);
+        assert.equal(answer.anonymous, 401, name);
+        answers.push(answer);
+      }
+      // One API: the same document on every runtime.
+      assert.deepEqual(answers[1]!.document, answers[0]!.document);
+      assert.deepEqual(answers[2]!.document, answers[0]!.document);
+      const rows = await database.sql`select id, tenant_id from lending.loans order by id`;
+      assert.deepEqual(rows.map((row) => ({ ...row })), [
+        { id: "loan-deno", tenant_id: "branch-deno" },
+        { id: "loan-node", tenant_id: "branch-node" },
+        { id: "loan-workers", tenant_id: "branch-workers" },
+      ]);
+    } finally {
+      for (const runtime of served) await runtime.stop();
+      await bridge.close();
+      await database.drop();
+      await Deno.remove(parent, { recursive: true });
+    }
+  },
+});

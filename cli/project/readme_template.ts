@@ -1,0 +1,72 @@
+import type { KitConfig } from "./kit_config.ts";
+import { bundles, type Runtime } from "./runtime_entry_templates.ts";
+
+/** `README.md` of a generated project: how to run and deploy it on each of its runtimes. */
+export function projectReadme(config: KitConfig, selected: readonly Runtime[]): string {
+  const sections = [
+    `# ${config.name}
+
+Made with \`kit init\`. The platform reads its configuration through \`src/platform/config.ts\`
+(\`readConfig\`), from the environment each entry point passes; no file outside an entry point
+uses a runtime's API. Settings: \`DATABASE_URL\` (PostgreSQL; unset: everything in memory),
+\`JWT_SECRET\`, \`JWT_ISSUER\`, \`JWT_AUDIENCE\`, \`REDIS_URL\` and \`REDIS_DURABILITY\` (queue
+redis), \`UPSTASH_REDIS_REST_URL\` and \`UPSTASH_REDIS_REST_TOKEN\` (Workers), \`HOST\`, \`PORT\`,
+\`KIT_MIGRATIONS_REAPPLY\`.
+
+A token for the API: \`kit token --sub <id> --role <role> --tenant <tenant>\` (with the
+\`JWT_SECRET\` of the server).`,
+  ];
+  if (selected.includes("deno")) {
+    sections.push(`## Deno
+
+\`\`\`sh
+deno task dev                                  # src/main.ts, restarted on change
+DATABASE_URL=postgres://... JWT_SECRET=... deno run -A src/main.ts
+\`\`\`
+
+Deploy \`src/main.ts\` as it is (\`deno run -A src/main.ts\`, or \`deno compile\`). It serves the API
+docs page at \`/docs\` too.`);
+  }
+  if (selected.includes("node")) {
+    sections.push(`## Node
+
+\`\`\`sh
+deno task build:node                           # ${bundles.node}
+DATABASE_URL=postgres://... JWT_SECRET=... PORT=8000 node ${bundles.node}
+\`\`\`
+
+\`src/main.node.ts\` reads \`process.env\` and serves the platform with \`@hono/node-server\` (Node
+20 or later): the same routes, migrations at start, jobs and events as on Deno. Deploy the one
+file \`${bundles.node}\`; it needs no \`node_modules\`. The docs page (Swagger UI) is served on Deno
+only; \`/openapi.json\` is served everywhere.`);
+  }
+  if (selected.includes("workers")) {
+    sections.push(`## Cloudflare Workers
+
+\`\`\`sh
+deno task build:workers                        # ${bundles.workers}
+npx wrangler secret put JWT_SECRET
+npx wrangler secret put UPSTASH_REDIS_REST_TOKEN
+npx wrangler deploy                            # wrangler.toml
+\`\`\`
+
+\`src/worker.ts\` reads the Worker's bindings (\`env\`). What differs from Deno and Node:
+
+- **Database**: postgres.js, its Workers build (\`DENO_CONDITIONS=workerd\` in \`build:workers\`
+  picks it), over TCP through \`cloudflare:sockets\`: the same driver, SQL, repositories and
+  transactions as on Deno and Node, so nothing is written twice. Give it \`DATABASE_URL\`, or a
+  Hyperdrive binding named \`HYPERDRIVE\` (Cloudflare's pooler in front of PostgreSQL, which keeps
+  connections warm: the Worker opens one connection per request, as a Worker may not share a
+  socket between requests). The Worker never migrates: run the Deno or Node process (or
+  \`migrate\`) on a release first. Without either, everything runs in memory in one isolate
+  (development only).
+- **Jobs**: enqueued to Upstash Redis over HTTP (\`@upstash/redis\`, \`UPSTASH_REDIS_REST_URL\` and
+  \`UPSTASH_REDIS_REST_TOKEN\`); a Worker runs no loop, so the jobs run in a Deno or Node process
+  (\`kit generate worker\`, or the API) on the same Redis (\`REDIS_URL\`: Upstash's TCP address;
+  the project's queue must be redis${
+      config.queue === "redis" ? ", as it is" : ": `kit.config.json` says " + config.queue
+    }). Events are written to the outbox and relayed by that process too.
+- The docs page is not served (\`/openapi.json\` is).`);
+  }
+  return sections.join("\n\n") + "\n";
+}

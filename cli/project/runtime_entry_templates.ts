@@ -1,0 +1,206 @@
+/**
+ * The entry points of a generated project beyond Deno's `src/main.ts`: Node's (`src/main.node.ts`,
+ * a Node HTTP server through `@hono/node-server`) and Cloudflare Workers' (`src/worker.ts` with
+ * its `wrangler.toml` and the Upstash job store), each reading the platform's config from its
+ * runtime's environment and serving `platformFetch`.
+ *
+ * @module
+ */
+
+/** The runtimes `kit init --runtime` lays out an entry point for. */
+export const runtimes = ["deno", "node", "workers"] as const;
+
+/** A runtime `kit init --runtime` knows. */
+export type Runtime = typeof runtimes[number];
+
+/** The bundle each build task writes. */
+export const bundles = {
+  node: "dist/main.node.mjs",
+  workers: "dist/worker.mjs",
+} as const;
+
+/**
+ * The build tasks of a generated project, per runtime: `deno bundle` of the entry point, leaving
+ * out Node's built-ins on Workers (given by `nodejs_compat`) and `cloudflare:sockets`. `DENO_CONDITIONS=workerd` picks the Workers builds of the packages that have one
+ * (postgres.js over `cloudflare:sockets`, `@upstash/redis`).
+ */
+export function buildTasks(selected: readonly Runtime[]): Record<string, string> {
+  return {
+    ...(selected.includes("node")
+      ? {
+        "build:node": `deno bundle --platform node -o ${bundles.node} src/main.node.ts`,
+      }
+      : {}),
+    ...(selected.includes("workers")
+      ? {
+        "build:workers":
+          `DENO_CONDITIONS=workerd deno bundle --platform browser --external "node:*" --external cloudflare:sockets -o ${bundles.workers} src/worker.ts`,
+      }
+      : {}),
+  };
+}
+
+/** `src/main.node.ts`: the application served by Node's HTTP server. */
+export function nodeMainFile(): string {
+  return `/**
+ * Serves the application on Node 20 or later (\`deno task build:node\`, then
+ * \`node ${bundles.node}\`) on \`HOST\`:\`PORT\` (default 127.0.0.1:8000): its routes, \`/health\`
+ * and the OpenAPI document at \`/openapi.json\` (the docs page is served on Deno only). The same
+ * platform as \`src/main.ts\`: with \`DATABASE_URL\` every context runs on PostgreSQL, migrated at
+ * start; without it, in memory. Jobs run in this process unless \`kit.config.json\` says
+ * \`"worker": "separate"\` and the job store is shared.
+ */
+import process from "node:process";
+import { serve } from "@hono/node-server";
+import { InMemoryJobStore } from "@kit/jobs";
+import project from "../kit.config.json" with { type: "json" };
+import { composePlatform } from "./platform/compose-application.ts";
+import { readConfig } from "./platform/config.ts";
+import { platformFetch } from "./platform/http/platform-fetch.ts";
+import { readEnvironment } from "./platform/platform-environment.ts";
+
+const config = readConfig(process.env);
+const environment = await readEnvironment(config);
+const separateWorker = (project as { worker?: string }).worker === "separate" &&
+  !(environment.options.jobStore instanceof InMemoryJobStore);
+const application = composePlatform({
+  ...environment.options,
+  startJobs: !separateWorker,
+  startEvents: true,
+});
+await application.start();
+
+async function stop(code: number): Promise<never> {
+  await application.stop();
+  await environment.close();
+  process.exit(code);
+}
+
+const server = serve(
+  { fetch: platformFetch(application), hostname: config.host, port: config.port },
+  (address) => {
+    console.log(
+      \`listening on http://\${config.host}:\${address.port} (\${environment.description}\${
+        separateWorker ? ", run by apps/worker" : ""
+      })\`,
+    );
+  },
+);
+server.on("error", (error: Error & { code?: string }) => {
+  if (error.code !== "EADDRINUSE") throw error;
+  console.error(\`port \${config.port} is in use on \${config.host}: set PORT to another, or stop what holds it\`);
+  void stop(1);
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    server.close();
+    void stop(0);
+  });
+}
+`;
+}
+
+/** `src/platform/jobs/upstash-job-store.ts`: the job store of the Workers entry point. */
+export function upstashJobStoreFile(): string {
+  return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import { RedisJobStore, upstashScripting } from "@kit/jobs/redis";
+import { Redis } from "@upstash/redis";
+import type { PlatformConfig } from "../config.ts";
+
+/**
+ * The job store of a Worker, which only enqueues (a Worker runs no loop; \`apps/worker\` or the
+ * API on Deno or Node runs the jobs): Upstash Redis over HTTP (\`UPSTASH_REDIS_REST_URL\`,
+ * \`UPSTASH_REDIS_REST_TOKEN\`), the Redis the Deno or Node process reads through \`REDIS_URL\`
+ * (queue redis). Without them, in memory: jobs enqueued there are never run.
+ */
+export function openUpstashJobStore(config: PlatformConfig): { store: JobStore; name: string } {
+  if (config.upstash === undefined) return { store: new InMemoryJobStore(), name: "in memory" };
+  const redis = new Redis({ ...config.upstash, automaticDeserialization: false });
+  return {
+    store: new RedisJobStore(upstashScripting(redis), {
+      requireDurability: config.redisDurability,
+    }),
+    name: "Upstash Redis",
+  };
+}
+`;
+}
+
+/** `src/worker.ts`: the application as a Cloudflare Workers module worker. */
+export function workerFile(): string {
+  return `/**
+ * The application on Cloudflare Workers (\`deno task build:workers\`, then \`wrangler deploy\`;
+ * see \`wrangler.toml\`): its routes, \`/health\` and \`/openapi.json\` (the docs page is served on
+ * Deno only). Its configuration is the Worker's bindings (\`wrangler secret put JWT_SECRET\`).
+ *
+ * With \`DATABASE_URL\` (or a Hyperdrive binding named \`HYPERDRIVE\`, in production), every context runs on
+ * PostgreSQL through postgres.js over \`cloudflare:sockets\`: one connection per request, since a
+ * Worker may not share a socket between requests; the database is migrated by the Deno or Node
+ * process, never here. Jobs are enqueued to Upstash Redis over HTTP and run by a Deno or Node
+ * process; the outbox is relayed there too. Without \`DATABASE_URL\`, everything is in memory in
+ * this isolate (development only: nothing is shared between isolates nor kept).
+ */
+import { composePlatform } from "./platform/compose-application.ts";
+import { readConfig, tokenSecret } from "./platform/config.ts";
+import { connectDatabase } from "./platform/database/database.ts";
+import { platformFetch } from "./platform/http/platform-fetch.ts";
+import { openUpstashJobStore } from "./platform/jobs/upstash-job-store.ts";
+
+/** What a Worker is given besides its bindings: a way to finish work after the answer. */
+interface ExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+let inMemory: ((request: Request) => Promise<Response>) | undefined;
+
+export default {
+  async fetch(
+    request: Request,
+    env: Record<string, unknown>,
+    context: ExecutionContext,
+  ): Promise<Response> {
+    // A Hyperdrive binding named HYPERDRIVE, when there is one, is the database.
+    const hyperdrive = env["HYPERDRIVE"] as { connectionString?: string } | undefined;
+    const config = readConfig(
+      hyperdrive?.connectionString ? { ...env, DATABASE_URL: hyperdrive.connectionString } : env,
+    );
+    const options = {
+      jwtSecret: tokenSecret(config),
+      tokenIssuer: config.tokenIssuer,
+      tokenAudience: config.tokenAudience,
+      jobStore: openUpstashJobStore(config).store,
+    };
+    if (config.databaseUrl === undefined) {
+      inMemory ??= platformFetch(composePlatform(options));
+      return await inMemory(request);
+    }
+    const sql = connectDatabase(config.databaseUrl, { max: 1 });
+    try {
+      return await platformFetch(composePlatform({ ...options, sql }))(request);
+    } finally {
+      context.waitUntil(sql.end({ timeout: 5 }));
+    }
+  },
+};
+`;
+}
+
+/** `wrangler.toml`: the Worker's deployment. */
+export function wranglerToml(name: string): string {
+  return `# The Worker of ${name}: \`deno task build:workers\` writes ${bundles.workers}, \`wrangler deploy\` ships it.
+# Secrets: wrangler secret put JWT_SECRET (and UPSTASH_REDIS_REST_TOKEN).
+name = "${name}"
+main = "${bundles.workers}"
+compatibility_date = "2025-09-01"
+# node:async_hooks (the kernel's work scope), node:buffer and node:stream (postgres.js).
+compatibility_flags = ["nodejs_compat"]
+
+[vars]
+# UPSTASH_REDIS_REST_URL = "https://<your-database>.upstash.io"
+
+# PostgreSQL through Hyperdrive (src/worker.ts takes its connection string as DATABASE_URL):
+# [[hyperdrive]]
+# binding = "HYPERDRIVE"
+# id = "<your Hyperdrive configuration id>"
+`;
+}
