@@ -8,64 +8,68 @@ export interface PipelineCode {
   readonly description: string;
 }
 
+/** The kernel's status for its own code (`CONCURRENT_UPDATE`), else `fallback`. */
+const kernel = (fallback: number) => (code: string): number => kernelStatusByCode[code] ?? fallback;
+
+/** Each code kit answers by itself: its name, its status (or the kernel's), what it means. */
+const table: readonly (readonly [string, number | ((code: string) => number), string])[] = [
+  ["MALFORMED_JSON", 400, "The body is not valid JSON (or not UTF-8)"],
+  ["INVALID_TENANT", 400, "The tenant named is empty, too long or holds a control character"],
+  [
+    "TENANT_REQUIRED",
+    kernel(400),
+    "The work needs a tenant: the caller belongs to several, or none, and named none",
+  ],
+  ["IDEMPOTENCY_KEY_REQUIRED", kernel(400), "The route needs an Idempotency-Key header"],
+  [
+    "IDEMPOTENCY_KEY_INVALID",
+    kernel(400),
+    "The Idempotency-Key is empty, too long or not printable ASCII",
+  ],
+  ["UNAUTHORIZED", 401, "No caller is identified, or the credential was refused"],
+  ["FORBIDDEN", 403, "The caller may not do this"],
+  ["NOT_FOUND", 404, "Nothing answers at this path"],
+  ["METHOD_NOT_ALLOWED", 405, "The path does not answer this method"],
+  ["NOT_ACCEPTABLE", 406, "The route answers none of the media types asked"],
+  ["REQUEST_TIMEOUT", 408, "The body did not arrive in time"],
+  [
+    "CONCURRENT_UPDATE",
+    kernel(409),
+    "Other work changed the same data meanwhile: nothing was kept, retry",
+  ],
+  [
+    "IDEMPOTENCY_KEY_IN_USE",
+    kernel(409),
+    "A request with this Idempotency-Key is still being answered",
+  ],
+  ["CONTENT_TOO_LARGE", 413, "The body is larger than the limit"],
+  ["UNSUPPORTED_MEDIA_TYPE", 415, "The body is not application/json"],
+  [
+    "VALIDATION_FAILED",
+    422,
+    "A part of the request breaks its schema: every issue, by JSON pointer",
+  ],
+  ["INVALID_INPUT", kernel(422), "A value passed validation but cannot be stored"],
+  ["IDEMPOTENCY_KEY_REUSED", kernel(422), "The Idempotency-Key was used for another request"],
+  [
+    "SERVICE_UNAVAILABLE",
+    kernel(503),
+    "A store is unreachable: retry after the Retry-After delay",
+  ],
+];
+
 /**
  * The codes kit answers by itself, the pipeline's and the kernel's, with their status: each is
  * known to every route that may meet it, without a declaration of the project's.
  */
-export const pipelineCodes: Readonly<Record<string, PipelineCode>> = Object.freeze({
-  MALFORMED_JSON: { status: 400, description: "The body is not valid JSON (or not UTF-8)" },
-  INVALID_TENANT: {
-    status: 400,
-    description: "The tenant named is empty, too long or holds a control character",
-  },
-  TENANT_REQUIRED: {
-    status: kernelStatusByCode.TENANT_REQUIRED ?? 400,
-    description: "The work needs a tenant: the caller belongs to several, or none, and named none",
-  },
-  IDEMPOTENCY_KEY_REQUIRED: {
-    status: kernelStatusByCode.IDEMPOTENCY_KEY_REQUIRED ?? 400,
-    description: "The route needs an Idempotency-Key header",
-  },
-  IDEMPOTENCY_KEY_INVALID: {
-    status: kernelStatusByCode.IDEMPOTENCY_KEY_INVALID ?? 400,
-    description: "The Idempotency-Key is empty, too long or not printable ASCII",
-  },
-  UNAUTHORIZED: {
-    status: 401,
-    description: "No caller is identified, or the credential was refused",
-  },
-  FORBIDDEN: { status: 403, description: "The caller may not do this" },
-  NOT_FOUND: { status: 404, description: "Nothing answers at this path" },
-  METHOD_NOT_ALLOWED: { status: 405, description: "The path does not answer this method" },
-  NOT_ACCEPTABLE: { status: 406, description: "The route answers none of the media types asked" },
-  REQUEST_TIMEOUT: { status: 408, description: "The body did not arrive in time" },
-  CONCURRENT_UPDATE: {
-    status: kernelStatusByCode.CONCURRENT_UPDATE ?? 409,
-    description: "Other work changed the same data meanwhile: nothing was kept, retry",
-  },
-  IDEMPOTENCY_KEY_IN_USE: {
-    status: kernelStatusByCode.IDEMPOTENCY_KEY_IN_USE ?? 409,
-    description: "A request with this Idempotency-Key is still being answered",
-  },
-  CONTENT_TOO_LARGE: { status: 413, description: "The body is larger than the limit" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: "The body is not application/json" },
-  VALIDATION_FAILED: {
-    status: 422,
-    description: "A part of the request breaks its schema: every issue, by JSON pointer",
-  },
-  INVALID_INPUT: {
-    status: kernelStatusByCode.INVALID_INPUT ?? 422,
-    description: "A value passed validation but cannot be stored",
-  },
-  IDEMPOTENCY_KEY_REUSED: {
-    status: kernelStatusByCode.IDEMPOTENCY_KEY_REUSED ?? 422,
-    description: "The Idempotency-Key was used for another request",
-  },
-  SERVICE_UNAVAILABLE: {
-    status: kernelStatusByCode.SERVICE_UNAVAILABLE ?? 503,
-    description: "A store is unreachable: retry after the Retry-After delay",
-  },
-});
+export const pipelineCodes: Readonly<Record<string, PipelineCode>> = Object.freeze(
+  Object.fromEntries(
+    table.map(([code, status, description]) => [
+      code,
+      { status: typeof status === "number" ? status : status(code), description },
+    ]),
+  ),
+);
 
 /** What decides the codes the pipeline itself may answer on a route. */
 export interface RouteFacts {
