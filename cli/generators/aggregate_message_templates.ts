@@ -22,8 +22,11 @@ function namesOf(context: string, aggregate: string, permission: string | undefi
   };
 }
 
-/** The imports and setup every spec of a message on an aggregate shares. */
-function specPreamble(
+/**
+ * The imports and setup every spec of a message on an aggregate shares: the test application
+ * with the aggregate's in-memory repository, callers of the tenants t1 and t2, and `seed`.
+ */
+export function specPreamble(
   context: string,
   aggregate: string,
   permission: string | undefined,

@@ -99,6 +99,16 @@ const cruiser = ".dependency-cruiser.cjs";
 const migrations = "src/platform/database/migrations.ts";
 const grants = "src/platform/auth/role.ts";
 
+/**
+ * What a command or query writes outside its context: the repository of an aggregate that has
+ * none (its migration, its registration), and the grant of its permission to a role.
+ */
+const messageWrites: readonly SharedWrite[] = [
+  { file: migrations, option: "--aggregate", when: "the aggregate has no repository yet" },
+  { file: compose, option: "--aggregate", when: "its repository is not registered yet" },
+  { file: grants, option: "--grant" },
+];
+
 /** Every kind the spec names, sorted. */
 export const generatorKinds: readonly GeneratorKind[] = [
   kind({
@@ -143,15 +153,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     summary:
       "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written)",
     options: ["--permission <name>", "--grant <role>", "--aggregate <Aggregate>", "--creates"],
-    sharedWrites: [
-      { file: migrations, option: "--aggregate", when: "the aggregate has no repository yet" },
-      {
-        file: compose,
-        option: "--aggregate",
-        when: "its repository is not registered yet",
-      },
-      { file: grants, option: "--grant" },
-    ],
+    sharedWrites: messageWrites,
   }),
   kind({
     kind: "context",
@@ -235,15 +237,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     summary:
       "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written)",
     options: ["--permission <name>", "--grant <role>", "--search", "--aggregate <Aggregate>"],
-    sharedWrites: [
-      { file: migrations, option: "--aggregate", when: "the aggregate has no repository yet" },
-      {
-        file: compose,
-        option: "--aggregate",
-        when: "its repository is not registered yet",
-      },
-      { file: grants, option: "--grant" },
-    ],
+    sharedWrites: messageWrites,
   }),
   kind({
     kind: "repository",

@@ -14,7 +14,11 @@ import {
   type KitConfig,
 } from "../project/kit_config.ts";
 import { planGrant } from "./grants.ts";
-import { aggregateQueryTemplates, creatingTemplates } from "./aggregate_message_templates.ts";
+import {
+  aggregateQueryTemplates,
+  creatingTemplates,
+  specPreamble,
+} from "./aggregate_message_templates.ts";
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 import { errorCodesName, errorCodesPath, planErrorCodeDeclaration } from "./generate_error_code.ts";
 
@@ -343,32 +347,7 @@ import {
   userActor,
   type Versioned,
 } from "@kit/kernel";
-import { testApplication } from "../../../../../platform/platform-test.module.ts";
-import { ${camel}Module } from "../../../${context}.module.ts";
-${
-    permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
-      : ""
-  }import { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";
-import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
-import { InMemory${repository} } from "../../../infrastructure/${aggregateKebab}.memory-repository.ts";
-import { ${name} } from "./${kebab}.command.ts";
-
-const ${variable}s = new InMemory${repository}();
-const application = testApplication([${camel}Module], {
-  grants: ${grants},
-  providers: [{ provide: ${repository}, provider: { useValue: ${variable}s } }],
-});
-// Each caller of one tenant works for it: the bus runs their commands in that tenant.
-const actor = userActor("someone", { roles: ["granted"], tenants: ["t1"] });
-const ofAnotherTenant = userActor("someone-of-t2", { roles: ["granted"], tenants: ["t2"] });
-const inT1 = { origin: "test", actor, tenantId: "t1", correlationId: "spec" };
-
-/** A ${aggregate} of the tenant t1, added as its repository's owner would. */
-function seed(id: string): Promise<number> {
-  return runInScope({ execution: inT1 }, () => ${variable}s.add(${aggregate}.create(id)));
-}
-
+${specPreamble(context, aggregate, permission, name, "command")}
 /** The version of the ${aggregate} as the tenant t1 finds it. */
 async function versionOf(id: string): Promise<number | undefined> {
   return (await runInScope({ execution: inT1 }, () => ${variable}s.get(id)))?.version;
