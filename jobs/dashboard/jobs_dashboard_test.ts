@@ -175,7 +175,7 @@ Deno.test("purging spans every tenant: a tenant's operator is refused (403), not
   assert.equal((await store.jobList()).length, 1);
 });
 
-Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and their permission", async () => {
+Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and their permission, the page as public", async () => {
   const { call } = dashboardApp();
   const document = (await call("GET", "/openapi.json", undefined)).body as {
     paths: Record<
@@ -185,6 +185,7 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
   };
   const expected: [string, string, string][] = [
     ["/ops/jobs/queues", "get", "jobs.read"],
+    ["/ops/jobs/events", "get", "jobs.read"],
     ["/ops/jobs/jobs", "get", "jobs.read"],
     ["/ops/jobs/jobs/{jobId}", "get", "jobs.read"],
     ["/ops/jobs/jobs/{jobId}/cancellation", "post", "jobs.operate"],
@@ -202,5 +203,14 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
       new RegExp(`permission ${permission.replace(".", "\\.")}`),
     );
     assert.deepEqual(operation.security, [{ bearer: [] }]);
+  }
+  // The page and its assets: open to anyone (they hold no data): no credential, no 401.
+  for (
+    const path of ["/ops/jobs", "/ops/jobs/assets/dashboard.css", "/ops/jobs/assets/dashboard.js"]
+  ) {
+    const operation = document.paths[path]?.get;
+    assert.ok(operation, path);
+    assert.deepEqual(operation.security, [], path);
+    assert.equal(operation.responses["401"], undefined, path);
   }
 });
