@@ -77,7 +77,8 @@ export interface PlatformOptions {
  */
 export function composePlatform(options: PlatformOptions) {
   const { sql } = options;
-  const jobStore = options.jobStore ?? new PostgresJobStore(sql, { listen: options.listen ?? true });
+  const jobStore = options.jobStore ??
+    new PostgresJobStore(sql, { listen: options.listen ?? true });
   const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore });
   const application = composeApplication({
     modules: [...modules, dashboard.module],
