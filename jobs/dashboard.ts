@@ -1,7 +1,8 @@
 /**
- * The jobs dashboard's JSON API (`jobsDashboard`): queue counts, pages of jobs, one job, and the
- * operators' actions, as routes of `@kit/http` guarded by the permissions `jobs.read` and
- * `jobs.operate`.
+ * The jobs dashboard (`jobsDashboard`): a page for operators, an event stream of counts and
+ * progress, and the JSON API (queue counts, pages of jobs, one job, the operators' actions), as
+ * routes of `@kit/http` guarded by the permissions `jobs.read` and `jobs.operate` (the page and
+ * its assets are open: they hold no data).
  *
  * @module
  */
@@ -9,3 +10,5 @@ export * from "./dashboard/jobs_dashboard.ts";
 export * from "./dashboard/permissions.ts";
 export * from "./dashboard/errors.ts";
 export * from "./dashboard/messages.ts";
+export type { DashboardEventOptions } from "./dashboard/events.ts";
+export { jobsDashboardPagePolicy } from "./dashboard/page_routes.ts";

@@ -2,7 +2,8 @@
  * The scheduling API: `deno task dev`. On a fresh machine it runs on an embedded PostgreSQL
  * (PGlite, files under `.kit/dev-db`); `DATABASE_URL` switches to a real server and `REDIS_URL` the
  * job store to Redis. The worker runs in process (`JOBS=off` to only enqueue) and the outbox is
- * relayed to the event handlers. Prints the address, a sample token and the API docs address.
+ * relayed to the event handlers. Prints the address, sample tokens (an operator's for the jobs
+ * dashboard at `/ops/jobs`) and the API docs address.
  *
  * The database client has kit's time-outs (`DATABASE_POOL_SIZE`, `DATABASE_CONNECT_TIMEOUT`,
  * `DATABASE_ACQUIRE_TIMEOUT`, `DATABASE_STATEMENT_TIMEOUT` change them): while PostgreSQL is out of
@@ -109,6 +110,7 @@ const tokens = {
   practitioner: await tokenOf(first!.practitioner, "practitioner", first!.tenant),
   patient: await tokenOf("pat-1", "patient", first!.tenant),
   otherPractice: await tokenOf(second!.practitioner, "practitioner", second!.tenant),
+  operator: await tokenOf("ops-1", "operator", first!.tenant),
 };
 const booking = JSON.stringify({
   calendarId: first!.calendarId,
@@ -118,6 +120,7 @@ const booking = JSON.stringify({
 console.log(`scheduling API on ${served.url}
   API docs:  ${served.url}/docs  (OpenAPI document: ${served.url}/openapi.json)
   booking page: ${served.url}/book#token=${tokens.patient}
+  jobs dashboard: ${served.url}/ops/jobs  (paste the operator's token below in its token field)
   health:    ${served.url}/health/live, ${served.url}/health/ready
   database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${jobs ? "Redis" : "PostgreSQL"}
   seeded:    ${
@@ -129,6 +132,7 @@ console.log(`scheduling API on ${served.url}
     practitioner ${first!.practitioner} of ${first!.tenant}: ${tokens.practitioner}
     patient pat-1 of ${first!.tenant}: ${tokens.patient}
     practitioner ${second!.practitioner} of ${second!.tenant}: ${tokens.otherPractice}
+    operator ops-1 of ${first!.tenant} (jobs dashboard): ${tokens.operator}
   book a check-up as the patient:
     curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

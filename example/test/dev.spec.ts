@@ -86,6 +86,19 @@ Deno.test({
       const book = /booking page: (\S+)#token=(\S+)/.exec(output)!;
       assert.equal(book[2], tokenOf("patient pat-1 of practice-1"));
       assert.match(await (await fetch(book[1]!)).text(), /Book an appointment/);
+      // The jobs dashboard: its page, and the operator's token reads the clearance's queue.
+      const dashboard = /jobs dashboard: (\S+)/.exec(output)![1]!;
+      assert.equal(dashboard, `${base}/ops/jobs`);
+      assert.match(await (await fetch(dashboard)).text(), /Bearer token/);
+      const operator = tokenOf("operator ops-1 of practice-1 \\(jobs dashboard\\)");
+      const queues = await fetch(`${dashboard}/queues`, {
+        headers: { authorization: `Bearer ${operator}` },
+      });
+      assert.equal(queues.status, 200);
+      const scheduling = (await queues.json()).queues.find((q: { queue: string }) =>
+        q.queue === "scheduling"
+      );
+      assert.ok(scheduling.succeeded >= 1, JSON.stringify(scheduling));
     } finally {
       child.kill("SIGTERM");
       await child.status;

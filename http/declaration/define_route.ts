@@ -58,9 +58,13 @@ export type FunctionRouteInput<S extends FunctionRouteSpec> =
     ? { readonly [K in keyof R as R[K] extends Schema<any> ? K : never]: Infer<R[K]> }
     : Record<never, never>)
   & {
-    /** The request's context: its execution context, the buses, and the container. */
+    /**
+     * The request's context: its execution context, the buses, the container, and the request
+     * as received (its `signal` ends a streamed answer when the client goes away).
+     */
     readonly context: {
       readonly execution: ExecutionContext;
+      readonly request: Request;
       readonly commands: CommandBus;
       readonly queries: QueryBus;
       resolve<T>(key: Injectable<T>): T;
@@ -165,12 +169,13 @@ export function defineRoute<const S extends FunctionRouteSpec>(
         public: security.length === 0,
         requiresCaller: false,
         needsScope: true,
-        run: async (validated) => {
+        run: async (validated, raw) => {
           const execution = validated.context as ExecutionContext;
           const input = {
             ...validated,
             context: {
               execution,
+              request: raw,
               commands: root.commands,
               queries: root.queries,
               resolve: <T>(key: Injectable<T>): T => root.container.resolve(key),

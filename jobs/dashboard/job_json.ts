@@ -20,7 +20,8 @@ export const jobJson = z.object({
   actor: z.object({ kind: z.enum(["user", "service", "system"]), id: z.string() }),
   correlationId: z.string(),
   traceId: z.string().optional(),
-  checkpoint: z.json().optional(),
+  // Any JSON value; not `z.json()`, whose recursive schema the OpenAPI document cannot resolve.
+  checkpoint: z.unknown().optional().meta({ description: "The job's last checkpoint (JSON)" }),
 });
 
 /** The JSON of one job. */
@@ -49,7 +50,7 @@ export function toJobJson(job: JobView, options: { checkpoint?: boolean } = {}):
     correlationId: job.correlationId,
     ...(traceId === undefined ? {} : { traceId }),
     ...(options.checkpoint === true && job.checkpoint !== undefined
-      ? { checkpoint: job.checkpoint as z.infer<ReturnType<typeof z.json>> }
+      ? { checkpoint: job.checkpoint }
       : {}),
   };
 }

@@ -13,6 +13,8 @@ import {
 } from "./messages.ts";
 import { jobsPermissions } from "./permissions.ts";
 import { dashboardRoutes } from "./routes.ts";
+import { type DashboardEventOptions, dashboardEventRoute } from "./events.ts";
+import { dashboardPageRoutes } from "./page_routes.ts";
 
 /** The options of {@linkcode jobsDashboard}. */
 export interface JobsDashboardOptions {
@@ -24,25 +26,42 @@ export interface JobsDashboardOptions {
   readonly security?: readonly string[];
   /** The tags of its routes in the OpenAPI document (default `["jobs"]`). */
   readonly tags?: readonly string[];
+  /** How its event stream paces itself (a snapshot each second, streams of 5 minutes). */
+  readonly events?: DashboardEventOptions;
 }
 
 /** What {@linkcode jobsDashboard} answers: a module, routes and the permissions to grant. */
 export interface JobsDashboard {
   /** The module of its queries, commands and handlers: add it to the application's modules. */
   readonly module: Module;
-  /** Its JSON routes: give them to `httpPlugin({ routes })`. */
+  /**
+   * Its routes: give them to `httpPlugin({ routes })`. The page (`GET <prefix>`, its script and
+   * stylesheet, open to anyone: they hold no data), the event stream and the JSON API.
+   */
   readonly routes: readonly FunctionRoute[];
   /** `jobs.read` (see) and `jobs.operate` (act): grant them to the operators' roles. */
   readonly permissions: typeof jobsPermissions;
+  /**
+   * Ends the open event streams (and those opened afterwards, after their first snapshot).
+   * Call it before a server's graceful shutdown, which waits for every open answer.
+   */
+  close(): void;
+  /** How many event streams are open now. */
+  readonly openStreams: number;
 }
 
 /**
- * The jobs dashboard's JSON API, mounted under a prefix: each queue's jobs by status, pages of
+ * The jobs dashboard, mounted under a prefix: a page for operators (`GET <prefix>`, plain HTML,
+ * CSS and a small script served from these routes under a strict Content-Security-Policy; the
+ * operator gives their bearer token in the page, kept in the tab's `sessionStorage`), an event
+ * stream of counts and progress (`GET <prefix>/events`), and the JSON API: each queue's jobs by
+ * status, pages of
  * jobs searched by name, subject, id and error code (keyset cursor), one job with its progress
  * and checkpoint, and the actions cancel, revive, revive the dead of a queue, purge. Every route
  * sends a query or command on the bus, so the access policy decides `jobs.read` or
  * `jobs.operate` and the work's tenancy decides which jobs it sees: a job of a tenant is answered
- * only to work that reaches it (404 otherwise). One dashboard per application.
+ * only to work that reaches it (404 otherwise). One dashboard per application. Call `close()`
+ * before shutting the server down (it ends the open event streams).
  *
  * @example
  * ```ts ignore
@@ -74,13 +93,25 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
   for (const { message, handler, deps } of dashboardHandlers(options.store)) {
     builder.handler(message, handler as never, { deps });
   }
+  const security = options.security ?? ["bearer"];
+  const tags = options.tags ?? ["jobs"];
+  const events = dashboardEventRoute({
+    prefix: options.prefix,
+    security,
+    tags,
+    ...(options.events === undefined ? {} : { events: options.events }),
+  });
   return {
     module: builder.build("jobs-dashboard"),
-    routes: dashboardRoutes({
-      prefix: options.prefix,
-      security: options.security ?? ["bearer"],
-      tags: options.tags ?? ["jobs"],
-    }),
+    routes: [
+      ...dashboardPageRoutes({ prefix: options.prefix, tags }),
+      events.route,
+      ...dashboardRoutes({ prefix: options.prefix, security, tags }),
+    ],
     permissions: jobsPermissions,
+    close: () => events.streams.close(),
+    get openStreams() {
+      return events.streams.open;
+    },
   };
 }

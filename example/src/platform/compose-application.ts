@@ -13,6 +13,7 @@ import {
 } from "@kit/kernel/postgres";
 import { type GuardRefusal, httpPlugin, jwtAuthenticator, type UndeclaredErrors } from "@kit/http";
 import { jobsPlugin, type JobStore } from "@kit/jobs";
+import { jobsDashboard } from "@kit/jobs/dashboard";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
 import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
@@ -70,12 +71,17 @@ export interface PlatformOptions {
 /**
  * Composes the application: every context's module on PostgreSQL (one unit of work per command,
  * the outbox and the job store in its transaction), the HTTP pipeline with the JWT authenticator,
- * and the worker when asked. The tenant of a request is named by the `x-tenant-id` header.
+ * and the worker when asked. The tenant of a request is named by the `x-tenant-id` header. The
+ * jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and acts on the jobs of its
+ * practice); `jobsDashboard.close()` ends its event streams before the server shuts down.
  */
 export function composePlatform(options: PlatformOptions) {
   const { sql } = options;
-  return composeApplication({
-    modules,
+  const jobStore = options.jobStore ??
+    new PostgresJobStore(sql, { listen: options.listen ?? true });
+  const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore });
+  const application = composeApplication({
+    modules: [...modules, dashboard.module],
     ...(options.clock ? { clock: options.clock } : {}),
     transactions: new PostgresTransactions(sql),
     accessPolicy: accessPolicy({ grants }),
@@ -87,8 +93,7 @@ export function composePlatform(options: PlatformOptions) {
         start: options.startEvents ?? false,
       }),
       backgroundJobs: jobsPlugin({
-        store: options.jobStore ??
-          new PostgresJobStore(sql, { listen: options.listen ?? true }),
+        store: jobStore,
         start: options.startJobs ?? false,
         concurrency: { scheduling: 2 },
       }),
@@ -106,7 +111,7 @@ export function composePlatform(options: PlatformOptions) {
         tenantHeader: "x-tenant-id",
         statusByCode,
         undeclaredErrors: options.undeclaredErrors ?? "report",
-        routes: functionRoutes,
+        routes: [...functionRoutes, ...dashboard.routes],
         ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
         info: {
           title: "Scheduling API",
@@ -124,4 +129,5 @@ export function composePlatform(options: PlatformOptions) {
       }),
     },
   });
+  return Object.assign(application, { jobsDashboard: dashboard });
 }

@@ -120,6 +120,7 @@ export async function startTestPlatform(
     refusals,
     token: (claims) => signToken(testJwtSecret, claims, { now: clock.now() }),
     async close() {
+      application.jobsDashboard.close();
       await server.shutdown();
       await application.stop();
       await db.drop();

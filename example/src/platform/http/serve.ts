@@ -11,8 +11,9 @@ export interface Served {
 /**
  * Serves the application on loopback: the API, the health endpoints (`/health/live`, `/health`
  * and `/health/ready`, see `healthEndpoints`), and what its HTTP plugin serves of its contract:
- * the OpenAPI document at `/openapi.json` and the API docs page at `/docs`; and the booking
- * page at `/book` (see `bookingPage`).
+ * the OpenAPI document at `/openapi.json` and the API docs page at `/docs`, the jobs dashboard at
+ * `/ops/jobs`; and the booking page at `/book` (see `bookingPage`). Shutting down ends the
+ * dashboard's event streams first (a graceful shutdown waits for every open answer).
  */
 export function serveApplication(
   application: ReturnType<typeof composePlatform>,
@@ -25,6 +26,9 @@ export function serveApplication(
   );
   return Promise.resolve({
     url: `http://127.0.0.1:${server.addr.port}`,
-    shutdown: () => server.shutdown(),
+    shutdown: () => {
+      application.jobsDashboard.close();
+      return server.shutdown();
+    },
   });
 }
