@@ -11,6 +11,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "./commands/served_project.ts";
+import { kitExecutable } from "./commands/test_project.ts";
 import { generatorKinds } from "./generators/catalog.ts";
 
 const checkout = fileURLToPath(new URL("../", import.meta.url));
@@ -47,18 +48,9 @@ async function run(
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
 
-const executable = [
-  "run",
-  "-A",
-  "--quiet",
-  "--config",
-  join(checkout, "deno.json"),
-  join(checkout, "cli/main.ts"),
-];
-
 /** `kit <args>` through the executable, as `deno install -g -n kit` would run it. */
 function kit(cwd: string, ...args: string[]): Promise<Run> {
-  return run(cwd, Deno.execPath(), [...executable, ...args]);
+  return run(cwd, Deno.execPath(), [...kitExecutable, ...args]);
 }
 
 /** What the coding-agent plugin's hook answers a worker's write of `path` (empty: allowed). */
@@ -74,7 +66,7 @@ async function hookOnWrite(worktree: string, path: string): Promise<string> {
   const result = await run(
     worktree,
     Deno.execPath(),
-    [...executable, "hook", "pre-tool-use"],
+    [...kitExecutable, "hook", "pre-tool-use"],
     JSON.stringify(input),
   );
   assert.equal(result.code, 0, result.stderr);

@@ -10,22 +10,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validatingFetch } from "@kit/http/testing";
 import { createTestDatabase, serveProject } from "./commands/served_project.ts";
-import { runIn } from "./commands/test_project.ts";
+import { kitExecutable, lendingSlice, runIn } from "./commands/test_project.ts";
 
 const checkout = fileURLToPath(new URL("../", import.meta.url));
 const databaseUrl = Deno.env.get("DATABASE_URL");
 
 /** `kit <args>` as `deno install -g -n kit` runs it; fails with its output unless it exits 0. */
 function kit(cwd: string, ...args: string[]): Promise<string> {
-  return runIn(cwd, Deno.execPath(), [
-    "run",
-    "-A",
-    "--quiet",
-    "--config",
-    join(checkout, "deno.json"),
-    join(checkout, "cli/main.ts"),
-    ...args,
-  ]);
+  return runIn(cwd, Deno.execPath(), [...kitExecutable, ...args]);
 }
 
 Deno.test({
@@ -40,34 +32,14 @@ Deno.test({
     const database = await createTestDatabase(databaseUrl!);
     try {
       await kit(parent, "init", dir, "--context", "members:supporting", "--link", checkout);
-      await kit(dir, "generate", "context", "lending", "--kind", "core");
-      await kit(dir, "generate", "aggregate", "lending", "Loan");
-      await kit(dir, "generate", "repository", "lending", "Loan");
-      await kit(
-        dir,
-        ..."generate command lending OpenLoan --aggregate Loan --creates".split(" "),
-        ..."--permission loan.open --grant lender".split(" "),
-      );
-      await kit(
-        dir,
-        ..."generate query lending ListLoans --search --aggregate Loan".split(" "),
-        ..."--permission loan.read --grant lender".split(" "),
-      );
-      await kit(dir, "generate", "route-group", "lending", "LoanRoutes");
-      await kit(dir, "generate", "route", "lending", "OpenLoan");
-      await kit(dir, "generate", "route", "lending", "ListLoans");
+      for (const args of lendingSlice) await kit(dir, ...args);
       // The project's own checks and specs pass as generated (the repository's on PostgreSQL).
       await runIn(dir, Deno.execPath(), ["task", "verify"]);
       await runIn(dir, Deno.execPath(), ["test", "-A"], { DATABASE_URL: databaseUrl! });
 
       const secret = "a-secret-of-this-test-only-0123456789";
       const token = (await runIn(dir, Deno.execPath(), [
-        "run",
-        "-A",
-        "--quiet",
-        "--config",
-        join(checkout, "deno.json"),
-        join(checkout, "cli/main.ts"),
+        ...kitExecutable,
         ..."token --sub ada --role lender --tenant branch-1".split(" "),
       ], { JWT_SECRET: secret, DATABASE_URL: database.url })).trim();
       assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { kitIn, projectTree, runIn } from "./test_project.ts";
+import { kitExecutable, kitIn, projectTree, runIn } from "./test_project.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 const identity = {
@@ -36,12 +36,7 @@ async function initIsolated(
   const home = await Deno.makeTempDir({ prefix: "kit-home-" });
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
-      "run",
-      "-A",
-      "--quiet",
-      "--config",
-      join(checkout, "deno.json"),
-      join(checkout, "cli/main.ts"),
+      ...kitExecutable,
       "init",
       dir,
       "--context",

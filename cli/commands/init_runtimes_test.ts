@@ -14,7 +14,7 @@ import { validatingFetch } from "@kit/http/testing";
 import { startUpstashRestBridge } from "../../jobs/testing/upstash_rest_bridge.ts";
 import { createTestDatabase, serveCommand, type ServedProject } from "./served_project.ts";
 import { initProject } from "./init.ts";
-import { kitIn, projectTree, runIn } from "./test_project.ts";
+import { kitIn, lendingSlice, projectTree, runIn } from "./test_project.ts";
 import { signProjectToken } from "./token.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
@@ -168,22 +168,7 @@ Deno.test({
       checkout,
       ..."--runtime deno --runtime node --runtime workers".split(" "),
     );
-    await kit(dir, "generate", "context", "lending", "--kind", "core");
-    await kit(dir, "generate", "aggregate", "lending", "Loan");
-    await kit(dir, "generate", "repository", "lending", "Loan");
-    await kit(
-      dir,
-      ..."generate command lending OpenLoan --aggregate Loan --creates".split(" "),
-      ..."--permission loan.open --grant lender".split(" "),
-    );
-    await kit(
-      dir,
-      ..."generate query lending ListLoans --search --aggregate Loan".split(" "),
-      ..."--permission loan.read --grant lender".split(" "),
-    );
-    await kit(dir, "generate", "route-group", "lending", "LoanRoutes");
-    await kit(dir, "generate", "route", "lending", "OpenLoan");
-    await kit(dir, "generate", "route", "lending", "ListLoans");
+    for (const args of lendingSlice) await kit(dir, ...args);
 
     // The platform reads no runtime's API outside the entry points (Deno's serve.ts is its HTTP
     // adapter, api-docs.ts reads npm files on Deno and Node).

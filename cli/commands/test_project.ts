@@ -12,6 +12,42 @@ import { main } from "../main.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 
+/**
+ * The arguments after `deno` that run kit's executable as `deno install -g -n kit` would (this
+ * checkout's `cli/main.ts` under its `deno.json`).
+ */
+export const kitExecutable: readonly string[] = [
+  "run",
+  "-A",
+  "--quiet",
+  "--config",
+  join(checkout, "deno.json"),
+  join(checkout, "cli/main.ts"),
+];
+
+/**
+ * The `kit` command lines of the first hour's lending slice, with no line written by hand: a
+ * context, `Loan` and its repository, `OpenLoan` (creates a loan; `loan.open` granted to
+ * `lender`), `ListLoans` (a page of loans; `loan.read` granted to `lender`), the group `/loans` and
+ * a route for each.
+ */
+export const lendingSlice: readonly (readonly string[])[] = [
+  ["generate", "context", "lending", "--kind", "core"],
+  ["generate", "aggregate", "lending", "Loan"],
+  ["generate", "repository", "lending", "Loan"],
+  [
+    ..."generate command lending OpenLoan --aggregate Loan --creates".split(" "),
+    ..."--permission loan.open --grant lender".split(" "),
+  ],
+  [
+    ..."generate query lending ListLoans --search --aggregate Loan".split(" "),
+    ..."--permission loan.read --grant lender".split(" "),
+  ],
+  ["generate", "route-group", "lending", "LoanRoutes"],
+  ["generate", "route", "lending", "OpenLoan"],
+  ["generate", "route", "lending", "ListLoans"],
+];
+
 /** Every file under `root` (its git repository aside), by relative path, with its contents. */
 export async function projectTree(root: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
