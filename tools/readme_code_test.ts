@@ -85,6 +85,15 @@ Deno.test("README.md's TypeScript blocks type-check", async () => {
   if (failure !== undefined) assert.fail(failure);
 });
 
+for (const pkg of ["kernel", "http", "jobs"]) {
+  Deno.test(`${pkg}/README.md's TypeScript blocks type-check`, async () => {
+    const readme = await readFile(join(root, pkg, "README.md"), "utf8");
+    assert.ok(codeBlocks(readme).length > 0, `${pkg}/README.md has TypeScript blocks`);
+    const failure = await checkBlocks(readme, `${pkg}/README.md`);
+    if (failure !== undefined) assert.fail(failure);
+  });
+}
+
 Deno.test("A README block that does not type-check fails, named by its line, unless it is ignored", async () => {
   const markdown = [
     "# A project",
