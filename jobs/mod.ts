@@ -5,16 +5,63 @@
  *
  * @module
  */
-export * from "./declaration/backoff.ts";
-export * from "./declaration/background.ts";
-export * from "./store/job_store.ts";
-export * from "./store/job_reads.ts";
-export * from "./store/in_memory_job_store.ts";
-export * from "./queue/background_jobs.ts";
-export * from "./worker/job_errors.ts";
-export * from "./worker/run_attempt.ts";
-export * from "./worker/worker.ts";
-export * from "./jobs_plugin.ts";
-export * from "./observability/job_telemetry.ts";
-export * from "./declaration/scheduled.ts";
-export * from "./worker/scheduler.ts";
+export {
+  type Backoff,
+  exponentialBackoff,
+  type ExponentialBackoffOptions,
+} from "./declaration/backoff.ts";
+export {
+  Background,
+  type BackgroundJobSettings,
+  type BackgroundOptions,
+} from "./declaration/background.ts";
+// The store contract: what a store implements (an extension point), and the helpers a store uses.
+export {
+  type ClaimedJob,
+  type JobClaimParams,
+  type JobCompleteManyParams,
+  type JobFailParams,
+  type JobReportParams,
+  type JobStore,
+  type NewJob,
+  reaches,
+  type ReportOutcome,
+  type StoredJob,
+  type TenantReach,
+  toQueuedJob,
+} from "./store/job_store.ts";
+export {
+  checkJobPageLimit,
+  countJobs,
+  decodeJobCursor,
+  encodeJobCursor,
+  InvalidJobCursorError,
+  type JobCountsParams,
+  type JobCursor,
+  type JobPage,
+  jobPageMaxLimit,
+  type JobPageParams,
+  type JobQueueCounts,
+  type JobSearch,
+  type JobView,
+  matchesJobSearch,
+  toJobView,
+} from "./store/job_reads.ts";
+export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
+export { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
+export {
+  JobInterruptedError,
+  JobLeaseLostError,
+  JobTimeoutError,
+  WorkerStoppedError,
+} from "./worker/job_errors.ts";
+export type { AttemptOutcome, AttemptResult } from "./worker/run_attempt.ts";
+export { type AttemptListener, Worker, type WorkerSettings } from "./worker/worker.ts";
+export { type BackgroundJobsApi, jobsPlugin, type JobsPluginOptions } from "./jobs_plugin.ts";
+export { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
+export {
+  Scheduled,
+  type ScheduledJobSettings,
+  type ScheduledOptions,
+  type ScheduledTick,
+} from "./declaration/scheduled.ts";

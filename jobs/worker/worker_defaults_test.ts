@@ -10,10 +10,10 @@ import {
   Background,
   type BackgroundJobsApi,
   InMemoryJobStore,
-  jobSettingsOf,
   jobsPlugin,
   type JobsPluginOptions,
 } from "../mod.ts";
+import { jobSettingsOf } from "../declaration/background.ts";
 import type { ClaimedJob, JobClaimParams, JobReportParams, ReportOutcome } from "../mod.ts";
 
 /** A store that records claims and reports, and whose reports can be made to fail. */
