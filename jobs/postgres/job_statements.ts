@@ -1,0 +1,616 @@
+/**
+ * The SQL of `PostgresJobStore`, one function per statement on the `background_jobs` table. Each
+ * takes the postgres.js `sql` tag (the client, or the caller's transaction) and its params, and
+ * answers the pending query; the store reads its rows through `job_rows.ts`.
+ *
+ * Each statement's comment says which rows it locks and which index serves it (the indexes are
+ * made by `job_migrations.ts`). Interpolations are plain names, computed before the template, so
+ * that `deno fmt` leaves the SQL as written.
+ *
+ * @module
+ */
+import type postgres from "postgres";
+import type { QueuedJobStatus } from "@kit/kernel";
+import type { NewJob, TenantReach } from "../store/job_store.ts";
+
+/** The postgres.js tag a statement runs on: the client, or a transaction of it. */
+export type Sql = postgres.Sql | postgres.TransactionSql;
+
+/** A statement not yet sent: awaiting it runs it and answers its rows. */
+export type Statement = postgres.PendingQuery<postgres.Row[]>;
+
+/** The channel an insert or a revival notifies on commit (the payload is the queue). */
+export const jobsChannel = "kit_jobs";
+
+/** Every column a store reads back, in table order, `last_error_message` and the lease end left out. */
+export const jobColumns: readonly string[] = [
+  "id",
+  "name",
+  "queue",
+  "payload",
+  "actor",
+  "tenant_id",
+  "correlation_id",
+  "traceparent",
+  "subject",
+  "idempotency_key",
+  "status",
+  "attempts",
+  "max_attempts",
+  "run_at",
+  "lease_token",
+  "progress_done",
+  "progress_total",
+  "checkpoint",
+  "last_error_code",
+  "created_at",
+  "finished_at",
+];
+
+const columns = jobColumns.join(", ");
+const viewColumns = jobColumns.filter((column) => column !== "payload").join(", ");
+const claimedColumns = jobColumns.map((column) => `j.${column}`).join(", ");
+
+/** The params of a claim: the queue, how many, the instant, and each job name's lease. */
+export interface ClaimStatementParams {
+  /** The queue to claim from. */
+  readonly queue: string;
+  /** The most jobs to claim. */
+  readonly limit: number;
+  /** The instant of the claim. */
+  readonly now: Date;
+  /** Lease length in ms by job name. */
+  readonly leases: Readonly<Record<string, number>>;
+  /** Lease length in ms of a name not in `leases`. */
+  readonly defaultLeaseMs: number;
+}
+
+/**
+ * Inserts one job; a kept idempotency key (the unique index `background_jobs_idempotency`,
+ * the `on conflict` arbiter) inserts nothing and answers no row. Answers `id` of the inserted
+ * job; `pg_notify` in `returning` queues a notification sent on commit.
+ *
+ * Locks: the new row; a concurrent insert of the same key waits on it until that transaction ends.
+ *
+ * @param sql The client, or the caller's transaction.
+ * @param job The job to insert.
+ * @returns The pending statement: one row `{ id }`, or none on a kept key.
+ */
+export function insertJob(sql: Sql, job: NewJob): Statement {
+  const { id, name, queue, correlationId, maxAttempts, runAt, createdAt } = job;
+  const payload = sql.json(job.payload as postgres.JSONValue);
+  const actor = sql.json(job.actor as unknown as postgres.JSONValue);
+  const tenant = job.tenantId ?? "";
+  const traceparent = job.traceparent ?? null;
+  const subject = job.subject ?? null;
+  const key = job.idempotencyKey ?? null;
+  return sql`
+    insert into background_jobs
+      (id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
+       idempotency_key, max_attempts, run_at, created_at)
+    values (${id}, ${name}, ${queue}, ${payload}, ${actor}, ${tenant}, ${correlationId},
+      ${traceparent}, ${subject}, ${key}, ${maxAttempts}, ${runAt}, ${createdAt})
+    on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
+    returning id, pg_notify(${jobsChannel}, queue)`;
+}
+
+/**
+ * The id of the job that holds an idempotency key. Index: `background_jobs_idempotency`.
+ * Locks nothing.
+ *
+ * @param sql The client, or the caller's transaction.
+ * @param key The job's name, tenant (`""` for none) and idempotency key.
+ * @returns The pending statement: one row `{ id }`, or none.
+ */
+export function findJobByKey(
+  sql: Sql,
+  key: { name: string; tenantId: string; idempotencyKey: string },
+): Statement {
+  const { name, tenantId, idempotencyKey } = key;
+  return sql`
+    select id from background_jobs
+    where name = ${name} and tenant_id = ${tenantId} and idempotency_key = ${idempotencyKey}`;
+}
+
+/** A row of `insertJobs`, as the JSON document carries it (snake case, dates as ISO text). */
+export interface InsertRow {
+  readonly id: string;
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: unknown;
+  readonly actor: unknown;
+  readonly tenant_id: string;
+  readonly correlation_id: string;
+  readonly traceparent: string | null;
+  readonly subject: string | null;
+  readonly idempotency_key: string | null;
+  readonly max_attempts: number;
+  readonly run_at: string;
+  readonly created_at: string;
+}
+
+/**
+ * Inserts many jobs in one statement (one prepared plan for any batch size), skipping kept
+ * idempotency keys (`background_jobs_idempotency` arbitrates), and notifies once per queue
+ * rather than per row. Answers `id` of each inserted job.
+ *
+ * The rows travel as one JSON document (`jsonb_to_recordset`), never as `sql.array`: a fresh
+ * postgres.js client does not know the array types before it fetched them, and its first array
+ * parameter fails with "malformed array literal" (postgres.js issue 789).
+ *
+ * `notified` is a plain `select` CTE, and PostgreSQL evaluates such a CTE only when the query
+ * reads it (unlike a data-modifying CTE, which always runs to completion): the
+ * `(select count(*) from notified)` column, read by no one, is what makes `pg_notify` run.
+ *
+ * Locks: the new rows; an insert of a key another transaction is inserting waits for it.
+ *
+ * @param sql The client, or the caller's transaction.
+ * @param rows The jobs to insert (at least one).
+ * @returns The pending statement: a row `{ id, notified }` per inserted job.
+ */
+export function insertJobs(sql: Sql, rows: readonly InsertRow[]): Statement {
+  const document = JSON.stringify(rows);
+  return sql`
+    with inserted as (
+      insert into background_jobs
+        (id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
+         idempotency_key, max_attempts, run_at, created_at)
+      select id, name, queue, payload, actor, tenant_id, correlation_id, traceparent, subject,
+        idempotency_key, max_attempts, run_at, created_at
+      from jsonb_to_recordset(${document}::text::jsonb) as r(id text, name text,
+        queue text, payload jsonb, actor jsonb, tenant_id text, correlation_id text,
+        traceparent text, subject text, idempotency_key text, max_attempts integer,
+        run_at timestamptz, created_at timestamptz)
+      on conflict (name, tenant_id, idempotency_key) where idempotency_key is not null do nothing
+      returning id, queue
+    ), notified as (
+      select pg_notify(${jobsChannel}, queue) from (select distinct queue from inserted) q
+    )
+    select id, (select count(*) from notified) as notified from inserted`;
+}
+
+/**
+ * The jobs that hold some idempotency keys (the keys as one JSON document, as in `insertJobs`).
+ * Index: `background_jobs_idempotency`. Locks nothing.
+ *
+ * @param sql The client, or the caller's transaction.
+ * @param keys Each job's name, tenant (`""` for none) and idempotency key.
+ * @returns The pending statement: a row `{ id, name, tenant_id, idempotency_key }` per job found.
+ */
+export function findJobsByKeys(
+  sql: Sql,
+  keys: readonly { name: string; tenant_id: string; idempotency_key: string }[],
+): Statement {
+  const document = JSON.stringify(keys);
+  return sql`
+    select id, name, tenant_id, idempotency_key from background_jobs
+    where (name, tenant_id, idempotency_key) in (
+      select name, tenant_id, idempotency_key
+      from jsonb_to_recordset(${document}::text::jsonb)
+        as k(name text, tenant_id text, idempotency_key text))`;
+}
+
+/**
+ * The `set` list of both claims: running, one more attempt, a new lease token, and the lease's
+ * end (`now` plus the job name's lease, or the default) — the one place that end is computed.
+ */
+function claimSet(sql: Sql, params: ClaimStatementParams): postgres.PendingQuery<postgres.Row[]> {
+  const { now, defaultLeaseMs } = params;
+  const leases = sql.json(params.leases as postgres.JSONValue);
+  return sql`status = 'running', attempts = j.attempts + 1,
+      lease_token = gen_random_uuid()::text,
+      lease_expires_at = ${now}::timestamptz + make_interval(secs =>
+        coalesce((${leases}::jsonb ->> j.name)::numeric, ${defaultLeaseMs}) / 1000.0)`;
+}
+
+/**
+ * Claims due waiting jobs of a queue, oldest `run_at` first: the short claim a busy queue uses.
+ *
+ * Locks: the picked rows, `for update skip locked` (rows another claim holds are passed over,
+ * never waited for), then updates them. Index: `background_jobs_due` `(queue, run_at, id) where
+ * status = 'waiting'` serves the pick in order, stopping at `limit`; the update joins on the
+ * primary key.
+ *
+ * @param sql The client.
+ * @param params The queue, limit, instant and leases.
+ * @returns The pending statement: every column of each claimed job (`jobColumns`).
+ */
+export function claimDueJobs(sql: Sql, params: ClaimStatementParams): Statement {
+  const { queue, limit, now } = params;
+  const set = claimSet(sql, params);
+  const returned = sql.unsafe(claimedColumns);
+  return sql`
+    update background_jobs j
+    set ${set}
+    from (
+      select id from background_jobs
+      where queue = ${queue} and status = 'waiting' and run_at <= ${now}
+      order by run_at, id
+      limit ${limit}
+      for update skip locked
+    ) picked
+    where j.id = picked.id
+    returning ${returned}`;
+}
+
+/**
+ * Claims due waiting jobs and jobs whose lease ended with attempts left, oldest `run_at` first;
+ * and ends, as dead with `ATTEMPTS_EXHAUSTED`, the jobs whose lease ended on their last attempt.
+ *
+ * `died` is a data-modifying CTE: PostgreSQL runs it to completion whether or not the query reads
+ * it, so nothing selects from it.
+ *
+ * Locks: `for update skip locked` on the exhausted rows (all of them), on up to `limit` due rows
+ * and on up to `limit` expired rows; of the due and expired rows, the `limit` first are updated,
+ * and the others stay locked until the statement's transaction ends. Indexes:
+ * `background_jobs_leased` `(queue, lease_expires_at) where status = 'running'` serves `exhausted`
+ * and `expired`; `background_jobs_due` serves `due`.
+ *
+ * @param sql The client.
+ * @param params The queue, limit, instant and leases.
+ * @returns The pending statement: every column of each claimed job (`jobColumns`).
+ */
+export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams): Statement {
+  const { queue, limit, now } = params;
+  const set = claimSet(sql, params);
+  const returned = sql.unsafe(claimedColumns);
+  return sql`
+    with exhausted as (
+      select id from background_jobs
+      where queue = ${queue} and status = 'running' and lease_expires_at <= ${now}
+        and attempts >= max_attempts
+      for update skip locked
+    ), died as (
+      update background_jobs j
+      set status = 'dead', finished_at = ${now}, lease_token = null, lease_expires_at = null,
+        last_error_code = 'ATTEMPTS_EXHAUSTED',
+        last_error_message = 'The lease of the last attempt ended'
+      from exhausted where j.id = exhausted.id
+    ), due as (
+      select id, run_at from background_jobs
+      where queue = ${queue} and status = 'waiting' and run_at <= ${now}
+      order by run_at, id
+      limit ${limit}
+      for update skip locked
+    ), expired as (
+      select id, run_at from background_jobs
+      where queue = ${queue} and status = 'running' and lease_expires_at <= ${now}
+        and attempts < max_attempts
+      order by lease_expires_at, id
+      limit ${limit}
+      for update skip locked
+    ), picked as (
+      select id from (select * from due union all select * from expired) c
+      order by run_at, id
+      limit ${limit}
+    )
+    update background_jobs j
+    set ${set}
+    from picked where j.id = picked.id
+    returning ${returned}`;
+}
+
+/**
+ * Marks a held job succeeded: its id and lease token match and it is running.
+ *
+ * Locks: the job's row (waits for a concurrent writer of it). Index: the primary key.
+ *
+ * @param sql The client.
+ * @param params The job, its lease token and the instant.
+ * @returns The pending statement: one row `{ ok }` when the job was held, else none.
+ */
+export function completeJob(
+  sql: Sql,
+  params: { id: string; leaseToken: string; now: Date },
+): Statement {
+  const { id, leaseToken, now } = params;
+  return sql`
+    update background_jobs
+    set status = 'succeeded', finished_at = ${now}, lease_token = null, lease_expires_at = null
+    where id = ${id} and lease_token = ${leaseToken} and status = 'running'
+    returning 1 as ok`;
+}
+
+/**
+ * Marks many held jobs succeeded in one statement (the ids and tokens as one JSON document).
+ *
+ * Locks: the rows of the held jobs. Index: the primary key, one lookup per job.
+ *
+ * @param sql The client.
+ * @param params The jobs with their lease tokens, and the instant.
+ * @returns The pending statement: a row `{ id }` per job that was held.
+ */
+export function completeJobs(
+  sql: Sql,
+  params: { jobs: readonly { id: string; leaseToken: string }[]; now: Date },
+): Statement {
+  const { now } = params;
+  const held = JSON.stringify(params.jobs.map((job) => ({ id: job.id, token: job.leaseToken })));
+  return sql`
+    update background_jobs j
+    set status = 'succeeded', finished_at = ${now}, lease_token = null, lease_expires_at = null
+    from jsonb_to_recordset(${held}::text::jsonb) as c(id text, token text)
+    where j.id = c.id and j.lease_token = c.token and j.status = 'running'
+    returning j.id`;
+}
+
+/**
+ * Records a held job's failed attempt: waiting again at `retryAt`, or dead without one.
+ *
+ * Locks: the job's row. Index: the primary key.
+ *
+ * @param sql The client.
+ * @param params The job, its lease token, the instant, the error, and when to retry if at all.
+ * @returns The pending statement: one row `{ ok }` when the job was held, else none.
+ */
+export function failJob(
+  sql: Sql,
+  params: {
+    id: string;
+    leaseToken: string;
+    now: Date;
+    errorCode: string;
+    errorMessage: string;
+    retryAt?: Date | undefined;
+  },
+): Statement {
+  const { id, leaseToken, errorCode, errorMessage, retryAt } = params;
+  const status = retryAt === undefined ? "dead" : "waiting";
+  const runAt = retryAt ?? sql`run_at`;
+  const finishedAt = retryAt === undefined ? params.now : null;
+  return sql`
+    update background_jobs
+    set status = ${status}, run_at = ${runAt}, finished_at = ${finishedAt},
+      lease_token = null, lease_expires_at = null,
+      last_error_code = ${errorCode}, last_error_message = ${errorMessage}
+    where id = ${id} and lease_token = ${leaseToken} and status = 'running'
+    returning 1 as ok`;
+}
+
+/**
+ * Gives a held job back, waiting, its attempt not counted.
+ *
+ * Locks: the job's row. Index: the primary key.
+ *
+ * @param sql The client.
+ * @param params The job and its lease token.
+ * @returns The pending statement: one row `{ ok }` when the job was held, else none.
+ */
+export function releaseJob(sql: Sql, params: { id: string; leaseToken: string }): Statement {
+  const { id, leaseToken } = params;
+  return sql`
+    update background_jobs
+    set status = 'waiting', attempts = attempts - 1, lease_token = null, lease_expires_at = null
+    where id = ${id} and lease_token = ${leaseToken} and status = 'running'
+    returning 1 as ok`;
+}
+
+/**
+ * Extends a held job's lease to `leaseEnds`; sets progress and the checkpoint when given (each
+ * column kept as it is otherwise).
+ *
+ * Locks: the job's row. Index: the primary key.
+ *
+ * @param sql The client, or the step's transaction when a checkpoint is saved.
+ * @param params The job, its lease token, the lease's new end, and the progress and checkpoint.
+ * @returns The pending statement: one row `{ ok }` when the job was held, else none.
+ */
+export function reportJob(
+  sql: Sql,
+  params: {
+    id: string;
+    leaseToken: string;
+    leaseEnds: Date;
+    progress?: { done: number; total?: number } | undefined;
+    checkpoint?: unknown;
+  },
+): Statement {
+  const { id, leaseToken, leaseEnds, progress } = params;
+  const done = progress === undefined ? sql`progress_done` : progress.done;
+  const total = progress === undefined ? sql`progress_total` : progress.total ?? null;
+  const checkpoint = params.checkpoint === undefined
+    ? sql`checkpoint`
+    : sql.json(params.checkpoint as postgres.JSONValue);
+  return sql`
+    update background_jobs
+    set lease_expires_at = ${leaseEnds}, progress_done = ${done}, progress_total = ${total},
+      checkpoint = ${checkpoint}
+    where id = ${id} and lease_token = ${leaseToken} and status = 'running'
+    returning 1 as ok`;
+}
+
+/**
+ * Cancels a waiting or running job of the reach.
+ *
+ * Locks: the job's row. Index: the primary key.
+ *
+ * @param sql The client, or the caller's transaction.
+ * @param params The job, the reach and the instant.
+ * @returns The pending statement: one row `{ ok }` when the job was cancelled, else none.
+ */
+export function cancelJob(
+  sql: Sql,
+  params: { id: string; reach: TenantReach; now: Date },
+): Statement {
+  const { id, now } = params;
+  const reach = reachCondition(sql, params.reach);
+  return sql`
+    update background_jobs
+    set status = 'cancelled', finished_at = ${now}, lease_token = null, lease_expires_at = null
+    where id = ${id} and status in ('waiting', 'running') and ${reach}
+    returning 1 as ok`;
+}
+
+/**
+ * What `find` reads of a job of the reach (never its payload). Index: the primary key. Locks
+ * nothing.
+ *
+ * @param sql The client.
+ * @param params The job and the reach.
+ * @returns The pending statement: one row, or none.
+ */
+export function findJob(sql: Sql, params: { id: string; reach: TenantReach }): Statement {
+  const { id } = params;
+  const reach = reachCondition(sql, params.reach);
+  return sql`
+    select id, name, status, attempts, progress_done, progress_total, last_error_code, tenant_id,
+      subject, run_at
+    from background_jobs where id = ${id} and ${reach}`;
+}
+
+/**
+ * Revives a dead job of the reach: waiting, due now, attempts back to zero; notifies its queue on
+ * commit.
+ *
+ * Locks: the job's row. Index: the primary key.
+ *
+ * @param sql The client, or the caller's transaction.
+ * @param params The job, the reach and the instant.
+ * @returns The pending statement: one row `{ ok }` when the job was revived, else none.
+ */
+export function retryDeadJob(
+  sql: Sql,
+  params: { id: string; reach: TenantReach; now: Date },
+): Statement {
+  const { id, now } = params;
+  const reach = reachCondition(sql, params.reach);
+  return sql`
+    update background_jobs
+    set status = 'waiting', attempts = 0, run_at = ${now}, finished_at = null
+    where id = ${id} and status = 'dead' and ${reach}
+    returning 1 as ok, pg_notify(${jobsChannel}, queue)`;
+}
+
+/**
+ * Deletes the finished jobs finished before an instant.
+ *
+ * Locks: the deleted rows. Index: `background_jobs_finished` `(finished_at) where finished_at is
+ * not null`.
+ *
+ * @param sql The client.
+ * @param before The instant.
+ * @returns The pending statement: a row `{ ok }` per deleted job.
+ */
+export function purgeFinishedJobs(sql: Sql, before: Date): Statement {
+  return sql`
+    delete from background_jobs
+    where finished_at < ${before} and status in ('succeeded', 'dead', 'cancelled')
+    returning 1 as ok`;
+}
+
+/**
+ * The jobs of the reach counted by queue and status. Reads the whole table (no index narrows
+ * it); locks nothing.
+ *
+ * @param sql The client.
+ * @param reach The reach.
+ * @returns The pending statement: a row `{ queue, status, n }` per queue and status with jobs.
+ */
+export function countJobs(sql: Sql, reach: TenantReach): Statement {
+  const condition = reachCondition(sql, reach);
+  return sql`
+    select queue, status, count(*)::int as n from background_jobs
+    where ${condition}
+    group by queue, status`;
+}
+
+/** The filters of `pageJobs`; each one given narrows the page. */
+export interface PageFilters {
+  readonly reach: TenantReach;
+  readonly queue?: string | undefined;
+  readonly status?: QueuedJobStatus | undefined;
+  readonly namePrefix?: string | undefined;
+  readonly subject?: string | undefined;
+  readonly id?: string | undefined;
+  readonly errorCode?: string | undefined;
+  /** The keyset cursor: the last job of the page before. */
+  readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
+}
+
+/**
+ * A page of the jobs of the reach, newest first, without payloads: keyset pagination on
+ * `(created_at, id)`. Index: `background_jobs_page` `(created_at desc, id desc)`, or
+ * `background_jobs_queue_page` `(queue, status, created_at desc, id desc)` for a queue and status
+ * (migration 2). Locks nothing.
+ *
+ * @param sql The client.
+ * @param filters The reach, the filters and the cursor.
+ * @param limit The most rows to answer.
+ * @returns The pending statement: the `jobViewColumns` of each job.
+ */
+export function pageJobs(sql: Sql, filters: PageFilters, limit: number): Statement {
+  const { queue, status, namePrefix, subject, id, errorCode, after } = filters;
+  const conditions = [
+    reachCondition(sql, filters.reach),
+    ...(queue === undefined ? [] : [sql`queue = ${queue}`]),
+    ...(status === undefined ? [] : [sql`status = ${status}`]),
+    ...(namePrefix === undefined ? [] : [sql`starts_with(name, ${namePrefix})`]),
+    ...(subject === undefined ? [] : [sql`subject = ${subject}`]),
+    ...(id === undefined ? [] : [sql`id = ${id}`]),
+    ...(errorCode === undefined ? [] : [sql`last_error_code = ${errorCode}`]),
+    ...(after === undefined ? [] : [keysetBefore(sql, after)]),
+  ];
+  const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
+  const viewed = sql.unsafe(viewColumns);
+  return sql`
+    select ${viewed} from background_jobs
+    where ${where}
+    order by created_at desc, id desc
+    limit ${limit}`;
+}
+
+function keysetBefore(
+  sql: Sql,
+  after: { createdAt: Date; id: string },
+): postgres.PendingQuery<postgres.Row[]> {
+  const { createdAt, id } = after;
+  return sql`(created_at, id) < (${createdAt}::timestamptz, ${id})`;
+}
+
+/**
+ * A job of the reach, without its payload. Index: the primary key. Locks nothing.
+ *
+ * @param sql The client.
+ * @param params The job and the reach.
+ * @returns The pending statement: the `jobViewColumns` of the job, or no row.
+ */
+export function viewJob(sql: Sql, params: { id: string; reach: TenantReach }): Statement {
+  const { id } = params;
+  const reach = reachCondition(sql, params.reach);
+  const viewed = sql.unsafe(viewColumns);
+  return sql`
+    select ${viewed} from background_jobs
+    where id = ${id} and ${reach}`;
+}
+
+/**
+ * Every job kept, of a queue and a status when given, oldest first (for tests and tools). Reads
+ * and sorts the whole table; locks nothing.
+ *
+ * @param sql The client.
+ * @param params The queue and the status, if any.
+ * @returns The pending statement: every column of each job (`jobColumns`).
+ */
+export function listJobs(
+  sql: Sql,
+  params: { queue?: string | undefined; status?: QueuedJobStatus | undefined },
+): Statement {
+  const queue = params.queue ?? null;
+  const status = params.status ?? null;
+  const all = sql.unsafe(columns);
+  return sql`
+    select ${all} from background_jobs
+    where (${queue}::text is null or queue = ${queue})
+      and (${status}::text is null or status = ${status})
+    order by created_at, id`;
+}
+
+/**
+ * The condition that keeps the jobs of a reach: all without a tenant, else the tenant's and the
+ * elevated ones (a JSON list, not `sql.array`: see `insertJobs`).
+ */
+function reachCondition(sql: Sql, reach: TenantReach): postgres.PendingQuery<postgres.Row[]> {
+  if (reach.tenantId === undefined) return sql`true`;
+  const tenants = JSON.stringify([reach.tenantId, ...(reach.elevatedTenants ?? [])]);
+  return sql`tenant_id in (select jsonb_array_elements_text(${tenants}::text::jsonb))`;
+}
