@@ -6,40 +6,20 @@
  */
 import assert from "node:assert/strict";
 import type { RunningTestPlatform } from "../../src/platform/platform-test.module.ts";
-import { type Answer, assertProblem, callers, type Client, e2e } from "./e2e.ts";
+import {
+  type Answer,
+  assertProblem,
+  callers,
+  type Client,
+  e2e,
+  openAllWeekCalendar,
+} from "./e2e.ts";
 
 const as = callers.receptionist;
 const hour = 3_600_000;
 // The application's clock: Monday 2 March 2026, 08:00 UTC; every trial is on later days.
 const tuesday = Date.parse("2026-03-03T00:00:00Z");
 const at = (time: number) => new Date(time).toISOString();
-
-async function openAllWeek(client: Client, calendarId: string): Promise<void> {
-  const practitioner = callers.practitioner;
-  assert.equal(
-    (await client.send("PUT", `/calendars/${calendarId}`, { as: practitioner })).status,
-    201,
-  );
-  assert.equal(
-    (await client.send("PUT", `/calendars/${calendarId}/appointment-types/checkup`, {
-      as: practitioner,
-      body: { name: "Check-up", durationMinutes: 30 },
-    })).status,
-    200,
-  );
-  const windows = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
-    weekday,
-    opens: "00:00",
-    closes: "24:00",
-  }));
-  assert.equal(
-    (await client.send("PUT", `/calendars/${calendarId}/opening-hours`, {
-      as: practitioner,
-      body: { windows },
-    })).status,
-    204,
-  );
-}
 
 function book(client: Client, patientId: string, startsAt: string): Promise<Answer> {
   return client.send("POST", "/appointments/", {
@@ -85,7 +65,7 @@ e2e(
   "cancel, reschedule and confirm racing on one appointment: the acknowledged ones all apply, a cancellation is never undone, one event per change",
   async (app) => {
     const { client } = app;
-    await openAllWeek(client, "cal-1");
+    await openAllWeekCalendar(client, "cal-1", 30);
     for (let trial = 0; trial < 16; trial++) {
       const startsAt = at(tuesday + trial * 2 * hour);
       const movedTo = at(tuesday + trial * 2 * hour + hour);
@@ -127,7 +107,7 @@ e2e(
   "three concurrent cancellations: all acknowledged, one change, one cancelled event",
   async (app) => {
     const { client } = app;
-    await openAllWeek(client, "cal-1");
+    await openAllWeekCalendar(client, "cal-1", 30);
     for (let trial = 0; trial < 12; trial++) {
       const id = await booked(client, `p-${trial}`, at(tuesday + trial * hour));
       const answers = await Promise.all(
@@ -151,7 +131,7 @@ e2e(
   "a booking and a time off over the same slot never both commit",
   async (app) => {
     const { client } = app;
-    await openAllWeek(client, "cal-1");
+    await openAllWeekCalendar(client, "cal-1", 30);
     const practitioner = callers.practitioner;
     for (let trial = 0; trial < 16; trial++) {
       const slot = tuesday + trial * hour;
@@ -188,7 +168,7 @@ e2e(
   "ten concurrent opening-hours writes never answer 5xx; the hours are one of them, whole",
   async (app) => {
     const { client } = app;
-    await openAllWeek(client, "cal-1");
+    await openAllWeekCalendar(client, "cal-1", 30);
     const practitioner = callers.practitioner;
     const variant = (n: number) =>
       [1, 2, 3, 4, 5].map((weekday) => ({
