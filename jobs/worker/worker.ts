@@ -3,6 +3,7 @@ import { context, trace } from "@opentelemetry/api";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
 import { LocalQueue } from "./local_queue.ts";
+import { Wakeup } from "./wakeup.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import {
   type AttemptContext,
@@ -70,9 +71,9 @@ export class Worker {
   #running = new Set<Promise<void>>();
   /** By queue, the attempts (lease tokens) whose last heartbeat failed. */
   readonly #failingHeartbeats = new Map<string, Set<string>>();
-  #wake: (() => void)[] = [];
+  /** By queue, the idle wait of its loop. */
+  readonly #wakeups: ReadonlyMap<string, Wakeup>;
   #unlisten: (() => Promise<void>) | undefined;
-  #missedWake = false;
 
   /** Builds a worker for the jobs it knows. */
   constructor(options: {
@@ -117,6 +118,9 @@ export class Worker {
     );
     this.#pollIntervalMs = options.settings?.pollIntervalMs ?? 1_000;
     this.#graceMs = options.settings?.graceMs ?? 30_000;
+    this.#wakeups = new Map(
+      this.#queues.map((queue) => [queue, new Wakeup(this.#clock, this.#pollIntervalMs)]),
+    );
   }
 
   /** The queues this worker consumes: the contexts of the jobs it knows. */
@@ -145,11 +149,7 @@ export class Worker {
 
   /** Wakes idle loops now (a job was enqueued on a store that can tell). */
   wake(): void {
-    const waiting = this.#wake;
-    this.#wake = [];
-    // A wake between a claim that found nothing and the wait that follows is not lost.
-    if (waiting.length === 0) this.#missedWake = true;
-    for (const resolve of waiting) resolve();
+    for (const wakeup of this.#wakeups.values()) wakeup.wake();
   }
 
   /** Stops claiming, waits for attempts up to the grace period, then aborts them. */
@@ -202,6 +202,7 @@ export class Worker {
     const stopping = this.#stopping.signal;
     const concurrency = this.#concurrency(queue);
     const prefetch = this.#prefetch(queue);
+    const wakeup = this.#wakeups.get(queue)!;
     const local = new LocalQueue();
     let running = 0;
     // Off after a claim found fewer jobs than asked or a held job expired unstarted (no claim and
@@ -258,7 +259,7 @@ export class Worker {
         // This queue's heartbeats fail: the store is likely out of reach for it; claim no more
         // until one succeeds or the attempts whose heartbeats fail end (a lost lease ends them).
         if (this.#failingHeartbeats.get(queue)?.size) {
-          await Promise.race([slotFreed.promise, this.#idle(stopping)]);
+          await Promise.race([slotFreed.promise, wakeup.wait(stopping)]);
           continue;
         }
         const free: number = concurrency - running;
@@ -297,7 +298,7 @@ export class Worker {
         local.push(claimed, claimedAt, (job) => claimedAt + Math.floor(this.#leaseOf(job) / 3));
         startHeld();
         prefetching = claimed.length >= want;
-        if (claimed.length === 0 && running < concurrency) await this.#idle(stopping);
+        if (claimed.length === 0 && running < concurrency) await wakeup.wait(stopping);
       }
     } finally {
       await this.#giveBack(local.drain());
@@ -413,25 +414,5 @@ export class Worker {
   /** Forgets a failing heartbeat; the queue's loop claims again at once when it was the last. */
   #heartbeatRecovered(failing: Set<string>, leaseToken: string): void {
     if (failing.delete(leaseToken) && failing.size === 0) this.wake();
-  }
-
-  #idle(stopping: AbortSignal): Promise<void> {
-    if (this.#missedWake) {
-      this.#missedWake = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const timer = new AbortController();
-      const done = () => {
-        timer.abort();
-        const index = this.#wake.indexOf(done);
-        if (index >= 0) this.#wake.splice(index, 1);
-        resolve();
-      };
-      this.#wake.push(done);
-      this.#clock.sleep(this.#pollIntervalMs, timer.signal).then(done, () => {});
-      if (stopping.aborted) done();
-      else stopping.addEventListener("abort", done, { once: true });
-    });
   }
 }
