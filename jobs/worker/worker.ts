@@ -2,7 +2,8 @@ import type { Clock, ErrorReporter } from "@kit/kernel";
 import { context, trace } from "@opentelemetry/api";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
-import { LocalQueue } from "./local_queue.ts";
+import { QueueLoop, type QueueLoopHost } from "./queue_loop.ts";
+import { Slots } from "./slots.ts";
 import { Wakeup } from "./wakeup.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import {
@@ -198,122 +199,31 @@ export class Worker {
     return ran;
   }
 
-  async #loop(queue: string): Promise<void> {
+  #loop(queue: string): Promise<void> {
     const stopping = this.#stopping.signal;
-    const concurrency = this.#concurrency(queue);
-    const prefetch = this.#prefetch(queue);
     const wakeup = this.#wakeups.get(queue)!;
-    const local = new LocalQueue();
-    let running = 0;
-    // Off after a claim found fewer jobs than asked or a held job expired unstarted (no claim and
-    // give back over and over while long runs fill the slots); on again when a slot frees.
-    let prefetching: boolean = true;
-    let slotFreed = Promise.withResolvers<void>();
-    const stopped = new Promise<void>((resolve) => {
-      if (stopping.aborted) resolve();
-      else stopping.addEventListener("abort", () => resolve(), { once: true });
-    });
-    const start = (job: ClaimedJob, heldSince: number, confirm: boolean) => {
-      running++;
-      let freed = false;
-      // The slot is free once the run ends; the attempt, until its outcome is recorded.
-      const free = () => {
-        if (freed) return;
-        freed = true;
-        running--;
-        prefetching = true;
-        slotFreed.resolve();
-        slotFreed = Promise.withResolvers<void>();
-      };
-      const attempt: Promise<unknown> = confirm
-        ? this.#stillHeld(job, heldSince).then((since): Promise<unknown> | undefined =>
-          since === undefined
-            ? undefined
-            : stopping.aborted
-            ? this.#giveBack([job])
-            : this.#attempt(job, since, free)
-        )
-        : this.#attempt(job, heldSince, free);
-      const tracked = attempt.then(() => {}, () => {}).finally(() => {
-        free();
-        this.#running.delete(tracked);
-      });
-      this.#running.add(tracked);
+    const host: QueueLoopHost = {
+      queue,
+      clock: this.#clock,
+      errorReporter: this.#reporter,
+      stopping,
+      claim: (limit) => this.#claim(queue, limit),
+      attempt: (job, heldSince, onRunEnd) => this.#attempt(job, heldSince, onRunEnd),
+      stillHeld: (job, heldSince) => this.#stillHeld(job, heldSince),
+      giveBack: (jobs) => this.#giveBack(jobs),
+      track: (run) => this.#track(run),
+      leaseOf: (job) => this.#leaseOf(job),
+      heartbeatsFailing: () => (this.#failingHeartbeats.get(queue)?.size ?? 0) > 0,
+      idle: () => wakeup.wait(stopping),
     };
-    const startHeld = () => {
-      if (stopping.aborted) return;
-      const now = this.#clock.now().getTime();
-      const expired: ClaimedJob[] = [];
-      while (running < concurrency) {
-        const held = local.take(now, expired);
-        if (held === undefined) break;
-        // A job held a while may have been cancelled meanwhile: ask the store before running it.
-        start(held.job, held.since, now - held.since >= this.#leaseOf(held.job) / 10);
-      }
-      this.#giveBack(expired);
-    };
-
-    try {
-      while (!stopping.aborted) {
-        startHeld();
-        // This queue's heartbeats fail: the store is likely out of reach for it; claim no more
-        // until one succeeds or the attempts whose heartbeats fail end (a lost lease ends them).
-        if (this.#failingHeartbeats.get(queue)?.size) {
-          await Promise.race([slotFreed.promise, wakeup.wait(stopping)]);
-          continue;
-        }
-        const free: number = concurrency - running;
-        // The local queue is topped up once half of it started, so that claims take several jobs.
-        const refill = prefetching && local.length <= prefetch / 2;
-        const want: number = free + (refill ? prefetch - local.length : 0);
-        if (want <= 0) {
-          // Busy: a freed slot, the stop or the end of a hold ends the wait (no poll timer).
-          await this.#busy(local, [slotFreed.promise, stopped]);
-          const expired = local.expire(this.#clock.now().getTime());
-          if (expired.length > 0) {
-            prefetching = false;
-            this.#giveBack(expired);
-          }
-          continue;
-        }
-        const claimedAt = this.#clock.now().getTime();
-        let jobs: ClaimedJob[] | undefined;
-        const claiming = this.#claim(queue, want).then(
-          (claimed) => void (jobs = claimed),
-          (error) => {
-            jobs = [];
-            this.#reporter.report(error, { origin: "queue", details: { stage: "claim", queue } });
-          },
-        );
-        // Held jobs start as slots free while the claim is in flight.
-        while (jobs === undefined) {
-          await Promise.race([claiming, slotFreed.promise]);
-          startHeld();
-        }
-        const claimed: ClaimedJob[] = jobs;
-        if (stopping.aborted) {
-          await this.#giveBack(claimed);
-          break;
-        }
-        local.push(claimed, claimedAt, (job) => claimedAt + Math.floor(this.#leaseOf(job) / 3));
-        startHeld();
-        prefetching = claimed.length >= want;
-        if (claimed.length === 0 && running < concurrency) await wakeup.wait(stopping);
-      }
-    } finally {
-      await this.#giveBack(local.drain());
-    }
+    return new QueueLoop(host, new Slots(this.#concurrency(queue), this.#prefetch(queue))).run();
   }
 
-  /** Waits for one of the events, or for the end of the first hold of the local queue. */
-  async #busy(local: LocalQueue, events: Promise<void>[]): Promise<void> {
-    const expiry = local.nextExpiry();
-    if (expiry === undefined) return await Promise.race(events);
-    const wait = expiry - this.#clock.now().getTime();
-    if (wait <= 0) return;
-    const timer = new AbortController();
-    await Promise.race([...events, this.#clock.sleep(wait, timer.signal).catch(() => {})]);
-    timer.abort();
+  /** Keeps a run (an attempt, a give-back) for the stop to await. */
+  #track(run: Promise<void>): Promise<void> {
+    const tracked: Promise<void> = run.finally(() => this.#running.delete(tracked));
+    this.#running.add(tracked);
+    return tracked;
   }
 
   #leaseOf(job: ClaimedJob): number {
@@ -352,9 +262,7 @@ export class Worker {
           )
       ),
     ).then(() => {});
-    const tracked: Promise<void> = released.finally(() => this.#running.delete(tracked));
-    this.#running.add(tracked);
-    return tracked;
+    return this.#track(released);
   }
 
   #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
