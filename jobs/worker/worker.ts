@@ -2,7 +2,9 @@ import type { Clock, ErrorReporter } from "@kit/kernel";
 import { context, trace } from "@opentelemetry/api";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
-import { LocalQueue } from "./local_queue.ts";
+import { QueueLoop, type QueueLoopHost } from "./queue_loop.ts";
+import { Slots } from "./slots.ts";
+import { Wakeup } from "./wakeup.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import {
   type AttemptContext,
@@ -70,9 +72,9 @@ export class Worker {
   #running = new Set<Promise<void>>();
   /** By queue, the attempts (lease tokens) whose last heartbeat failed. */
   readonly #failingHeartbeats = new Map<string, Set<string>>();
-  #wake: (() => void)[] = [];
+  /** By queue, the idle wait of its loop. */
+  readonly #wakeups: ReadonlyMap<string, Wakeup>;
   #unlisten: (() => Promise<void>) | undefined;
-  #missedWake = false;
 
   /** Builds a worker for the jobs it knows. */
   constructor(options: {
@@ -117,6 +119,9 @@ export class Worker {
     );
     this.#pollIntervalMs = options.settings?.pollIntervalMs ?? 1_000;
     this.#graceMs = options.settings?.graceMs ?? 30_000;
+    this.#wakeups = new Map(
+      this.#queues.map((queue) => [queue, new Wakeup(this.#clock, this.#pollIntervalMs)]),
+    );
   }
 
   /** The queues this worker consumes: the contexts of the jobs it knows. */
@@ -145,11 +150,7 @@ export class Worker {
 
   /** Wakes idle loops now (a job was enqueued on a store that can tell). */
   wake(): void {
-    const waiting = this.#wake;
-    this.#wake = [];
-    // A wake between a claim that found nothing and the wait that follows is not lost.
-    if (waiting.length === 0) this.#missedWake = true;
-    for (const resolve of waiting) resolve();
+    for (const wakeup of this.#wakeups.values()) wakeup.wake();
   }
 
   /** Stops claiming, waits for attempts up to the grace period, then aborts them. */
@@ -198,121 +199,31 @@ export class Worker {
     return ran;
   }
 
-  async #loop(queue: string): Promise<void> {
+  #loop(queue: string): Promise<void> {
     const stopping = this.#stopping.signal;
-    const concurrency = this.#concurrency(queue);
-    const prefetch = this.#prefetch(queue);
-    const local = new LocalQueue();
-    let running = 0;
-    // Off after a claim found fewer jobs than asked or a held job expired unstarted (no claim and
-    // give back over and over while long runs fill the slots); on again when a slot frees.
-    let prefetching: boolean = true;
-    let slotFreed = Promise.withResolvers<void>();
-    const stopped = new Promise<void>((resolve) => {
-      if (stopping.aborted) resolve();
-      else stopping.addEventListener("abort", () => resolve(), { once: true });
-    });
-    const start = (job: ClaimedJob, heldSince: number, confirm: boolean) => {
-      running++;
-      let freed = false;
-      // The slot is free once the run ends; the attempt, until its outcome is recorded.
-      const free = () => {
-        if (freed) return;
-        freed = true;
-        running--;
-        prefetching = true;
-        slotFreed.resolve();
-        slotFreed = Promise.withResolvers<void>();
-      };
-      const attempt: Promise<unknown> = confirm
-        ? this.#stillHeld(job, heldSince).then((since): Promise<unknown> | undefined =>
-          since === undefined
-            ? undefined
-            : stopping.aborted
-            ? this.#giveBack([job])
-            : this.#attempt(job, since, free)
-        )
-        : this.#attempt(job, heldSince, free);
-      const tracked = attempt.then(() => {}, () => {}).finally(() => {
-        free();
-        this.#running.delete(tracked);
-      });
-      this.#running.add(tracked);
+    const wakeup = this.#wakeups.get(queue)!;
+    const host: QueueLoopHost = {
+      queue,
+      clock: this.#clock,
+      errorReporter: this.#reporter,
+      stopping,
+      claim: (limit) => this.#claim(queue, limit),
+      attempt: (job, heldSince, onRunEnd) => this.#attempt(job, heldSince, onRunEnd),
+      stillHeld: (job, heldSince) => this.#stillHeld(job, heldSince),
+      giveBack: (jobs) => this.#giveBack(jobs),
+      track: (run) => this.#track(run),
+      leaseOf: (job) => this.#leaseOf(job),
+      heartbeatsFailing: () => (this.#failingHeartbeats.get(queue)?.size ?? 0) > 0,
+      idle: () => wakeup.wait(stopping),
     };
-    const startHeld = () => {
-      if (stopping.aborted) return;
-      const now = this.#clock.now().getTime();
-      const expired: ClaimedJob[] = [];
-      while (running < concurrency) {
-        const held = local.take(now, expired);
-        if (held === undefined) break;
-        // A job held a while may have been cancelled meanwhile: ask the store before running it.
-        start(held.job, held.since, now - held.since >= this.#leaseOf(held.job) / 10);
-      }
-      this.#giveBack(expired);
-    };
-
-    try {
-      while (!stopping.aborted) {
-        startHeld();
-        // This queue's heartbeats fail: the store is likely out of reach for it; claim no more
-        // until one succeeds or the attempts whose heartbeats fail end (a lost lease ends them).
-        if (this.#failingHeartbeats.get(queue)?.size) {
-          await Promise.race([slotFreed.promise, this.#idle(stopping)]);
-          continue;
-        }
-        const free: number = concurrency - running;
-        // The local queue is topped up once half of it started, so that claims take several jobs.
-        const refill = prefetching && local.length <= prefetch / 2;
-        const want: number = free + (refill ? prefetch - local.length : 0);
-        if (want <= 0) {
-          // Busy: a freed slot, the stop or the end of a hold ends the wait (no poll timer).
-          await this.#busy(local, [slotFreed.promise, stopped]);
-          const expired = local.expire(this.#clock.now().getTime());
-          if (expired.length > 0) {
-            prefetching = false;
-            this.#giveBack(expired);
-          }
-          continue;
-        }
-        const claimedAt = this.#clock.now().getTime();
-        let jobs: ClaimedJob[] | undefined;
-        const claiming = this.#claim(queue, want).then(
-          (claimed) => void (jobs = claimed),
-          (error) => {
-            jobs = [];
-            this.#reporter.report(error, { origin: "queue", details: { stage: "claim", queue } });
-          },
-        );
-        // Held jobs start as slots free while the claim is in flight.
-        while (jobs === undefined) {
-          await Promise.race([claiming, slotFreed.promise]);
-          startHeld();
-        }
-        const claimed: ClaimedJob[] = jobs;
-        if (stopping.aborted) {
-          await this.#giveBack(claimed);
-          break;
-        }
-        local.push(claimed, claimedAt, (job) => claimedAt + Math.floor(this.#leaseOf(job) / 3));
-        startHeld();
-        prefetching = claimed.length >= want;
-        if (claimed.length === 0 && running < concurrency) await this.#idle(stopping);
-      }
-    } finally {
-      await this.#giveBack(local.drain());
-    }
+    return new QueueLoop(host, new Slots(this.#concurrency(queue), this.#prefetch(queue))).run();
   }
 
-  /** Waits for one of the events, or for the end of the first hold of the local queue. */
-  async #busy(local: LocalQueue, events: Promise<void>[]): Promise<void> {
-    const expiry = local.nextExpiry();
-    if (expiry === undefined) return await Promise.race(events);
-    const wait = expiry - this.#clock.now().getTime();
-    if (wait <= 0) return;
-    const timer = new AbortController();
-    await Promise.race([...events, this.#clock.sleep(wait, timer.signal).catch(() => {})]);
-    timer.abort();
+  /** Keeps a run (an attempt, a give-back) for the stop to await. */
+  #track(run: Promise<void>): Promise<void> {
+    const tracked: Promise<void> = run.finally(() => this.#running.delete(tracked));
+    this.#running.add(tracked);
+    return tracked;
   }
 
   #leaseOf(job: ClaimedJob): number {
@@ -351,9 +262,7 @@ export class Worker {
           )
       ),
     ).then(() => {});
-    const tracked: Promise<void> = released.finally(() => this.#running.delete(tracked));
-    this.#running.add(tracked);
-    return tracked;
+    return this.#track(released);
   }
 
   #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
@@ -413,25 +322,5 @@ export class Worker {
   /** Forgets a failing heartbeat; the queue's loop claims again at once when it was the last. */
   #heartbeatRecovered(failing: Set<string>, leaseToken: string): void {
     if (failing.delete(leaseToken) && failing.size === 0) this.wake();
-  }
-
-  #idle(stopping: AbortSignal): Promise<void> {
-    if (this.#missedWake) {
-      this.#missedWake = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const timer = new AbortController();
-      const done = () => {
-        timer.abort();
-        const index = this.#wake.indexOf(done);
-        if (index >= 0) this.#wake.splice(index, 1);
-        resolve();
-      };
-      this.#wake.push(done);
-      this.#clock.sleep(this.#pollIntervalMs, timer.signal).then(done, () => {});
-      if (stopping.aborted) done();
-      else stopping.addEventListener("abort", done, { once: true });
-    });
   }
 }

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { TestClock } from "@kit/kernel";
+import { Wakeup } from "./wakeup.ts";
+
+/** Whether the promise settled within a turn of the event loop. */
+async function settled(promise: Promise<void>): Promise<boolean> {
+  let done = false;
+  promise.then(() => (done = true));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return done;
+}
+
+Deno.test("Wakeup.wake() ends the waits under way", async () => {
+  const wakeup = new Wakeup(new TestClock(), 1_000);
+  const never = new AbortController().signal;
+  const waits = [wakeup.wait(never), wakeup.wait(never)];
+  assert.equal(await settled(Promise.all(waits).then(() => {})), false);
+  wakeup.wake();
+  assert.equal(await settled(Promise.all(waits).then(() => {})), true);
+});
+
+Deno.test("Wakeup.wake() while no wait is under way ends the next one at once, once", async () => {
+  const wakeup = new Wakeup(new TestClock(), 1_000);
+  const never = new AbortController().signal;
+  wakeup.wake();
+  assert.equal(await settled(wakeup.wait(never)), true);
+  assert.equal(await settled(wakeup.wait(never)), false);
+});
+
+Deno.test("Wakeup.wait() ends after the poll interval, or at the stop", async () => {
+  const clock = new TestClock();
+  const wakeup = new Wakeup(clock, 1_000);
+  const polled = wakeup.wait(new AbortController().signal);
+  clock.advance(999);
+  assert.equal(await settled(polled), false);
+  clock.advance(1);
+  assert.equal(await settled(polled), true);
+  const stopping = new AbortController();
+  const stopped = wakeup.wait(stopping.signal);
+  stopping.abort();
+  assert.equal(await settled(stopped), true);
+});
+
+Deno.test("Wakeups are per loop: a wake-up while one loop waits is not lost for another that does not", async () => {
+  const clock = new TestClock();
+  const never = new AbortController().signal;
+  const waiting = new Wakeup(clock, 1_000);
+  const claiming = new Wakeup(clock, 1_000);
+  const wait = waiting.wait(never);
+  for (const wakeup of [waiting, claiming]) wakeup.wake();
+  assert.equal(await settled(wait), true);
+  assert.equal(await settled(claiming.wait(never)), true);
+});
