@@ -7,19 +7,20 @@ import type { RouteMatch } from "./router.ts";
  * A request on its way through the pipeline once its route is matched: the pipeline, the route
  * (compiled once, referenced, never copied), what was read of the request's line (its path,
  * parameters, the media type negotiated) and, once the authenticators ran, its caller. The one
- * object the pipeline's steps take; made once per request, and a class so that its shape is one.
+ * object the pipeline's steps take; made once per request, and a class so that its shape is one
+ * (its fields are assigned in the constructor, in one order, never defined as class fields).
  * Internal to the pipeline.
  */
 export class RouteRequest {
   /** The caller the authenticators identified, once they ran. */
-  caller: Caller | undefined = undefined;
+  declare caller: Caller | undefined;
 
   /** The route it answers. */
-  readonly route: CompiledRoute;
+  declare readonly route: CompiledRoute;
   /** Its path parameters by name. */
-  readonly params: Record<string, string>;
+  declare readonly params: Record<string, string>;
   /** The parameters whose segment is not valid percent-encoded UTF-8, if any. */
-  readonly undecodable: readonly string[] | undefined;
+  declare readonly undecodable: readonly string[] | undefined;
 
   /** A matched request; `queryStart` is the index of `?` in its URL, `-1` without one. */
   constructor(
@@ -33,6 +34,7 @@ export class RouteRequest {
     this.route = matched.value;
     this.params = matched.params;
     this.undecodable = matched.undecodable;
+    this.caller = undefined;
   }
 
   /** Whether an identified caller made it (its answers then carry `Cache-Control: no-store`). */
