@@ -94,6 +94,7 @@ function pathOf(url: string): string {
   return url.slice(pathStart, pathEnd === -1 ? undefined : pathEnd);
 }
 
+/** The route of the request and the media type of its answer (else 404, 405, 406), then its steps. */
 function answer(pipeline: Pipeline, request: Request): Response | Promise<Response> {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("://") + 3);
@@ -137,8 +138,8 @@ function isSimple(route: CompiledRoute, path: string): boolean {
 /**
  * A simple route answers without an async function around it when its authenticators and
  * handler are synchronous (the common small route). After an asynchronous authenticator it is
- * called again, the authenticators from `from` on: no closure is made per request. A Public
- * route has no authenticator to run: no credential is read, its actor is anonymous.
+ * called again, with the authenticators from `from` on. A Public route has no authenticator to
+ * run: no credential is read, its actor is anonymous.
  */
 function answerSimply(at: RouteRequest, from: number): Response | Promise<Response> {
   try {
