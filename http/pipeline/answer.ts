@@ -6,20 +6,14 @@
  *
  * @module
  */
-import { type ErrorReporter, isRefusal } from "@kit/kernel";
+import { isRefusal } from "@kit/kernel";
 import { InvalidTokenError } from "../auth/invalid_token_error.ts";
 import type { CachePolicy } from "../declaration/controller.ts";
 import { cacheHeaders } from "./cache.ts";
-import { refusalStatus, type UndeclaredErrors } from "../contract/refusal_status.ts";
-import type { CompiledRoute, RouteResult } from "./compiled_route.ts";
+import { refusalStatus } from "../contract/refusal_status.ts";
+import type { RouteResult } from "./compiled_route.ts";
 import { type Problem, problem, problemResponse } from "./problem.ts";
-
-/** What `errorResponse` needs of the pipeline. */
-export interface ErrorMapping {
-  readonly statusByCode: Readonly<Record<string, number>>;
-  readonly errorReporter: ErrorReporter;
-  readonly undeclaredErrors?: UndeclaredErrors;
-}
+import type { RouteRequest } from "./route_request.ts";
 
 const noStore: Readonly<Record<string, string>> = Object.freeze({ "cache-control": "no-store" });
 
@@ -69,16 +63,22 @@ function isJson(mediaType: string): boolean {
   return mediaType === "application/json" || mediaType.endsWith("+json");
 }
 
-/** The 200 of a route with a cache policy: its caching headers, or 304 to a matching validator. */
+/**
+ * The answer of a route with a cache policy, which decides its caching (no `no-store` added): a
+ * 200 to GET or HEAD carries its caching headers, or is a 304 to a matching validator.
+ */
 export async function cachedResponse(
+  at: RouteRequest,
   policy: CachePolicy,
   result: RouteResult,
-  mediaType: string,
-  params: Readonly<Record<string, string>>,
-  ifNoneMatch: string | null,
 ): Promise<Response> {
+  const { request, mediaType } = at;
+  if (result.status !== 200 || (request.method !== "GET" && request.method !== "HEAD")) {
+    return respond(result, mediaType, false);
+  }
   const text = typeof result.body === "string" ? result.body : JSON.stringify(result.body ?? null);
-  const cache = await cacheHeaders(policy, text, params, ifNoneMatch);
+  const ifNoneMatch = request.headers.get("if-none-match");
+  const cache = await cacheHeaders(policy, text, at.params, ifNoneMatch);
   if (cache.notModified) {
     return new Response(null, {
       status: 304,
@@ -106,14 +106,9 @@ export function problemAnswer(value: Problem, identified: boolean): Response {
  * or 429 carries `Retry-After` when the error says when (`details.retryAfterSeconds`, as
  * `SERVICE_UNAVAILABLE` does); anything else is reported and answers 500 without its message.
  */
-export function errorResponse(
-  pipeline: ErrorMapping,
-  error: unknown,
-  request: Request,
-  route: CompiledRoute,
-  path: string,
-  identified: boolean,
-): Response {
+export function errorResponse(error: unknown, at: RouteRequest): Response {
+  const { pipeline, route, path } = at;
+  const identified = at.identified;
   const status = isRefusal(error) ? refusalStatus(pipeline, route, error) : undefined;
   if (isRefusal(error) && status !== undefined) {
     const refusal = problem(status, error.code, error.message, path);
@@ -134,7 +129,7 @@ export function errorResponse(
   if (!isRefusal(error)) {
     pipeline.errorReporter.report(error, {
       origin: "http",
-      details: { route: `${route.method} ${route.path}`, method: request.method, path },
+      details: { route: `${route.method} ${route.path}`, method: at.request.method, path },
     });
   }
   return problemAnswer(

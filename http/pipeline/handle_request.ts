@@ -4,13 +4,11 @@ import {
   type ErrorReporter,
   ForbiddenError,
   runInScope,
-  type Session,
   UnauthorizedError,
 } from "@kit/kernel";
 import type { Guard, GuardRequest } from "../declaration/guard.ts";
 import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";
 import { cachedResponse, errorResponse, problemAnswer, respond } from "./answer.ts";
-import type { Caller } from "./authenticator.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
 import type { Cors } from "./cors.ts";
 import { pointer, type Problem, problem, type ProblemIssue, problemResponse } from "./problem.ts";
@@ -18,6 +16,7 @@ import { negotiate } from "./negotiate.ts";
 import { readJsonBody } from "./read_body.ts";
 import { headerRecord, lazyHeaders, parseQuery } from "./request_parts.ts";
 import { RequestExecution } from "./request_execution.ts";
+import { RouteRequest } from "./route_request.ts";
 import { tenantIdFault, tenantOfWork } from "./request_tenant.ts";
 import type { Router } from "./router.ts";
 import { collectUnstorable } from "./unstorable_text.ts";
@@ -95,6 +94,7 @@ function pathOf(url: string): string {
   return url.slice(pathStart, pathEnd === -1 ? undefined : pathEnd);
 }
 
+/** The route of the request and the media type of its answer (else 404, 405, 406), then its steps. */
 function answer(pipeline: Pipeline, request: Request): Response | Promise<Response> {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("://") + 3);
@@ -123,117 +123,102 @@ function answer(pipeline: Pipeline, request: Request): Response | Promise<Respon
       problem(406, "NOT_ACCEPTABLE", `This route answers ${route.produces.join(", ")} only`, path),
     );
   }
+  const at = new RouteRequest(pipeline, request, path, queryStart, matched, mediaType);
+  return isSimple(route, path) ? answerSimply(at, 0) : answerFully(at);
+}
+
+/** Whether a route has nothing to validate, no guard to run and no cache policy to apply. */
+function isSimple(route: CompiledRoute, path: string): boolean {
   const parts = route.parts;
-  if (
-    parts.params === undefined && parts.query === undefined && parts.headers === undefined &&
-    parts.body === undefined && route.cache === undefined &&
-    (route.public || route.guards.length === 0) && !path.includes("%")
-  ) {
-    return simpleRoute(pipeline, request, route, matched.params, path, mediaType);
-  }
-  return fullPipeline(pipeline, request, url, queryStart, path, matched, route, mediaType);
+  return parts.params === undefined && parts.query === undefined &&
+    parts.headers === undefined && parts.body === undefined && route.cache === undefined &&
+    (route.public || route.guards.length === 0) && !path.includes("%");
 }
 
 /**
- * A route with nothing to validate and no guard to run answers without an async function
- * around it when its authenticators and handler are synchronous (the common small route).
+ * A simple route answers without an async function around it when its authenticators and
+ * handler are synchronous (the common small route). After an asynchronous authenticator it is
+ * called again, with the authenticators from `from` on. A Public route has no authenticator to
+ * run: no credential is read, its actor is anonymous.
  */
-function simpleRoute(
-  pipeline: Pipeline,
-  request: Request,
-  route: CompiledRoute,
-  params: Record<string, string>,
-  path: string,
-  mediaType: string,
-): Response | Promise<Response> {
-  // A Public route has no authenticator to run: no credential is read, its actor is anonymous.
-  return simpleRouteAs(pipeline, request, route, params, path, mediaType, undefined, 0);
-}
-
-/**
- * The simple route, the caller resolved by the authenticators from `from` on: a function called
- * again after an asynchronous authenticator, not a closure made per request.
- */
-function simpleRouteAs(
-  pipeline: Pipeline,
-  request: Request,
-  route: CompiledRoute,
-  params: Record<string, string>,
-  path: string,
-  mediaType: string,
-  caller: Caller | undefined,
-  from: number,
-): Response | Promise<Response> {
+function answerSimply(at: RouteRequest, from: number): Response | Promise<Response> {
   try {
-    const authenticators = route.authenticators;
-    for (let i = from; caller === undefined && i < authenticators.length; i++) {
-      const found = authenticators[i]!.authenticate(request);
+    const authenticators = at.route.authenticators;
+    for (let i = from; at.caller === undefined && i < authenticators.length; i++) {
+      const found = authenticators[i]!.authenticate(at.request);
       if (found instanceof Promise) {
         return found.then(
-          (c) => simpleRouteAs(pipeline, request, route, params, path, mediaType, c, i + 1),
-          (error) => errorResponse(pipeline, error, request, route, path, false),
+          (caller) => {
+            at.caller = caller;
+            return answerSimply(at, i + 1);
+          },
+          (error) => errorResponse(error, at),
         );
       }
-      caller = found;
+      at.caller = found;
     }
-    const actor = caller?.actor;
-    const identified = actor !== undefined;
-    if (!identified && route.requiresCaller) {
-      // Refused on the full path, where the refusal is reported like a guard's.
-      return fullPipeline(pipeline, request, request.url, -1, path, { params }, route, mediaType);
-    }
-    const named = pipeline.tenantOf(params, request);
-    if (named !== undefined) {
-      const fault = tenantIdFault(named);
-      if (fault !== undefined) return problemAnswer(invalidTenant(fault, path), identified);
-      if (identified && !belongsToTenant(actor, named)) {
-        return fullPipeline(pipeline, request, request.url, -1, path, { params }, route, mediaType);
-      }
-    }
-    const tenantId = tenantOfWork(named, actor);
-    const execution = new RequestExecution(request, actor ?? anonymous, caller?.session, tenantId);
-    const validated: Record<string, unknown> = { actor: execution.actor, context: execution };
-    const ran = route.needsScope
-      ? runInScope({ execution }, () => route.run(validated, request))
-      : route.run(validated, request);
-    if (ran instanceof Promise) {
-      return ran.then(
-        (result) => respond(result, mediaType, identified),
-        (error) => errorResponse(pipeline, error, request, route, path, identified),
-      );
-    }
-    return respond(ran, mediaType, identified);
+    return runSimply(at);
   } catch (error) {
-    return errorResponse(pipeline, error, request, route, path, caller !== undefined);
+    return errorResponse(error, at);
   }
 }
 
-function invalidTenant(fault: string, path: string): Problem {
-  return problem(400, "INVALID_TENANT", fault, path);
+/**
+ * The simple route, its caller known: the tenant, then the handler. A refusal (no caller on a
+ * closed route, a tenant the caller does not belong to) is left to the full pipeline, where it
+ * is reported like a guard's.
+ */
+function runSimply(at: RouteRequest): Response | Promise<Response> {
+  const { route, request } = at;
+  const actor = at.caller?.actor;
+  if (actor === undefined && route.requiresCaller) return answerFully(at);
+  const named = at.pipeline.tenantOf(at.params, request);
+  if (named !== undefined) {
+    const fault = tenantIdFault(named);
+    if (fault !== undefined) return problemAnswer(invalidTenant(at, fault), at.identified);
+    if (actor !== undefined && !belongsToTenant(actor, named)) return answerFully(at);
+  }
+  const execution = new RequestExecution(
+    request,
+    actor ?? anonymous,
+    at.caller?.session,
+    tenantOfWork(named, actor),
+  );
+  const validated: Record<string, unknown> = { actor: execution.actor, context: execution };
+  const ran = route.needsScope
+    ? runInScope({ execution }, () => route.run(validated, request))
+    : route.run(validated, request);
+  if (ran instanceof Promise) {
+    return ran.then(
+      (result) => respond(result, at.mediaType, at.identified),
+      (error) => errorResponse(error, at),
+    );
+  }
+  return respond(ran, at.mediaType, at.identified);
 }
 
-async function fullPipeline(
-  pipeline: Pipeline,
-  request: Request,
-  url: string,
-  queryStart: number,
-  path: string,
-  matched: { readonly params: Record<string, string>; readonly undecodable?: readonly string[] },
-  route: CompiledRoute,
-  mediaType: string,
-): Promise<Response> {
-  let actor: Actor | undefined;
+function invalidTenant(at: RouteRequest, fault: string): Problem {
+  return problem(400, "INVALID_TENANT", fault, at.path);
+}
+
+/**
+ * The spec's steps for a route with parts to validate, guards to run or a cache policy. The
+ * steps run in one async function: a synchronous schema, guard or handler is not awaited, as
+ * each await (and each async call) costs a turn of the microtask queue.
+ */
+async function answerFully(at: RouteRequest): Promise<Response> {
+  const { pipeline, request, route } = at;
+  // A simple route that falls back here has its authenticators run again, from the first.
+  at.caller = undefined;
   try {
     // 1. The caller, by the authenticators of the schemes the route requires; a Public route
     // reads no credential, whatever its parts.
-    let caller: Caller | undefined;
     for (const authenticator of route.authenticators) {
       const found = authenticator.authenticate(request);
-      caller = found instanceof Promise ? await found : found;
-      if (caller !== undefined) break;
+      at.caller = found instanceof Promise ? await found : found;
+      if (at.caller !== undefined) break;
     }
-    actor = caller?.actor;
-    const session: Session | undefined = caller?.session;
+    const actor = at.caller?.actor;
 
     // 2. Every declared part against its schema; all issues in one problem. Text no store
     // keeps (NUL, lone surrogates) is refused before a schema sees it; only a part whose raw
@@ -242,28 +227,13 @@ async function fullPipeline(
     const validated: Record<string, unknown> = {};
     const issues: ProblemIssue[] = [];
     const refuseText = pipeline.refuseUnstorableText;
-    let paramsRefused = false;
-    if (matched.undecodable !== undefined) {
-      paramsRefused = true;
-      for (const name of matched.undecodable) {
-        issues.push({
-          pointer: pointer("params", [name]),
-          detail: "The path segment is not valid percent-encoded UTF-8",
-          code: "invalid_encoding",
-        });
-      }
-    } else if (refuseText && path.includes("%")) {
-      paramsRefused = collectUnstorable(matched.params, "params", issues);
-    }
-    // A synchronous schema is not awaited: each await would cost a turn of the microtask queue.
-    if (parts.params && !paramsRefused) {
-      const result = parts.params.validate(matched.params);
+    const refused = paramsRefused(at, issues);
+    if (parts.params && !refused) {
+      const result = parts.params.validate(at.params);
       collect(issues, "params", validated, result instanceof Promise ? await result : result);
     }
     if (parts.query) {
-      const query = queryStart === -1
-        ? ""
-        : url.slice(queryStart + 1, url.indexOf("#", queryStart) >>> 0);
+      const query = at.query;
       const record = parseQuery(query);
       if (!(refuseText && query.includes("%") && collectUnstorable(record, "query", issues))) {
         const result = parts.query.validate(record);
@@ -280,38 +250,26 @@ async function fullPipeline(
       const body = await readJsonBody(
         request,
         pipeline.bodyLimit,
-        path,
+        at.path,
         pipeline.bodyTimeoutMs,
       );
-      if (!body.ok) return problemAnswer(body.problem, actor !== undefined);
+      if (!body.ok) return problemAnswer(body.problem, at.identified);
       if (!(refuseText && body.escaped && collectUnstorable(body.value, "body", issues))) {
         const result = parts.body.validate(body.value);
         collect(issues, "body", validated, result instanceof Promise ? await result : result);
       }
     }
-    if (issues.length > 0) {
-      return problemAnswer(
-        problem(
-          422,
-          "VALIDATION_FAILED",
-          `The request has ${issues.length} invalid part(s)`,
-          path,
-          issues,
-        ),
-        actor !== undefined,
-      );
-    }
+    if (issues.length > 0) return validationFailed(at, issues);
 
     // 3. The execution context: the tenant the request names (checked: its shape, and that the
     // caller belongs to it), else the caller's only tenant, else none.
-    const named = pipeline.tenantOf(matched.params, request);
+    const named = pipeline.tenantOf(at.params, request);
     if (named !== undefined) {
       const fault = tenantIdFault(named);
-      if (fault !== undefined) {
-        return problemAnswer(invalidTenant(fault, path), actor !== undefined);
-      }
+      if (fault !== undefined) return problemAnswer(invalidTenant(at, fault), at.identified);
     }
     const tenantId = tenantOfWork(named, actor);
+    const session = at.caller?.session;
     const execution = new RequestExecution(request, actor ?? anonymous, session, tenantId);
     let headerView: Readonly<Record<string, string>> | undefined;
     const guardRequest: GuardRequest = {
@@ -320,12 +278,12 @@ async function fullPipeline(
       get headers() {
         return headerView ??= lazyHeaders(request.headers);
       },
-      params: matched.params,
+      params: at.params,
       tenantId,
     };
     if (named !== undefined && actor !== undefined && !belongsToTenant(actor, named)) {
       const error = new ForbiddenError(`The caller does not belong to tenant '${named}'`);
-      await refuse(pipeline, request, route, "TenantMember", actor, error);
+      await refuse(at, "TenantMember", error);
       throw error;
     }
 
@@ -333,7 +291,7 @@ async function fullPipeline(
     // route closed without a guard needs an identified caller all the same.
     if (route.requiresCaller && actor === undefined) {
       const error = new UnauthorizedError();
-      await refuse(pipeline, request, route, "Authenticated", actor, error);
+      await refuse(at, "Authenticated", error);
       throw error;
     }
     for (let i = 0; !route.public && i < route.guards.length; i++) {
@@ -342,9 +300,7 @@ async function fullPipeline(
         const checked = guard.check(guardRequest);
         if (checked instanceof Promise) await checked;
       } catch (error) {
-        if (error instanceof Error) {
-          await refuse(pipeline, request, route, route.guardNames[i]!, actor, error);
-        }
+        if (error instanceof Error) await refuse(at, route.guardNames[i]!, error);
         throw error;
       }
     }
@@ -356,23 +312,45 @@ async function fullPipeline(
       ? runInScope({ execution }, () => route.run(validated, request))
       : route.run(validated, request);
     const result = ran instanceof Promise ? await ran : ran;
-    if (route.cache !== undefined) {
-      if (result.status === 200 && (request.method === "GET" || request.method === "HEAD")) {
-        return await cachedResponse(
-          route.cache,
-          result,
-          mediaType,
-          matched.params,
-          request.headers.get("if-none-match"),
-        );
-      }
-      // A route that declares a cache policy decides its caching: no no-store added.
-      return respond(result, mediaType, false);
-    }
-    return respond(result, mediaType, actor !== undefined);
+    if (route.cache !== undefined) return await cachedResponse(at, route.cache, result);
+    return respond(result, at.mediaType, at.identified);
   } catch (error) {
-    return errorResponse(pipeline, error, request, route, path, actor !== undefined);
+    return errorResponse(error, at);
   }
+}
+
+/**
+ * Whether the path parameters are refused before their schema sees them: a segment that is not
+ * valid percent-encoded UTF-8, or (when unstorable text is refused) text no store keeps. Their
+ * issues go to `issues`.
+ */
+function paramsRefused(at: RouteRequest, issues: ProblemIssue[]): boolean {
+  if (at.undecodable !== undefined) {
+    for (const name of at.undecodable) {
+      issues.push({
+        pointer: pointer("params", [name]),
+        detail: "The path segment is not valid percent-encoded UTF-8",
+        code: "invalid_encoding",
+      });
+    }
+    return true;
+  }
+  return at.pipeline.refuseUnstorableText && at.path.includes("%") &&
+    collectUnstorable(at.params, "params", issues);
+}
+
+/** The 422 of a request whose parts are invalid: every issue in one problem. */
+function validationFailed(at: RouteRequest, issues: readonly ProblemIssue[]): Response {
+  return problemAnswer(
+    problem(
+      422,
+      "VALIDATION_FAILED",
+      `The request has ${issues.length} invalid part(s)`,
+      at.path,
+      issues,
+    ),
+    at.identified,
+  );
 }
 
 function collect(
@@ -394,21 +372,16 @@ function collect(
   }
 }
 
-async function refuse(
-  pipeline: Pipeline,
-  request: Request,
-  route: CompiledRoute,
-  guard: string,
-  actor: Actor | undefined,
-  error: Error,
-): Promise<void> {
+/** Tells `onGuardRefusal`, if any, that `guard` refused the request; a failure of it is reported. */
+async function refuse(at: RouteRequest, guard: string, error: Error): Promise<void> {
+  const { pipeline, route } = at;
   if (pipeline.onGuardRefusal === undefined) return;
   try {
     await pipeline.onGuardRefusal({
-      request,
+      request: at.request,
       route: `${route.method} ${route.path}`,
       guard,
-      actor,
+      actor: at.caller?.actor,
       error,
     });
   } catch (failure) {
