@@ -160,7 +160,7 @@ Deno.test({
       await holder`select 1 from scheduling.appointments where id = ${appointments[2]!} for update`;
       const ran = platform.application.backgroundJobs.runDue();
       await barAt(page, clearance, 2, 5);
-      assert.equal(await page.locator("[data-job-status]").innerText(), "running");
+      await page.locator("[data-job-status]").filter({ hasText: "running" }).waitFor();
       await page.screenshot({ path: `${artifacts}jobs-dashboard-progress.png`, fullPage: true });
       await holder`rollback`;
       assert.equal(await ran, 1);
@@ -176,7 +176,7 @@ Deno.test({
       await page.screenshot({ path: `${artifacts}jobs-dashboard-dead-job.png`, fullPage: true });
       await page.getByRole("button", { name: "Revive job" }).click();
       await page.getByRole("status").filter({ hasText: "revived" }).waitFor();
-      assert.equal(await page.locator("[data-job-status]").innerText(), "waiting");
+      await page.locator("[data-job-status]").filter({ hasText: "waiting" }).waitFor();
       assert.equal((await store.jobFind({ id: deadId, reach: {} }))?.status, "waiting");
       assert.deepEqual(await page.evaluate<string[]>("globalThis.cspViolations"), []);
       assert.deepEqual(problems, []);

@@ -310,13 +310,18 @@ export const dashboardJs = `"use strict";
         type: "button",
         class: "danger",
         onclick: async () => {
+          // The job is shown as it is now before the outcome is announced, so that whoever
+          // hears "revived" reads the new status.
+          let outcome = done;
+          let failed = false;
           try {
             await api("POST", "/jobs/" + encodeURIComponent(job.id) + path);
-            say(done);
           } catch (error) {
-            say(refusal(error, true), true);
+            outcome = refusal(error, true);
+            failed = true;
           }
           await showJob(job.id, false);
+          say(outcome, failed);
           actions.querySelector("button")?.focus();
         },
       }, label);
