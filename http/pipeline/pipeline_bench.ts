@@ -2,7 +2,8 @@
  * The request pipeline in process, beside bare Hono answering the same requests:
  * `deno bench -A http/pipeline/pipeline_bench.ts`. The schema route runs once with an
  * authenticator that trusts any `Authorization` header (the pipeline alone) and once with
- * `jwtAuthenticator` and a real HS256 token.
+ * `jwtAuthenticator` and a real HS256 token (one caller's, answered by the verified-token cache),
+ * and once with the cache off and the tokens of 1,000 callers in turn (every token verified).
  */
 import { Hono } from "hono";
 import { SignJWT } from "jose";
@@ -85,6 +86,33 @@ const withJwt = composeApplication({
     }),
   },
 }).http;
+/** The JWT pipeline with its verified-token cache off: every token's signature and claims checked. */
+const withJwtUncached = composeApplication({
+  modules: [defineModule("bench", { declarations: [Hello, RequestClearance] })],
+  plugins: {
+    http: httpPlugin({
+      authenticators: [jwtAuthenticator({
+        key: secret,
+        algorithms: ["HS256"],
+        issuer: "https://id.bench.example",
+        audience: "bench-api",
+        verifiedTokens: 0,
+      })],
+    }),
+  },
+}).http;
+// A pool of callers, round-robin, as a service's traffic is: 1,000 distinct tokens.
+const pool = await Promise.all(
+  Array.from({ length: 1000 }, (_, i) =>
+    new SignJWT({ roles: ["practitioner"] })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(`dr-${i}`)
+      .setIssuer("https://id.bench.example")
+      .setAudience("bench-api")
+      .setExpirationTime("1d")
+      .sign(secret)),
+);
+let next = 0;
 const token = await new SignJWT({ roles: ["practitioner"] })
   .setProtectedHeader({ alg: "HS256" })
   .setSubject("dr-who")
@@ -133,6 +161,15 @@ Deno.bench({
   group: "schema",
 }, async () => {
   const response = await withJwt.fetch(postClearance(token));
+  if (response.status !== 202) throw new Error(`unexpected ${response.status}`);
+  await response.arrayBuffer();
+});
+
+Deno.bench({
+  name: "kit pipeline: POST schema route, HS256 JWT of 1,000 callers, cache off",
+  group: "schema",
+}, async () => {
+  const response = await withJwtUncached.fetch(postClearance(pool[next++ % pool.length]));
   if (response.status !== 202) throw new Error(`unexpected ${response.status}`);
   await response.arrayBuffer();
 });
