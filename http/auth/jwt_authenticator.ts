@@ -2,6 +2,7 @@ import { type Actor, type Clock, type Session, systemClock, userActor } from "@k
 import { type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Authenticator, Caller } from "../pipeline/authenticator.ts";
 import { InvalidTokenError } from "./invalid_token_error.ts";
+import { hs256FastPath } from "./hs256_fast_path.ts";
 import { tokenRefusal } from "./token_refusal.ts";
 import { VerifiedTokens } from "./verified_tokens.ts";
 
@@ -60,7 +61,10 @@ export interface JwtAuthenticatorOptions {
  * (`UNAUTHORIZED`) whose detail says what was wrong ("The token has expired", "The token's
  * signature does not verify") and whose `WWW-Authenticate` challenge says `invalid_token`. An
  * HMAC secret is imported once per algorithm, and a token verified before is recognised without
- * verifying it again (see `verifiedTokens`).
+ * verifying it again (see `verifiedTokens`). With a static secret, a plain HS256 token is verified
+ * synchronously (HMAC-SHA256 without WebCrypto's round trip, then the same claim checks), and
+ * accepted only when jose would accept it; any other token, or one that fails a check, is left
+ * to jose, which gives the reason.
  *
  * @example
  * ```ts ignore
@@ -93,6 +97,15 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
     ...(options.requireExpiry === false ? {} : { requiredClaims: ["exp"] }),
   };
   const key = verificationKey(options.key);
+  // HS256 with a static secret: verified synchronously when the token is plain (see the path).
+  const fast = options.key instanceof Uint8Array && algorithms.includes("HS256")
+    ? hs256FastPath(options.key, {
+      issuer: verifyOptions.issuer,
+      audience: verifyOptions.audience,
+      toleranceSeconds: tolerance,
+      requireExpiry: options.requireExpiry !== false,
+    })
+    : undefined;
   const verified = new VerifiedTokens(
     typeof options.key === "function" ? 0 : options.verifiedTokens ?? 1000,
   );
@@ -107,13 +120,18 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
   const verify = async (token: string): Promise<Caller> => {
     let payload: JWTPayload;
     const now = clock.now();
-    try {
-      ({ payload } = await jwtVerify(token, key as CryptoKey, {
-        ...verifyOptions,
-        currentDate: now,
-      }));
-    } catch (error) {
-      throw tokenRefusal(error);
+    const checked = fast?.(token, Math.floor(now.getTime() / 1000));
+    if (checked !== undefined) {
+      payload = checked;
+    } else {
+      try {
+        ({ payload } = await jwtVerify(token, key as CryptoKey, {
+          ...verifyOptions,
+          currentDate: now,
+        }));
+      } catch (error) {
+        throw tokenRefusal(error);
+      }
     }
     // jose checks `iat` only against a maximum age; a token issued in the future is refused here.
     if (issuedInFuture(payload, Math.floor(now.getTime() / 1000), tolerance)) throw inFuture();
