@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { jwtVerify, SignJWT } from "jose";
+import { jwtVerify } from "jose";
 import { hs256FastPath } from "./hs256_fast_path.ts";
 
 const secret = new TextEncoder().encode("a-secret-of-the-fast-path-test-32b!");
