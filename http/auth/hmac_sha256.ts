@@ -127,33 +127,45 @@ function compress(h: Int32Array, w: Int32Array, block: Uint8Array, offset: numbe
   h[7] = (h[7]! + k) | 0;
 }
 
+/** The buffers one hash reuses: its state, its message schedule, its last block(s). */
+interface Scratch {
+  readonly h: Int32Array;
+  readonly w: Int32Array;
+  readonly tail: Uint8Array;
+}
+
+function scratch(): Scratch {
+  return { h: new Int32Array(8), w: new Int32Array(64), tail: new Uint8Array(128) };
+}
+
 /**
  * Hashes `message` on from the state `start` (which has absorbed `absorbed` bytes already, a
- * multiple of 64) into `out` (32 bytes).
+ * multiple of 64) into `out` (32 bytes), with the buffers of `s`.
  */
 function finish(
   start: Int32Array,
   absorbed: number,
   message: Uint8Array,
   out: Uint8Array,
-  w: Int32Array,
+  s: Scratch,
 ): void {
-  const h = start.slice();
+  const { h, w, tail } = s;
+  h.set(start);
   const whole = message.length - (message.length % 64);
   for (let offset = 0; offset < whole; offset += 64) compress(h, w, message, offset);
   const rest = message.length - whole;
-  const tail = new Uint8Array(rest < 56 ? 64 : 128);
+  const end = rest < 56 ? 64 : 128;
+  tail.fill(0);
   tail.set(message.subarray(whole));
   tail[rest] = 0x80;
   const bits = (absorbed + message.length) * 8;
-  const end = tail.length;
   // The length in bits, big-endian, in the last 8 bytes (messages here are far below 2^32 bits).
   tail[end - 5] = Math.floor(bits / 2 ** 32) & 0xff;
   tail[end - 4] = (bits >>> 24) & 0xff;
   tail[end - 3] = (bits >>> 16) & 0xff;
   tail[end - 2] = (bits >>> 8) & 0xff;
   tail[end - 1] = bits & 0xff;
-  for (let offset = 0; offset < tail.length; offset += 64) compress(h, w, tail, offset);
+  for (let offset = 0; offset < end; offset += 64) compress(h, w, tail, offset);
   for (let i = 0; i < 8; i++) {
     out[i * 4] = h[i]! >>> 24;
     out[i * 4 + 1] = (h[i]! >>> 16) & 0xff;
@@ -172,25 +184,29 @@ export interface HmacSha256 {
 
 /** HMAC-SHA256 keyed with `key` (a key longer than a block is hashed first, as RFC 2104 says). */
 export function hmacSha256(key: Uint8Array): HmacSha256 {
-  const w = new Int32Array(64);
-  let block = new Uint8Array(64);
+  const s = scratch();
+  const block = new Uint8Array(64);
   if (key.length > 64) {
     const hashed = new Uint8Array(32);
-    finish(IV, 0, key, hashed, w);
+    finish(IV, 0, key, hashed, s);
     block.set(hashed);
   } else {
     block.set(key);
   }
   const inner = IV.slice();
   const outer = IV.slice();
-  compress(inner, w, block.map((byte) => byte ^ 0x36), 0);
-  compress(outer, w, block.map((byte) => byte ^ 0x5c), 0);
-  block = new Uint8Array(0);
+  const padded = new Uint8Array(64);
+  for (let i = 0; i < 64; i++) padded[i] = block[i]! ^ 0x36;
+  compress(inner, s.w, padded, 0);
+  for (let i = 0; i < 64; i++) padded[i] = block[i]! ^ 0x5c;
+  compress(outer, s.w, padded, 0);
+  block.fill(0);
+  padded.fill(0);
   const innerHash = new Uint8Array(32);
   const mac = (message: Uint8Array): Uint8Array => {
     const out = new Uint8Array(32);
-    finish(inner, 64, message, innerHash, w);
-    finish(outer, 64, innerHash, out, w);
+    finish(inner, 64, message, innerHash, s);
+    finish(outer, 64, innerHash, out, s);
     return out;
   };
   return {
