@@ -73,34 +73,26 @@ const app = composeApplication({
 const kit = app.http;
 
 const secret = new TextEncoder().encode("bench-secret-0123456789-0123456789-0123456789");
-const withJwt = composeApplication({
-  modules: [defineModule("bench", { declarations: [Hello, RequestClearance] })],
-  plugins: {
-    http: httpPlugin({
-      authenticators: [jwtAuthenticator({
-        key: secret,
-        algorithms: ["HS256"],
-        issuer: "https://id.bench.example",
-        audience: "bench-api",
-      })],
-    }),
-  },
-}).http;
+/** The pipeline with `jwtAuthenticator`, keeping `verifiedTokens` verified tokens (0: none). */
+function withJwtKeeping(verifiedTokens: number) {
+  return composeApplication({
+    modules: [defineModule("bench", { declarations: [Hello, RequestClearance] })],
+    plugins: {
+      http: httpPlugin({
+        authenticators: [jwtAuthenticator({
+          key: secret,
+          algorithms: ["HS256"],
+          issuer: "https://id.bench.example",
+          audience: "bench-api",
+          verifiedTokens,
+        })],
+      }),
+    },
+  }).http;
+}
+const withJwt = withJwtKeeping(1000);
 /** The JWT pipeline with its verified-token cache off: every token's signature and claims checked. */
-const withJwtUncached = composeApplication({
-  modules: [defineModule("bench", { declarations: [Hello, RequestClearance] })],
-  plugins: {
-    http: httpPlugin({
-      authenticators: [jwtAuthenticator({
-        key: secret,
-        algorithms: ["HS256"],
-        issuer: "https://id.bench.example",
-        audience: "bench-api",
-        verifiedTokens: 0,
-      })],
-    }),
-  },
-}).http;
+const withJwtUncached = withJwtKeeping(0);
 // A pool of callers, round-robin, as a service's traffic is: 1,000 distinct tokens.
 const pool = await Promise.all(
   Array.from({ length: 1000 }, (_, i) =>
