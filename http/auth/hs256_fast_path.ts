@@ -25,26 +25,51 @@ export type Hs256FastPath = (token: string, nowSeconds: number) => JWTPayload | 
 
 const text = new TextDecoder();
 
-/** The bytes of base64url text, or undefined when it is not that. */
-function fromBase64Url(part: string): Uint8Array | undefined {
-  if (part.length % 4 === 1 || !/^[A-Za-z0-9_-]*$/.test(part)) return undefined;
-  let binary: string;
-  try {
-    binary = atob(part.replaceAll("-", "+").replaceAll("_", "/"));
-  } catch {
-    return undefined;
+/** The value of each base64url character (`A-Z a-z 0-9 - _`), -1 for any other. */
+const sextets = new Int8Array(128).fill(-1);
+"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("").forEach(
+  (char, value) => (sextets[char.charCodeAt(0)] = value),
+);
+
+/**
+ * Decodes the base64url text `source[start, end)` into `into` (from 0), as `atob` would after
+ * mapping `-_` to `+/`: padding-free, the trailing bits ignored. Answers the byte count, or -1
+ * when the text is not base64url or does not fit.
+ */
+function decodeBase64Url(source: string, start: number, end: number, into: Uint8Array): number {
+  const length = end - start;
+  if (length % 4 === 1) return -1;
+  const size = (length * 3) >> 2;
+  if (size > into.length) return -1;
+  let bits = 0;
+  let held = 0;
+  let out = 0;
+  for (let i = start; i < end; i++) {
+    const code = source.charCodeAt(i);
+    const value = code < 128 ? sextets[code]! : -1;
+    if (value < 0) return -1;
+    bits = (bits << 6) | value;
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      into[out++] = (bits >> held) & 0xff;
+    }
   }
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return out;
 }
 
-/** A JSON object from base64url text, or undefined. */
-function objectOf(part: string): Record<string, unknown> | undefined {
-  const bytes = fromBase64Url(part);
-  if (bytes === undefined) return undefined;
+/** A JSON object from the base64url text `source[start, end)`, or undefined. */
+function objectOf(
+  source: string,
+  start: number,
+  end: number,
+  scratch: Uint8Array,
+): Record<string, unknown> | undefined {
+  const bytes = end - start > scratch.length * 4 / 3 ? new Uint8Array(end - start) : scratch;
+  const size = decodeBase64Url(source, start, end, bytes);
+  if (size < 0) return undefined;
   try {
-    const value = JSON.parse(text.decode(bytes));
+    const value = JSON.parse(text.decode(bytes.subarray(0, size)));
     return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
@@ -66,6 +91,10 @@ export function hs256FastPath(key: Uint8Array, options: FastPathOptions): Hs256F
   const tolerance = options.toleranceSeconds;
   // Headers are few (one per issuer's settings): each is read once.
   const headers = new Map<string, boolean>();
+  // Scratch buffers, reused: the signature, the signed bytes, a payload's bytes.
+  const signature = new Uint8Array(33);
+  let signed = new Uint8Array(512);
+  const payload = new Uint8Array(2048);
   return (token, now) => {
     const first = token.indexOf(".");
     const last = token.lastIndexOf(".");
@@ -73,16 +102,20 @@ export function hs256FastPath(key: Uint8Array, options: FastPathOptions): Hs256F
     const headerPart = token.slice(0, first);
     let plain = headers.get(headerPart);
     if (plain === undefined) {
-      plain = isPlainHs256(objectOf(headerPart));
+      plain = isPlainHs256(objectOf(headerPart, 0, headerPart.length, payload));
       if (headers.size < 64) headers.set(headerPart, plain);
     }
     if (!plain) return undefined;
-    const signature = fromBase64Url(token.slice(last + 1));
-    if (signature === undefined || signature.length !== 32) return undefined;
-    const signed = new Uint8Array(last);
-    for (let i = 0; i < last; i++) signed[i] = token.charCodeAt(i);
-    if (!hmac.verify(signed, signature)) return undefined;
-    const claims = objectOf(token.slice(first + 1, last));
+    if (decodeBase64Url(token, last + 1, token.length, signature) !== 32) return undefined;
+    if (signed.length < last) signed = new Uint8Array(last * 2);
+    for (let i = 0; i < last; i++) {
+      const code = token.charCodeAt(i);
+      // jose signs the UTF-8 of the text: anything but ASCII is left to it.
+      if (code > 127) return undefined;
+      signed[i] = code;
+    }
+    if (!hmac.verify(signed.subarray(0, last), signature.subarray(0, 32))) return undefined;
+    const claims = objectOf(token, first + 1, last, payload);
     if (claims === undefined) return undefined;
     const { iss, aud, exp, nbf, iat } = claims;
     if (typeof iss !== "string" || !issuers.includes(iss)) return undefined;

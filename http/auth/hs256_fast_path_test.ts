@@ -131,3 +131,56 @@ Deno.test("the HS256 fast path leaves malformed tokens to jose", () => {
     assert.equal(fast(value, now), undefined, value);
   }
 });
+
+/** Base64url of UTF-8 bytes (the claims of a token, as a signer encodes them). */
+const encodeUtf8 = (value: unknown) =>
+  encode(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(value))));
+
+/** A token signed over exactly `signing` (any text, even what no signer would make). */
+async function signedOver(signing: string): Promise<string> {
+  const imported = await crypto.subtle.importKey(
+    "raw",
+    secret,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const signature = new Uint8Array(
+    await crypto.subtle.sign("HMAC", imported, new TextEncoder().encode(signing)),
+  );
+  return `${signing}.${encode(String.fromCharCode(...signature))}`;
+}
+
+Deno.test("the HS256 fast path decodes base64url as jose does: UTF-8 claims, large payloads, and altered encodings", async () => {
+  const header = encode({ alg: "HS256" });
+  const unicode = await signedOver(`${header}.${encodeUtf8({ ...valid, sub: "Zoë 医生 🩺" })}`);
+  const large = await signedOver(
+    `${header}.${encodeUtf8({ ...valid, roles: Array.from({ length: 400 }, (_, i) => `r${i}`) })}`,
+  );
+  // Both are taken by the fast path (the large one past its 2 KiB scratch buffer), as jose reads them.
+  for (const value of [unicode, large]) {
+    const decided = fast(value, now);
+    assert.ok(decided, value.slice(0, 40));
+    assert.deepEqual(decided, await jose(value));
+  }
+  const plain = await signedOver(`${header}.${encode(valid)}`);
+  const [head, body, signature] = plain.split(".") as [string, string, string];
+  const altered = [
+    `${head}.${body}.${signature}=`,
+    `${head}.${body}.${signature}A`,
+    `${head}.${body}.${signature.slice(0, -1)}`,
+    `${head}.${body}.${signature.replaceAll("-", "+").replaceAll("_", "/")}`,
+    `${head}.${body}.${signature.slice(0, 10)}é${signature.slice(11)}`,
+    `${head}.${body.slice(0, 5)}é${body.slice(6)}.${signature}`,
+    // Signed over text holding a character past ASCII: jose signs its UTF-8, never decided here.
+    await signedOver(`${header}.${encode(valid)}é`),
+    await signedOver(`${header}.${body.replaceAll("-", "+").replaceAll("_", "/")}`),
+    await signedOver(`${header}.${body}==`),
+  ];
+  for (const value of altered) {
+    const decided = fast(value, now);
+    if (decided !== undefined) assert.deepEqual(decided, await jose(value), value);
+  }
+  // A signed text past ASCII is always left to jose.
+  assert.equal(fast(altered[6]!, now), undefined);
+});

@@ -117,27 +117,38 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
     };
     return { actor: toActor(payload), session };
   };
-  const verify = async (token: string): Promise<Caller> => {
-    let payload: JWTPayload;
-    const now = clock.now();
-    const checked = fast?.(token, Math.floor(now.getTime() / 1000));
-    if (checked !== undefined) {
-      payload = checked;
-    } else {
-      try {
-        ({ payload } = await jwtVerify(token, key as CryptoKey, {
-          ...verifyOptions,
-          currentDate: now,
-        }));
-      } catch (error) {
-        throw tokenRefusal(error);
-      }
-    }
+  /** The caller of a token whose claims verified (kept for the next request that bears it). */
+  const accepted = (token: string, payload: JWTPayload, now: number): Caller => {
     // jose checks `iat` only against a maximum age; a token issued in the future is refused here.
-    if (issuedInFuture(payload, Math.floor(now.getTime() / 1000), tolerance)) throw inFuture();
+    if (issuedInFuture(payload, now, tolerance)) throw inFuture();
     const caller = callerOf(payload);
     verified.set(token, payload);
     return caller;
+  };
+  /** A token the fast path left: jose decides, asynchronously. */
+  const verifyWithJose = async (token: string, now: Date): Promise<Caller> => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key as CryptoKey, {
+        ...verifyOptions,
+        currentDate: now,
+      }));
+    } catch (error) {
+      throw tokenRefusal(error);
+    }
+    return accepted(token, payload, Math.floor(now.getTime() / 1000));
+  };
+  /** Verifies a token: synchronously on the fast path, else through jose. */
+  const verify = (token: string): Promise<Caller> | Caller => {
+    const now = clock.now();
+    const seconds = Math.floor(now.getTime() / 1000);
+    const checked = fast?.(token, seconds);
+    if (checked === undefined) return verifyWithJose(token, now);
+    try {
+      return accepted(token, checked, seconds);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   return {
     scheme: options.scheme ?? "bearer",
@@ -151,7 +162,8 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
         );
       }
       const token = match[1]!;
-      const known = verified.get(token);
+      // An empty cache (or one turned off) is not asked: hashing the token costs.
+      const known = verified.size === 0 ? undefined : verified.get(token);
       if (known !== undefined) {
         // The same time checks as on a first verification, on the same clock: a token past them
         // is verified again (and refused with the reason).
