@@ -70,7 +70,8 @@ export interface HttpPluginOptions {
   /**
    * How long a body may take to arrive once the pipeline starts reading it, in milliseconds
    * (default 30 000): a body not all received by then answers 408 (`REQUEST_TIMEOUT`) and its
-   * read is cancelled, so that a half-sent upload holds no handler. `Infinity` waits for ever.
+   * read is cancelled, so that a half-sent upload holds no handler. Reads that start within a
+   * tenth of it share one timer, so a read may get up to a tenth more. `Infinity` waits for ever.
    */
   readonly bodyTimeoutMs?: number;
   /**

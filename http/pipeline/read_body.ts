@@ -1,3 +1,4 @@
+import { BodyDeadline, timedOut } from "./body_deadline.ts";
 import { type Problem, problem } from "./problem.ts";
 
 /** A body read and parsed, or the problem that refused it. */
@@ -15,10 +16,10 @@ export type BodyResult = {
 };
 
 const nothing: BodyResult = Object.freeze({ ok: true, value: undefined, escaped: false });
-const timedOut = Symbol("timed out");
 
 /**
- * Reads a JSON body up to `limit` bytes within `timeoutMs` milliseconds of starting: 415 for
+ * Reads a JSON body up to `limit` bytes within `timeoutMs` milliseconds of starting (up to a tenth
+ * more: the deadline's timer is shared, see `BodyDeadline`): 415 for
  * another media type, 413 past the limit (checked on `Content-Length` and while reading), 408
  * when the body is not all received in time (the read is then cancelled), 400 for malformed
  * JSON.
@@ -53,7 +54,7 @@ export async function readJsonBody(
   const declared = Number(length ?? "NaN");
   if (declared > limit) return { ok: false, problem: tooLarge(limit, instance) };
   let bytes: Uint8Array;
-  const deadline = new Deadline(timeoutMs);
+  const deadline = new BodyDeadline(timeoutMs);
   try {
     if (declared >= 0) {
       // A declared length the server holds the body to: read it at once.
@@ -109,33 +110,6 @@ export async function readJsonBody(
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** One timer bounding a read: `race` answers `timedOut` once it has run out. */
-class Deadline {
-  readonly #ms: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #expired: Promise<typeof timedOut> | undefined;
-
-  constructor(ms: number) {
-    this.#ms = ms;
-  }
-
-  race<T>(read: Promise<T>): Promise<T | typeof timedOut> {
-    if (this.#ms === Infinity) return read;
-    this.#expired ??= new Promise((resolve) => {
-      this.#timer = setTimeout(resolve, this.#ms, timedOut);
-    });
-    return Promise.race([read, this.#expired]);
-  }
-
-  reason(): Error {
-    return new Error(`The body was not received within ${this.#ms} ms`);
-  }
-
-  clear(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-  }
-}
-
 /**
  * Reads a stream of unknown length, stopping past `limit` bytes (then `undefined`) or at the
  * deadline (then `timedOut`); either way the stream is cancelled.
@@ -143,7 +117,7 @@ class Deadline {
 async function readLimited(
   body: ReadableStream<Uint8Array>,
   limit: number,
-  deadline: Deadline,
+  deadline: BodyDeadline,
 ): Promise<Uint8Array | undefined | typeof timedOut> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
