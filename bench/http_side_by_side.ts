@@ -75,6 +75,19 @@ const bundled = (await run(Deno.execPath(), [
   here("./http/kit_node.ts"),
 ])).ok;
 if (!bundled) console.log("skipped: kit on Node (deno bundle failed)");
+// The floor of the POST through @hono/node-server, as kit on Node is served (in an
+// AsyncLocalStorage, as kit's pipeline runs).
+const floorBundle = `${bundleDir}/floor.mjs`;
+const floorBundled = (await run(Deno.execPath(), [
+  "bundle",
+  "--config",
+  here("../deno.json"),
+  "--platform",
+  "node",
+  "-o",
+  floorBundle,
+  here("./http/floor.ts"),
+])).ok;
 // The open-loop generator runs on Node (its sockets cost less there than through Deno's node:net),
 // or on Deno when the bundle fails.
 const openLoopBundle = `${bundleDir}/open_loop.mjs`;
@@ -124,10 +137,17 @@ const names = {
   reference: "Deno.serve, constant JSON (limit, reference)",
   hono: "bare Hono, GET /hello",
   kitPublic: "kit, GET /hello (Public)",
+  floor:
+    "Deno.serve, the schema route's request read (header, JSON body), constant 202 (limit of the POST)",
+  nodeFloor:
+    "node:http, the schema route's request read (header, JSON body), constant 202 (limit of the POST on Node 20)",
+  honoNodeFloor:
+    "@hono/node-server, the schema route's request read, constant 202 in an AsyncLocalStorage (limit of the POST as kit on Node is served)",
   kit: "kit, schema route (verified-token cache off)",
   zodOpenApi: "@hono/zod-openapi, schema route",
   fastify: "Fastify (Node 20), schema route",
   nestExpress: "NestJS + Express (Node 20), schema route",
+  kitNode: "kit on Node 20 (@hono/node-server), schema route (verified-token cache off)",
   kitCached: "kit, schema route, one caller's token repeated (verified-token cache hits)",
 } as const;
 const rows: Row[] = [
@@ -145,6 +165,28 @@ const rows: Row[] = [
     args: (port) => ["node_floor.mjs", String(port)],
     cwd: peers,
     available: true,
+  },
+  {
+    name: names.floor,
+    path: "schema",
+    command: Deno.execPath(),
+    args: (port) => ["run", "-A", here("./http/floor.ts"), "als", String(port)],
+    available: true,
+  },
+  {
+    name: names.nodeFloor,
+    path: "schema",
+    command: "node",
+    args: (port) => ["node_floor.mjs", String(port)],
+    cwd: peers,
+    available: true,
+  },
+  {
+    name: names.honoNodeFloor,
+    path: "schema",
+    command: "node",
+    args: (port) => [floorBundle, "als", String(port)],
+    available: floorBundled,
   },
   {
     name: names.hono,
@@ -199,7 +241,7 @@ const rows: Row[] = [
     available: nodePeers,
   },
   {
-    name: "kit on Node 20 (@hono/node-server), schema route (verified-token cache off)",
+    name: names.kitNode,
     path: "schema",
     command: "node",
     args: (port) => [bundle, String(port)],
@@ -230,6 +272,8 @@ interface Latency {
 interface Result {
   readonly rps: number;
   readonly p99: string;
+  /** The server process's CPU (user + system, every thread) per request of the measured round, µs. */
+  readonly cpuPerRequest: number;
   readonly latency?: Latency;
 }
 
@@ -283,6 +327,12 @@ async function latencyAtHalfPeak(row: Row, rps: number, url: string): Promise<La
   };
 }
 
+/** A process's CPU time so far (user + system of all its threads), from `/proc/<pid>/stat`. */
+function cpuSeconds(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks of 10 ms
+}
+
 async function load(row: Row): Promise<Result> {
   const port = 18_000 + Math.floor(Math.random() * 2000);
   const child = new Deno.Command(row.command, {
@@ -316,13 +366,17 @@ async function load(row: Row): Promise<Result> {
   ];
   try {
     await run("wrk", args(2));
+    const cpuBefore = cpuSeconds(child.pid);
     const out = (await run("wrk", args(seconds))).out;
+    const cpu = cpuSeconds(child.pid) - cpuBefore;
+    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
     const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
     if (non2xx > 0) throw new Error(`${row.name} answered ${non2xx} non-2xx responses`);
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
     return {
       rps,
       p99: /\n\s+99%\s+(\S+)/.exec(out)?.[1] ?? "?",
+      cpuPerRequest: requests > 0 ? (cpu * 1e6) / requests : NaN,
       latency: openLoop && rps > 0 ? await latencyAtHalfPeak(row, rps, url) : undefined,
     };
   } finally {
@@ -362,17 +416,19 @@ console.log(
     (await run("node", ["--version"])).out.trim()
   })`,
 );
-console.log("| row | req/s | p99 | ratio to reference |\n| --- | ---: | ---: | ---: |");
+console.log(
+  "| row | req/s | p99 | server CPU per request | ratio to reference |\n| --- | ---: | ---: | ---: | ---: |",
+);
 for (const row of rows) {
   const r = medians.get(row.name);
   if (!r) {
-    console.log(`| ${row.name} | skipped | | |`);
+    console.log(`| ${row.name} | skipped | | | |`);
     continue;
   }
   console.log(
     `| ${row.name} | ${Math.round(r.rps).toLocaleString("en-US")} | ${r.p99} | ${
-      (r.rps / reference).toFixed(2)
-    }x |`,
+      r.cpuPerRequest.toFixed(1)
+    } µs | ${(r.rps / reference).toFixed(2)}x |`,
   );
 }
 const ratio = (a: string, b: string) => (rps(a) / rps(b)).toFixed(2);
@@ -385,7 +441,27 @@ Targets: kit Public / bare Hono = ${
   ratio(names.kit, names.fastify)
 }x (target >= 1.0); kit schema (cache off) / NestJS + Express = ${
   ratio(names.kit, names.nestExpress)
-}x (target >= 2.0)`);
+}x (target >= 2.0); kit on Node / Fastify = ${
+  ratio(names.kitNode, names.fastify)
+}x (target >= 1.0)`);
+// What each schema row adds to its runtime's floor for the same request, in server CPU.
+const cpu = (name: string) => medians.get(name)?.cpuPerRequest ?? NaN;
+const above = (name: string, floor: string) => `${(cpu(name) - cpu(floor)).toFixed(1)} µs`;
+console.log(
+  `Server CPU per request above the runtime's floor for the same POST: on Deno (floor ${
+    cpu(names.floor).toFixed(1)
+  } µs) kit ${above(names.kit, names.floor)}, @hono/zod-openapi ${
+    above(names.zodOpenApi, names.floor)
+  }; on Node 20 (floor ${cpu(names.nodeFloor).toFixed(1)} µs; through @hono/node-server ${
+    cpu(names.honoNodeFloor).toFixed(1)
+  } µs) kit ${above(names.kitNode, names.nodeFloor)} (${
+    above(names.kitNode, names.honoNodeFloor)
+  } above @hono/node-server's), Fastify ${
+    above(names.fastify, names.nodeFloor)
+  }, NestJS + Express ${
+    above(names.nestExpress, names.nodeFloor)
+  }: on one runtime, kit can be ahead of a peer by at most (floor + the peer's share) / floor.`,
+);
 if (openLoop) {
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   console.log(

@@ -2,7 +2,8 @@
  * The runtime's floor under the schema route: the same request answered with a constant 202 JSON
  * body after reading the Authorization header and the JSON body, and nothing else (no
  * validation, no token, no bus), on `Deno.serve` or on Node through @hono/node-server as kit on
- * Node is served. Not a row of the side-by-side table: it tells the runtime's share from kit's.
+ * Node is served. The side-by-side table runs both as limit rows of the POST: they tell the
+ * runtime's share from kit's.
  *
  * - Deno: `deno run -A bench/http/floor.ts [als] <port>`
  * - Node: `deno bundle --platform node -o floor.mjs bench/http/floor.ts`, then
