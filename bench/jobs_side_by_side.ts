@@ -375,22 +375,30 @@ function targets(): string {
       } (no target)`,
     );
     check(
-      `kit / graphile-worker, processing c=${c}`,
+      `kit / graphile-worker (batching off), processing c=${c}`,
       ratioOf(pgFigures, title, kit, "graphile-worker"),
       1,
     );
     check(
       `kit / graphile-worker with batching on, processing c=${c}`,
       ratioOf(pgFigures, title, kit, "graphile-worker, batching on"),
-      1,
+      1.5,
     );
-    check(`kit / pg-boss, processing c=${c}`, ratioOf(pgFigures, title, kit, "pg-boss"), 2);
+    check(
+      `kit / pg-boss (configured for throughput), processing c=${c}`,
+      ratioOf(pgFigures, title, kit, "pg-boss"),
+      1.5,
+    );
   }
-  check(
-    "kit / graphile-worker, idle enqueue-to-start p50",
-    ratioOf(pgFigures, "idle enqueue-to-start latency p50", kit, "graphile-worker"),
-    1,
-    true,
+  const idle = pgFigures.find((f) =>
+    f.measure === "idle enqueue-to-start latency p50" && f.who === kit
+  )?.value;
+  lines.push(
+    `- kit PostgreSQL idle enqueue-to-start p50: ${
+      typeof idle === "number"
+        ? `${idle.toFixed(2)} ms (target < 5 ms) ${idle < 5 ? "met" : "NOT met"}`
+        : "n/a"
+    }`,
   );
   check(
     "kit / graphile-worker with batching on, idle enqueue-to-start p50",
@@ -398,11 +406,14 @@ function targets(): string {
     1,
     true,
   );
-  for (const m of measures.filter((m) => m.measure !== "latency")) {
+  for (const m of measures) {
+    const latency = m.measure === "latency";
+    const title = latency ? `${m.title} p50` : m.title;
     check(
-      `kit Redis / BullMQ, ${m.title}`,
-      ratioOf(redisFigures, m.title, kitRedis, "BullMQ"),
-      1,
+      `kit Redis / BullMQ, ${title}`,
+      ratioOf(redisFigures, title, kitRedis, "BullMQ"),
+      latency ? 1 : 1.2,
+      latency,
     );
   }
   return lines.join("\n");
