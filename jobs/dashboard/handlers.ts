@@ -1,4 +1,5 @@
 import {
+  Clock,
   ForbiddenError,
   type Injectable,
   JobQueue,
@@ -15,10 +16,14 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadScheduledJobs,
   ReviveDeadJobs,
   type RevivedJobs,
   ReviveJob,
+  RunScheduledJob,
 } from "./messages.ts";
+import { readSchedules, type ScheduledJobView } from "./schedules.ts";
+import { ScheduledJobs, type ScheduleEntry } from "../worker/scheduler.ts";
 import { dashboardReach } from "./reach.ts";
 
 /** The most dead jobs one `ReviveDeadJobs` revives. */
@@ -126,6 +131,35 @@ export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] 
       return await store.jobPurgeFinished({ before: command.before });
     }
   }
+  class ReadScheduledJobsHandler {
+    constructor(
+      private readonly entries: readonly ScheduleEntry[],
+      private readonly clock: Clock,
+    ) {}
+    handle(_query: ReadScheduledJobs): Promise<ScheduledJobView[]> {
+      return readSchedules(store, this.entries, this.clock.now(), dashboardReach());
+    }
+  }
+  class RunScheduledJobHandler {
+    constructor(
+      private readonly queue: JobQueue,
+      private readonly entries: readonly ScheduleEntry[],
+      private readonly clock: Clock,
+    ) {}
+    async handle(command: RunScheduledJob): Promise<string> {
+      const entry = this.entries.find((e) => e.name === command.name);
+      if (entry === undefined) {
+        throw jobsDashboardErrors.SCHEDULED_JOB_NOT_FOUND.error(
+          `No scheduled job '${command.name}'`,
+        );
+      }
+      // No idempotency key: the scheduler's own ticks (`tick:<instant>`) are left as they are.
+      const enqueued = await this.queue.enqueue(entry.job, {
+        tick: this.clock.now().toISOString(),
+      });
+      return enqueued.id;
+    }
+  }
   return [
     { message: ReadJobCounts, handler: ReadJobCountsHandler, deps: [] },
     { message: ReadJobPage, handler: ReadJobPageHandler, deps: [] },
@@ -134,6 +168,12 @@ export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] 
     { message: ReviveJob, handler: ReviveJobHandler, deps: [JobQueue] },
     { message: ReviveDeadJobs, handler: ReviveDeadJobsHandler, deps: [JobQueue] },
     { message: PurgeFinishedJobs, handler: PurgeFinishedJobsHandler, deps: [] },
+    { message: ReadScheduledJobs, handler: ReadScheduledJobsHandler, deps: [ScheduledJobs, Clock] },
+    {
+      message: RunScheduledJob,
+      handler: RunScheduledJobHandler,
+      deps: [JobQueue, ScheduledJobs, Clock],
+    },
   ] as unknown as readonly DashboardHandler[];
 }
 

@@ -8,8 +8,10 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadScheduledJobs,
   ReviveDeadJobs,
   ReviveJob,
+  RunScheduledJob,
 } from "./messages.ts";
 import { jobsPermissions } from "./permissions.ts";
 import { dashboardRoutes } from "./routes.ts";
@@ -88,6 +90,8 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
       ReviveJob,
       ReviveDeadJobs,
       PurgeFinishedJobs,
+      ReadScheduledJobs,
+      RunScheduledJob,
     ]
   ) builder.declare(message);
   for (const { message, handler, deps } of dashboardHandlers(options.store)) {
