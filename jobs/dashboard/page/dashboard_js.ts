@@ -171,13 +171,76 @@ export const dashboardJs = `"use strict";
           statuses.map((s) => el("th", { scope: "col", class: "num" }, s)),
           el("th", { scope: "col" }, "Actions"))),
         el("tbody", {}, rows)));
+    const scheduled = await scheduledSection();
     main.replaceChildren(
       el("h2", {}, "Queues"),
       table,
       el("p", {}, el("a", { href: hashOf("/jobs") }, "All jobs, newest first")),
+      scheduled,
       purgeForm(),
     );
     if (focus) main.focus();
+  }
+
+  function every(value) {
+    return typeof value === "number" ? value + " ms" : value;
+  }
+
+  async function scheduledSection() {
+    const section = el("section", { "aria-labelledby": "scheduled-title", id: "scheduled" },
+      el("h2", { id: "scheduled-title" }, "Scheduled"));
+    let scheduledJobs;
+    try {
+      ({ scheduledJobs } = await api("GET", "/schedules"));
+    } catch (error) {
+      section.append(el("p", { class: "status-dead" }, refusal(error, false)));
+      return section;
+    }
+    if (scheduledJobs.length === 0) {
+      section.append(el("p", {}, "No scheduled jobs are declared."));
+      return section;
+    }
+    const rows = scheduledJobs.map((s) =>
+      el("tr", { "data-scheduled": s.name },
+        el("th", { scope: "row" }, el("a", { href: hashOf("/jobs", { queue: s.queue, field: "name", q: s.name }) }, s.name)),
+        el("td", {}, s.queue),
+        el("td", {}, every(s.every)),
+        el("td", {}, s.lastTick
+          ? [el("a", { href: hashOf("/job/" + encodeURIComponent(s.lastTick.jobId)) },
+            new Date(s.lastTick.at).toISOString()), " ",
+            el("span", { class: "status-" + s.lastTick.status }, s.lastTick.status)]
+          : "—"),
+        el("td", {}, new Date(s.nextTick).toISOString()),
+        el("td", {}, runNowButton(s)))
+    );
+    section.append(el("div", { class: "scroll" }, el("table", {},
+      el("caption", { class: "skip" }, "Scheduled jobs"),
+      el("thead", {}, el("tr", {},
+        ["Name", "Queue", "Every", "Last tick", "Next tick", "Actions"]
+          .map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, rows))));
+    return section;
+  }
+
+  function runNowButton(s) {
+    return el("button", {
+      type: "button",
+      "data-run-scheduled": s.name,
+      onclick: async () => {
+        let outcome;
+        let failed = false;
+        try {
+          const answer = await api("POST", "/schedules/" + encodeURIComponent(s.name) + "/run");
+          outcome = "Enqueued " + s.name + " now: job " + answer.id;
+        } catch (error) {
+          outcome = refusal(error, true);
+          failed = true;
+        }
+        await route(false);
+        say(outcome, failed);
+        document.querySelector('[data-run-scheduled="' + CSS.escape(s.name) + '"]')?.focus();
+      },
+    }, "Run now");
   }
 
   function reviveAllButton(q) {
