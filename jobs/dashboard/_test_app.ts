@@ -10,6 +10,7 @@ import {
   type Clock,
   composeApplication,
   type Module,
+  type Outbox,
   UnauthorizedError,
   userActor,
 } from "@kit/kernel";
@@ -60,13 +61,19 @@ export function job(overrides: Partial<NewJob> = {}): NewJob {
 /** The dashboard's application: its store, a caller, a way to make dead jobs. */
 // deno-lint-ignore explicit-module-boundary-types
 export function dashboardApp(
-  options: { events?: DashboardEventOptions; modules?: readonly Module[]; clock?: Clock } = {},
+  options: {
+    events?: DashboardEventOptions;
+    modules?: readonly Module[];
+    clock?: Clock;
+    outbox?: Outbox;
+  } = {},
 ) {
   const store = new InMemoryJobStore();
   const dashboard = jobsDashboard({
     prefix: "/ops/jobs",
     store,
     ...(options.events === undefined ? {} : { events: options.events }),
+    ...(options.outbox === undefined ? {} : { outbox: options.outbox }),
   });
   const application = composeApplication({
     modules: [...(options.modules ?? []), dashboard.module],

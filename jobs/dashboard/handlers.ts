@@ -5,6 +5,7 @@ import {
   JobQueue,
   type Message,
   type MessageClass,
+  type Outbox,
 } from "@kit/kernel";
 import type { BackgroundJobs } from "../queue/background_jobs.ts";
 import { InvalidJobCursorError, type JobPage, type JobView } from "../store/job_reads.ts";
@@ -16,6 +17,7 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadOutboxBacklog,
   ReadScheduledJobs,
   ReviveDeadJobs,
   type RevivedJobs,
@@ -23,6 +25,7 @@ import {
   RunScheduledJob,
 } from "./messages.ts";
 import { readSchedules, type ScheduledJobView } from "./schedules.ts";
+import { type OutboxBacklogView, readOutboxBacklog } from "./outbox_backlog.ts";
 import { ScheduledJobs, type ScheduleEntry } from "../worker/scheduler.ts";
 import { dashboardReach } from "./reach.ts";
 
@@ -43,9 +46,10 @@ export interface DashboardHandler {
 
 /**
  * The handlers of the dashboard's messages on a store: reads go to the store with the reach of
- * the work, actions through the application's `JobQueue` (its reach and unit-of-work rules).
+ * the work, actions through the application's `JobQueue` (its reach and unit-of-work rules); the
+ * outbox's backlog when an outbox is given.
  */
-export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] {
+export function dashboardHandlers(store: JobStore, outbox?: Outbox): readonly DashboardHandler[] {
   const view = async (id: string): Promise<JobView> => {
     const job = await store.jobView({ id, reach: dashboardReach() });
     if (job === undefined) throw jobsDashboardErrors.JOB_NOT_FOUND.error(`No job '${id}'`);
@@ -160,6 +164,12 @@ export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] 
       return enqueued.id;
     }
   }
+  class ReadOutboxBacklogHandler {
+    constructor(private readonly clock: Clock) {}
+    handle(_query: ReadOutboxBacklog): Promise<OutboxBacklogView[]> {
+      return readOutboxBacklog(outbox!, this.clock.now(), dashboardReach());
+    }
+  }
   return [
     { message: ReadJobCounts, handler: ReadJobCountsHandler, deps: [] },
     { message: ReadJobPage, handler: ReadJobPageHandler, deps: [] },
@@ -174,6 +184,9 @@ export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] 
       handler: RunScheduledJobHandler,
       deps: [JobQueue, ScheduledJobs, Clock],
     },
+    ...(outbox === undefined
+      ? []
+      : [{ message: ReadOutboxBacklog, handler: ReadOutboxBacklogHandler, deps: [Clock] }]),
   ] as unknown as readonly DashboardHandler[];
 }
 

@@ -1,4 +1,4 @@
-import { type Module, ModuleBuilder } from "@kit/kernel";
+import { type Module, ModuleBuilder, type Outbox } from "@kit/kernel";
 import type { FunctionRoute } from "@kit/http";
 import type { JobStore } from "../store/job_store.ts";
 import { dashboardHandlers } from "./handlers.ts";
@@ -8,6 +8,7 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadOutboxBacklog,
   ReadScheduledJobs,
   ReviveDeadJobs,
   ReviveJob,
@@ -30,6 +31,12 @@ export interface JobsDashboardOptions {
   readonly tags?: readonly string[];
   /** How its event stream paces itself (a snapshot each second, streams of 5 minutes). */
   readonly events?: DashboardEventOptions;
+  /**
+   * The application's outbox (the one given to `eventsPlugin`): when given, `GET <prefix>/outbox`
+   * answers its undelivered events by handler and the page shows them; when absent, that route
+   * is not mounted (nor in the OpenAPI document) and the page leaves the section out.
+   */
+  readonly outbox?: Outbox;
 }
 
 /** What {@linkcode jobsDashboard} answers: a module, routes and the permissions to grant. */
@@ -92,13 +99,15 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
       PurgeFinishedJobs,
       ReadScheduledJobs,
       RunScheduledJob,
+      ...(options.outbox === undefined ? [] : [ReadOutboxBacklog]),
     ]
   ) builder.declare(message);
-  for (const { message, handler, deps } of dashboardHandlers(options.store)) {
+  for (const { message, handler, deps } of dashboardHandlers(options.store, options.outbox)) {
     builder.handler(message, handler as never, { deps });
   }
   const security = options.security ?? ["bearer"];
   const tags = options.tags ?? ["jobs"];
+  const outbox = options.outbox !== undefined;
   const events = dashboardEventRoute({
     prefix: options.prefix,
     security,
@@ -108,9 +117,9 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
   return {
     module: builder.build("jobs-dashboard"),
     routes: [
-      ...dashboardPageRoutes({ prefix: options.prefix, tags }),
+      ...dashboardPageRoutes({ prefix: options.prefix, tags, outbox }),
       events.route,
-      ...dashboardRoutes({ prefix: options.prefix, security, tags }),
+      ...dashboardRoutes({ prefix: options.prefix, security, tags, outbox }),
     ],
     permissions: jobsPermissions,
     close: () => events.streams.close(),

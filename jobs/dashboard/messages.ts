@@ -3,6 +3,7 @@ import type { JobPage, JobQueueCounts, JobSearch, JobView } from "../store/job_r
 import type { QueuedJobStatus } from "@kit/kernel";
 import { jobsPermissions } from "./permissions.ts";
 import type { ScheduledJobView } from "./schedules.ts";
+import type { OutboxBacklogView } from "./outbox_backlog.ts";
 
 /** Reads each queue's jobs by status (`jobs.read`). */
 @Requires(jobsPermissions["jobs.read"])
@@ -114,6 +115,18 @@ export class ReadScheduledJobs extends AuthorizedQuery<readonly ScheduledJobView
 export class RunScheduledJob extends AuthorizedCommand<string> {
   /** The command of the actor for the scheduled job of that name. */
   constructor(actor: Actor, readonly name: string) {
+    super(actor);
+  }
+}
+
+/**
+ * Reads the outbox's undelivered events by handler: pending, the oldest pending's age, retrying,
+ * dead (`jobs.read`). Declared when the dashboard is given the outbox.
+ */
+@Requires(jobsPermissions["jobs.read"])
+export class ReadOutboxBacklog extends AuthorizedQuery<readonly OutboxBacklogView[]> {
+  /** The query of the actor. */
+  constructor(actor: Actor) {
     super(actor);
   }
 }

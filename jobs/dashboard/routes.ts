@@ -10,6 +10,7 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadOutboxBacklog,
   ReadScheduledJobs,
   ReviveDeadJobs,
   ReviveJob,
@@ -25,6 +26,8 @@ export interface DashboardRouteOptions {
   readonly security: readonly string[];
   /** The tags of the routes in the document. */
   readonly tags: readonly string[];
+  /** Mount `GET <prefix>/outbox` (the dashboard was given the outbox). */
+  readonly outbox?: boolean;
 }
 
 const count = z.number().int().min(0);
@@ -75,6 +78,19 @@ const schedulesBody = zodSchema(
         status: z.enum(queuedJobStatuses),
       }).optional(),
       nextTick: z.iso.datetime(),
+    })),
+  }),
+  { io: "output" },
+);
+const outboxBody = zodSchema(
+  z.object({
+    handlers: z.array(z.object({
+      handler: z.string(),
+      pending: count,
+      oldestPendingAt: z.iso.datetime().optional(),
+      oldestPendingAgeMs: count.optional(),
+      retrying: count,
+      dead: count,
     })),
   }),
   { io: "output" },
@@ -274,5 +290,38 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
         ),
       },
     })),
+    ...(options.outbox === true ? [outboxRoute(path, common)] : []),
   ];
+}
+
+function outboxRoute(
+  path: (piece: string) => string,
+  common: { readonly security: readonly string[]; readonly tags: readonly string[] },
+): FunctionRoute {
+  return defineRoute({
+    ...common,
+    method: "GET",
+    path: path("/outbox"),
+    operationId: "jobsDashboardOutbox",
+    summary:
+      "The outbox's undelivered events by handler: pending, oldest pending's age, retrying, dead (permission jobs.read)",
+    responses: { 200: { description: "The handlers with undelivered events", body: outboxBody } },
+  }, async ({ context }) => ({
+    status: 200,
+    body: {
+      handlers: (await context.queries.execute(new ReadOutboxBacklog(context.execution.actor)))
+        .map((entry) => ({
+          handler: entry.handler,
+          pending: entry.pending,
+          ...(entry.oldestPendingAt === undefined
+            ? {}
+            : { oldestPendingAt: entry.oldestPendingAt.toISOString() }),
+          ...(entry.oldestPendingAgeMs === undefined
+            ? {}
+            : { oldestPendingAgeMs: entry.oldestPendingAgeMs }),
+          retrying: entry.retrying,
+          dead: entry.dead,
+        })),
+    },
+  }));
 }

@@ -172,11 +172,13 @@ export const dashboardJs = `"use strict";
           el("th", { scope: "col" }, "Actions"))),
         el("tbody", {}, rows)));
     const scheduled = await scheduledSection();
+    const outbox = document.body.dataset.outbox === "on" ? await outboxSection() : "";
     main.replaceChildren(
       el("h2", {}, "Queues"),
       table,
       el("p", {}, el("a", { href: hashOf("/jobs") }, "All jobs, newest first")),
       scheduled,
+      outbox,
       purgeForm(),
     );
     if (focus) main.focus();
@@ -219,6 +221,44 @@ export const dashboardJs = `"use strict";
         ["Name", "Queue", "Every", "Last tick", "Next tick", "Actions"]
           .map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, rows))));
+    return section;
+  }
+
+  function age(ms) {
+    if (ms < 60000) return Math.round(ms / 1000) + " s";
+    if (ms < 3600000) return Math.round(ms / 60000) + " min";
+    if (ms < 86400000) return (ms / 3600000).toFixed(1) + " h";
+    return (ms / 86400000).toFixed(1) + " d";
+  }
+
+  async function outboxSection() {
+    const section = el("section", { "aria-labelledby": "outbox-title", id: "outbox" },
+      el("h2", { id: "outbox-title" }, "Outbox"));
+    let handlers;
+    try {
+      ({ handlers } = await api("GET", "/outbox"));
+    } catch (error) {
+      section.append(el("p", { class: "status-dead" }, refusal(error, false)));
+      return section;
+    }
+    if (handlers.length === 0) {
+      section.append(el("p", {}, "Every event is delivered."));
+      return section;
+    }
+    section.append(el("div", { class: "scroll" }, el("table", {},
+      el("caption", { class: "skip" }, "Undelivered events by handler"),
+      el("thead", {}, el("tr", {},
+        el("th", { scope: "col" }, "Handler"),
+        ["Pending", "Oldest pending", "Retrying", "Dead"]
+          .map((h) => el("th", { scope: "col", class: "num" }, h)))),
+      el("tbody", {}, handlers.map((h) =>
+        el("tr", { "data-handler": h.handler },
+          el("th", { scope: "row" }, h.handler),
+          el("td", { class: "num" }, String(h.pending)),
+          el("td", { class: "num", title: h.oldestPendingAt || "" },
+            h.oldestPendingAgeMs === undefined ? "—" : age(h.oldestPendingAgeMs) + " ago"),
+          el("td", { class: "num" }, String(h.retrying)),
+          el("td", { class: "num" + (h.dead > 0 ? " status-dead" : "") }, String(h.dead))))))));
     return section;
   }
 
