@@ -378,7 +378,7 @@ export const dashboardJs = `"use strict";
         el("td", { class: "status-" + job.status, "data-status-of": job.id }, job.status),
         el("td", { class: "num" }, job.attempts + "/" + job.maxAttempts),
         el("td", {}, progressOf(job)),
-        el("td", {}, job.lastErrorCode || ""),
+        el("td", {}, lastError(job)),
         el("td", {}, new Date(job.createdAt).toLocaleString()))
     );
     const title = "Jobs" + (queue ? " of " + queue : "") + (status ? ", " + status : "");
@@ -398,6 +398,19 @@ export const dashboardJs = `"use strict";
         page.next ? el("a", { href: hashOf("/jobs", { ...base, after: page.next }) }, "Next page") : ""),
     );
     if (focus) main.focus();
+  }
+
+  // The store keeps a failed attempt's error code, not its time: a retrying job (waiting after
+  // a failure) shows when it is tried again (its runAt), a dead one when it died.
+  function lastError(job) {
+    if (!job.lastErrorCode) return "";
+    if (job.status === "waiting") {
+      return job.lastErrorCode + " (retry at " + new Date(job.runAt).toLocaleString() + ")";
+    }
+    if (job.status === "dead" && job.finishedAt) {
+      return job.lastErrorCode + " (died " + new Date(job.finishedAt).toLocaleString() + ")";
+    }
+    return job.lastErrorCode;
   }
 
   function row(term, value) {
