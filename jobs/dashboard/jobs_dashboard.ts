@@ -66,7 +66,10 @@ export interface JobsDashboard {
  * stream of counts and progress (`GET <prefix>/events`), and the JSON API: each queue's jobs by
  * status, pages of
  * jobs searched by name, subject, id and error code (keyset cursor), one job with its progress
- * and checkpoint, and the actions cancel, revive, revive the dead of a queue, purge. Every route
+ * and checkpoint, the actions cancel, revive, revive the dead of a queue, purge, the scheduled
+ * jobs with their last and next ticks (`GET <prefix>/schedules`) and running one now
+ * (`POST <prefix>/schedules/:name/run`), and, given the `outbox`, its undelivered events by
+ * handler (`GET <prefix>/outbox`). Every route
  * sends a query or command on the bus, so the access policy decides `jobs.read` or
  * `jobs.operate` and the work's tenancy decides which jobs it sees: a job of a tenant is answered
  * only to work that reaches it (404 otherwise). One dashboard per application. Call `close()`

@@ -19,7 +19,8 @@ export interface ScheduledJobView {
   /**
    * The newest tick the scheduler enqueued that the store keeps and the work reaches (ticks
    * belong to no tenant: only work that reaches every tenant sees them); absent when none is
-   * among the job's newest 200 jobs (purged, or never scheduled yet).
+   * found in {@linkcode lastTickPages} pages of 50 of the job's newest jobs (never scheduled yet,
+   * purged, or older).
    */
   readonly lastTick?: {
     /** The tick's instant. */
