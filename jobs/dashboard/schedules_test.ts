@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { defineModule, systemActor, TestClock } from "@kit/kernel";
-import { Scheduled, type ScheduledTick } from "../mod.ts";
+import { InMemoryJobStore, Scheduled, type ScheduledTick } from "../mod.ts";
+import { lastTickPages, readSchedules } from "./schedules.ts";
 import { ReadScheduledJobs } from "../dashboard.ts";
 import { dashboardApp } from "./_test_app.ts";
 
@@ -126,4 +127,55 @@ Deno.test("running an unknown scheduled job is a 404 problem; a reader is refuse
   assert.equal(refused.status, 403);
   assert.equal(refused.body.code, "FORBIDDEN");
   assert.deepEqual(await store.jobList(), []);
+});
+
+Deno.test("the last tick is looked for in four pages of 50 of the job's newest jobs, past other runs", async () => {
+  const store = new InMemoryJobStore();
+  const entry = {
+    job: class {} as never,
+    name: "notifications.send-reminders",
+    queue: "notifications",
+    every: "5m" as const,
+    everyMs: 300_000,
+  };
+  const now = new Date("2026-01-01T00:02:00Z");
+  const insert = (i: number, key?: string) =>
+    store.jobInsert({
+      job: {
+        id: `0193${String(i).padStart(4, "0")}-0000-7000-8000-000000000000`,
+        name: entry.name,
+        queue: entry.queue,
+        payload: { tick: now.toISOString() },
+        actor: systemActor,
+        correlationId: "c",
+        maxAttempts: 1,
+        runAt: now,
+        createdAt: new Date(now.getTime() + i),
+        ...(key === undefined ? {} : { idempotencyKey: key }),
+      },
+    });
+  await insert(0, "tick:2026-01-01T00:00:00.000Z");
+  // Another job whose name the search's prefix matches is no tick of this one.
+  await store.jobInsert({
+    job: {
+      id: "01940000-0000-7000-8000-000000000000",
+      name: `${entry.name}-weekly`,
+      queue: entry.queue,
+      payload: {},
+      actor: systemActor,
+      correlationId: "c",
+      idempotencyKey: "tick:2026-01-01T00:01:00.000Z",
+      maxAttempts: 1,
+      runAt: now,
+      createdAt: new Date(now.getTime() + 1_000),
+    },
+  });
+  for (let i = 1; i < lastTickPages * 50 - 1; i++) await insert(i);
+  const [found] = await readSchedules(store, [entry], now, {});
+  assert.equal(found?.lastTick?.at.toISOString(), "2026-01-01T00:00:00.000Z");
+  await insert(lastTickPages * 50 - 1);
+  await insert(lastTickPages * 50);
+  const [missed] = await readSchedules(store, [entry], now, {});
+  assert.equal(missed?.lastTick, undefined, "older than the pages read");
+  assert.equal(missed?.nextTick.toISOString(), "2026-01-01T00:05:00.000Z");
 });

@@ -220,7 +220,10 @@ export const dashboardJs = `"use strict";
       el("thead", {}, el("tr", {},
         ["Name", "Queue", "Every", "Last tick", "Next tick", "Actions"]
           .map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, rows))));
+      el("tbody", {}, rows))),
+      el("p", { class: "help" }, "Last tick: the newest job the scheduler enqueued that is still " +
+        "kept. Ticks belong to no tenant: only work that reaches every tenant sees them. " +
+        "Run now enqueues one more run as your work; the schedule is unchanged."));
     return section;
   }
 
