@@ -12,3 +12,5 @@ export * from "./dashboard/errors.ts";
 export * from "./dashboard/messages.ts";
 export type { DashboardEventOptions } from "./dashboard/events.ts";
 export { jobsDashboardPagePolicy } from "./dashboard/page_routes.ts";
+export type { ScheduledJobView } from "./dashboard/schedules.ts";
+export type { OutboxBacklogView } from "./dashboard/outbox_backlog.ts";

@@ -7,9 +7,9 @@ import {
   JobQueue,
   toMilliseconds,
 } from "@kit/kernel";
-import { backgroundJobDeclarations } from "./declaration/background.ts";
+import { backgroundJobDeclarations, jobSettingsOf } from "./declaration/background.ts";
 import { scheduledJobDeclarations, type ScheduledTick } from "./declaration/scheduled.ts";
-import { type ScheduleEntry, Scheduler } from "./worker/scheduler.ts";
+import { ScheduledJobs, type ScheduleEntry, Scheduler } from "./worker/scheduler.ts";
 import { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 import type { JobStore } from "./store/job_store.ts";
 import { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
@@ -112,8 +112,11 @@ export function jobsPlugin<S extends JobStore>(
       ) => ({
         job: declared.target as unknown as BackgroundJobClass<ScheduledTick>,
         name: (declared.target as unknown as { jobName: string }).jobName,
+        queue: jobSettingsOf(declared.target as unknown as BackgroundJobClass).queue,
+        every: declared.metadata.every,
         everyMs: declared.metadata.everyMs,
       }));
+      root.container.register(ScheduledJobs, { useValue: schedule }, "the background-jobs plugin");
       const worker = new Worker({
         store: options.store,
         clock: root.clock,

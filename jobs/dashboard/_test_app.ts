@@ -5,7 +5,15 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { accessPolicy, composeApplication, UnauthorizedError, userActor } from "@kit/kernel";
+import {
+  accessPolicy,
+  type Clock,
+  composeApplication,
+  type Module,
+  type Outbox,
+  UnauthorizedError,
+  userActor,
+} from "@kit/kernel";
 import { type Authenticator, httpPlugin } from "@kit/http";
 import { InMemoryJobStore, jobsPlugin, type NewJob } from "../mod.ts";
 import { type DashboardEventOptions, jobsDashboard } from "../dashboard.ts";
@@ -52,11 +60,24 @@ export function job(overrides: Partial<NewJob> = {}): NewJob {
 
 /** The dashboard's application: its store, a caller, a way to make dead jobs. */
 // deno-lint-ignore explicit-module-boundary-types
-export function dashboardApp(options: { events?: DashboardEventOptions } = {}) {
+export function dashboardApp(
+  options: {
+    events?: DashboardEventOptions;
+    modules?: readonly Module[];
+    clock?: Clock;
+    outbox?: Outbox;
+  } = {},
+) {
   const store = new InMemoryJobStore();
-  const dashboard = jobsDashboard({ prefix: "/ops/jobs", store, ...options });
+  const dashboard = jobsDashboard({
+    prefix: "/ops/jobs",
+    store,
+    ...(options.events === undefined ? {} : { events: options.events }),
+    ...(options.outbox === undefined ? {} : { outbox: options.outbox }),
+  });
   const application = composeApplication({
-    modules: [dashboard.module],
+    modules: [...(options.modules ?? []), dashboard.module],
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     accessPolicy: accessPolicy({
       grants: {
         operator: [dashboard.permissions["jobs.read"], dashboard.permissions["jobs.operate"]],
@@ -114,6 +135,7 @@ export function dashboardApp(options: { events?: DashboardEventOptions } = {}) {
     });
   };
   return {
+    application,
     store,
     call,
     dead,

@@ -1,9 +1,11 @@
 import {
+  Clock,
   ForbiddenError,
   type Injectable,
   JobQueue,
   type Message,
   type MessageClass,
+  type Outbox,
 } from "@kit/kernel";
 import type { BackgroundJobs } from "../queue/background_jobs.ts";
 import { InvalidJobCursorError, type JobPage, type JobView } from "../store/job_reads.ts";
@@ -15,10 +17,16 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadOutboxBacklog,
+  ReadScheduledJobs,
   ReviveDeadJobs,
   type RevivedJobs,
   ReviveJob,
+  RunScheduledJob,
 } from "./messages.ts";
+import { readSchedules, type ScheduledJobView } from "./schedules.ts";
+import { type OutboxBacklogView, readOutboxBacklog } from "./outbox_backlog.ts";
+import { ScheduledJobs, type ScheduleEntry } from "../worker/scheduler.ts";
 import { dashboardReach } from "./reach.ts";
 
 /** The most dead jobs one `ReviveDeadJobs` revives. */
@@ -38,9 +46,10 @@ export interface DashboardHandler {
 
 /**
  * The handlers of the dashboard's messages on a store: reads go to the store with the reach of
- * the work, actions through the application's `JobQueue` (its reach and unit-of-work rules).
+ * the work, actions through the application's `JobQueue` (its reach and unit-of-work rules); the
+ * outbox's backlog when an outbox is given.
  */
-export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] {
+export function dashboardHandlers(store: JobStore, outbox?: Outbox): readonly DashboardHandler[] {
   const view = async (id: string): Promise<JobView> => {
     const job = await store.jobView({ id, reach: dashboardReach() });
     if (job === undefined) throw jobsDashboardErrors.JOB_NOT_FOUND.error(`No job '${id}'`);
@@ -126,6 +135,41 @@ export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] 
       return await store.jobPurgeFinished({ before: command.before });
     }
   }
+  class ReadScheduledJobsHandler {
+    constructor(
+      private readonly entries: readonly ScheduleEntry[],
+      private readonly clock: Clock,
+    ) {}
+    handle(_query: ReadScheduledJobs): Promise<ScheduledJobView[]> {
+      return readSchedules(store, this.entries, this.clock.now(), dashboardReach());
+    }
+  }
+  class RunScheduledJobHandler {
+    constructor(
+      private readonly queue: JobQueue,
+      private readonly entries: readonly ScheduleEntry[],
+      private readonly clock: Clock,
+    ) {}
+    async handle(command: RunScheduledJob): Promise<string> {
+      const entry = this.entries.find((e) => e.name === command.name);
+      if (entry === undefined) {
+        throw jobsDashboardErrors.SCHEDULED_JOB_NOT_FOUND.error(
+          `No scheduled job '${command.name}'`,
+        );
+      }
+      // No idempotency key: the scheduler's own ticks (`tick:<instant>`) are left as they are.
+      const enqueued = await this.queue.enqueue(entry.job, {
+        tick: this.clock.now().toISOString(),
+      });
+      return enqueued.id;
+    }
+  }
+  class ReadOutboxBacklogHandler {
+    constructor(private readonly clock: Clock) {}
+    handle(_query: ReadOutboxBacklog): Promise<OutboxBacklogView[]> {
+      return readOutboxBacklog(outbox!, this.clock.now(), dashboardReach());
+    }
+  }
   return [
     { message: ReadJobCounts, handler: ReadJobCountsHandler, deps: [] },
     { message: ReadJobPage, handler: ReadJobPageHandler, deps: [] },
@@ -134,6 +178,15 @@ export function dashboardHandlers(store: JobStore): readonly DashboardHandler[] 
     { message: ReviveJob, handler: ReviveJobHandler, deps: [JobQueue] },
     { message: ReviveDeadJobs, handler: ReviveDeadJobsHandler, deps: [JobQueue] },
     { message: PurgeFinishedJobs, handler: PurgeFinishedJobsHandler, deps: [] },
+    { message: ReadScheduledJobs, handler: ReadScheduledJobsHandler, deps: [ScheduledJobs, Clock] },
+    {
+      message: RunScheduledJob,
+      handler: RunScheduledJobHandler,
+      deps: [JobQueue, ScheduledJobs, Clock],
+    },
+    ...(outbox === undefined
+      ? []
+      : [{ message: ReadOutboxBacklog, handler: ReadOutboxBacklogHandler, deps: [Clock] }]),
   ] as unknown as readonly DashboardHandler[];
 }
 

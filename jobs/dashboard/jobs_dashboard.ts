@@ -1,4 +1,4 @@
-import { type Module, ModuleBuilder } from "@kit/kernel";
+import { type Module, ModuleBuilder, type Outbox } from "@kit/kernel";
 import type { FunctionRoute } from "@kit/http";
 import type { JobStore } from "../store/job_store.ts";
 import { dashboardHandlers } from "./handlers.ts";
@@ -8,8 +8,11 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadOutboxBacklog,
+  ReadScheduledJobs,
   ReviveDeadJobs,
   ReviveJob,
+  RunScheduledJob,
 } from "./messages.ts";
 import { jobsPermissions } from "./permissions.ts";
 import { dashboardRoutes } from "./routes.ts";
@@ -28,6 +31,12 @@ export interface JobsDashboardOptions {
   readonly tags?: readonly string[];
   /** How its event stream paces itself (a snapshot each second, streams of 5 minutes). */
   readonly events?: DashboardEventOptions;
+  /**
+   * The application's outbox (the one given to `eventsPlugin`): when given, `GET <prefix>/outbox`
+   * answers its undelivered events by handler and the page shows them; when absent, that route
+   * is not mounted (nor in the OpenAPI document) and the page leaves the section out.
+   */
+  readonly outbox?: Outbox;
 }
 
 /** What {@linkcode jobsDashboard} answers: a module, routes and the permissions to grant. */
@@ -57,7 +66,10 @@ export interface JobsDashboard {
  * stream of counts and progress (`GET <prefix>/events`), and the JSON API: each queue's jobs by
  * status, pages of
  * jobs searched by name, subject, id and error code (keyset cursor), one job with its progress
- * and checkpoint, and the actions cancel, revive, revive the dead of a queue, purge. Every route
+ * and checkpoint, the actions cancel, revive, revive the dead of a queue, purge, the scheduled
+ * jobs with their last and next ticks (`GET <prefix>/schedules`) and running one now
+ * (`POST <prefix>/schedules/:name/run`), and, given the `outbox`, its undelivered events by
+ * handler (`GET <prefix>/outbox`). Every route
  * sends a query or command on the bus, so the access policy decides `jobs.read` or
  * `jobs.operate` and the work's tenancy decides which jobs it sees: a job of a tenant is answered
  * only to work that reaches it (404 otherwise). One dashboard per application. Call `close()`
@@ -88,13 +100,17 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
       ReviveJob,
       ReviveDeadJobs,
       PurgeFinishedJobs,
+      ReadScheduledJobs,
+      RunScheduledJob,
+      ...(options.outbox === undefined ? [] : [ReadOutboxBacklog]),
     ]
   ) builder.declare(message);
-  for (const { message, handler, deps } of dashboardHandlers(options.store)) {
+  for (const { message, handler, deps } of dashboardHandlers(options.store, options.outbox)) {
     builder.handler(message, handler as never, { deps });
   }
   const security = options.security ?? ["bearer"];
   const tags = options.tags ?? ["jobs"];
+  const outbox = options.outbox !== undefined;
   const events = dashboardEventRoute({
     prefix: options.prefix,
     security,
@@ -104,9 +120,9 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
   return {
     module: builder.build("jobs-dashboard"),
     routes: [
-      ...dashboardPageRoutes({ prefix: options.prefix, tags }),
+      ...dashboardPageRoutes({ prefix: options.prefix, tags, outbox }),
       events.route,
-      ...dashboardRoutes({ prefix: options.prefix, security, tags }),
+      ...dashboardRoutes({ prefix: options.prefix, security, tags, outbox }),
     ],
     permissions: jobsPermissions,
     close: () => events.streams.close(),

@@ -192,6 +192,8 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
     ["/ops/jobs/jobs/{jobId}/revival", "post", "jobs.operate"],
     ["/ops/jobs/queues/{queue}/revival", "post", "jobs.operate"],
     ["/ops/jobs/purge", "post", "jobs.operate"],
+    ["/ops/jobs/schedules", "get", "jobs.read"],
+    ["/ops/jobs/schedules/{name}/run", "post", "jobs.operate"],
   ];
   for (const [path, method, permission] of expected) {
     const operation = document.paths[path]?.[method];

@@ -2,6 +2,8 @@ import { type Actor, AuthorizedCommand, AuthorizedQuery, Requires } from "@kit/k
 import type { JobPage, JobQueueCounts, JobSearch, JobView } from "../store/job_reads.ts";
 import type { QueuedJobStatus } from "@kit/kernel";
 import { jobsPermissions } from "./permissions.ts";
+import type { ScheduledJobView } from "./schedules.ts";
+import type { OutboxBacklogView } from "./outbox_backlog.ts";
 
 /** Reads each queue's jobs by status (`jobs.read`). */
 @Requires(jobsPermissions["jobs.read"])
@@ -90,6 +92,41 @@ export class ReviveDeadJobs extends AuthorizedCommand<RevivedJobs> {
 export class PurgeFinishedJobs extends AuthorizedCommand<number> {
   /** The command of the actor. */
   constructor(actor: Actor, readonly before: Date) {
+    super(actor);
+  }
+}
+
+/** Reads the application's scheduled jobs with their last and next ticks (`jobs.read`). */
+@Requires(jobsPermissions["jobs.read"])
+export class ReadScheduledJobs extends AuthorizedQuery<readonly ScheduledJobView[]> {
+  /** The query of the actor. */
+  constructor(actor: Actor) {
+    super(actor);
+  }
+}
+
+/**
+ * Enqueues one run of a scheduled job now, as the actor's work, leaving its schedule as it is
+ * (`jobs.operate`); answers the job's id.
+ */
+@Requires(jobsPermissions["jobs.operate"], {
+  resource: (command: RunScheduledJob) => ({ type: "scheduled-job", id: command.name }),
+})
+export class RunScheduledJob extends AuthorizedCommand<string> {
+  /** The command of the actor for the scheduled job of that name. */
+  constructor(actor: Actor, readonly name: string) {
+    super(actor);
+  }
+}
+
+/**
+ * Reads the outbox's undelivered events by handler: pending, the oldest pending's age, retrying,
+ * dead (`jobs.read`). Declared when the dashboard is given the outbox.
+ */
+@Requires(jobsPermissions["jobs.read"])
+export class ReadOutboxBacklog extends AuthorizedQuery<readonly OutboxBacklogView[]> {
+  /** The query of the actor. */
+  constructor(actor: Actor) {
     super(actor);
   }
 }

@@ -24,7 +24,11 @@ export const jobsDashboardPagePolicy: string = [
  * routes with the operator's token. Each answer carries {@linkcode jobsDashboardPagePolicy}.
  */
 export function dashboardPageRoutes(
-  options: { readonly prefix: string; readonly tags: readonly string[] },
+  options: {
+    readonly prefix: string;
+    readonly tags: readonly string[];
+    readonly outbox?: boolean;
+  },
 ): readonly FunctionRoute[] {
   const prefix = options.prefix.replace(/\/+$/, "");
   const file = (type: string, body: string) => ({
@@ -37,7 +41,7 @@ export function dashboardPageRoutes(
       "referrer-policy": "no-referrer",
     },
   });
-  const html = dashboardHtml(prefix);
+  const html = dashboardHtml(prefix, { outbox: options.outbox === true });
   const text = { 200: { description: "The file" } } as const;
   return [
     defineRoute({

@@ -10,9 +10,13 @@ import {
   ReadJob,
   ReadJobCounts,
   ReadJobPage,
+  ReadOutboxBacklog,
+  ReadScheduledJobs,
   ReviveDeadJobs,
   ReviveJob,
+  RunScheduledJob,
 } from "./messages.ts";
+import type { ScheduledJobView } from "./schedules.ts";
 
 /** The options the routes are built from. */
 export interface DashboardRouteOptions {
@@ -22,6 +26,8 @@ export interface DashboardRouteOptions {
   readonly security: readonly string[];
   /** The tags of the routes in the document. */
   readonly tags: readonly string[];
+  /** Mount `GET <prefix>/outbox` (the dashboard was given the outbox). */
+  readonly outbox?: boolean;
 }
 
 const count = z.number().int().min(0);
@@ -57,6 +63,57 @@ const pageQuery = zodSchema(z.object({
   limit: z.coerce.number().int().min(1).max(jobPageMaxLimit).default(50),
 }));
 const actedBody = zodSchema(z.object({ id: z.string() }), { io: "output" });
+const schedulesBody = zodSchema(
+  z.object({
+    scheduledJobs: z.array(z.object({
+      name: z.string(),
+      queue: z.string(),
+      every: z.union([z.string(), z.number()]).meta({
+        description: "The interval as declared in @Scheduled({ every })",
+      }),
+      everyMs: z.number().int(),
+      lastTick: z.object({
+        at: z.iso.datetime(),
+        jobId: z.string(),
+        status: z.enum(queuedJobStatuses),
+      }).optional(),
+      nextTick: z.iso.datetime(),
+    })),
+  }),
+  { io: "output" },
+);
+const outboxBody = zodSchema(
+  z.object({
+    handlers: z.array(z.object({
+      handler: z.string(),
+      pending: count,
+      oldestPendingAt: z.iso.datetime().optional(),
+      oldestPendingAgeMs: count.optional(),
+      retrying: count,
+      dead: count,
+    })),
+  }),
+  { io: "output" },
+);
+const scheduleParams = zodSchema(z.object({ name: z.string().min(1).max(200) }));
+
+/** A scheduled job as the dashboard's JSON answers it. */
+function toScheduleJson(view: ScheduledJobView) {
+  return {
+    name: view.name,
+    queue: view.queue,
+    every: view.every,
+    everyMs: view.everyMs,
+    ...(view.lastTick === undefined ? {} : {
+      lastTick: {
+        at: view.lastTick.at.toISOString(),
+        jobId: view.lastTick.jobId,
+        status: view.lastTick.status,
+      },
+    }),
+    nextTick: view.nextTick.toISOString(),
+  };
+}
 
 /**
  * The JSON routes of the dashboard. Each sends one message on the bus, so that the access policy
@@ -197,5 +254,74 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
         ),
       },
     })),
+    defineRoute({
+      ...common,
+      method: "GET",
+      path: path("/schedules"),
+      operationId: "jobsDashboardScheduledJobs",
+      summary:
+        "The application's scheduled jobs: interval, queue, last and next tick (permission jobs.read)",
+      responses: {
+        200: { description: "The scheduled jobs, by name", body: schedulesBody },
+      },
+    }, async ({ context }) => ({
+      status: 200,
+      body: {
+        scheduledJobs: (await context.queries.execute(
+          new ReadScheduledJobs(context.execution.actor),
+        )).map(toScheduleJson),
+      },
+    })),
+    defineRoute({
+      ...common,
+      method: "POST",
+      path: path("/schedules/:name/run"),
+      operationId: "jobsDashboardRunScheduledJob",
+      summary:
+        "Enqueues one run of a scheduled job now, its schedule unchanged (permission jobs.operate)",
+      request: { params: scheduleParams },
+      responses: { 200: { description: "The id of the enqueued job", body: actedBody } },
+      errors: [jobsDashboardErrors.SCHEDULED_JOB_NOT_FOUND],
+    }, async ({ params, context }) => ({
+      status: 200,
+      body: {
+        id: await context.commands.execute(
+          new RunScheduledJob(context.execution.actor, params.name),
+        ),
+      },
+    })),
+    ...(options.outbox === true ? [outboxRoute(path, common)] : []),
   ];
+}
+
+function outboxRoute(
+  path: (piece: string) => string,
+  common: { readonly security: readonly string[]; readonly tags: readonly string[] },
+): FunctionRoute {
+  return defineRoute({
+    ...common,
+    method: "GET",
+    path: path("/outbox"),
+    operationId: "jobsDashboardOutbox",
+    summary:
+      "The outbox's undelivered events by handler: pending, oldest pending's age, retrying, dead (permission jobs.read)",
+    responses: { 200: { description: "The handlers with undelivered events", body: outboxBody } },
+  }, async ({ context }) => ({
+    status: 200,
+    body: {
+      handlers: (await context.queries.execute(new ReadOutboxBacklog(context.execution.actor)))
+        .map((entry) => ({
+          handler: entry.handler,
+          pending: entry.pending,
+          ...(entry.oldestPendingAt === undefined
+            ? {}
+            : { oldestPendingAt: entry.oldestPendingAt.toISOString() }),
+          ...(entry.oldestPendingAgeMs === undefined
+            ? {}
+            : { oldestPendingAgeMs: entry.oldestPendingAgeMs }),
+          retrying: entry.retrying,
+          dead: entry.dead,
+        })),
+    },
+  }));
 }

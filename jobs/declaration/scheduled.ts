@@ -24,6 +24,8 @@ export interface ScheduledOptions extends BackgroundOptions {
 
 /** What `@Scheduled` records. */
 export interface ScheduledJobSettings {
+  /** The interval as declared (`'5m'`, or ms). */
+  readonly every: Duration;
   /** The interval, in ms. */
   readonly everyMs: number;
 }
@@ -66,11 +68,16 @@ export function Scheduled(
   const background = Background(options);
   return classDecorator("Scheduled", (target) => {
     background(target);
-    scheduledJobDeclarations.record(target, { everyMs });
+    scheduledJobDeclarations.record(target, { every: options.every, everyMs });
   });
 }
 
 /** The latest tick at or before the instant, for an interval. */
 export function latestTick(now: Date, everyMs: number): Date {
   return new Date(Math.floor(now.getTime() / everyMs) * everyMs);
+}
+
+/** The first tick after the instant, for an interval. */
+export function nextTick(now: Date, everyMs: number): Date {
+  return new Date((Math.floor(now.getTime() / everyMs) + 1) * everyMs);
 }

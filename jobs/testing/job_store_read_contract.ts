@@ -144,6 +144,22 @@ export function jobStoreReadContract(test: JobStoreCase): void {
     assert.equal(found?.lastErrorCode, "CALENDAR_GONE");
   });
 
+  test("a page answers each job's idempotency key (the scheduler's ticks are found by it)", async (store) => {
+    const tick = job({ idempotencyKey: "tick:2026-05-01T08:00:00.000Z" });
+    const plain = job({ createdAt: at(1) });
+    for (const j of [tick, plain]) await store.jobInsert({ job: j });
+    const { jobs } = await store.jobPage({
+      reach: {},
+      queue: "scheduling",
+      search: { name: tick.name },
+      limit: 10,
+    });
+    assert.deepEqual(jobs.map((j) => [j.id, j.idempotencyKey]), [
+      [plain.id, undefined],
+      [tick.id, "tick:2026-05-01T08:00:00.000Z"],
+    ]);
+  });
+
   test("another tenant's job is never paged, viewed or searched", async (store) => {
     const mine = job({ tenantId: "t1" });
     const theirs = job({ tenantId: "t2", subject: "s" });

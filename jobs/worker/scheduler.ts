@@ -1,4 +1,11 @@
-import type { BackgroundJobClass, Clock, ErrorReporter } from "@kit/kernel";
+import {
+  type BackgroundJobClass,
+  type Clock,
+  type Duration,
+  type ErrorReporter,
+  type Token,
+  token,
+} from "@kit/kernel";
 import { latestTick, type ScheduledTick } from "../declaration/scheduled.ts";
 import type { BackgroundJobs } from "../queue/background_jobs.ts";
 
@@ -8,9 +15,21 @@ export interface ScheduleEntry {
   readonly job: BackgroundJobClass<ScheduledTick>;
   /** Its name. */
   readonly name: string;
+  /** Its queue. */
+  readonly queue: string;
+  /** Its interval as declared. */
+  readonly every: Duration;
   /** Its interval, in ms. */
   readonly everyMs: number;
 }
+
+/**
+ * The scheduled jobs of the application, by the key the jobs plugin provides them under (the
+ * jobs dashboard reads them).
+ */
+export const ScheduledJobs: Token<readonly ScheduleEntry[]> = token<readonly ScheduleEntry[]>(
+  "ScheduledJobs",
+);
 
 /**
  * Enqueues one run of each scheduled job per tick, keyed by the tick: every process may

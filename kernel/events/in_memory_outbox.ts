@@ -4,9 +4,11 @@ import type {
   DeadDelivery,
   DeadDeliveryFilter,
   Outbox,
+  OutboxBacklogParams,
   OutboxClaimParams,
   OutboxDelivery,
   OutboxFailParams,
+  OutboxHandlerBacklog,
 } from "./outbox.ts";
 
 interface Row {
@@ -137,6 +139,41 @@ export class InMemoryOutbox implements Outbox {
     return Promise.resolve(revived);
   }
 
+  /** The deliveries not delivered yet, by handler: pending, oldest pending, retrying, dead. */
+  backlog(params: OutboxBacklogParams = {}): Promise<OutboxHandlerBacklog[]> {
+    const byHandler = new Map<
+      string,
+      { pending: number; oldest?: number; retrying: number; dead: number }
+    >();
+    for (const row of this.#rows) {
+      if (row.delivered || !covers(params, row)) continue;
+      let counts = byHandler.get(row.handler);
+      if (counts === undefined) {
+        byHandler.set(row.handler, counts = { pending: 0, retrying: 0, dead: 0 });
+      }
+      if (row.deadAt !== undefined) {
+        counts.dead += 1;
+        continue;
+      }
+      counts.pending += 1;
+      if (row.lastError !== undefined) counts.retrying += 1;
+      const at = Date.parse(row.event.occurredAt);
+      if (counts.oldest === undefined || at < counts.oldest) counts.oldest = at;
+    }
+    return Promise.resolve(
+      [...byHandler.keys()].sort().map((handler) => {
+        const { oldest, ...counts } = byHandler.get(handler)!;
+        return {
+          handler,
+          pending: counts.pending,
+          ...(oldest === undefined ? {} : { oldestPendingAt: new Date(oldest) }),
+          retrying: counts.retrying,
+          dead: counts.dead,
+        };
+      }),
+    );
+  }
+
   /** Every (event, handler) delivery kept, for tests. */
   list(): {
     type: string;
@@ -177,7 +214,7 @@ export class InMemoryOutbox implements Outbox {
   }
 }
 
-function covers(filter: DeadDeliveryFilter, row: Row): boolean {
+function covers(filter: DeadDeliveryFilter & OutboxBacklogParams, row: Row): boolean {
   if (filter.eventId !== undefined && row.event.id !== filter.eventId) return false;
   if (filter.handler !== undefined && row.handler !== filter.handler) return false;
   if (filter.tenants === undefined) return true;

@@ -67,6 +67,29 @@ export interface DeadDelivery {
   readonly deadAt: Date;
 }
 
+/** What {@linkcode Outbox.backlog} takes. */
+export interface OutboxBacklogParams {
+  /**
+   * Only events of these tenants (an event of no tenant is then left out); absent, every
+   * tenant's.
+   */
+  readonly tenants?: readonly string[];
+}
+
+/** The deliveries of one handler not delivered yet, as {@linkcode Outbox.backlog} counts them. */
+export interface OutboxHandlerBacklog {
+  /** The handler's name, `<context>.<reaction>`. */
+  readonly handler: string;
+  /** Deliveries waiting to be delivered (due, due later after a failure, or claimed now). */
+  readonly pending: number;
+  /** When the oldest pending delivery's event occurred; absent when none is pending. */
+  readonly oldestPendingAt?: Date;
+  /** Pending deliveries whose last attempt failed (they will be tried again). */
+  readonly retrying: number;
+  /** Dead deliveries, parked until an operator revives them. */
+  readonly dead: number;
+}
+
 /**
  * Where events wait between the command that published them and their handlers. An event is
  * written in the command's unit of work: on rollback it never existed. Deliveries are tracked per
@@ -98,6 +121,12 @@ export interface Outbox {
    * how many.
    */
   retryDead(params: DeadDeliveryFilter & { now: Date }): Promise<number>;
+  /**
+   * The deliveries not delivered yet, by handler (sorted by name; handlers with none are left
+   * out): how many are pending, the oldest pending's event time, how many are retrying after a
+   * failure, how many are dead. For operators (the jobs dashboard's outbox view).
+   */
+  backlog(params?: OutboxBacklogParams): Promise<OutboxHandlerBacklog[]>;
   /**
    * Calls `onAppended` soon after deliveries are committed or revived by any process (PostgreSQL
    * LISTEN/NOTIFY), and again each time listening resumes after a lost connection; answers the

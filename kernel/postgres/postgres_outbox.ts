@@ -4,9 +4,11 @@ import type {
   DeadDelivery,
   DeadDeliveryFilter,
   Outbox,
+  OutboxBacklogParams,
   OutboxClaimParams,
   OutboxDelivery,
   OutboxFailParams,
+  OutboxHandlerBacklog,
 } from "../events/outbox.ts";
 import { uuidv7 } from "../ids/id.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
@@ -217,6 +219,42 @@ export class PostgresOutbox implements Outbox {
   }
 
   /**
+   * The deliveries not delivered yet, by handler: two grouped reads, of the pending deliveries
+   * (index `kit_outbox_deliveries_pending`) and of the dead ones (`kit_outbox_deliveries_dead`).
+   */
+  async backlog(params: OutboxBacklogParams = {}): Promise<OutboxHandlerBacklog[]> {
+    const pending = await this.#sql`
+      select d.handler, count(*)::integer as pending, min(o.occurred_at) as oldest,
+        (count(*) filter (where d.last_error is not null))::integer as retrying
+      from kit_outbox_deliveries d join kit_outbox o on o.id = d.event_id
+      where d.delivered_at is null and d.dead_at is null and ${this.#covers(params)}
+      group by d.handler`;
+    const dead = await this.#sql`
+      select d.handler, count(*)::integer as dead
+      from kit_outbox_deliveries d join kit_outbox o on o.id = d.event_id
+      where d.dead_at is not null and ${this.#covers(params)}
+      group by d.handler`;
+    const byHandler = new Map<string, OutboxHandlerBacklog>();
+    for (const row of pending) {
+      byHandler.set(row.handler as string, {
+        handler: row.handler as string,
+        pending: row.pending as number,
+        oldestPendingAt: new Date(row.oldest as Date),
+        retrying: row.retrying as number,
+        dead: 0,
+      });
+    }
+    for (const row of dead) {
+      const handler = row.handler as string;
+      byHandler.set(handler, {
+        ...(byHandler.get(handler) ?? { handler, pending: 0, retrying: 0 }),
+        dead: row.dead as number,
+      });
+    }
+    return [...byHandler.keys()].sort().map((handler) => byHandler.get(handler)!);
+  }
+
+  /**
    * Calls `onAppended` when deliveries of this schema are committed or revived (LISTEN on
    * `kit_outbox`, on a connection of its own), and each time listening resumes after the
    * connection was lost; answers the function that stops listening.
@@ -301,7 +339,7 @@ export class PostgresOutbox implements Outbox {
     return sent;
   }
 
-  #covers(filter: DeadDeliveryFilter): postgres.PendingQuery<postgres.Row[]> {
+  #covers(filter: DeadDeliveryFilter & OutboxBacklogParams): postgres.PendingQuery<postgres.Row[]> {
     const sql = this.#sql;
     const tenants = filter.tenants === undefined ? null : JSON.stringify(filter.tenants);
     return sql`(${filter.eventId ?? null}::text is null or d.event_id = ${filter.eventId ?? null})

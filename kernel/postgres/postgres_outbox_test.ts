@@ -20,6 +20,7 @@ import {
   token,
 } from "../mod.ts";
 import { kernelMigrations } from "./kernel_migrations.ts";
+import { outboxBacklogCase } from "../events/_outbox_backlog_case.ts";
 import {
   currentSql,
   migrateKernel,
@@ -183,3 +184,14 @@ pgTest("migrateKernel is idempotent and refuses a bad schema name", async ({ sql
     /Invalid schema or table name "Bad-Name"/,
   );
 });
+
+pgTest(
+  "PostgresOutbox: the backlog counts each handler's pending, retrying and dead deliveries, of the tenants asked",
+  async ({ sql }) => {
+    await migrateKernel(sql);
+    await outboxBacklogCase(
+      new PostgresOutbox(sql, { listen: false }),
+      new PostgresTransactions(sql),
+    );
+  },
+);

@@ -73,13 +73,14 @@ export interface PlatformOptions {
  * the outbox and the job store in its transaction), the HTTP pipeline with the JWT authenticator,
  * and the worker when asked. The tenant of a request is named by the `x-tenant-id` header. The
  * jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and acts on the jobs of its
- * practice); `jobsDashboard.close()` ends its event streams before the server shuts down.
+ * practice, and reads the outbox's backlog of its practice's events); `jobsDashboard.close()` ends its event streams before the server shuts down.
  */
 export function composePlatform(options: PlatformOptions) {
   const { sql } = options;
   const jobStore = options.jobStore ??
     new PostgresJobStore(sql, { listen: options.listen ?? true });
-  const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore });
+  const outbox = new PostgresOutbox(sql);
+  const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore, outbox });
   const application = composeApplication({
     modules: [...modules, dashboard.module],
     ...(options.clock ? { clock: options.clock } : {}),
@@ -88,7 +89,7 @@ export function composePlatform(options: PlatformOptions) {
     providers: [{ provide: Database, provider: { useValue: sql } }],
     plugins: {
       events: eventsPlugin({
-        outbox: new PostgresOutbox(sql),
+        outbox,
         processedEvents: new PostgresProcessedEvents(),
         start: options.startEvents ?? false,
       }),

@@ -143,17 +143,24 @@ Deno.test({
       const clearance = posted.body.id as string;
 
       // The operator opens the page, gives the token, and goes from the queues to the job.
+      await mkdir(artifacts, { recursive: true });
       const { page, problems } = await watchedPage(browser);
       const answer = await page.goto(`${served.url}/ops/jobs`);
       assert.equal(answer?.headers()["content-security-policy"], jobsDashboardPagePolicy);
       await page.getByLabel("Bearer token").fill(operator);
       await page.getByRole("button", { name: "Use token" }).click();
       await page.getByText("Live", { exact: true }).waitFor();
+      // Under the queues: the scheduled jobs (the example declares none) and the outbox's
+      // backlog, the bookings' events waiting for the relay (not started here).
+      await page.getByRole("heading", { name: "Scheduled" }).waitFor();
+      await page.getByText("No scheduled jobs are declared.").waitFor();
+      await page.getByRole("heading", { name: "Outbox" }).waitFor();
+      assert.ok(await page.locator("#outbox [data-handler]").count() > 0);
+      await page.screenshot({ path: `${artifacts}jobs-dashboard-queues.png`, fullPage: true });
       await page.getByRole("link", { name: "1 waiting jobs of scheduling" }).click();
       await page.getByRole("link", { name: clearance }).click();
       await page.getByRole("heading", { name: "scheduling.clear-calendar" }).waitFor();
       assert.equal(await page.locator("[data-job-status]").innerText(), "waiting");
-      await mkdir(artifacts, { recursive: true });
 
       // Hold the third appointment: the worker cancels two, reports 2 of 5, then waits on it.
       await holder`begin`;
@@ -171,6 +178,8 @@ Deno.test({
       // Back to the queues: the dead job of billing, revived.
       await page.getByRole("link", { name: "Queues" }).click();
       await page.getByRole("link", { name: "1 dead jobs of billing" }).click();
+      // The list tells when a dead job died (a retrying one: when it is tried again).
+      await page.locator(`[data-job-id="${deadId}"]`).getByText(/SMTP_DOWN \(died /).waitFor();
       await page.getByRole("link", { name: deadId }).click();
       await page.getByText("SMTP_DOWN").waitFor();
       await page.screenshot({ path: `${artifacts}jobs-dashboard-dead-job.png`, fullPage: true });

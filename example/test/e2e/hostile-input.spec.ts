@@ -49,6 +49,9 @@ const inputs: Record<string, RouteInput> = {
   "POST /ops/jobs/jobs/{jobId}/revival": { params: job },
   "POST /ops/jobs/queues/{queue}/revival": { params: () => ({ queue: "scheduling" }) },
   "POST /ops/jobs/purge": { body: { before: "2026-03-01T00:00:00Z" } },
+  "GET /ops/jobs/schedules": {},
+  "POST /ops/jobs/schedules/{name}/run": { params: () => ({ name: "scheduling.nothing" }) },
+  "GET /ops/jobs/outbox": {},
   "GET /appointments": {
     query: { calendarId: "cal-1", from: "2026-03-02T00:00:00Z", until: "2026-03-03T00:00:00Z" },
   },

@@ -183,6 +183,11 @@ const routeCases: Record<string, RouteCase> = {
   "POST /ops/jobs/purge": {
     attempt: () => ({ path: "/ops/jobs/purge", body: { before: "2030-01-01T00:00:00Z" } }),
   },
+  "GET /ops/jobs/schedules": { attempt: () => ({ path: "/ops/jobs/schedules" }) },
+  "POST /ops/jobs/schedules/{name}/run": {
+    attempt: () => ({ path: "/ops/jobs/schedules/scheduling.nothing/run" }),
+  },
+  "GET /ops/jobs/outbox": { attempt: () => ({ path: "/ops/jobs/outbox" }) },
   "GET /calendars": { attempt: () => ({ path: "/calendars/" }), own: true },
   "GET /calendars/{calendarId}": {
     attempt: (a) => ({ path: `/calendars/${a.calendarId}` }),

@@ -171,13 +171,119 @@ export const dashboardJs = `"use strict";
           statuses.map((s) => el("th", { scope: "col", class: "num" }, s)),
           el("th", { scope: "col" }, "Actions"))),
         el("tbody", {}, rows)));
+    const scheduled = await scheduledSection();
+    const outbox = document.body.dataset.outbox === "on" ? await outboxSection() : "";
     main.replaceChildren(
       el("h2", {}, "Queues"),
       table,
       el("p", {}, el("a", { href: hashOf("/jobs") }, "All jobs, newest first")),
+      scheduled,
+      outbox,
       purgeForm(),
     );
     if (focus) main.focus();
+  }
+
+  function every(value) {
+    return typeof value === "number" ? value + " ms" : value;
+  }
+
+  async function scheduledSection() {
+    const section = el("section", { "aria-labelledby": "scheduled-title", id: "scheduled" },
+      el("h2", { id: "scheduled-title" }, "Scheduled"));
+    let scheduledJobs;
+    try {
+      ({ scheduledJobs } = await api("GET", "/schedules"));
+    } catch (error) {
+      section.append(el("p", { class: "status-dead" }, refusal(error, false)));
+      return section;
+    }
+    if (scheduledJobs.length === 0) {
+      section.append(el("p", {}, "No scheduled jobs are declared."));
+      return section;
+    }
+    const rows = scheduledJobs.map((s) =>
+      el("tr", { "data-scheduled": s.name },
+        el("th", { scope: "row" }, el("a", { href: hashOf("/jobs", { queue: s.queue, field: "name", q: s.name }) }, s.name)),
+        el("td", {}, s.queue),
+        el("td", {}, every(s.every)),
+        el("td", {}, s.lastTick
+          ? [el("a", { href: hashOf("/job/" + encodeURIComponent(s.lastTick.jobId)) },
+            new Date(s.lastTick.at).toISOString()), " ",
+            el("span", { class: "status-" + s.lastTick.status }, s.lastTick.status)]
+          : "—"),
+        el("td", {}, new Date(s.nextTick).toISOString()),
+        el("td", {}, runNowButton(s)))
+    );
+    section.append(el("div", { class: "scroll" }, el("table", {},
+      el("caption", { class: "skip" }, "Scheduled jobs"),
+      el("thead", {}, el("tr", {},
+        ["Name", "Queue", "Every", "Last tick", "Next tick", "Actions"]
+          .map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, rows))),
+      el("p", { class: "help" }, "Last tick: the newest job the scheduler enqueued that is still " +
+        "kept. Ticks belong to no tenant: only work that reaches every tenant sees them. " +
+        "Run now enqueues one more run as your work; the schedule is unchanged."));
+    return section;
+  }
+
+  function age(ms) {
+    if (ms < 60000) return Math.round(ms / 1000) + " s";
+    if (ms < 3600000) return Math.round(ms / 60000) + " min";
+    if (ms < 86400000) return (ms / 3600000).toFixed(1) + " h";
+    return (ms / 86400000).toFixed(1) + " d";
+  }
+
+  async function outboxSection() {
+    const section = el("section", { "aria-labelledby": "outbox-title", id: "outbox" },
+      el("h2", { id: "outbox-title" }, "Outbox"));
+    let handlers;
+    try {
+      ({ handlers } = await api("GET", "/outbox"));
+    } catch (error) {
+      section.append(el("p", { class: "status-dead" }, refusal(error, false)));
+      return section;
+    }
+    if (handlers.length === 0) {
+      section.append(el("p", {}, "Every event is delivered."));
+      return section;
+    }
+    section.append(el("div", { class: "scroll" }, el("table", {},
+      el("caption", { class: "skip" }, "Undelivered events by handler"),
+      el("thead", {}, el("tr", {},
+        el("th", { scope: "col" }, "Handler"),
+        ["Pending", "Oldest pending", "Retrying", "Dead"]
+          .map((h) => el("th", { scope: "col", class: "num" }, h)))),
+      el("tbody", {}, handlers.map((h) =>
+        el("tr", { "data-handler": h.handler },
+          el("th", { scope: "row" }, h.handler),
+          el("td", { class: "num" }, String(h.pending)),
+          el("td", { class: "num", title: h.oldestPendingAt || "" },
+            h.oldestPendingAgeMs === undefined ? "—" : age(h.oldestPendingAgeMs) + " ago"),
+          el("td", { class: "num" }, String(h.retrying)),
+          el("td", { class: "num" + (h.dead > 0 ? " status-dead" : "") }, String(h.dead))))))));
+    return section;
+  }
+
+  function runNowButton(s) {
+    return el("button", {
+      type: "button",
+      "data-run-scheduled": s.name,
+      onclick: async () => {
+        let outcome;
+        let failed = false;
+        try {
+          const answer = await api("POST", "/schedules/" + encodeURIComponent(s.name) + "/run");
+          outcome = "Enqueued " + s.name + " now: job " + answer.id;
+        } catch (error) {
+          outcome = refusal(error, true);
+          failed = true;
+        }
+        await route(false);
+        say(outcome, failed);
+        document.querySelector('[data-run-scheduled="' + CSS.escape(s.name) + '"]')?.focus();
+      },
+    }, "Run now");
   }
 
   function reviveAllButton(q) {
@@ -275,7 +381,7 @@ export const dashboardJs = `"use strict";
         el("td", { class: "status-" + job.status, "data-status-of": job.id }, job.status),
         el("td", { class: "num" }, job.attempts + "/" + job.maxAttempts),
         el("td", {}, progressOf(job)),
-        el("td", {}, job.lastErrorCode || ""),
+        el("td", {}, lastError(job)),
         el("td", {}, new Date(job.createdAt).toLocaleString()))
     );
     const title = "Jobs" + (queue ? " of " + queue : "") + (status ? ", " + status : "");
@@ -295,6 +401,19 @@ export const dashboardJs = `"use strict";
         page.next ? el("a", { href: hashOf("/jobs", { ...base, after: page.next }) }, "Next page") : ""),
     );
     if (focus) main.focus();
+  }
+
+  // The store keeps a failed attempt's error code, not its time: a retrying job (waiting after
+  // a failure) shows when it is tried again (its runAt), a dead one when it died.
+  function lastError(job) {
+    if (!job.lastErrorCode) return "";
+    if (job.status === "waiting") {
+      return job.lastErrorCode + " (retry at " + new Date(job.runAt).toLocaleString() + ")";
+    }
+    if (job.status === "dead" && job.finishedAt) {
+      return job.lastErrorCode + " (died " + new Date(job.finishedAt).toLocaleString() + ")";
+    }
+    return job.lastErrorCode;
   }
 
   function row(term, value) {
