@@ -3,7 +3,9 @@
  * query behind routes, both bundles built by the project's tasks, then the same calls answered
  * the same way by Deno (`src/main.ts`), Node 20 (the Node bundle) and workerd (the Workers bundle,
  * in miniflare from npm), each on PostgreSQL, with jobs on Redis (the Worker through an Upstash
- * REST bridge), each answer validated against the server's own OpenAPI document.
+ * REST bridge), each answer validated against the server's own OpenAPI document. Then a command
+ * whose route answers 202 enqueues a background job on the Worker, and the job runs on Deno, then
+ * on Node.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -11,6 +13,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validatingFetch } from "@kit/http/testing";
+import { Redis } from "ioredis";
 import { startUpstashRestBridge } from "../../jobs/testing/upstash_rest_bridge.ts";
 import { createTestDatabase, serveCommand, type ServedProject } from "./served_project.ts";
 import { initProject } from "./init.ts";
@@ -125,6 +128,60 @@ process.on("SIGTERM", async () => {
 `;
 }
 
+/**
+ * What a user adds to the lending slice for work in the background: `RequestLoan` (granted to
+ * `lender`), whose handler, written by hand, enqueues `OpenLoanLater` (generated: it sends
+ * `OpenLoan` as the enqueuing actor) and answers the job's id; its route, generated after the
+ * handler, answers 202 at `POST /loans/:loanId/request`.
+ */
+async function addQueuedRequest(dir: string, kit: (...args: string[]) => Promise<void>) {
+  await kit(
+    ..."generate command lending RequestLoan --permission loan.request --grant lender".split(" "),
+  );
+  await kit(..."generate background-job lending OpenLoanLater --command OpenLoan".split(" "));
+  const folder = join(dir, "src/contexts/lending/application/commands/request-loan");
+  await writeFile(
+    join(folder, "request-loan.command.ts"),
+    `import { type Actor, AuthorizedCommand, Requires } from "@kit/kernel";
+import { lendingPermissions } from "../../../lending.permissions.ts";
+
+/** RequestLoan: opens the loan later, in a background job; needs 'loan.request'. */
+@Requires(lendingPermissions["loan.request"])
+export class RequestLoan extends AuthorizedCommand<{ jobId: string }> {
+  constructor(actor: Actor, readonly loanId: string) {
+    super(actor);
+  }
+}
+`,
+  );
+  await writeFile(
+    join(folder, "request-loan.handler.ts"),
+    `import { Handles, type JobQueue } from "@kit/kernel";
+import { OpenLoanLater } from "../../background/open-loan-later.job.ts";
+import { RequestLoan } from "./request-loan.command.ts";
+
+/** Runs RequestLoan: enqueues OpenLoanLater in this unit of work and answers the job's id. */
+@Handles(RequestLoan)
+export class RequestLoanHandler {
+  constructor(private readonly jobs: JobQueue) {}
+
+  async handle(command: RequestLoan): Promise<{ jobId: string }> {
+    const { id } = await this.jobs.enqueue(OpenLoanLater, { loanId: command.loanId }, {
+      subject: command.loanId,
+    });
+    return { jobId: id };
+  }
+}
+`,
+  );
+  await kit("generate", "route", "lending", "RequestLoan");
+  const controller = await readFile(
+    join(dir, "src/contexts/lending/presentation/http/request-loan.controller.ts"),
+    "utf8",
+  );
+  assert.match(controller, /path: "\/:loanId\/request",[\s\S]*status: 202,/);
+}
+
 /** POST then GET of the generated routes, as the served document says; answers what each gave. */
 async function openThenList(served: ServedProject, token: string, loanId: string) {
   const document = await (await fetch(`${served.url}/openapi.json`)).json();
@@ -169,6 +226,7 @@ Deno.test({
       ..."--runtime deno --runtime node --runtime workers".split(" "),
     );
     for (const args of lendingSlice) await kit(dir, ...args);
+    await addQueuedRequest(dir, (...args) => kit(dir, ...args));
 
     // The platform reads no runtime's API outside the entry points (Deno's serve.ts is its HTTP
     // adapter, api-docs.ts reads npm files on Deno and Node).
@@ -191,6 +249,10 @@ Deno.test({
 
     const database = await createTestDatabase(databaseUrl!);
     const bridge = await startUpstashRestBridge(redisUrl!);
+    const redis = new Redis(redisUrl!, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    // The job store's keys of this test only: no other test's worker claims its jobs.
+    const prefix = `kit-runtimes-${crypto.randomUUID()}:`;
     const served: ServedProject[] = [];
     try {
       const secret = "a-secret-of-this-test-only-0123456789";
@@ -199,6 +261,7 @@ Deno.test({
         JWT_SECRET: secret,
         REDIS_URL: redisUrl!,
         REDIS_DURABILITY: "off",
+        REDIS_PREFIX: prefix,
       };
       // Node first: it migrates the database the Worker then uses (a Worker never migrates).
       const node = await serveCommand(dir, "node", ["dist/main.node.mjs"], env);
@@ -216,6 +279,7 @@ Deno.test({
           UPSTASH_REDIS_REST_URL: bridge.url,
           UPSTASH_REDIS_REST_TOKEN: bridge.token,
           REDIS_DURABILITY: "off",
+          REDIS_PREFIX: prefix,
         }),
       });
       served.push(worker);
@@ -253,8 +317,71 @@ Deno.test({
         { id: "loan-node", tenant_id: "branch-node" },
         { id: "loan-workers", tenant_id: "branch-workers" },
       ]);
+
+      // A job enqueued by the Worker (202), through the Upstash REST protocol, into the Redis the
+      // Deno and Node processes run jobs from: run by Deno while Node is stopped, then, enqueued
+      // while neither runs, by Node once it is started again.
+      const token = await signProjectToken(dir, {
+        sub: "ada",
+        roles: ["lender"],
+        tenants: ["branch-jobs"],
+        scopes: [],
+      }, (variable) => ({ JWT_SECRET: secret, DATABASE_URL: database.url })[variable]);
+      const checked = validatingFetch(fetch, answers[2]!.document);
+      const request = async (loanId: string): Promise<string> => {
+        const answer = await checked(
+          new Request(`${worker.url}/loans/${loanId}/request`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
+        const body = await answer.json();
+        assert.equal(answer.status, 202, `${loanId}: ${JSON.stringify(body)}`);
+        assert.deepEqual(Object.keys(body), ["jobId"]);
+        return body.jobId;
+      };
+      const job = (id: string) => redis.hmget(`${prefix}job:${id}`, "n", "t", "st", "ec");
+      const ran = async (id: string, loanId: string, by: ServedProject) => {
+        const deadline = Date.now() + 30_000;
+        let state = await job(id);
+        while (state[2] !== "succeeded") {
+          assert.ok(
+            Date.now() < deadline && state[2] !== "dead",
+            `job ${id} (name, tenant, status, error) ${JSON.stringify(state)}:\n${by.output()}`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          state = await job(id);
+        }
+        assert.deepEqual(state, ["lending.open-loan-later", "branch-jobs", "succeeded", null]);
+        const rows = await database
+          .sql`select id, tenant_id from lending.loans where id = ${loanId}`;
+        assert.deepEqual(rows.map((row) => ({ ...row })), [{
+          id: loanId,
+          tenant_id: "branch-jobs",
+        }]);
+      };
+      const jobsStarted = Date.now();
+      await node.stop();
+      await ran(await request("loan-by-deno"), "loan-by-deno", deno);
+      await deno.stop();
+      const waiting = await request("loan-by-node");
+      assert.deepEqual(await job(waiting), [
+        "lending.open-loan-later",
+        "branch-jobs",
+        "waiting",
+        null,
+      ]);
+      const nodeAgain = await serveCommand(dir, "node", ["dist/main.node.mjs"], env);
+      served.push(nodeAgain);
+      await ran(waiting, "loan-by-node", nodeAgain);
+      console.log(
+        `jobs enqueued on the Worker, run on Deno then Node: ${Date.now() - jobsStarted} ms`,
+      );
     } finally {
       for (const runtime of served) await runtime.stop();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
       await bridge.close();
       await database.drop();
       await Deno.remove(parent, { recursive: true });

@@ -9,9 +9,9 @@ export function projectReadme(config: KitConfig, selected: readonly Runtime[]): 
 Made with \`kit init\`. The platform reads its configuration through \`src/platform/config.ts\`
 (\`readConfig\`), from the environment each entry point passes; no file outside an entry point
 uses a runtime's API. Settings: \`DATABASE_URL\` (PostgreSQL; unset: everything in memory),
-\`JWT_SECRET\`, \`JWT_ISSUER\`, \`JWT_AUDIENCE\`, \`REDIS_URL\` and \`REDIS_DURABILITY\` (queue
-redis), \`UPSTASH_REDIS_REST_URL\` and \`UPSTASH_REDIS_REST_TOKEN\` (Workers), \`HOST\`, \`PORT\`,
-\`KIT_MIGRATIONS_REAPPLY\`.
+\`JWT_SECRET\`, \`JWT_ISSUER\`, \`JWT_AUDIENCE\`, \`REDIS_URL\`, \`REDIS_DURABILITY\` and
+\`REDIS_PREFIX\` (queue redis), \`UPSTASH_REDIS_REST_URL\` and \`UPSTASH_REDIS_REST_TOKEN\`
+(Workers), \`HOST\`, \`PORT\`, \`KIT_MIGRATIONS_REAPPLY\`.
 
 A token for the API: \`kit token --sub <id> --role <role> --tenant <tenant>\` (with the
 \`JWT_SECRET\` of the server).`,
@@ -62,8 +62,8 @@ npx wrangler deploy                            # wrangler.toml
   (development only).
 - **Jobs**: enqueued to Upstash Redis over HTTP (\`@upstash/redis\`, \`UPSTASH_REDIS_REST_URL\` and
   \`UPSTASH_REDIS_REST_TOKEN\`); a Worker runs no loop, so the jobs run in a Deno or Node process
-  (\`kit generate worker\`, or the API) on the same Redis (\`REDIS_URL\`: Upstash's TCP address;
-  the project's queue must be redis${
+  (\`kit generate worker\`, or the API) on the same Redis (\`REDIS_URL\`: Upstash's TCP address,
+  and the same \`REDIS_PREFIX\` if one is set; the project's queue must be redis${
       config.queue === "redis" ? ", as it is" : ": `kit.config.json` says " + config.queue
     }). Events are written to the outbox and relayed by that process too.
 - The docs page is not served (\`/openapi.json\` is).`);

@@ -119,6 +119,7 @@ export function openUpstashJobStore(config: PlatformConfig): { store: JobStore; 
   return {
     store: new RedisJobStore(upstashScripting(redis), {
       requireDurability: config.redisDurability,
+      prefix: config.redisPrefix,
     }),
     name: "Upstash Redis",
   };

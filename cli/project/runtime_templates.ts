@@ -97,7 +97,10 @@ export function openJobStore(sql: Database | undefined, config: PlatformConfig):
   const redis = new Redis(url, failFastRedisOptions());
   const requireDurability = config.redisDurability;
   return {
-    store: new RedisJobStore(tcpScripting(redis), { requireDurability }),
+    store: new RedisJobStore(tcpScripting(redis), {
+      requireDurability,
+      prefix: config.redisPrefix,
+    }),
     name: "Redis",
     close: async () => {
       await redis.quit();
