@@ -182,6 +182,27 @@ export class RequestLoanHandler {
   assert.match(controller, /path: "\/:loanId\/request",[\s\S]*status: 202,/);
 }
 
+/**
+ * The API docs page at `/docs` and its assets (Swagger UI's, from the server itself), each as
+ * its status, type, Content-Security-Policy and body.
+ */
+async function docsPage(served: ServedProject) {
+  const get = async (path: string) => {
+    const response = await fetch(`${served.url}${path}`);
+    return {
+      status: response.status,
+      type: response.headers.get("content-type"),
+      policy: response.headers.get("content-security-policy"),
+      body: await response.text(),
+    };
+  };
+  return {
+    page: await get("/docs"),
+    script: await get("/docs/swagger-ui-bundle.js"),
+    stylesheet: await get("/docs/swagger-ui.css"),
+  };
+}
+
 /** POST then GET of the generated routes, as the served document says; answers what each gave. */
 async function openThenList(served: ServedProject, token: string, loanId: string) {
   const document = await (await fetch(`${served.url}/openapi.json`)).json();
@@ -229,7 +250,7 @@ Deno.test({
     await addQueuedRequest(dir, (...args) => kit(dir, ...args));
 
     // The platform reads no runtime's API outside the entry points (Deno's serve.ts is its HTTP
-    // adapter, api-docs.ts reads npm files on Deno and Node).
+    // adapter).
     const config = await readFile(join(dir, "src/platform/config.ts"), "utf8");
     assert.match(config, /export function readConfig\(env: Environment\): PlatformConfig/);
     const readme = await readFile(join(dir, "README.md"), "utf8");
@@ -308,9 +329,16 @@ Deno.test({
         assert.equal(answer.anonymous, 401, name);
         answers.push(answer);
       }
-      // One API: the same document on every runtime.
+      // One API: the same document on every runtime, and the same docs page.
       assert.deepEqual(answers[1]!.document, answers[0]!.document);
       assert.deepEqual(answers[2]!.document, answers[0]!.document);
+      const docs = await Promise.all([deno, node, worker].map(docsPage));
+      assert.equal(docs[0]!.page.status, 200);
+      assert.match(docs[0]!.page.body, /<script src="\/docs\/swagger-ui-bundle\.js"><\/script>/);
+      assert.match(docs[0]!.script.body, /SwaggerUIBundle/);
+      assert.match(docs[0]!.stylesheet.body, /\.swagger-ui/);
+      assert.deepEqual(docs[1], docs[0], "node's docs page");
+      assert.deepEqual(docs[2], docs[0], "workers' docs page");
       const rows = await database.sql`select id, tenant_id from lending.loans order by id`;
       assert.deepEqual(rows.map((row) => ({ ...row })), [
         { id: "loan-deno", tenant_id: "branch-deno" },

@@ -36,9 +36,9 @@ DATABASE_URL=postgres://... JWT_SECRET=... PORT=8000 node ${bundles.node}
 \`\`\`
 
 \`src/main.node.ts\` reads \`process.env\` and serves the platform with \`@hono/node-server\` (Node
-20 or later): the same routes, migrations at start, jobs and events as on Deno. Deploy the one
-file \`${bundles.node}\`; it needs no \`node_modules\`. The docs page (Swagger UI) is served on Deno
-only; \`/openapi.json\` is served everywhere.`);
+20 or later): the same routes, \`/openapi.json\` and docs page at \`/docs\`, migrations at start,
+jobs and events as on Deno. Deploy the one file \`${bundles.node}\`; it needs no \`node_modules\`
+(Swagger UI's files are in it).`);
   }
   if (selected.includes("workers")) {
     sections.push(`## Cloudflare Workers
@@ -50,7 +50,9 @@ npx wrangler secret put UPSTASH_REDIS_REST_TOKEN
 npx wrangler deploy                            # wrangler.toml
 \`\`\`
 
-\`src/worker.ts\` reads the Worker's bindings (\`env\`). What differs from Deno and Node:
+\`src/worker.ts\` reads the Worker's bindings (\`env\`) and serves the same routes,
+\`/openapi.json\` and docs page at \`/docs\` (Swagger UI's files are in the bundle, about 1.6 MB
+of it). What differs from Deno and Node:
 
 - **Database**: postgres.js, its Workers build (\`DENO_CONDITIONS=workerd\` in \`build:workers\`
   picks it), over TCP through \`cloudflare:sockets\`: the same driver, SQL, repositories and
@@ -65,8 +67,7 @@ npx wrangler deploy                            # wrangler.toml
   (\`kit generate worker\`, or the API) on the same Redis (\`REDIS_URL\`: Upstash's TCP address,
   and the same \`REDIS_PREFIX\` if one is set; the project's queue must be redis${
       config.queue === "redis" ? ", as it is" : ": `kit.config.json` says " + config.queue
-    }). Events are written to the outbox and relayed by that process too.
-- The docs page is not served (\`/openapi.json\` is).`);
+    }). Events are written to the outbox and relayed by that process too.`);
   }
   return sections.join("\n\n") + "\n";
 }
