@@ -51,8 +51,8 @@ npx wrangler deploy                            # wrangler.toml
 \`\`\`
 
 \`src/worker.ts\` reads the Worker's bindings (\`env\`) and serves the same routes,
-\`/openapi.json\` and docs page at \`/docs\` (Swagger UI's files are in the bundle, about 1.6 MB
-of it). What differs from Deno and Node:
+\`/openapi.json\` and docs page at \`/docs\` (Swagger UI's files are in the bundle: about 1.6 MB
+of it, 0.45 MB of its compressed size, which Cloudflare limits). What differs from Deno and Node:
 
 - **Database**: postgres.js, its Workers build (\`DENO_CONDITIONS=workerd\` in \`build:workers\`
   picks it), over TCP through \`cloudflare:sockets\`: the same driver, SQL, repositories and
