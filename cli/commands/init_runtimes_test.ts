@@ -228,7 +228,7 @@ async function openThenList(served: ServedProject, token: string, loanId: string
 
 Deno.test({
   name:
-    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route as Deno does, on PostgreSQL, to a kit token",
+    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route and the docs page as Deno does, on PostgreSQL, to a kit token; a job the Worker enqueues runs on Deno, then on Node",
   ignore: missing && Deno.env.get("CI") !== "true",
   sanitizeResources: false,
   sanitizeOps: false,
@@ -389,9 +389,9 @@ Deno.test({
         }]);
       };
       const jobsStarted = Date.now();
-      await node.stop();
+      assert.equal(await node.stop(), 0, node.output());
       await ran(await request("loan-by-deno"), "loan-by-deno", deno);
-      await deno.stop();
+      assert.equal(await deno.stop(), 0, deno.output());
       const waiting = await request("loan-by-node");
       assert.deepEqual(await job(waiting), [
         "lending.open-loan-later",
