@@ -4,8 +4,8 @@
  * the same way by Deno (`src/main.ts`), Node 20 (the Node bundle) and workerd (the Workers bundle,
  * in miniflare from npm), each on PostgreSQL, with jobs on Redis (the Worker through an Upstash
  * REST bridge), each answer validated against the server's own OpenAPI document. Then a command
- * whose route answers 202 enqueues a background job on the Worker, and the job runs on Deno, then
- * on Node.
+ * whose route answers 202 enqueues background jobs on the Worker, run by the API on Deno, then on
+ * Node, then by the worker alone (`kit generate worker`, `apps/worker` on Deno).
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -228,7 +228,7 @@ async function openThenList(served: ServedProject, token: string, loanId: string
 
 Deno.test({
   name:
-    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route and the docs page as Deno does, on PostgreSQL, to a kit token; a job the Worker enqueues runs on Deno, then on Node",
+    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route and the docs page as Deno does, on PostgreSQL, to a kit token; jobs the Worker enqueues run on Deno, on Node and in apps/worker",
   ignore: missing && Deno.env.get("CI") !== "true",
   sanitizeResources: false,
   sanitizeOps: false,
@@ -402,8 +402,29 @@ Deno.test({
       const nodeAgain = await serveCommand(dir, "node", ["dist/main.node.mjs"], env);
       served.push(nodeAgain);
       await ran(waiting, "loan-by-node", nodeAgain);
+      // \`kit generate worker\`: the jobs in a process of their own, apps/worker on Deno.
+      assert.equal(await nodeAgain.stop(), 0, nodeAgain.output());
+      await kit(dir, "generate", "worker");
+      const forWorker = await request("loan-by-worker");
+      assert.deepEqual(await job(forWorker), [
+        "lending.open-loan-later",
+        "branch-jobs",
+        "waiting",
+        null,
+      ]);
+      const jobWorker = await serveCommand(
+        dir,
+        Deno.execPath(),
+        ["run", "-A", "apps/worker/main.ts"],
+        env,
+        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+      );
+      served.push(jobWorker);
+      await ran(forWorker, "loan-by-worker", jobWorker);
       console.log(
-        `jobs enqueued on the Worker, run on Deno then Node: ${Date.now() - jobsStarted} ms`,
+        `jobs enqueued on the Worker, run on Deno, Node and apps/worker: ${
+          Date.now() - jobsStarted
+        } ms`,
       );
     } finally {
       for (const runtime of served) await runtime.stop();
