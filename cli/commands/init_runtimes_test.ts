@@ -5,7 +5,7 @@
  * in miniflare from npm), each on PostgreSQL, with jobs on Redis (the Worker through an Upstash
  * REST bridge), each answer validated against the server's own OpenAPI document. Then a command
  * whose route answers 202 enqueues background jobs on the Worker, run by the API on Deno, then on
- * Node, then by the worker alone (`kit generate worker`, `apps/worker` on Deno).
+ * Node, then by the worker alone (`kit generate worker`: `apps/worker` on Deno, then on Node).
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -228,7 +228,7 @@ async function openThenList(served: ServedProject, token: string, loanId: string
 
 Deno.test({
   name:
-    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route and the docs page as Deno does, on PostgreSQL, to a kit token; jobs the Worker enqueues run on Deno, on Node and in apps/worker",
+    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route and the docs page as Deno does, on PostgreSQL, to a kit token; jobs the Worker enqueues run on Deno, on Node and in apps/worker on both",
   ignore: missing && Deno.env.get("CI") !== "true",
   sanitizeResources: false,
   sanitizeOps: false,
@@ -402,7 +402,7 @@ Deno.test({
       const nodeAgain = await serveCommand(dir, "node", ["dist/main.node.mjs"], env);
       served.push(nodeAgain);
       await ran(waiting, "loan-by-node", nodeAgain);
-      // \`kit generate worker\`: the jobs in a process of their own, apps/worker on Deno.
+      // `kit generate worker`: the jobs in a process of their own, apps/worker on Deno.
       assert.equal(await nodeAgain.stop(), 0, nodeAgain.output());
       await kit(dir, "generate", "worker");
       const forWorker = await request("loan-by-worker");
@@ -421,8 +421,28 @@ Deno.test({
       );
       served.push(jobWorker);
       await ran(forWorker, "loan-by-worker", jobWorker);
+      // And its Node twin, bundled as its doc comment says.
+      assert.equal(await jobWorker.stop(), 0, jobWorker.output());
+      const bundle = /^ \* (deno bundle --platform node .*)$/m.exec(
+        await readFile(join(dir, "apps/worker/main.node.ts"), "utf8"),
+      )?.[1];
+      assert.equal(
+        bundle,
+        "deno bundle --platform node -o dist/worker.node.mjs apps/worker/main.node.ts",
+      );
+      await runIn(dir, Deno.execPath(), bundle.split(" ").slice(1));
+      const forNodeWorker = await request("loan-by-node-worker");
+      const nodeWorker = await serveCommand(
+        dir,
+        "node",
+        ["dist/worker.node.mjs"],
+        env,
+        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+      );
+      served.push(nodeWorker);
+      await ran(forNodeWorker, "loan-by-node-worker", nodeWorker);
       console.log(
-        `jobs enqueued on the Worker, run on Deno, Node and apps/worker: ${
+        `jobs enqueued on the Worker, run on Deno, Node and apps/worker on both: ${
           Date.now() - jobsStarted
         } ms`,
       );

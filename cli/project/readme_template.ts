@@ -38,7 +38,8 @@ DATABASE_URL=postgres://... JWT_SECRET=... PORT=8000 node ${bundles.node}
 \`src/main.node.ts\` reads \`process.env\` and serves the platform with \`@hono/node-server\` (Node
 20 or later): the same routes, \`/openapi.json\` and docs page at \`/docs\`, migrations at start,
 jobs and events as on Deno. Deploy the one file \`${bundles.node}\`; it needs no \`node_modules\`
-(Swagger UI's files are in it).`);
+(Swagger UI's files are in it). \`kit generate worker\` writes \`apps/worker/main.node.ts\` too: the
+jobs in a Node process of their own (its doc comment says how to bundle it).`);
   }
   if (selected.includes("workers")) {
     sections.push(`## Cloudflare Workers
