@@ -9,10 +9,14 @@ import { type ModuleExport, type ModuleLinks, moduleLinks } from "./module_links
 /** The folders whose TypeScript files belong to the project. */
 export const projectFolders: readonly string[] = ["src", "test", "apps", "scripts"];
 
-/** The entry points every project has: the server, the services, every spec and test. */
+/**
+ * The entry points every project has: the server, the services (and their Node entry points),
+ * every spec and test.
+ */
 export const defaultEntries: readonly string[] = [
   "src/main.ts",
   "apps/*/main.ts",
+  "apps/*/main.node.ts",
   "**/*.spec.ts",
   "**/*_test.ts",
   "**/*.test.ts",
@@ -52,7 +56,7 @@ export interface UnusedReport {
 /**
  * `kit check unused`, the check knip makes on a Node project, for a Deno project (knip needs a
  * `package.json` and reads no import map): from the entry points (`src/main.ts`,
- * `apps/*\/main.ts`, specs and tests, the `.ts` files named by `deno.json` tasks, and `entry` of
+ * `apps/*\/main.ts` and `apps/*\/main.node.ts`, specs and tests, the `.ts` files named by `deno.json` tasks, and `entry` of
  * `knip.json`), follows relative imports, and reports unreached files, exports nobody imports (but
  * those tagged `@public`, as knip does) and import-map entries nobody imports.
  *

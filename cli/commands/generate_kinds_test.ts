@@ -320,7 +320,11 @@ Deno.test("kit generate --help --json: every kind has a planner, command --aggre
   ]]);
   const worker = kinds.find((k: { kind: string }) => k.kind === "worker");
   // It records "worker": "separate" in kit.config.json: the API then only enqueues.
-  assert.deepEqual(worker.sharedFiles, ["apps/worker/main.ts", "kit.config.json"]);
+  assert.deepEqual(worker.sharedFiles, [
+    "apps/worker/main.ts",
+    "apps/worker/main.node.ts",
+    "kit.config.json",
+  ]);
   const handler = kinds.find((k: { kind: string }) => k.kind === "integration-handler");
   assert.deepEqual([handler.writesShared, handler.sharedFiles], [false, ["docs/context-map.md"]]);
   assert.equal(handler.sharedWrites[0].outsideWorktree, true, "the conductor's tree only");

@@ -3,7 +3,9 @@
  * query behind routes, both bundles built by the project's tasks, then the same calls answered
  * the same way by Deno (`src/main.ts`), Node 20 (the Node bundle) and workerd (the Workers bundle,
  * in miniflare from npm), each on PostgreSQL, with jobs on Redis (the Worker through an Upstash
- * REST bridge), each answer validated against the server's own OpenAPI document.
+ * REST bridge), each answer validated against the server's own OpenAPI document. Then a command
+ * whose route answers 202 enqueues background jobs on the Worker, run by the API on Deno, then on
+ * Node, then by the worker alone (`kit generate worker`: `apps/worker` on Deno, then on Node).
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -11,6 +13,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validatingFetch } from "@kit/http/testing";
+import { Redis } from "ioredis";
 import { startUpstashRestBridge } from "../../jobs/testing/upstash_rest_bridge.ts";
 import { createTestDatabase, serveCommand, type ServedProject } from "./served_project.ts";
 import { initProject } from "./init.ts";
@@ -125,6 +128,81 @@ process.on("SIGTERM", async () => {
 `;
 }
 
+/**
+ * What a user adds to the lending slice for work in the background: `RequestLoan` (granted to
+ * `lender`), whose handler, written by hand, enqueues `OpenLoanLater` (generated: it sends
+ * `OpenLoan` as the enqueuing actor) and answers the job's id; its route, generated after the
+ * handler, answers 202 at `POST /loans/:loanId/request`.
+ */
+async function addQueuedRequest(dir: string, kit: (...args: string[]) => Promise<void>) {
+  await kit(
+    ..."generate command lending RequestLoan --permission loan.request --grant lender".split(" "),
+  );
+  await kit(..."generate background-job lending OpenLoanLater --command OpenLoan".split(" "));
+  const folder = join(dir, "src/contexts/lending/application/commands/request-loan");
+  await writeFile(
+    join(folder, "request-loan.command.ts"),
+    `import { type Actor, AuthorizedCommand, Requires } from "@kit/kernel";
+import { lendingPermissions } from "../../../lending.permissions.ts";
+
+/** RequestLoan: opens the loan later, in a background job; needs 'loan.request'. */
+@Requires(lendingPermissions["loan.request"])
+export class RequestLoan extends AuthorizedCommand<{ jobId: string }> {
+  constructor(actor: Actor, readonly loanId: string) {
+    super(actor);
+  }
+}
+`,
+  );
+  await writeFile(
+    join(folder, "request-loan.handler.ts"),
+    `import { Handles, type JobQueue } from "@kit/kernel";
+import { OpenLoanLater } from "../../background/open-loan-later.job.ts";
+import { RequestLoan } from "./request-loan.command.ts";
+
+/** Runs RequestLoan: enqueues OpenLoanLater in this unit of work and answers the job's id. */
+@Handles(RequestLoan)
+export class RequestLoanHandler {
+  constructor(private readonly jobs: JobQueue) {}
+
+  async handle(command: RequestLoan): Promise<{ jobId: string }> {
+    const { id } = await this.jobs.enqueue(OpenLoanLater, { loanId: command.loanId }, {
+      subject: command.loanId,
+    });
+    return { jobId: id };
+  }
+}
+`,
+  );
+  await kit("generate", "route", "lending", "RequestLoan");
+  const controller = await readFile(
+    join(dir, "src/contexts/lending/presentation/http/request-loan.controller.ts"),
+    "utf8",
+  );
+  assert.match(controller, /path: "\/:loanId\/request",[\s\S]*status: 202,/);
+}
+
+/**
+ * The API docs page at `/docs` and its assets (Swagger UI's, from the server itself), each as
+ * its status, type, Content-Security-Policy and body.
+ */
+async function docsPage(served: ServedProject) {
+  const get = async (path: string) => {
+    const response = await fetch(`${served.url}${path}`);
+    return {
+      status: response.status,
+      type: response.headers.get("content-type"),
+      policy: response.headers.get("content-security-policy"),
+      body: await response.text(),
+    };
+  };
+  return {
+    page: await get("/docs"),
+    script: await get("/docs/swagger-ui-bundle.js"),
+    stylesheet: await get("/docs/swagger-ui.css"),
+  };
+}
+
 /** POST then GET of the generated routes, as the served document says; answers what each gave. */
 async function openThenList(served: ServedProject, token: string, loanId: string) {
   const document = await (await fetch(`${served.url}/openapi.json`)).json();
@@ -150,7 +228,7 @@ async function openThenList(served: ServedProject, token: string, loanId: string
 
 Deno.test({
   name:
-    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route as Deno does, on PostgreSQL, to a kit token",
+    "kit init --runtime deno --runtime node --runtime workers: the Node and Workers bundles answer a generated route and the docs page as Deno does, on PostgreSQL, to a kit token; jobs the Worker enqueues run on Deno, on Node and in apps/worker on both",
   ignore: missing && Deno.env.get("CI") !== "true",
   sanitizeResources: false,
   sanitizeOps: false,
@@ -169,9 +247,10 @@ Deno.test({
       ..."--runtime deno --runtime node --runtime workers".split(" "),
     );
     for (const args of lendingSlice) await kit(dir, ...args);
+    await addQueuedRequest(dir, (...args) => kit(dir, ...args));
 
     // The platform reads no runtime's API outside the entry points (Deno's serve.ts is its HTTP
-    // adapter, api-docs.ts reads npm files on Deno and Node).
+    // adapter).
     const config = await readFile(join(dir, "src/platform/config.ts"), "utf8");
     assert.match(config, /export function readConfig\(env: Environment\): PlatformConfig/);
     const readme = await readFile(join(dir, "README.md"), "utf8");
@@ -191,6 +270,10 @@ Deno.test({
 
     const database = await createTestDatabase(databaseUrl!);
     const bridge = await startUpstashRestBridge(redisUrl!);
+    const redis = new Redis(redisUrl!, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    // The job store's keys of this test only: no other test's worker claims its jobs.
+    const prefix = `kit-runtimes-${crypto.randomUUID()}:`;
     const served: ServedProject[] = [];
     try {
       const secret = "a-secret-of-this-test-only-0123456789";
@@ -199,6 +282,7 @@ Deno.test({
         JWT_SECRET: secret,
         REDIS_URL: redisUrl!,
         REDIS_DURABILITY: "off",
+        REDIS_PREFIX: prefix,
       };
       // Node first: it migrates the database the Worker then uses (a Worker never migrates).
       const node = await serveCommand(dir, "node", ["dist/main.node.mjs"], env);
@@ -216,6 +300,7 @@ Deno.test({
           UPSTASH_REDIS_REST_URL: bridge.url,
           UPSTASH_REDIS_REST_TOKEN: bridge.token,
           REDIS_DURABILITY: "off",
+          REDIS_PREFIX: prefix,
         }),
       });
       served.push(worker);
@@ -244,17 +329,128 @@ Deno.test({
         assert.equal(answer.anonymous, 401, name);
         answers.push(answer);
       }
-      // One API: the same document on every runtime.
+      // One API: the same document on every runtime, and the same docs page.
       assert.deepEqual(answers[1]!.document, answers[0]!.document);
       assert.deepEqual(answers[2]!.document, answers[0]!.document);
+      const docs = await Promise.all([deno, node, worker].map(docsPage));
+      assert.equal(docs[0]!.page.status, 200);
+      assert.match(docs[0]!.page.body, /<script src="\/docs\/swagger-ui-bundle\.js"><\/script>/);
+      assert.match(docs[0]!.script.body, /SwaggerUIBundle/);
+      assert.match(docs[0]!.stylesheet.body, /\.swagger-ui/);
+      assert.deepEqual(docs[1], docs[0], "node's docs page");
+      assert.deepEqual(docs[2], docs[0], "workers' docs page");
       const rows = await database.sql`select id, tenant_id from lending.loans order by id`;
       assert.deepEqual(rows.map((row) => ({ ...row })), [
         { id: "loan-deno", tenant_id: "branch-deno" },
         { id: "loan-node", tenant_id: "branch-node" },
         { id: "loan-workers", tenant_id: "branch-workers" },
       ]);
+
+      // A job enqueued by the Worker (202), through the Upstash REST protocol, into the Redis the
+      // Deno and Node processes run jobs from: run by Deno while Node is stopped, then, enqueued
+      // while neither runs, by Node once it is started again.
+      const token = await signProjectToken(dir, {
+        sub: "ada",
+        roles: ["lender"],
+        tenants: ["branch-jobs"],
+        scopes: [],
+      }, (variable) => ({ JWT_SECRET: secret, DATABASE_URL: database.url })[variable]);
+      const checked = validatingFetch(fetch, answers[2]!.document);
+      const request = async (loanId: string): Promise<string> => {
+        const answer = await checked(
+          new Request(`${worker.url}/loans/${loanId}/request`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
+        const body = await answer.json();
+        assert.equal(answer.status, 202, `${loanId}: ${JSON.stringify(body)}`);
+        assert.deepEqual(Object.keys(body), ["jobId"]);
+        return body.jobId;
+      };
+      const job = (id: string) => redis.hmget(`${prefix}job:${id}`, "n", "t", "st", "ec");
+      const ran = async (id: string, loanId: string, by: ServedProject) => {
+        const deadline = Date.now() + 30_000;
+        let state = await job(id);
+        while (state[2] !== "succeeded") {
+          assert.ok(
+            Date.now() < deadline && state[2] !== "dead",
+            `job ${id} (name, tenant, status, error) ${JSON.stringify(state)}:\n${by.output()}`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          state = await job(id);
+        }
+        assert.deepEqual(state, ["lending.open-loan-later", "branch-jobs", "succeeded", null]);
+        const rows = await database
+          .sql`select id, tenant_id from lending.loans where id = ${loanId}`;
+        assert.deepEqual(rows.map((row) => ({ ...row })), [{
+          id: loanId,
+          tenant_id: "branch-jobs",
+        }]);
+      };
+      const jobsStarted = Date.now();
+      assert.equal(await node.stop(), 0, node.output());
+      await ran(await request("loan-by-deno"), "loan-by-deno", deno);
+      assert.equal(await deno.stop(), 0, deno.output());
+      const waiting = await request("loan-by-node");
+      assert.deepEqual(await job(waiting), [
+        "lending.open-loan-later",
+        "branch-jobs",
+        "waiting",
+        null,
+      ]);
+      const nodeAgain = await serveCommand(dir, "node", ["dist/main.node.mjs"], env);
+      served.push(nodeAgain);
+      await ran(waiting, "loan-by-node", nodeAgain);
+      // `kit generate worker`: the jobs in a process of their own, apps/worker on Deno.
+      assert.equal(await nodeAgain.stop(), 0, nodeAgain.output());
+      await kit(dir, "generate", "worker");
+      const forWorker = await request("loan-by-worker");
+      assert.deepEqual(await job(forWorker), [
+        "lending.open-loan-later",
+        "branch-jobs",
+        "waiting",
+        null,
+      ]);
+      const jobWorker = await serveCommand(
+        dir,
+        Deno.execPath(),
+        ["run", "-A", "apps/worker/main.ts"],
+        env,
+        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+      );
+      served.push(jobWorker);
+      await ran(forWorker, "loan-by-worker", jobWorker);
+      // And its Node twin, bundled as its doc comment says.
+      assert.equal(await jobWorker.stop(), 0, jobWorker.output());
+      const bundle = /^ \* (deno bundle --platform node .*)$/m.exec(
+        await readFile(join(dir, "apps/worker/main.node.ts"), "utf8"),
+      )?.[1];
+      assert.equal(
+        bundle,
+        "deno bundle --platform node -o dist/worker.node.mjs apps/worker/main.node.ts",
+      );
+      await runIn(dir, Deno.execPath(), bundle.split(" ").slice(1));
+      const forNodeWorker = await request("loan-by-node-worker");
+      const nodeWorker = await serveCommand(
+        dir,
+        "node",
+        ["dist/worker.node.mjs"],
+        env,
+        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+      );
+      served.push(nodeWorker);
+      await ran(forNodeWorker, "loan-by-node-worker", nodeWorker);
+      console.log(
+        `jobs enqueued on the Worker, run on Deno, Node and apps/worker on both: ${
+          Date.now() - jobsStarted
+        } ms`,
+      );
     } finally {
       for (const runtime of served) await runtime.stop();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
       await bridge.close();
       await database.drop();
       await Deno.remove(parent, { recursive: true });

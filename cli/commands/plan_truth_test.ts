@@ -83,6 +83,7 @@ const steps: readonly Step[] = [
   { args: ["adr", "scheduling", "UseTimeSlots"], holds: true },
   { args: ["adr", "scheduling", "KeepOwnClock", "--deviation"], holds: true },
   { args: ["service", "scheduling"], holds: true },
+  // The project has a Node entry point: apps/worker/main.node.ts too.
   { args: ["worker"], holds: true },
 ];
 
@@ -127,7 +128,7 @@ const invocations = [
 
 Deno.test("for every kind, --help --json, --local-only, the briefing and the hook say what the plan writes outside its context", async () => {
   const kinds = await helpJson();
-  const dir = await initializedProject();
+  const dir = await initializedProject(["--runtime", "deno", "--runtime", "node"]);
   const written = new Map<string, Set<string>>(kinds.map((k) => [k.kind, new Set()]));
   try {
     for (const step of steps) {

@@ -66,13 +66,15 @@ export function serveProject(
 
 /**
  * Runs `program` with `args` in `dir` with `env` and a port of its own (`PORT`); answers once it
- * printed `listening on`, or fails with its output when it exits or stays silent for 90 seconds.
+ * printed `ready` (default `listening on`), or fails with its output when it exits or stays
+ * silent for 90 seconds.
  */
 export async function serveCommand(
   dir: string,
   program: string,
   args: readonly string[],
   env: Record<string, string>,
+  ready: RegExp = /listening on/,
 ): Promise<ServedProject> {
   const entry = [program, ...args].join(" ");
   const port = freePort();
@@ -93,7 +95,7 @@ export async function serveCommand(
   let exited: Deno.CommandStatus | undefined;
   const status = child.status.then((s) => (exited = s));
   const deadline = Date.now() + 90_000;
-  while (!/listening on/.test(text)) {
+  while (!ready.test(text)) {
     if (exited !== undefined || Date.now() > deadline) {
       if (exited === undefined) child.kill("SIGKILL");
       await status;

@@ -288,7 +288,10 @@ export const generatorKinds: readonly GeneratorKind[] = [
     example: "kit generate worker",
     summary: "apps/worker: the worker alone",
     options: [],
-    sharedWrites: [{ file: "apps/worker/main.ts" }, { file: "kit.config.json" }],
+    sharedWrites: [{ file: "apps/worker/main.ts" }, {
+      file: "apps/worker/main.node.ts",
+      when: "the project has a Node entry point (src/main.node.ts)",
+    }, { file: "kit.config.json" }],
   }),
 ];
 

@@ -75,14 +75,22 @@ TODO(domain): what becomes easier, and what harder.
  * Plans `apps/worker`: a process that runs the background jobs and scheduled jobs of every
  * context, with no HTTP, on the platform (its database, the job store of the config's queue, its
  * repositories and access policy); and `"worker": "separate"` in `kit.config.json`, so that the
- * API (`src/main.ts`) starts with jobs off and only enqueues.
+ * API (`src/main.ts`, and `src/main.node.ts`) starts with jobs off and only enqueues. In a project
+ * with a Node entry point (`kit init --runtime node`), the same worker for Node too,
+ * `apps/worker/main.node.ts`: the API on Node then has a worker on Node.
  */
 export function planWorker(root: string, config: KitConfig): FileWrite[] {
   if (existsSync(join(root, "apps/worker"))) throw new CliError("apps/worker exists already");
-  return [{ path: "kit.config.json", contents: formatConfig({ ...config, worker: "separate" }) }, {
-    path: "apps/worker/main.ts",
-    create: true,
-    contents: `/**
+  const node: FileWrite[] = existsSync(join(root, "src/main.node.ts"))
+    ? [{ path: "apps/worker/main.node.ts", create: true, contents: nodeWorkerFile() }]
+    : [];
+  return [
+    { path: "kit.config.json", contents: formatConfig({ ...config, worker: "separate" }) },
+    ...node,
+    {
+      path: "apps/worker/main.ts",
+      create: true,
+      contents: `/**
  * The worker alone: runs the background jobs and scheduled jobs of every context, no HTTP, on the
  * environment the application reads (\`DATABASE_URL\`, the job store of the queue). The API
  * (\`src/main.ts\`) only enqueues, since \`kit.config.json\` says \`"worker": "separate"\`. Deploy
@@ -104,5 +112,38 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 `,
-  }];
+    },
+  ];
+}
+
+/** \`apps/worker/main.node.ts\`: the worker alone, on Node. */
+function nodeWorkerFile(): string {
+  return `/**
+ * The worker alone on Node 20 or later, as \`apps/worker/main.ts\` is on Deno: runs the background
+ * jobs and scheduled jobs of every context, no HTTP, on the environment the application reads
+ * (\`process.env\`: \`DATABASE_URL\`, the job store of the queue). Bundle it to one file, which
+ * needs no \`node_modules\`:
+ *
+ * \`\`\`sh
+ * deno bundle --platform node -o dist/worker.node.mjs apps/worker/main.node.ts
+ * DATABASE_URL=postgres://... node dist/worker.node.mjs
+ * \`\`\`
+ */
+import process from "node:process";
+import { composePlatform } from "../../src/platform/compose-application.ts";
+import { readConfig } from "../../src/platform/config.ts";
+import { readEnvironment } from "../../src/platform/platform-environment.ts";
+
+const environment = await readEnvironment(readConfig(process.env));
+const application = composePlatform({ ...environment.options, startJobs: true });
+await application.start();
+console.log(\`worker started (\${environment.description})\`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    await application.stop();
+    await environment.close();
+    process.exit(0);
+  });
+}
+`;
 }

@@ -85,8 +85,8 @@ export interface PlatformOptions {
   readonly tokenAudience?: string;
   /**
    * Swagger UI's files, to serve the API docs page at \`/docs\` (\`swaggerUiAssets\` of
-   * \`http/api-docs.ts\`, which reads them from npm's \`swagger-ui-dist\`: Deno's entry point and
-   * the specs give it); without them, no docs page (the Node and Workers bundles).
+   * \`http/api-docs.ts\`, npm's \`swagger-ui-dist\` imported as text: every entry point and the
+   * specs give it); without them, no docs page.
    */
   readonly docs?: () => Promise<SwaggerUiAssets>;
   /** The clock (default: the system clock). */

@@ -9,9 +9,9 @@ export function projectReadme(config: KitConfig, selected: readonly Runtime[]): 
 Made with \`kit init\`. The platform reads its configuration through \`src/platform/config.ts\`
 (\`readConfig\`), from the environment each entry point passes; no file outside an entry point
 uses a runtime's API. Settings: \`DATABASE_URL\` (PostgreSQL; unset: everything in memory),
-\`JWT_SECRET\`, \`JWT_ISSUER\`, \`JWT_AUDIENCE\`, \`REDIS_URL\` and \`REDIS_DURABILITY\` (queue
-redis), \`UPSTASH_REDIS_REST_URL\` and \`UPSTASH_REDIS_REST_TOKEN\` (Workers), \`HOST\`, \`PORT\`,
-\`KIT_MIGRATIONS_REAPPLY\`.
+\`JWT_SECRET\`, \`JWT_ISSUER\`, \`JWT_AUDIENCE\`, \`REDIS_URL\`, \`REDIS_DURABILITY\` and
+\`REDIS_PREFIX\` (queue redis), \`UPSTASH_REDIS_REST_URL\` and \`UPSTASH_REDIS_REST_TOKEN\`
+(Workers), \`HOST\`, \`PORT\`, \`KIT_MIGRATIONS_REAPPLY\`.
 
 A token for the API: \`kit token --sub <id> --role <role> --tenant <tenant>\` (with the
 \`JWT_SECRET\` of the server).`,
@@ -36,9 +36,10 @@ DATABASE_URL=postgres://... JWT_SECRET=... PORT=8000 node ${bundles.node}
 \`\`\`
 
 \`src/main.node.ts\` reads \`process.env\` and serves the platform with \`@hono/node-server\` (Node
-20 or later): the same routes, migrations at start, jobs and events as on Deno. Deploy the one
-file \`${bundles.node}\`; it needs no \`node_modules\`. The docs page (Swagger UI) is served on Deno
-only; \`/openapi.json\` is served everywhere.`);
+20 or later): the same routes, \`/openapi.json\` and docs page at \`/docs\`, migrations at start,
+jobs and events as on Deno. Deploy the one file \`${bundles.node}\`; it needs no \`node_modules\`
+(Swagger UI's files are in it). \`kit generate worker\` writes \`apps/worker/main.node.ts\` too: the
+jobs in a Node process of their own (its doc comment says how to bundle it).`);
   }
   if (selected.includes("workers")) {
     sections.push(`## Cloudflare Workers
@@ -50,7 +51,9 @@ npx wrangler secret put UPSTASH_REDIS_REST_TOKEN
 npx wrangler deploy                            # wrangler.toml
 \`\`\`
 
-\`src/worker.ts\` reads the Worker's bindings (\`env\`). What differs from Deno and Node:
+\`src/worker.ts\` reads the Worker's bindings (\`env\`) and serves the same routes,
+\`/openapi.json\` and docs page at \`/docs\` (Swagger UI's files are in the bundle: about 1.6 MB
+of it, 0.45 MB of its compressed size, which Cloudflare limits). What differs from Deno and Node:
 
 - **Database**: postgres.js, its Workers build (\`DENO_CONDITIONS=workerd\` in \`build:workers\`
   picks it), over TCP through \`cloudflare:sockets\`: the same driver, SQL, repositories and
@@ -62,11 +65,10 @@ npx wrangler deploy                            # wrangler.toml
   (development only).
 - **Jobs**: enqueued to Upstash Redis over HTTP (\`@upstash/redis\`, \`UPSTASH_REDIS_REST_URL\` and
   \`UPSTASH_REDIS_REST_TOKEN\`); a Worker runs no loop, so the jobs run in a Deno or Node process
-  (\`kit generate worker\`, or the API) on the same Redis (\`REDIS_URL\`: Upstash's TCP address;
-  the project's queue must be redis${
+  (\`kit generate worker\`, or the API) on the same Redis (\`REDIS_URL\`: Upstash's TCP address,
+  and the same \`REDIS_PREFIX\` if one is set; the project's queue must be redis${
       config.queue === "redis" ? ", as it is" : ": `kit.config.json` says " + config.queue
-    }). Events are written to the outbox and relayed by that process too.
-- The docs page is not served (\`/openapi.json\` is).`);
+    }). Events are written to the outbox and relayed by that process too.`);
   }
   return sections.join("\n\n") + "\n";
 }

@@ -44,8 +44,8 @@ export function buildTasks(selected: readonly Runtime[]): Record<string, string>
 export function nodeMainFile(): string {
   return `/**
  * Serves the application on Node 20 or later (\`deno task build:node\`, then
- * \`node ${bundles.node}\`) on \`HOST\`:\`PORT\` (default 127.0.0.1:8000): its routes, \`/health\`
- * and the OpenAPI document at \`/openapi.json\` (the docs page is served on Deno only). The same
+ * \`node ${bundles.node}\`) on \`HOST\`:\`PORT\` (default 127.0.0.1:8000): its routes, \`/health\`,
+ * the OpenAPI document at \`/openapi.json\` and the API docs page at \`/docs\`. The same
  * platform as \`src/main.ts\`: with \`DATABASE_URL\` every context runs on PostgreSQL, migrated at
  * start; without it, in memory. Jobs run in this process unless \`kit.config.json\` says
  * \`"worker": "separate"\` and the job store is shared.
@@ -56,6 +56,7 @@ import { InMemoryJobStore } from "@kit/jobs";
 import project from "../kit.config.json" with { type: "json" };
 import { composePlatform } from "./platform/compose-application.ts";
 import { readConfig } from "./platform/config.ts";
+import { swaggerUiAssets } from "./platform/http/api-docs.ts";
 import { platformFetch } from "./platform/http/platform-fetch.ts";
 import { readEnvironment } from "./platform/platform-environment.ts";
 
@@ -65,6 +66,7 @@ const separateWorker = (project as { worker?: string }).worker === "separate" &&
   !(environment.options.jobStore instanceof InMemoryJobStore);
 const application = composePlatform({
   ...environment.options,
+  docs: swaggerUiAssets,
   startJobs: !separateWorker,
   startEvents: true,
 });
@@ -119,6 +121,7 @@ export function openUpstashJobStore(config: PlatformConfig): { store: JobStore; 
   return {
     store: new RedisJobStore(upstashScripting(redis), {
       requireDurability: config.redisDurability,
+      prefix: config.redisPrefix,
     }),
     name: "Upstash Redis",
   };
@@ -130,8 +133,8 @@ export function openUpstashJobStore(config: PlatformConfig): { store: JobStore; 
 export function workerFile(): string {
   return `/**
  * The application on Cloudflare Workers (\`deno task build:workers\`, then \`wrangler deploy\`;
- * see \`wrangler.toml\`): its routes, \`/health\` and \`/openapi.json\` (the docs page is served on
- * Deno only). Its configuration is the Worker's bindings (\`wrangler secret put JWT_SECRET\`).
+ * see \`wrangler.toml\`): its routes, \`/health\`, \`/openapi.json\` and the API docs page at
+ * \`/docs\`. Its configuration is the Worker's bindings (\`wrangler secret put JWT_SECRET\`).
  *
  * With \`DATABASE_URL\` (or a Hyperdrive binding named \`HYPERDRIVE\`, in production), every context runs on
  * PostgreSQL through postgres.js over \`cloudflare:sockets\`: one connection per request, since a
@@ -143,6 +146,7 @@ export function workerFile(): string {
 import { composePlatform } from "./platform/compose-application.ts";
 import { readConfig, tokenSecret } from "./platform/config.ts";
 import { connectDatabase } from "./platform/database/database.ts";
+import { swaggerUiAssets } from "./platform/http/api-docs.ts";
 import { platformFetch } from "./platform/http/platform-fetch.ts";
 import { openUpstashJobStore } from "./platform/jobs/upstash-job-store.ts";
 
@@ -169,6 +173,7 @@ export default {
       tokenIssuer: config.tokenIssuer,
       tokenAudience: config.tokenAudience,
       jobStore: openUpstashJobStore(config).store,
+      docs: swaggerUiAssets,
     };
     if (config.databaseUrl === undefined) {
       inMemory ??= platformFetch(composePlatform(options));

@@ -10,7 +10,10 @@ Deno.test("jobStoreFile() opens the store of each queue", () => {
   assert.doesNotMatch(jobStoreFile("database"), /Redis/);
   const redis = jobStoreFile("redis");
   assert.match(redis, /new Redis\(url, failFastRedisOptions\(\)\)/);
-  assert.match(redis, /new RedisJobStore\(tcpScripting\(redis\), \{ requireDurability \}\)/);
+  assert.match(
+    redis,
+    /new RedisJobStore\(tcpScripting\(redis\), \{\n\s+requireDurability,\n\s+prefix: config\.redisPrefix,\n\s+\}\)/,
+  );
   assert.match(redis, /const requireDurability = config\.redisDurability;/);
   assert.match(redis, /const url = config\.redisUrl;/);
   assert.doesNotMatch(redis, /Deno\./);

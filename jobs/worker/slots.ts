@@ -1,4 +1,14 @@
 /**
+ * A promise and what settles it: `Promise.withResolvers()`, which Node 20 lacks (Node 22 has it),
+ * and kit runs on Node 20.
+ */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+/**
  * The slots of one queue's loop: how many runs are under way, whether a claim takes jobs ahead
  * of the free slots (the prefetch), and a promise settled when a slot frees. The loop's only
  * mutable counters live here.
@@ -10,7 +20,7 @@ export class Slots {
   // Off after a claim found fewer jobs than asked or a held job expired unstarted (no claim and
   // give back over and over while long runs fill the slots); on again when a slot frees.
   #prefetching = true;
-  #freed = Promise.withResolvers<void>();
+  #freed = signal();
 
   /**
    * Slots for `concurrency` runs at once, claiming up to `prefetch` jobs ahead.
@@ -47,7 +57,7 @@ export class Slots {
       this.#running--;
       this.#prefetching = true;
       this.#freed.resolve();
-      this.#freed = Promise.withResolvers<void>();
+      this.#freed = signal();
     };
   }
 
