@@ -19,7 +19,11 @@ export const timedOut: unique symbol = Symbol("timed out");
 
 interface Slot {
   readonly key: number;
-  readonly expired: Promise<typeof timedOut>;
+  /**
+   * The reads waiting on it, told when it fires. Not a shared promise raced against: every race
+   * would leave a reaction on it, keeping each read's result until the slot fires.
+   */
+  readonly waiting: Set<() => void>;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Whether its timer is unreferenced: then it is shared and left to fire. */
   shared: boolean;
@@ -53,13 +57,12 @@ class Slots {
     const key = Math.ceil(now / this.#grain);
     let slot = this.#open.get(key);
     if (slot === undefined || !slot.shared) {
-      let resolve!: (value: typeof timedOut) => void;
-      const expired = new Promise<typeof timedOut>((settle) => (resolve = settle));
-      const opened: Slot = { key, expired, timer: undefined, shared: false, reads: 0 };
+      const opened: Slot = { key, waiting: new Set(), timer: undefined, shared: false, reads: 0 };
       opened.timer = setTimeout(() => {
         opened.timer = undefined;
         if (this.#open.get(key) === opened) this.#open.delete(key);
-        resolve(timedOut);
+        for (const expire of opened.waiting) expire();
+        opened.waiting.clear();
       }, key * this.#grain - now + this.#ms);
       opened.shared = referable(opened.timer);
       if (opened.shared) this.#open.set(key, opened);
@@ -104,7 +107,19 @@ export class BodyDeadline {
       this.#slots = slots;
       this.#slot = slots.enter();
     }
-    return Promise.race([read, this.#slot.expired]);
+    const slot = this.#slot;
+    if (slot.timer === undefined) return Promise.resolve(timedOut);
+    return new Promise<T | typeof timedOut>((resolve, reject) => {
+      const expire = () => resolve(timedOut);
+      slot.waiting.add(expire);
+      read.then((value) => {
+        slot.waiting.delete(expire);
+        resolve(value);
+      }, (error) => {
+        slot.waiting.delete(expire);
+        reject(error);
+      });
+    });
   }
 
   /** The reason a timed-out read is cancelled with. */

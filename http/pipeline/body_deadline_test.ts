@@ -57,6 +57,29 @@ Deno.test("a shared deadline timer never holds the process open after the reads"
   assert.ok(performance.now() - started < 60_000);
 });
 
+Deno.test("a read done in time is not kept by its slot's timer until it fires", async () => {
+  const module = fileURLToPath(new URL("./body_deadline.ts", import.meta.url));
+  // 2,000 reads of 100 KB in one slot of a 2-minute deadline: kept until the timer fires, they
+  // would hold 200 MB.
+  const script = `
+    const { BodyDeadline } = await import(${JSON.stringify(module)});
+    for (let i = 0; i < 2000; i++) {
+      const deadline = new BodyDeadline(120_000);
+      await deadline.race(Promise.resolve(new Uint8Array(100_000)));
+      deadline.clear();
+    }
+    globalThis.gc();
+    console.log(Deno.memoryUsage().heapUsed + Deno.memoryUsage().external);`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--expose-gc", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+  const kept = Number(new TextDecoder().decode(output.stdout).trim());
+  assert.ok(kept < 50_000_000, `${kept} bytes kept after the reads`);
+});
+
 Deno.test("a deadline without a limit is the read itself", async () => {
   const deadline = new BodyDeadline(Infinity);
   const read = Promise.resolve(1);
