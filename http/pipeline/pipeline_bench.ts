@@ -139,6 +139,20 @@ Deno.bench({ name: "kit pipeline: GET /hello (Public)", group: "public" }, async
   await (await kit.fetch(getHello())).arrayBuffer();
 });
 
+const constantAnswer = JSON.stringify({ id: "cal-1:3" });
+Deno.bench({
+  name: "the harness alone: the POST built, its body read and parsed, a constant 202 read back",
+  group: "schema",
+}, async () => {
+  const request = postClearance(pool[next++ % pool.length]);
+  JSON.parse(await request.text());
+  const response = new Response(constantAnswer, {
+    status: 202,
+    headers: { "content-type": "application/json" },
+  });
+  await response.arrayBuffer();
+});
+
 Deno.bench({
   name: "kit pipeline: POST schema route (params, query, header, body, guard)",
   group: "schema",
