@@ -5,8 +5,8 @@
  *
  * - `signature`: a type another export of kernel, http or jobs names in its signature (a
  *   parameter, a return, an option field, a base class): JSR documents it beside that export;
- * - `extension point`: named in a section of the package README that says it is an extension
- *   point (what a store or plugin author implements or calls);
+ * - `extension point`: named in a paragraph or list item of the package README that says it is an
+ *   extension point (what a store or authenticator author implements or calls);
  * - `documented`: user-facing API named in code in the root README or the package README (outside
  *   the generated exports list).
  *
@@ -51,14 +51,14 @@ export function handWritten(readme: string): string {
 }
 
 /**
- * The names in code in the README sections (from a `##` heading to the next) whose heading or text
- * says "extension point".
+ * The names in code in the README's paragraphs and list items (hand-written) that say "extension
+ * point".
  */
 export function extensionPoints(readme: string): Set<string> {
   const names = new Set<string>();
-  for (const section of handWritten(readme).split(/^(?=## )/m)) {
-    if (!/extension point/i.test(section)) continue;
-    for (const name of namesInCode(section)) names.add(name);
+  for (const block of handWritten(readme).split(/\n\s*\n|\n(?=- )/)) {
+    if (!/extension point/i.test(block)) continue;
+    for (const name of namesInCode(block)) names.add(name);
   }
   return names;
 }
