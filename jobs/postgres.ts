@@ -4,4 +4,4 @@
  * @module
  */
 export * from "./postgres/job_migrations.ts";
-export * from "./postgres/postgres_job_store.ts";
+export { PostgresJobStore } from "./postgres/postgres_job_store.ts";
