@@ -1,7 +1,8 @@
 /**
  * Lists, for every entry point of kernel, http and jobs (their `deno.json` `exports`), each name
- * it exports (from `deno doc --json`) that no file outside its package uses (`git grep -w`,
- * markdown, the umbrella `mod.ts` and `vendor/` left out), and says why each may stay:
+ * it exports (from `deno doc --json`) that no file outside its package uses (`git grep -w` on
+ * lines of code, not comments; markdown, the umbrella `mod.ts` and `vendor/` left out), and says
+ * why each may stay:
  *
  * - `signature`: a type another export of kernel, http or jobs names in its signature (a
  *   parameter, a return, an option field, a base class): JSR documents it beside that export;
@@ -126,15 +127,24 @@ function exported(pkg: string): ExportedName[] {
   return names;
 }
 
-/** The names among `names` that some tracked file outside `pkg` uses as a word. */
+/** Whether a line of source is a comment's (`//`, `/*`, or inside a doc comment). */
+export function isCommentLine(line: string): boolean {
+  return /^\s*(\/\/|\/\*|\*)/.test(line);
+}
+
+/**
+ * The names among `names` that some tracked file outside `pkg` uses as a word on a line of code
+ * (comment lines do not count).
+ */
 function usedOutside(pkg: string, names: readonly string[]): Set<string> {
+  const wanted = new Set(names.filter((name) => /^[\w$]+$/.test(name)));
   const used = new Set<string>();
-  const words = [...new Set(names)].filter((name) => /^[\w$]+$/.test(name));
+  const words = [...wanted];
   for (let i = 0; i < words.length; i += 200) {
     const run = new Deno.Command("git", {
       args: [
         "grep",
-        "-hIow",
+        "-hIw",
         ...words.slice(i, i + 200).flatMap((word) => ["-e", word]),
         "--",
         ".",
@@ -149,8 +159,9 @@ function usedOutside(pkg: string, names: readonly string[]): Set<string> {
       stderr: "piped",
     }).outputSync();
     if (run.code > 1) throw new Error(new TextDecoder().decode(run.stderr));
-    for (const word of new TextDecoder().decode(run.stdout).split("\n")) {
-      if (word !== "") used.add(word);
+    for (const line of new TextDecoder().decode(run.stdout).split("\n")) {
+      if (isCommentLine(line)) continue;
+      for (const word of line.match(/[\w$]+/g) ?? []) if (wanted.has(word)) used.add(word);
     }
   }
   return used;
