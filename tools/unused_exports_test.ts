@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   extensionPoints,
   handWritten,
+  isCommentLine,
   namesInCode,
   reasonToStay,
   referencedTypes,
@@ -91,4 +92,13 @@ Deno.test("reasonToStay: a signature's type, then an extension point, then docum
     undefined,
   );
   assert.equal(reasonToStay(user, context), undefined, "a name is not in its own signature");
+});
+
+Deno.test("isCommentLine: a line of a comment is no use of a name, a line of code is", () => {
+  for (const line of ["// runs jobMigrations", " * {@linkcode HasScope}", "/** HasScope */"]) {
+    assert.ok(isCommentLine(line), line);
+  }
+  for (const line of ["guards: [HasScope('a')], // the guard", "  const x = jobMigrations;"]) {
+    assert.ok(!isCommentLine(line), line);
+  }
 });
