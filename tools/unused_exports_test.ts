@@ -95,10 +95,10 @@ Deno.test("reasonToStay: a signature's type, then an extension point, then docum
 });
 
 Deno.test("isCommentLine: a line of a comment is no use of a name, a line of code is", () => {
-  for (const line of ["// runs jobMigrations", " * {@linkcode HasScope}", "/** HasScope */"]) {
+  for (const line of ["// runs someMigrations", " * {@linkcode SomeGuard}", "/** SomeGuard */"]) {
     assert.ok(isCommentLine(line), line);
   }
-  for (const line of ["guards: [HasScope('a')], // the guard", "  const x = jobMigrations;"]) {
+  for (const line of ["guards: [SomeGuard('a')], // the guard", "  const x = someMigrations;"]) {
     assert.ok(!isCommentLine(line), line);
   }
 });
