@@ -102,39 +102,41 @@ async function task(
   return text;
 }
 
+/**
+ * One argument list a line, as a shell reads it: words split at spaces, a double-quoted phrase is
+ * one argument.
+ */
+function commandLines(lines: string): string[][] {
+  return lines.split("\n").map((line) => line.trim()).filter((line) => line !== "").map((line) =>
+    [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((word) => word[1] ?? word[2]!)
+  );
+}
+
 /** The bootstrap on the trunk: every kind that writes shared files, and a few that do not. */
-const bootstrap: readonly (readonly string[])[] = [
-  ["context", "billing", "--kind", "generic"],
-  ["gateway", "scheduling", "identity"],
-  ["integration-event", "identity", "PersonRegistered"],
-  ["integration-event", "identity", "PersonRenamed"],
-  ["aggregate", "scheduling", "Appointment"],
-  ["repository", "scheduling", "Appointment"],
-  [
-    "command",
-    "scheduling",
-    "CancelAppointment",
-    "--aggregate",
-    "Appointment",
-    "--permission",
-    "appointment.cancel",
-  ],
-  ["background-job", "scheduling", "CancelLater", "--command", "CancelAppointment"],
-  ["policy", "scheduling", "ClearCalendar", "--permission", "calendar.clear"],
-  ["route-group", "scheduling", "AppointmentRoutes", "--role", "practitioner"],
-  ["port", "identity", "Directory"],
-  ["adapter", "identity", "Directory", "--kind", "external", "--decorators"],
-  ["command", "identity", "RegisterPerson"],
-  ["job", "identity", "PurgeInvitations", "--every", "1h", "--command", "RegisterPerson"],
-  ["service", "scheduling"],
-  ["worker"],
-  ["adr", "scheduling", "OneSchedulingContext", "--deviation"],
-];
+const bootstrap: readonly (readonly string[])[] = commandLines(`
+  context billing --kind generic
+  gateway scheduling identity
+  integration-event identity PersonRegistered
+  integration-event identity PersonRenamed
+  aggregate scheduling Appointment
+  repository scheduling Appointment
+  command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel
+  background-job scheduling CancelLater --command CancelAppointment
+  policy scheduling ClearCalendar --permission calendar.clear
+  route-group scheduling AppointmentRoutes --role practitioner
+  port identity Directory
+  adapter identity Directory --kind external --decorators
+  command identity RegisterPerson
+  job identity PurgeInvitations --every 1h --command RegisterPerson
+  service scheduling
+  worker
+  adr scheduling OneSchedulingContext --deviation
+`);
 
 /**
  * The workers: two contexts, one of them built by two workers on two use cases. Each runs every
  * kind its briefing allows, with `--local-only`, in its own worktree; `steps` holds the arguments
- * of each kind (in the order they run: a job after the command it sends).
+ * of each kind, a line each (in the order they run: a job after the command it sends).
  */
 const workers: readonly {
   readonly context: string;
@@ -146,100 +148,60 @@ const workers: readonly {
     context: "scheduling",
     worktree: "clinic-scheduling",
     branch: "build/scheduling",
-    steps: [
-      ["aggregate", "scheduling", "Calendar"],
-      ["port", "scheduling", "SlotFinder"],
-      [
-        "command",
-        "scheduling",
-        "ConfirmAppointment",
-        "--aggregate",
-        "Appointment",
-        "--permission",
-        "appointment.confirm",
-      ],
-      ["query", "scheduling", "ReadAgenda", "--permission", "agenda.read"],
-      [
-        "error-code",
-        "scheduling",
-        "SLOT_TAKEN",
-        "--status",
-        "409",
-        "--description",
-        "The slot is booked already",
-      ],
-      ["background-job", "scheduling", "ConfirmLater", "--command", "ConfirmAppointment"],
-      ["command", "scheduling", "ReleaseHolds"],
-      ["job", "scheduling", "ReleaseHoldsHourly", "--every", "1h", "--command", "ReleaseHolds"],
-      ["integration-event", "scheduling", "AppointmentConfirmed"],
-      ["integration-handler", "scheduling", "PersonRegistered"],
-      ["route-group", "scheduling", "AgendaRoutes"],
-      ["route", "scheduling", "ReleaseHolds", "--group", "AgendaRoutes"],
-      ["adr", "scheduling", "AgendaFromAppointments"],
-    ],
+    steps: commandLines(`
+      aggregate scheduling Calendar
+      port scheduling SlotFinder
+      command scheduling ConfirmAppointment --aggregate Appointment --permission appointment.confirm
+      query scheduling ReadAgenda --permission agenda.read
+      error-code scheduling SLOT_TAKEN --status 409 --description "The slot is booked already"
+      background-job scheduling ConfirmLater --command ConfirmAppointment
+      command scheduling ReleaseHolds
+      job scheduling ReleaseHoldsHourly --every 1h --command ReleaseHolds
+      integration-event scheduling AppointmentConfirmed
+      integration-handler scheduling PersonRegistered
+      route-group scheduling AgendaRoutes
+      route scheduling ReleaseHolds --group AgendaRoutes
+      adr scheduling AgendaFromAppointments
+    `),
   },
   {
     context: "scheduling",
     worktree: "clinic-scheduling-rooms",
     branch: "build/scheduling-rooms",
-    steps: [
-      ["aggregate", "scheduling", "Room"],
-      ["port", "scheduling", "RoomFinder"],
-      [
-        "command",
-        "scheduling",
-        "RescheduleAppointment",
-        "--aggregate",
-        "Appointment",
-        "--permission",
-        "appointment.reschedule",
-      ],
-      ["query", "scheduling", "SearchRooms", "--permission", "room.read", "--search"],
-      [
-        "error-code",
-        "scheduling",
-        "ROOM_CLOSED",
-        "--status",
-        "409",
-        "--description",
-        "The room is closed",
-      ],
-      ["background-job", "scheduling", "RescheduleLater", "--command", "RescheduleAppointment"],
-      ["command", "scheduling", "SweepRooms"],
-      ["job", "scheduling", "SweepRoomsDaily", "--every", "1d", "--command", "SweepRooms"],
-      ["integration-event", "scheduling", "AppointmentRescheduled"],
-      ["integration-handler", "scheduling", "PersonRenamed"],
-      ["route-group", "scheduling", "RoomRoutes"],
-      ["route", "scheduling", "SearchRooms", "--group", "RoomRoutes"],
-      ["adr", "scheduling", "RoomsAsAggregates"],
-    ],
+    steps: commandLines(`
+      aggregate scheduling Room
+      port scheduling RoomFinder
+      command scheduling RescheduleAppointment --aggregate Appointment --permission appointment.reschedule
+      query scheduling SearchRooms --permission room.read --search
+      error-code scheduling ROOM_CLOSED --status 409 --description "The room is closed"
+      background-job scheduling RescheduleLater --command RescheduleAppointment
+      command scheduling SweepRooms
+      job scheduling SweepRoomsDaily --every 1d --command SweepRooms
+      integration-event scheduling AppointmentRescheduled
+      integration-handler scheduling PersonRenamed
+      route-group scheduling RoomRoutes
+      route scheduling SearchRooms --group RoomRoutes
+      adr scheduling RoomsAsAggregates
+    `),
   },
   {
     context: "notifications",
     worktree: "clinic-notifications",
     branch: "build/notifications",
-    steps: [
-      ["aggregate", "notifications", "Notice"],
-      ["port", "notifications", "Mailer"],
-      ["command", "notifications", "SendDigest", "--permission", "digest.send"],
-      ["query", "notifications", "SearchNotifications", "--search"],
-      [
-        "error-code",
-        "notifications",
-        "MAILBOX_FULL",
-        "--status",
-        "422",
-        "--description",
-        "The recipient's mailbox is full",
-      ],
-      ["background-job", "notifications", "SendDigestLater", "--command", "SendDigest"],
-      ["job", "notifications", "SendDigestDaily", "--every", "1d", "--command", "SendDigest"],
-      ["integration-event", "notifications", "NoticeSent"],
-      ["integration-handler", "notifications", "PersonRegistered"],
-      ["route-group", "notifications", "NoticeRoutes"],
-      ["route", "notifications", "SearchNotifications"],
-      ["adr", "notifications", "DigestOncePerDay"],
-    ],
+    steps: commandLines(`
+      aggregate notifications Notice
+      port notifications Mailer
+      command notifications SendDigest --permission digest.send
+      query notifications SearchNotifications --search
+      error-code notifications MAILBOX_FULL --status 422 --description "The recipient's mailbox is full"
+      background-job notifications SendDigestLater --command SendDigest
+      job notifications SendDigestDaily --every 1d --command SendDigest
+      integration-event notifications NoticeSent
+      integration-handler notifications PersonRegistered
+      route-group notifications NoticeRoutes
+      route notifications SearchNotifications
+      adr notifications DigestOncePerDay
+    `),
   },
 ];
 

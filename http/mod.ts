@@ -63,18 +63,12 @@ export {
 export { RequestMapper, Serializer } from "./declaration/mapper_serializer.ts";
 export * from "./declaration/define_route.ts";
 export * from "./pipeline/authenticator.ts";
-export {
-  pointer,
-  type Problem,
-  problem,
-  type ProblemIssue,
-  problemResponse,
-} from "./pipeline/problem.ts";
+export { pointer, type Problem, problem, type ProblemIssue } from "./pipeline/problem.ts";
 export type { GuardRefusal } from "./pipeline/handle_request.ts";
 export type { CompiledRoute, RouteParts, RouteResult } from "./pipeline/compiled_route.ts";
 export * from "./pipeline/http_plugin.ts";
-export * from "./pipeline/cors.ts";
-export * from "./openapi/openapi_document.ts";
+export { type CorsOptions } from "./pipeline/cors.ts";
+export { type OpenApiInfo, type OpenApiServer } from "./openapi/openapi_document.ts";
 export * from "./auth/jwt_authenticator.ts";
 export * from "./auth/invalid_token_error.ts";
 export {
@@ -85,8 +79,7 @@ export {
 export * from "./schema/class_schema.ts";
 export * from "./audit/audit_guard_refusals.ts";
 export type { DeclaredCode, RouteErrorCode } from "./contract/route_errors.ts";
-export type { ContractContext, RouteShape } from "./contract/route_contract.ts";
-export { type PipelineCode, pipelineCodes } from "./contract/pipeline_codes.ts";
+export type { ContractContext } from "./contract/route_contract.ts";
 export { UndeclaredErrorCode, type UndeclaredErrors } from "./contract/refusal_status.ts";
 export {
   apiDocsPolicy,

@@ -27,6 +27,7 @@ import {
   JobInterruptedError,
   jobsPlugin,
   JobTimeoutError,
+  WorkerStoppedError,
 } from "./mod.ts";
 
 const permissions = definePermissions("scheduling", {
@@ -118,7 +119,8 @@ function scenario(options: { start?: boolean; concurrency?: number } = {}) {
   @Background({ lease: "3s", maxAttempts: 2 })
   class IgnoreSignal {
     static readonly jobName = "scheduling.ignore-signal";
-    run(): Promise<void> {
+    run(_payload: Record<string, never>, execution: BackgroundJobExecution): Promise<void> {
+      world.signal = execution.signal;
       return new Promise((resolve) => {
         world.release = resolve;
       });
@@ -412,7 +414,7 @@ Deno.test("Cancelling a running job aborts its signal at the next heartbeat", as
   assert.equal(job?.attempts, 1);
 });
 
-Deno.test("stop() waits for the grace period, 30 s by default, then aborts and gives the job back uncounted", async () => {
+Deno.test("stop() waits for the grace period, 30 s by default, then aborts with WorkerStoppedError and gives the job back uncounted", async () => {
   const { app, jobs, world, clock, IgnoreSignal } = scenario({ start: true });
   await app.start();
   const { id } = await jobs.enqueue(IgnoreSignal, {});
@@ -427,6 +429,10 @@ Deno.test("stop() waits for the grace period, 30 s by default, then aborts and g
   assert.equal(stopped, false);
   clock.advance(1);
   await stopping;
+  assert.ok(
+    world.signal?.reason instanceof WorkerStoppedError,
+    "the job is told the worker stopped",
+  );
   const job = await jobs.find(id);
   assert.equal(job?.status, "waiting");
   assert.equal(job?.attempts, 0);

@@ -10,11 +10,7 @@ export {
   exponentialBackoff,
   type ExponentialBackoffOptions,
 } from "./declaration/backoff.ts";
-export {
-  Background,
-  type BackgroundJobSettings,
-  type BackgroundOptions,
-} from "./declaration/background.ts";
+export { Background, type BackgroundOptions } from "./declaration/background.ts";
 // The store contract: what a store implements (an extension point), and the helpers a store uses.
 export {
   type ClaimedJob,
@@ -59,9 +55,4 @@ export type { AttemptOutcome, AttemptResult } from "./worker/run_attempt.ts";
 export { type AttemptListener, Worker, type WorkerSettings } from "./worker/worker.ts";
 export { type BackgroundJobsApi, jobsPlugin, type JobsPluginOptions } from "./jobs_plugin.ts";
 export { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
-export {
-  Scheduled,
-  type ScheduledJobSettings,
-  type ScheduledOptions,
-  type ScheduledTick,
-} from "./declaration/scheduled.ts";
+export { Scheduled, type ScheduledOptions, type ScheduledTick } from "./declaration/scheduled.ts";

@@ -4,5 +4,5 @@
  *
  * @module
  */
-export * from "./outbox/job_outbox_migrations.ts";
+export { migrateJobOutbox } from "./outbox/job_outbox_migrations.ts";
 export * from "./outbox/outbox_job_store.ts";

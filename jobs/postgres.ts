@@ -3,5 +3,5 @@
  *
  * @module
  */
-export * from "./postgres/job_migrations.ts";
-export * from "./postgres/postgres_job_store.ts";
+export { migrateJobs } from "./postgres/job_migrations.ts";
+export { PostgresJobStore } from "./postgres/postgres_job_store.ts";

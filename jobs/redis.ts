@@ -4,8 +4,13 @@
  *
  * @module
  */
-export * from "./redis/redis_scripting.ts";
+export { type RedisScripting } from "./redis/redis_scripting.ts";
 export * from "./redis/adapters.ts";
 export * from "./redis/redis_job_store.ts";
-export * from "./redis/redis_durability.ts";
-export * from "./redis/redis_unavailable.ts";
+export {
+  checkRedisDurability,
+  type DurabilityFinding,
+  type DurabilityRequirement,
+  RedisNotDurableError,
+} from "./redis/redis_durability.ts";
+export { RedisUnavailableError } from "./redis/redis_unavailable.ts";

@@ -7,22 +7,33 @@
 export * from "./actor/actor.ts";
 export * from "./actor/session.ts";
 export * from "./actor/execution_context.ts";
-export * from "./tenancy/tenancy.ts";
+export {
+  defaultTenant,
+  readableTenants,
+  requireTenant,
+  type TenantsReached,
+  tenantsReached,
+} from "./tenancy/tenancy.ts";
 export * from "./tenancy/run_elevated.ts";
 export * from "./errors/concept_error.ts";
 export * from "./errors/access_errors.ts";
-export * from "./errors/kernel_refusals.ts";
+export {
+  ConcurrentUpdateError,
+  kernelStatusByCode,
+  ServiceUnavailableError,
+  type ServiceUnavailableOptions,
+  TenantRequiredError,
+} from "./errors/kernel_refusals.ts";
 export * from "./errors/error_codes.ts";
-export * from "./errors/error_reporter.ts";
+export { type ErrorReport, ErrorReporter } from "./errors/error_reporter.ts";
 export * from "./health/readiness.ts";
 export * from "./time/clock.ts";
 export * from "./time/test_clock.ts";
 export * from "./time/duration.ts";
-export * from "./ids/id.ts";
+export { IdGenerator, uuidv7 } from "./ids/id.ts";
 export {
   type AnyClass,
   classDecorator,
-  type ConcreteClass,
   type DeclarationKind,
   declarationKind,
   type KitClassDecorator,
@@ -34,10 +45,10 @@ export * from "./composition/module.ts";
 export * from "./composition/compose_application.ts";
 export * from "./messaging/message.ts";
 export * from "./messaging/permissions.ts";
-export { type Requirement, Requires, type Resource } from "./messaging/requires.ts";
+export { Requires, type Resource } from "./messaging/requires.ts";
 export { RetryOnConflict } from "./messaging/retry_on_conflict.ts";
 export * from "./messaging/access_policy.ts";
-export { type HandlerContext, Handles, type MessageHandler } from "./messaging/handles.ts";
+export { type HandlerContext, Handles } from "./messaging/handles.ts";
 export * from "./messaging/buses.ts";
 export * from "./unit_of_work/unit_of_work.ts";
 export * from "./unit_of_work/in_memory_transactions.ts";
@@ -51,7 +62,7 @@ export * from "./events/outbox.ts";
 export * from "./events/in_memory_outbox.ts";
 export * from "./events/handles_event.ts";
 export * from "./events/processed_events.ts";
-export * from "./events/event_publisher.ts";
+export { EventPublisher } from "./events/event_publisher.ts";
 export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";

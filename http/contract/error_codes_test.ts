@@ -21,6 +21,7 @@ import {
   type HttpPluginOptions,
   type HttpRequest,
   RouteGroup,
+  UndeclaredErrorCode,
   zodSchema,
 } from "../mod.ts";
 
@@ -213,7 +214,8 @@ Deno.test("A code the route does not declare: undeclaredErrors 'refuse' answers 
     String(reported[0]),
     /POST \/books\/:book\/loan answered code 'SHELF_LOCKED', which it does not declare/,
   );
-  assert.equal((reported[0] as Error).name, "UndeclaredErrorCode");
+  assert.ok(reported[0] instanceof UndeclaredErrorCode);
+  assert.equal(reported[0].name, "UndeclaredErrorCode");
 
   const lenient = library({}, reported);
   const answered = await lenient.fetch(lend("other"));

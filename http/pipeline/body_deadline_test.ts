@@ -80,7 +80,7 @@ Deno.test("a read done in time is not kept by its slot's timer until it fires", 
   assert.ok(kept < 50_000_000, `${kept} bytes kept after the reads`);
 });
 
-Deno.test("a deadline without a limit is the read itself", async () => {
+Deno.test("a deadline without a limit is the read itself", () => {
   const deadline = new BodyDeadline(Infinity);
   const read = Promise.resolve(1);
   assert.equal(deadline.race(read), read);

@@ -38,7 +38,6 @@ export interface CorsOptions {
  *
  * @example
  * ```ts
- * import { Cors } from "@kit/http";
  * const cors = new Cors({ origins: ["https://app.example"], maxAge: 600 });
  * cors.preflight("https://app.example", ["GET", "POST"])?.status; // 204
  * cors.preflight("https://evil.example", ["GET", "POST"]); // undefined: answered as without CORS

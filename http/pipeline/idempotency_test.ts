@@ -222,42 +222,38 @@ Deno.test("Idempotency-Key: the OpenAPI document states the header and the codes
 });
 
 Deno.test("Idempotent routes are writes with a store: a GET or a missing store is refused at composition", () => {
-  @Controller({
-    method: "GET",
-    path: "/x",
-    guards: [Authenticated],
-    response: { status: 200 },
-    idempotent: true,
-  })
+  const route = { guards: [Authenticated], idempotent: true } as const;
+  @Controller({ ...route, method: "GET", path: "/x", response: { status: 200 } })
   class ReadX {
     handle(): void {}
   }
-  assert.throws(
-    () =>
-      composeApplication({
-        modules: [defineModule("x", { declarations: [ReadX] })],
-        plugins: { http: httpPlugin({ idempotency: { store: new InMemoryIdempotencyStore() } }) },
-      }),
-    /Controller 'ReadX' is idempotent, but GET is not a write/,
-  );
-  @Controller({
-    method: "POST",
-    path: "/y",
-    guards: [Authenticated],
-    response: { status: 204 },
-    idempotent: true,
-  })
+  @Controller({ ...route, method: "POST", path: "/y", response: { status: 204 } })
   class WriteY {
     handle(): void {}
   }
-  assert.throws(
-    () =>
-      composeApplication({
-        modules: [defineModule("y", { declarations: [WriteY] })],
-        plugins: { http: httpPlugin({}) },
-      }),
-    /Controller 'WriteY' is idempotent: give httpPlugin\(\{ idempotency: \{ store \} \}\) a store/,
-  );
+  const cases = [
+    {
+      controller: ReadX,
+      http: { idempotency: { store: new InMemoryIdempotencyStore() } },
+      refused: /Controller 'ReadX' is idempotent, but GET is not a write/,
+    },
+    {
+      controller: WriteY,
+      http: {},
+      refused:
+        /Controller 'WriteY' is idempotent: give httpPlugin\(\{ idempotency: \{ store \} \}\) a store/,
+    },
+  ];
+  for (const { controller, http, refused } of cases) {
+    assert.throws(
+      () =>
+        composeApplication({
+          modules: [defineModule("x", { declarations: [controller] })],
+          plugins: { http: httpPlugin(http) },
+        }),
+      refused,
+    );
+  }
 });
 
 async function postgresWorld(sql: postgres.Sql): Promise<World> {

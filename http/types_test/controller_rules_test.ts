@@ -34,6 +34,17 @@ class Reason {
 }
 const classBody = classSchema(Reason);
 
+/** A POST route at `path` behind `Authenticated` that takes `body` and answers 204. */
+function takesBody<const B>(path: string, body: B) {
+  return {
+    method: "POST",
+    path,
+    guards: [Authenticated],
+    body,
+    response: { status: 204 },
+  } as const;
+}
+
 // Rule 3: handle names only the parts it reads, or takes no parameter.
 @Controller({
   method: "POST",
@@ -56,26 +67,14 @@ export class TakesNothing {
 
 // Rule 1: reading a part the declaration does not state does not compile.
 // @ts-expect-error query is not declared
-@Controller({
-  method: "POST",
-  path: "/c",
-  guards: [Authenticated],
-  body,
-  response: { status: 204 },
-})
+@Controller(takesBody("/c", body))
 export class ReadsUndeclaredQuery {
   handle(_request: HttpRequest<{ query: { page: number } }>): void {}
 }
 
 // Rule 1: reading a declared part with another type does not compile.
 // @ts-expect-error body.reason is a string, not a number
-@Controller({
-  method: "POST",
-  path: "/d",
-  guards: [Authenticated],
-  body,
-  response: { status: 204 },
-})
+@Controller(takesBody("/d", body))
 export class ReadsBodyWithWrongType {
   handle(_request: HttpRequest<{ body: { reason: number } }>): void {}
 }
@@ -95,72 +94,36 @@ export class AnswersWrongBody {
 }
 
 // The same rules hold with valibot, arktype (Standard Schema) and a custom schema.
-@Controller({
-  method: "POST",
-  path: "/f",
-  guards: [Authenticated],
-  body: valibotBody,
-  response: { status: 204 },
-})
+@Controller(takesBody("/f", valibotBody))
 export class ValibotBody {
   handle(_request: HttpRequest<{ body: { reason: string } }>): void {}
 }
 
 // @ts-expect-error valibot body.reason is a string
-@Controller({
-  method: "POST",
-  path: "/g",
-  guards: [Authenticated],
-  body: valibotBody,
-  response: { status: 204 },
-})
+@Controller(takesBody("/g", valibotBody))
 export class ValibotBodyWrongType {
   handle(_request: HttpRequest<{ body: { reason: boolean } }>): void {}
 }
 
 // @ts-expect-error arktype body.reason is a string
-@Controller({
-  method: "POST",
-  path: "/h",
-  guards: [Authenticated],
-  body: arkBody,
-  response: { status: 204 },
-})
+@Controller(takesBody("/h", arkBody))
 export class ArkBodyWrongType {
   handle(_request: HttpRequest<{ body: { reason: number } }>): void {}
 }
 
-@Controller({
-  method: "POST",
-  path: "/j",
-  guards: [Authenticated],
-  body: classBody,
-  response: { status: 204 },
-})
+@Controller(takesBody("/j", classBody))
 export class ClassBody {
   handle(_request: HttpRequest<{ body: Reason }>): void {}
 }
 
 // @ts-expect-error the class body's reason is a string
-@Controller({
-  method: "POST",
-  path: "/k",
-  guards: [Authenticated],
-  body: classBody,
-  response: { status: 204 },
-})
+@Controller(takesBody("/k", classBody))
 export class ClassBodyWrongType {
   handle(_request: HttpRequest<{ body: { reason: number } }>): void {}
 }
 
 // @ts-expect-error the custom body has no field count
-@Controller({
-  method: "POST",
-  path: "/i",
-  guards: [Authenticated],
-  body: customBody,
-  response: { status: 204 },
-})
+@Controller(takesBody("/i", customBody))
 export class CustomBodyWrongShape {
   handle(_request: HttpRequest<{ body: { count: number } }>): void {}
 }

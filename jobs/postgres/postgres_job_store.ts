@@ -52,8 +52,6 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 /** The longest a busy queue goes without a claim that also takes the jobs whose lease ended. */
 const sweepEveryMs = 1_000;
 
-export { jobsChannel };
-
 /**
  * Jobs on PostgreSQL (postgres.js), in the table `background_jobs` (created by `migrateJobs`) of
  * the connection's search path — the context's own schema. An enqueue writes in the caller's

@@ -1,45 +1,17 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { Redis as IORedis } from "ioredis";
-import {
-  type BackgroundJobExecution,
-  Command,
-  CommandBus,
-  composeApplication,
-  defineModule,
-  type EnqueueResult,
-  Handles,
-  JobQueue,
-  systemActor,
-} from "@kit/kernel";
+import { CommandBus, composeApplication, defineModule, JobQueue } from "@kit/kernel";
 import { acceptedSchema, Controller, httpPlugin, Public, zodSchema } from "@kit/http";
-import { skipWithoutRedisServer, startPrivateRedis } from "../../test_support/private_redis.ts";
-import { Background, jobsPlugin } from "../mod.ts";
-import { failFastRedisOptions, RedisJobStore, tcpScripting } from "../redis.ts";
+import { skipWithoutRedisServer } from "../../test_support/private_redis.ts";
+import { jobsPlugin } from "../mod.ts";
+import {
+  ClearCalendar,
+  RequestClearance,
+  RequestClearanceHandler,
+  withRedisToKill,
+} from "./_clearance_case.ts";
 
 const ignore = skipWithoutRedisServer;
-
-@Background()
-class ClearCalendar {
-  static readonly jobName = "calendars.clear";
-  run(_payload: { calendarId: string }, _execution: BackgroundJobExecution): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-class RequestClearance extends Command<EnqueueResult> {
-  constructor(readonly calendarId: string) {
-    super(systemActor);
-  }
-}
-
-@Handles(RequestClearance)
-class RequestClearanceHandler {
-  constructor(private readonly jobs: JobQueue) {}
-  handle(command: RequestClearance): Promise<EnqueueResult> {
-    return this.jobs.enqueue(ClearCalendar, { calendarId: command.calendarId });
-  }
-}
 
 @Controller({
   method: "POST",
@@ -63,14 +35,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const server = await startPrivateRedis(["--appendonly", "yes"]);
-    const redis = new IORedis(server.url, {
-      ...failFastRedisOptions({ connectTimeoutMs: 500 }),
-      lazyConnect: true,
-    });
-    await redis.connect();
-    try {
-      const store = new RedisJobStore(tcpScripting(redis), { listen: false, timeoutMs: 1_000 });
+    await withRedisToKill(async ({ server, store }) => {
       const app = composeApplication({
         modules: [defineModule("calendars", {
           declarations: [ClearCalendar, RequestClearanceHandler, RequestClearanceController],
@@ -101,9 +66,6 @@ Deno.test({
       assert.equal(problem.code, "SERVICE_UNAVAILABLE");
       assert.equal(problem.id, undefined);
       assert.ok(elapsed < 5_000, `answered within the time-out plus a margin (${elapsed} ms)`);
-    } finally {
-      redis.disconnect();
-      await server.close();
-    }
+    });
   },
 });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Redis as IORedis } from "ioredis";
 import { ignoreWithout, requireUrl } from "../../test_support/services.ts";
-import { RedisScript, tcpScripting } from "../redis.ts";
+import { tcpScripting } from "../redis.ts";
+import { RedisScript } from "./redis_scripting.ts";
 
 Deno.test({
   name: "RedisScript runs by SHA and falls back to its source after SCRIPT FLUSH",

@@ -50,6 +50,28 @@ function job(overrides: Partial<NewJob> = {}): NewJob {
   };
 }
 
+/** Checks that an attempt holding `leaseToken` may neither report (`stale`) nor complete. */
+async function refusesStale(
+  store: JobStore,
+  id: string,
+  leaseToken: string,
+  now: Date,
+): Promise<void> {
+  assert.equal(await store.jobReport({ id, leaseToken, now, leaseMs: 1_000 }), "stale");
+  const later = new Date(now.getTime() + 1);
+  assert.equal(await store.jobComplete({ id, leaseToken, now: later }), false);
+}
+
+/** Checks that a job waits again with no attempt counted, and that its next claim is attempt 1. */
+async function waitsAfresh(store: JobStore, id: string, now: Date): Promise<void> {
+  const found = await store.jobFind({ id, reach: {} });
+  assert.equal(found?.status, "waiting");
+  assert.equal(found?.attempts, 0);
+  const [again] = await store.jobClaim({ queue: "scheduling", limit: 1, now, ...leases });
+  assert.equal(again?.id, id);
+  assert.equal(again?.attempt, 1);
+}
+
 /**
  * The conformance suite every job store passes: every row of the job state table, idempotency
  * across tenants, stale reports, lease expiry, cancellation, revival and purge.
@@ -269,19 +291,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     });
     assert.equal(c2?.id, j.id);
     assert.equal(c2?.attempt, 2);
-    assert.equal(
-      await store.jobReport({
-        id: j.id,
-        leaseToken: c1!.leaseToken,
-        now: at(1_001),
-        leaseMs: 1_000,
-      }),
-      "stale",
-    );
-    assert.equal(
-      await store.jobComplete({ id: j.id, leaseToken: c1!.leaseToken, now: at(1_002) }),
-      false,
-    );
+    await refusesStale(store, j.id, c1!.leaseToken, at(1_001));
     assert.equal(
       await store.jobReport({
         id: j.id,
@@ -345,16 +355,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     await store.jobInsert({ job: j });
     const [c] = await store.jobClaim({ queue: "scheduling", limit: 1, now: t0, ...leases });
     assert.ok(await store.jobRelease({ id: j.id, leaseToken: c!.leaseToken, now: at(1) }));
-    const found = await store.jobFind({ id: j.id, reach: {} });
-    assert.equal(found?.status, "waiting");
-    assert.equal(found?.attempts, 0);
-    const [again] = await store.jobClaim({
-      queue: "scheduling",
-      limit: 1,
-      now: at(2),
-      ...leases,
-    });
-    assert.equal(again?.attempt, 1);
+    await waitsAfresh(store, j.id, at(2));
   });
 
   test("cancel ends a waiting job; a running one learns it at its next report", async (store) => {
@@ -366,19 +367,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     assert.ok(await store.jobCancel({ id: waiting.id, reach: {}, now: at(1) }));
     assert.equal((await store.jobFind({ id: waiting.id, reach: {} }))?.status, "cancelled");
     assert.ok(await store.jobCancel({ id: running.id, reach: {}, now: at(2) }));
-    assert.equal(
-      await store.jobReport({
-        id: running.id,
-        leaseToken: c!.leaseToken,
-        now: at(3),
-        leaseMs: 1_000,
-      }),
-      "stale",
-    );
-    assert.equal(
-      await store.jobComplete({ id: running.id, leaseToken: c!.leaseToken, now: at(4) }),
-      false,
-    );
+    await refusesStale(store, running.id, c!.leaseToken, at(3));
     assert.equal((await store.jobFind({ id: running.id, reach: {} }))?.status, "cancelled");
     assert.deepEqual(
       await store.jobClaim({ queue: "scheduling", limit: 5, now: at(10_000), ...leases }),
@@ -531,16 +520,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
       errorMessage: "x",
     });
     assert.ok(await store.jobRetryDead({ id: j.id, reach: {}, now: at(5_000) }));
-    const revived = await store.jobFind({ id: j.id, reach: {} });
-    assert.equal(revived?.status, "waiting");
-    assert.equal(revived?.attempts, 0);
-    const [again] = await store.jobClaim({
-      queue: "scheduling",
-      limit: 1,
-      now: at(5_000),
-      ...leases,
-    });
-    assert.equal(again?.attempt, 1);
+    await waitsAfresh(store, j.id, at(5_000));
   });
 
   test("purgeFinished deletes finished jobs before the instant, and frees their keys", async (store) => {

@@ -4,10 +4,10 @@ import {
   type ExecutionContext,
   hasRole,
   hasScopes,
-  reachesTenant,
   systemActor,
   userActor,
 } from "../mod.ts";
+import { reachesTenant } from "../tenancy/tenancy.ts";
 
 Deno.test("userActor builds a user with roles, tenants and attributes, and refuses an empty id", () => {
   const alice = userActor("alice", {

@@ -2,9 +2,6 @@
 /** Any class, abstract or not. */
 export type AnyClass = abstract new (...args: any[]) => unknown;
 
-/** A class that can be built with `new`. */
-export type ConcreteClass<T = unknown> = new (...args: any[]) => T;
-
 /**
  * A class decorator that works whether TypeScript compiles standard (TC39) decorators or
  * `experimentalDecorators`: it takes the class, and the decorator context when there is one.

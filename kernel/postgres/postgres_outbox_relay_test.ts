@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { z } from "zod";
 import { ignoreWithout, type TestDatabase, withTestDatabase } from "../../test_support/services.ts";
 import {
-  type Actor,
-  Command,
   composeApplication,
   currentUnitOfWork,
-  defineIntegrationEvent,
   defineModule,
   type ErrorReport,
   EventPublisher,
@@ -22,9 +18,7 @@ import {
   ProcessedEvents,
   processOnce,
   runInScope,
-  systemActor,
   TestClock,
-  token,
   type UnitOfWork,
   userActor,
 } from "../mod.ts";
@@ -35,20 +29,7 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "../postgres.ts";
-
-const Sql = token<postgres.Sql>("Sql");
-
-const Booked = defineIntegrationEvent({
-  type: "scheduling.appointment.booked",
-  version: 1,
-  payload: z.object({ appointmentId: z.string() }),
-});
-
-class Book extends Command<void> {
-  constructor(readonly appointmentId: string, actor: Actor = systemActor) {
-    super(actor);
-  }
-}
+import { AppointmentBooked, BookAppointment, Sql } from "./_booking_case.ts";
 
 /** Counts the units of work opened, so that a test sees how many transactions a batch took. */
 class CountingTransactions extends PostgresTransactions {
@@ -82,15 +63,15 @@ async function build(
     reported: [],
   };
 
-  @Handles(Book)
+  @Handles(BookAppointment)
   class BookHandler {
     constructor(private readonly events: EventPublisher) {}
-    async handle(command: Book): Promise<void> {
-      await this.events.publish(Booked, { appointmentId: command.appointmentId });
+    async handle(command: BookAppointment): Promise<void> {
+      await this.events.publish(AppointmentBooked, { appointmentId: command.appointmentId });
     }
   }
 
-  @HandlesEvent(Booked, { name: "notifications.appointments-appointment-booked" })
+  @HandlesEvent(AppointmentBooked, { name: "notifications.appointments-appointment-booked" })
   class NotifyPatient {
     constructor(private readonly sql: postgres.Sql, private readonly processed: ProcessedEvents) {}
     async handle(event: IntegrationEvent<{ appointmentId: string }>): Promise<void> {
@@ -141,7 +122,7 @@ async function build(
   /** Books one after another, a millisecond apart: deliveries are due in this order. */
   const book = async (...ids: string[]) => {
     for (const id of ids) {
-      await app.commands.execute(new Book(id));
+      await app.commands.execute(new BookAppointment(id));
       clock.advance(1);
     }
   };
@@ -288,8 +269,8 @@ relayTest(
     });
     const ann = userActor("ann", { tenants: ["practice-a"] });
     const bob = userActor("bob", { tenants: ["practice-b"] });
-    await app.commands.execute(new Book("a1", ann));
-    await app.commands.execute(new Book("b1", bob));
+    await app.commands.execute(new BookAppointment("a1", { actor: ann }));
+    await app.commands.execute(new BookAppointment("b1", { actor: bob }));
     world.failing.add("a1").add("b1");
     assert.equal(await relay.deliverDue(), 0);
     clock.advance(1_000);
@@ -414,7 +395,7 @@ relayTest(
       outbox.subscribe(new Map([["scheduling.appointment.booked", ["a.one", "b.two"]]]));
       const transactions = new PostgresTransactions(fresh);
       for (const n of [1, 2, 3]) {
-        const event = await Booked.create({ appointmentId: `a${n}` }, {
+        const event = await AppointmentBooked.create({ appointmentId: `a${n}` }, {
           occurredAt: new Date(Date.UTC(2026, 2, 1, 9, 0, n)),
         });
         await transactions.run((unit) => outbox.append(event, unit));
@@ -443,7 +424,7 @@ relayTest(
       const instant = new Date(Date.UTC(2026, 2, 1, 9, 30));
       const same = await Promise.all(
         ["s1", "s2", "s3", "s4", "s5", "s6"].map((id) =>
-          Booked.create({ appointmentId: id }, { occurredAt: instant })
+          AppointmentBooked.create({ appointmentId: id }, { occurredAt: instant })
         ),
       );
       await transactions.run(async (unit) => {

@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import type postgres from "postgres";
-import { z } from "zod";
 import { pgTest } from "../../test_support/services.ts";
 import {
-  Command,
   composeApplication,
-  defineIntegrationEvent,
   defineModule,
   EventPublisher,
   type EventsApi,
@@ -15,9 +12,7 @@ import {
   type IntegrationEvent,
   ProcessedEvents,
   processOnce,
-  systemActor,
   TestClock,
-  token,
 } from "../mod.ts";
 import { kernelMigrations } from "./kernel_migrations.ts";
 import { outboxBacklogCase } from "../events/_outbox_backlog_case.ts";
@@ -28,20 +23,7 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "../postgres.ts";
-
-const Sql = token<postgres.Sql>("Sql");
-
-const AppointmentBooked = defineIntegrationEvent({
-  type: "scheduling.appointment.booked",
-  version: 1,
-  payload: z.object({ appointmentId: z.string() }),
-});
-
-class BookAppointment extends Command<void> {
-  constructor(readonly appointmentId: string, readonly fail = false) {
-    super(systemActor);
-  }
-}
+import { AppointmentBooked, BookAppointment, Sql } from "./_booking_case.ts";
 
 async function build(sql: postgres.Sql) {
   await migrateKernel(sql);
@@ -120,7 +102,7 @@ pgTest(
   async ({ sql }) => {
     const { app, events, seen } = await build(sql);
     await assert.rejects(
-      () => app.commands.execute(new BookAppointment("a2", true)),
+      () => app.commands.execute(new BookAppointment("a2", { fail: true })),
       /booking refused/,
     );
     assert.equal((await sql`select count(*)::int as n from kit_outbox`)[0]!.n, 0);

@@ -52,7 +52,7 @@ export interface RunMigrationsOptions {
  *
  * @example
  * ```ts ignore
- * await runMigrations(sql, { table: "kit_jobs_migrations", migrations: jobMigrations, schema: "scheduling" });
+ * await runMigrations(sql, { table: "clinic_migrations", migrations: clinicMigrations, schema: "clinic" });
  * ```
  */
 export async function runMigrations(

@@ -12,7 +12,6 @@ import {
   Handles,
   isRefusal,
   Query,
-  reachesTenant,
   readableTenants,
   Requires,
   requireTenant,
@@ -23,6 +22,7 @@ import {
   tenantsReached,
   userActor,
 } from "../mod.ts";
+import { reachesTenant } from "./tenancy.ts";
 
 const ann = userActor("ann", { tenants: ["t1"] });
 const bob = userActor("bob", { tenants: ["t1", "t2"] });
