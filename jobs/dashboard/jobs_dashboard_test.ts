@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dashboardApp, job } from "./_test_app.ts";
+import { dashboardApp, job, t0 } from "./_test_app.ts";
 
 const operator = "olga;operator;t1";
 const reader = "rita;reader;t1";
@@ -69,6 +69,7 @@ Deno.test("an operator opens a job, cancels a waiting one and revives a dead one
   assert.equal(opened.status, 200);
   assert.equal(opened.body.status, "dead");
   assert.equal(opened.body.lastErrorCode, "BOOM");
+  assert.equal(opened.body.lastErrorAt, t0.toISOString());
   assert.equal(opened.body.attempts, 1);
   assert.equal(opened.body.tenantId, "t1");
 

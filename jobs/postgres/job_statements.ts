@@ -43,6 +43,7 @@ export const jobColumns: readonly string[] = [
   "progress_total",
   "checkpoint",
   "last_error_code",
+  "last_error_at",
   "created_at",
   "finished_at",
 ];
@@ -263,7 +264,7 @@ export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams)
     ), died as (
       update background_jobs j
       set status = 'dead', finished_at = ${now}, lease_token = null, lease_expires_at = null,
-        last_error_code = 'ATTEMPTS_EXHAUSTED',
+        last_error_code = 'ATTEMPTS_EXHAUSTED', last_error_at = ${now},
         last_error_message = 'The lease of the last attempt ended'
       from exhausted where j.id = exhausted.id
     ), due as (
@@ -354,7 +355,7 @@ export function failJob(
     retryAt?: Date | undefined;
   },
 ): Statement {
-  const { id, leaseToken, errorCode, errorMessage, retryAt } = params;
+  const { id, leaseToken, now, errorCode, errorMessage, retryAt } = params;
   const status = retryAt === undefined ? "dead" : "waiting";
   const runAt = retryAt ?? sql`run_at`;
   const finishedAt = retryAt === undefined ? params.now : null;
@@ -362,7 +363,7 @@ export function failJob(
     update background_jobs
     set status = ${status}, run_at = ${runAt}, finished_at = ${finishedAt},
       lease_token = null, lease_expires_at = null,
-      last_error_code = ${errorCode}, last_error_message = ${errorMessage}
+      last_error_code = ${errorCode}, last_error_message = ${errorMessage}, last_error_at = ${now}
     where id = ${id} and lease_token = ${leaseToken} and status = 'running'
     returning 1 as ok`;
 }

@@ -6,7 +6,7 @@
  * Hash fields: n name, q queue, p payload, a actor, t tenant, c correlation, tp traceparent,
  * s subject, k idempotency key, ik its key under idem:, st status, at attempts, mx max attempts, r due (ms), lt lease
  * token, le lease end (ms), d progress done, tt progress total, cp checkpoint, ec/em last error,
- * ca created (ms), fa finished (ms).
+ * ea its time (ms), ca created (ms), fa finished (ms).
  */
 import { RedisScript } from "./redis_scripting.ts";
 
@@ -80,7 +80,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', p .. 'running:' .. q, '-inf', no
   local f = redis.call('HMGET', key, 'at', 'mx', 'r')
   if tonumber(f[1]) >= tonumber(f[2]) then
     redis.call('HSET', key, 'st', 'dead', 'fa', ms(now), 'ec', 'ATTEMPTS_EXHAUSTED',
-      'em', 'The lease of the last attempt ended')
+      'em', 'The lease of the last attempt ended', 'ea', ms(now))
     redis.call('HDEL', key, 'lt', 'le')
     redis.call('ZREM', p .. 'running:' .. q, id)
     redis.call('ZADD', p .. 'finished', now, id)
@@ -151,7 +151,7 @@ local p, id, token, now, retry = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), A
 local key = p .. 'job:' .. id
 if not held(key, token) then return 0 end
 local q = redis.call('HGET', key, 'q')
-redis.call('HSET', key, 'ec', ARGV[5], 'em', ARGV[6])
+redis.call('HSET', key, 'ec', ARGV[5], 'em', ARGV[6], 'ea', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'running:' .. q, id)
 if retry == '' then

@@ -507,6 +507,7 @@ function toStored(h: Record<string, string>): StoredJob {
     ...(h.k === undefined ? {} : { idempotencyKey: h.k }),
     ...(h.cp === undefined ? {} : { checkpoint: JSON.parse(h.cp) as JsonValue }),
     ...(h.ec === undefined ? {} : { lastErrorCode: h.ec }),
+    ...(h.ea === undefined ? {} : { lastErrorAt: new Date(Number(h.ea)) }),
     ...(h.fa === undefined ? {} : { finishedAt: new Date(Number(h.fa)) }),
   };
 }

@@ -38,6 +38,7 @@ interface Row {
   checkpoint?: JsonValue;
   lastErrorCode?: string;
   lastErrorMessage?: string;
+  lastErrorAt?: number;
   leaseToken?: string;
   leaseExpiresAt?: number;
   finishedAt?: number;
@@ -120,6 +121,7 @@ export class InMemoryJobStore implements JobStore {
         this.#finish(row, "dead", now);
         row.lastErrorCode = "ATTEMPTS_EXHAUSTED";
         row.lastErrorMessage = "The lease of the last attempt ended";
+        row.lastErrorAt = now;
         continue;
       }
       row.status = "running";
@@ -152,6 +154,7 @@ export class InMemoryJobStore implements JobStore {
     if (row === undefined) return Promise.resolve(false);
     row.lastErrorCode = params.errorCode;
     row.lastErrorMessage = params.errorMessage;
+    row.lastErrorAt = params.now.getTime();
     if (params.retryAt === undefined) {
       this.#finish(row, "dead", params.now.getTime());
     } else {
@@ -344,6 +347,7 @@ export class InMemoryJobStore implements JobStore {
       progress: { ...row.progress },
       ...(row.checkpoint === undefined ? {} : { checkpoint: structuredClone(row.checkpoint) }),
       ...(row.lastErrorCode === undefined ? {} : { lastErrorCode: row.lastErrorCode }),
+      ...(row.lastErrorAt === undefined ? {} : { lastErrorAt: new Date(row.lastErrorAt) }),
       ...(row.finishedAt === undefined ? {} : { finishedAt: new Date(row.finishedAt) }),
     };
   }

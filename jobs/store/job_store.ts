@@ -56,6 +56,8 @@ export interface StoredJob extends NewJob {
   readonly checkpoint?: JsonValue;
   /** The error code of the last failed attempt. */
   readonly lastErrorCode?: string;
+  /** When the last failed attempt failed (its lease ended, for `ATTEMPTS_EXHAUSTED`). */
+  readonly lastErrorAt?: Date;
   /** When the job succeeded, died or was cancelled. */
   readonly finishedAt?: Date;
 }

@@ -142,6 +142,9 @@ export function jobStoreReadContract(test: JobStoreCase): void {
     const [found] = (await store.jobPage({ reach: {}, search: { id: failed.id }, limit: 1 })).jobs;
     assert.equal(found?.status, "dead");
     assert.equal(found?.lastErrorCode, "CALENDAR_GONE");
+    assert.deepEqual(found?.lastErrorAt, at(100_001));
+    const [never] = (await store.jobPage({ reach: {}, search: { id: other.id }, limit: 1 })).jobs;
+    assert.equal(never?.lastErrorAt, undefined);
   });
 
   test("a page answers each job's idempotency key (the scheduler's ticks are found by it)", async (store) => {

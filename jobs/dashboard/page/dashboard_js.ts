@@ -403,17 +403,18 @@ export const dashboardJs = `"use strict";
     if (focus) main.focus();
   }
 
-  // The store keeps a failed attempt's error code, not its time: a retrying job (waiting after
-  // a failure) shows when it is tried again (its runAt), a dead one when it died.
+  // A failed job shows its error code and when the last attempt failed; a retrying job (waiting
+  // after a failure) also when it is tried again (its runAt).
   function lastError(job) {
     if (!job.lastErrorCode) return "";
+    const failedAt = job.lastErrorAt ?? (job.status === "dead" ? job.finishedAt : undefined);
+    const when = failedAt ? " at " + new Date(failedAt).toLocaleString() : "";
     if (job.status === "waiting") {
-      return job.lastErrorCode + " (retry at " + new Date(job.runAt).toLocaleString() + ")";
+      return job.lastErrorCode + " (failed" + when + ", retry at " +
+        new Date(job.runAt).toLocaleString() + ")";
     }
-    if (job.status === "dead" && job.finishedAt) {
-      return job.lastErrorCode + " (died " + new Date(job.finishedAt).toLocaleString() + ")";
-    }
-    return job.lastErrorCode;
+    if (job.status === "dead") return job.lastErrorCode + " (died" + when + ")";
+    return job.lastErrorCode + (when ? " (failed" + when + ")" : "");
   }
 
   function row(term, value) {
@@ -463,8 +464,7 @@ export const dashboardJs = `"use strict";
         row("Enqueued by", job.actor.kind + " " + job.actor.id),
         row("Attempts", job.attempts + " of " + job.maxAttempts),
         row("Last error code", job.lastErrorCode),
-        row("Last error at", job.lastErrorCode && job.finishedAt && job.status === "dead"
-          ? new Date(job.finishedAt).toISOString() : undefined),
+        row("Last error at", job.lastErrorAt ? new Date(job.lastErrorAt).toISOString() : undefined),
         row("Progress", el("span", { class: "job-progress" }, progressOf(job))),
         row("Run at", new Date(job.runAt).toISOString()),
         row("Created", new Date(job.createdAt).toISOString()),
