@@ -515,6 +515,45 @@ export function countJobs(sql: Sql, reach: TenantReach): Statement {
     group by queue, status`;
 }
 
+/**
+ * The activity of a window, of the reach: a row per queue, bucket and kind — jobs succeeded and
+ * dead by `finished_at`, failed attempts by `last_error_at` (a job's last one). Indexes:
+ * `background_jobs_finished` `(finished_at)` and `background_jobs_failed` `(last_error_at)`
+ * (migration 3) bound each branch to the window. Locks nothing.
+ *
+ * @param sql The client.
+ * @param params The reach, the queue if any, the window's start and end, and a bucket's length.
+ * @returns The pending statement: rows `{ queue, kind, bucket, n }`.
+ */
+export function jobActivity(
+  sql: Sql,
+  params: {
+    reach: TenantReach;
+    queue?: string | undefined;
+    since: Date;
+    until: Date;
+    bucketMs: number;
+  },
+): Statement {
+  const { since, until, bucketMs } = params;
+  const queue = params.queue ?? null;
+  const reach = reachCondition(sql, params.reach);
+  const bucket = sql`floor(extract(epoch from (at - ${since}::timestamptz)) * 1000 / ${bucketMs})`;
+  return sql`
+    select queue, kind, ${bucket}::int as bucket, count(*)::int as n
+    from (
+      select queue, status as kind, finished_at as at from background_jobs
+      where finished_at >= ${since} and finished_at < ${until}
+        and status in ('succeeded', 'dead') and ${reach}
+        and (${queue}::text is null or queue = ${queue})
+      union all
+      select queue, 'failed', last_error_at from background_jobs
+      where last_error_at >= ${since} and last_error_at < ${until} and ${reach}
+        and (${queue}::text is null or queue = ${queue})
+    ) activity
+    group by queue, kind, 3`;
+}
+
 /** The filters of `pageJobs`; each one given narrows the page. */
 export interface PageFilters {
   readonly reach: TenantReach;

@@ -10,13 +10,18 @@ import {
   toQueuedJob,
 } from "./job_store.ts";
 import {
+  activityOf,
+  checkJobActivityParams,
   checkJobPageLimit,
   countJobs,
   decodeJobCursor,
   encodeJobCursor,
+  type JobActivityKind,
+  type JobActivityParams,
   type JobCountsParams,
   type JobPage,
   type JobPageParams,
+  type JobQueueActivity,
   type JobQueueCounts,
   type JobView,
   matchesJobSearch,
@@ -288,6 +293,27 @@ export class InMemoryJobStore implements JobStore {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** The activity of the jobs of the reach kept now, counted from their finish and error times. */
+  jobActivity(params: JobActivityParams): Promise<readonly JobQueueActivity[]> {
+    try {
+      checkJobActivityParams(params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const counts: { queue: string; kind: JobActivityKind; at: number }[] = [];
+    for (const row of this.#rows.values()) {
+      if (!reaches(params.reach, row.job.tenantId)) continue;
+      const queue = row.job.queue;
+      if (row.lastErrorAt !== undefined) {
+        counts.push({ queue, kind: "failed", at: row.lastErrorAt });
+      }
+      if (row.finishedAt !== undefined && (row.status === "succeeded" || row.status === "dead")) {
+        counts.push({ queue, kind: row.status, at: row.finishedAt });
+      }
+    }
+    return Promise.resolve(activityOf(params, counts));
   }
 
   /** The job of the reach, everything but its payload. */

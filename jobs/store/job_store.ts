@@ -7,9 +7,11 @@ import type {
   UnitOfWork,
 } from "@kit/kernel";
 import type {
+  JobActivityParams,
   JobCountsParams,
   JobPage,
   JobPageParams,
+  JobQueueActivity,
   JobQueueCounts,
   JobView,
 } from "./job_reads.ts";
@@ -206,6 +208,12 @@ export interface JobStore {
    * (`InvalidJobCursorError`).
    */
   jobPage(params: JobPageParams): Promise<JobPage>;
+  /**
+   * What the queues did in a window of time, bucket by bucket: jobs succeeded, attempts failed,
+   * jobs dead, of the jobs the reach covers (operators' charts). Rejects params out of bounds
+   * (`RangeError`, see `checkJobActivityParams`). Queues without activity are left out.
+   */
+  jobActivity(params: JobActivityParams): Promise<readonly JobQueueActivity[]>;
   /** The job, everything kept but its payload, when the reach covers it (operators). */
   jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined>;
   /** Every job kept, payload included, oldest first (tests and operators). */
