@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { TestClock } from "@kit/kernel";
 import { dashboardApp, job, t0 } from "./_test_app.ts";
 
 const operator = "olga;operator;t1";
@@ -38,6 +39,54 @@ Deno.test("an operator sees the queues' counts and pages through the jobs, newes
   assert.equal(bad.status, 400);
   assert.equal((bad.body as { code?: string }).code, "INVALID_CURSOR");
   assert.equal((await call("GET", "/ops/jobs/jobs?limit=201", operator)).status, 422);
+});
+
+Deno.test("a reader charts each queue's last hour, minute by minute, of the tenants the work reaches", async () => {
+  // Now is 08:00:30: the hour's 60 buckets run from 07:01 to the current minute, 08:00.
+  const { store, call, dead } = dashboardApp({ clock: new TestClock("2026-05-01T08:00:30Z") });
+  await dead(job(), "BOOM");
+  await dead(job({ tenantId: "t2", queue: "billing", name: "billing.send-invoice" }), "BOOM");
+  const ok = job({ runAt: new Date(t0.getTime() - 3_600_000) });
+  await store.jobInsert({ job: ok });
+  const [claimed] = await store.jobClaim({
+    queue: "scheduling",
+    limit: 1,
+    now: new Date(t0.getTime() - 120_000),
+    leases: {},
+    defaultLeaseMs: 60_000,
+  });
+  await store.jobComplete({
+    id: ok.id,
+    leaseToken: claimed!.leaseToken,
+    now: new Date(t0.getTime() - 90_000),
+  });
+  const answer = await call("GET", "/ops/jobs/activity", reader);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body.since, "2026-05-01T07:01:00.000Z");
+  assert.equal(answer.body.bucketMs, 60_000);
+  const [scheduling, ...others] = answer.body.queues as {
+    queue: string;
+    succeeded: number[];
+    failed: number[];
+    dead: number[];
+  }[];
+  assert.deepEqual(others, [], "the other tenant's billing queue is not answered");
+  assert.equal(scheduling?.queue, "scheduling");
+  const expected = (at: Record<number, number>) => Array.from({ length: 60 }, (_, i) => at[i] ?? 0);
+  assert.deepEqual(scheduling?.succeeded, expected({ 57: 1 }));
+  assert.deepEqual(scheduling?.failed, expected({ 59: 1 }));
+  assert.deepEqual(scheduling?.dead, expected({ 59: 1 }));
+  const other = await call("GET", "/ops/jobs/activity?queue=billing", otherOperator);
+  assert.deepEqual(
+    (other.body.queues as { queue: string }[]).map((q) => q.queue),
+    ["billing"],
+  );
+  assert.deepEqual(
+    (await call("GET", "/ops/jobs/activity?queue=billing", operator)).body.queues,
+    [],
+  );
+  assert.equal((await call("GET", "/ops/jobs/activity", patient)).status, 403);
+  assert.equal((await call("GET", "/ops/jobs/activity", undefined)).status, 401);
 });
 
 Deno.test("an operator searches jobs by name, subject, id and error code, and narrows by status", async () => {
@@ -186,6 +235,7 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
   };
   const expected: [string, string, string][] = [
     ["/ops/jobs/queues", "get", "jobs.read"],
+    ["/ops/jobs/activity", "get", "jobs.read"],
     ["/ops/jobs/events", "get", "jobs.read"],
     ["/ops/jobs/jobs", "get", "jobs.read"],
     ["/ops/jobs/jobs/{jobId}", "get", "jobs.read"],

@@ -8,6 +8,7 @@ import {
   CancelJob,
   PurgeFinishedJobs,
   ReadJob,
+  ReadJobActivity,
   ReadJobCounts,
   ReadJobPage,
   ReadOutboxBacklog,
@@ -44,6 +45,22 @@ const countsBody = zodSchema(
   }),
   { io: "output" },
 );
+const activityBody = zodSchema(
+  z.object({
+    since: z.iso.datetime().meta({ description: "The start of the first bucket" }),
+    bucketMs: z.number().int().meta({ description: "The length of a bucket, in ms" }),
+    queues: z.array(z.object({
+      queue: z.string(),
+      succeeded: z.array(count).meta({ description: "Jobs succeeded, per bucket, oldest first" }),
+      failed: z.array(count).meta({
+        description: "Failed attempts (those that made their job dead included), per bucket",
+      }),
+      dead: z.array(count).meta({ description: "Jobs dead, per bucket" }),
+    })),
+  }),
+  { io: "output" },
+);
+const activityQuery = zodSchema(z.object({ queue: z.string().min(1).max(200).optional() }));
 const pageBody = zodSchema(
   z.object({ jobs: z.array(jobJson), next: z.string().optional() }),
   { io: "output" },
@@ -135,6 +152,38 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       status: 200,
       body: { queues: await context.queries.execute(new ReadJobCounts(context.execution.actor)) },
     })),
+    defineRoute({
+      ...common,
+      method: "GET",
+      path: path("/activity"),
+      operationId: "jobsDashboardActivity",
+      summary:
+        "Each queue's activity of the last hour, minute by minute: jobs succeeded, attempts failed, jobs dead (permission jobs.read)",
+      request: { query: activityQuery },
+      responses: {
+        200: {
+          description: "The queues with activity in the hour, by name; 60 buckets each",
+          body: activityBody,
+        },
+      },
+    }, async ({ query, context }) => {
+      const window = await context.queries.execute(
+        new ReadJobActivity(context.execution.actor, query.queue),
+      );
+      return {
+        status: 200,
+        body: {
+          since: window.since.toISOString(),
+          bucketMs: window.bucketMs,
+          queues: window.queues.map(({ queue, buckets }) => ({
+            queue,
+            succeeded: buckets.map((b) => b.succeeded),
+            failed: buckets.map((b) => b.failed),
+            dead: buckets.map((b) => b.dead),
+          })),
+        },
+      };
+    }),
     defineRoute({
       ...common,
       method: "GET",
