@@ -230,7 +230,12 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
   const document = (await call("GET", "/openapi.json", undefined)).body as {
     paths: Record<
       string,
-      Record<string, { summary?: string; responses: Record<string, unknown>; security?: unknown }>
+      Record<string, {
+        summary?: string;
+        responses: Record<string, unknown>;
+        security?: unknown;
+        "x-permissions"?: unknown;
+      }>
     >;
   };
   const expected: [string, string, string][] = [
@@ -256,6 +261,7 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
       new RegExp(`permission ${permission.replace(".", "\\.")}`),
     );
     assert.deepEqual(operation.security, [{ bearer: [] }]);
+    assert.deepEqual(operation["x-permissions"], [permission], `${path} x-permissions`);
   }
   // The page and its assets: open to anyone (they hold no data): no credential, no 401.
   for (
@@ -265,5 +271,6 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
     assert.ok(operation, path);
     assert.deepEqual(operation.security, [], path);
     assert.equal(operation.responses["401"], undefined, path);
+    assert.equal(operation["x-permissions"], undefined, path);
   }
 });

@@ -18,6 +18,7 @@ import {
   RunScheduledJob,
 } from "./messages.ts";
 import type { ScheduledJobView } from "./schedules.ts";
+import { jobsPermissions } from "./permissions.ts";
 
 /** The options the routes are built from. */
 export interface DashboardRouteOptions {
@@ -146,6 +147,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/queues"),
       operationId: "jobsDashboardQueues",
+      permissions: [jobsPermissions["jobs.read"]],
       summary: "Each queue's jobs by status (permission jobs.read)",
       responses: { 200: { description: "The queues, by name", body: countsBody } },
     }, async ({ context }) => ({
@@ -157,6 +159,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/activity"),
       operationId: "jobsDashboardActivity",
+      permissions: [jobsPermissions["jobs.read"]],
       summary:
         "Each queue's activity of the last hour, minute by minute: jobs succeeded, attempts failed, jobs dead (permission jobs.read)",
       request: { query: activityQuery },
@@ -189,6 +192,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/jobs"),
       operationId: "jobsDashboardJobs",
+      permissions: [jobsPermissions["jobs.read"]],
       summary: "A page of jobs, newest first, searched and narrowed (permission jobs.read)",
       request: { query: pageQuery },
       responses: {
@@ -224,6 +228,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/jobs/:jobId"),
       operationId: "jobsDashboardJob",
+      permissions: [jobsPermissions["jobs.read"]],
       summary: "One job with its progress and checkpoint, never its payload (permission jobs.read)",
       request: { params: jobParams },
       responses: { 200: { description: "The job", body: jobBody } },
@@ -240,6 +245,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/jobs/:jobId/cancellation"),
       operationId: "jobsDashboardCancelJob",
+      permissions: [jobsPermissions["jobs.operate"]],
       summary: "Cancels a waiting or running job (permission jobs.operate)",
       request: { params: jobParams },
       responses: { 200: { description: "The job is cancelled", body: actedBody } },
@@ -253,6 +259,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/jobs/:jobId/revival"),
       operationId: "jobsDashboardReviveJob",
+      permissions: [jobsPermissions["jobs.operate"]],
       summary:
         "Revives a dead job: waiting, due now, attempts back to zero (permission jobs.operate)",
       request: { params: jobParams },
@@ -267,6 +274,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/queues/:queue/revival"),
       operationId: "jobsDashboardReviveDeadJobs",
+      permissions: [jobsPermissions["jobs.operate"]],
       summary: "Revives the dead jobs of a queue, up to 1,000 a call (permission jobs.operate)",
       request: { params: queueParams },
       responses: {
@@ -286,6 +294,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/purge"),
       operationId: "jobsDashboardPurge",
+      permissions: [jobsPermissions["jobs.operate"]],
       summary:
         "Deletes the jobs finished before an instant, of every tenant (permission jobs.operate; work that reaches every tenant)",
       request: { body: zodSchema(z.object({ before: z.iso.datetime() })) },
@@ -308,6 +317,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/schedules"),
       operationId: "jobsDashboardScheduledJobs",
+      permissions: [jobsPermissions["jobs.read"]],
       summary:
         "The application's scheduled jobs: interval, queue, last and next tick (permission jobs.read)",
       responses: {
@@ -326,6 +336,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/schedules/:name/run"),
       operationId: "jobsDashboardRunScheduledJob",
+      permissions: [jobsPermissions["jobs.operate"]],
       summary:
         "Enqueues one run of a scheduled job now, its schedule unchanged (permission jobs.operate)",
       request: { params: scheduleParams },
@@ -352,6 +363,7 @@ function outboxRoute(
     method: "GET",
     path: path("/outbox"),
     operationId: "jobsDashboardOutbox",
+    permissions: [jobsPermissions["jobs.read"]],
     summary:
       "The outbox's undelivered events by handler: pending, oldest pending's age, retrying, dead (permission jobs.read)",
     responses: { 200: { description: "The handlers with undelivered events", body: outboxBody } },
