@@ -84,9 +84,9 @@ export interface ControllerSpec {
    */
   readonly errors?: readonly DeclaredCode[];
   /**
-   * The permissions its use case requires (those of its command's or query's `@Requires`): the
-   * bus checks them; the route names them for its document, where its operation lists them, with
-   * its guards', as `x-permissions`.
+   * The permissions its use case requires, for its document: the commands and queries it sends
+   * (their `@Requires` permission: `[CancelAppointment]`), or permissions (or their names). The
+   * bus checks them; the operation lists them, with its guards', as `x-permissions`.
    */
   readonly permissions?: readonly RoutePermission[];
   /** Media types the route answers in (default `application/json`). */

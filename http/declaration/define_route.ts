@@ -52,9 +52,9 @@ export interface FunctionRouteSpec {
    */
   readonly errors?: readonly DeclaredCode[];
   /**
-   * The permissions its use case requires (those of the commands' and queries' `@Requires` it
-   * sends): the bus checks them; the route names them for its document, where its operation
-   * lists them as `x-permissions`.
+   * The permissions its use case requires, for its document: the commands and queries it sends
+   * (their `@Requires` permission: `[ClearCalendar]`), or permissions (or their names). The bus
+   * checks them; the operation lists them as `x-permissions`.
    */
   readonly permissions?: readonly RoutePermission[];
 }

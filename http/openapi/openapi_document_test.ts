@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { z } from "zod";
-import { composeApplication, defineModule, definePermissions } from "@kit/kernel";
+import {
+  AuthorizedQuery,
+  composeApplication,
+  defineModule,
+  definePermissions,
+  Query,
+  Requires,
+} from "@kit/kernel";
 import { Authenticated, Controller, defineRoute, httpPlugin, Public, zodSchema } from "../mod.ts";
 import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
 
@@ -152,12 +159,15 @@ Deno.test("Each operation whose permissions are known lists them as x-permission
   class ListInvoices {
     handle(): void {}
   }
+  @Requires(permissions["invoice.read"])
+  class ReadInvoice extends AuthorizedQuery<void> {}
+  class Unguarded extends Query<void> {}
   const read = defineRoute({
     method: "GET",
     path: "/invoices/:id",
     operationId: "readInvoice",
     security: ["bearer"],
-    permissions: ["invoice.read"],
+    permissions: [ReadInvoice, Unguarded],
     responses: { 204: { description: "The invoice" } },
   }, () => ({ status: 204 }));
   const document = composeApplication({
@@ -175,7 +185,11 @@ Deno.test("Each operation whose permissions are known lists them as x-permission
     ["invoice.read", "invoice.send"],
     "the controller's and its guard's, each once, sorted",
   );
-  assert.deepEqual(document.paths["/invoices/{id}"]!.get!["x-permissions"], ["invoice.read"]);
+  assert.deepEqual(
+    document.paths["/invoices/{id}"]!.get!["x-permissions"],
+    ["invoice.read"],
+    "the @Requires of the query it sends; a query without one requires none",
+  );
   assert.equal("x-permissions" in document.paths["/invoices"]!.get!, false, "none known: none");
   const result = await new Validator().validate(structuredClone(document));
   assert.equal(result.valid, true, JSON.stringify(result.errors));

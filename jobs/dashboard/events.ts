@@ -1,7 +1,6 @@
 import { currentScope, isRefusal, runInScope, type WorkScope } from "@kit/kernel";
 import { defineRoute, type FunctionRoute } from "@kit/http";
 import { ReadJobCounts, ReadJobPage } from "./messages.ts";
-import { jobsPermissions } from "./permissions.ts";
 
 /** How the event stream of the dashboard paces itself (see `JobsDashboardOptions.events`). */
 export interface DashboardEventOptions {
@@ -61,7 +60,7 @@ export function dashboardEventRoute(
     method: "GET",
     path: options.prefix.replace(/\/+$/, "") + "/events",
     operationId: "jobsDashboardEvents",
-    permissions: [jobsPermissions["jobs.read"]],
+    permissions: [ReadJobCounts, ReadJobPage],
     summary:
       "Server-sent events (text/event-stream): each queue's counts and the running jobs' progress, as they change (permission jobs.read)",
     security: options.security,

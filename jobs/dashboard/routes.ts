@@ -18,7 +18,6 @@ import {
   RunScheduledJob,
 } from "./messages.ts";
 import type { ScheduledJobView } from "./schedules.ts";
-import { jobsPermissions } from "./permissions.ts";
 
 /** The options the routes are built from. */
 export interface DashboardRouteOptions {
@@ -147,7 +146,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/queues"),
       operationId: "jobsDashboardQueues",
-      permissions: [jobsPermissions["jobs.read"]],
+      permissions: [ReadJobCounts],
       summary: "Each queue's jobs by status (permission jobs.read)",
       responses: { 200: { description: "The queues, by name", body: countsBody } },
     }, async ({ context }) => ({
@@ -159,7 +158,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/activity"),
       operationId: "jobsDashboardActivity",
-      permissions: [jobsPermissions["jobs.read"]],
+      permissions: [ReadJobActivity],
       summary:
         "Each queue's activity of the last hour, minute by minute: jobs succeeded, attempts failed, jobs dead (permission jobs.read)",
       request: { query: activityQuery },
@@ -192,7 +191,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/jobs"),
       operationId: "jobsDashboardJobs",
-      permissions: [jobsPermissions["jobs.read"]],
+      permissions: [ReadJobPage],
       summary: "A page of jobs, newest first, searched and narrowed (permission jobs.read)",
       request: { query: pageQuery },
       responses: {
@@ -228,7 +227,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/jobs/:jobId"),
       operationId: "jobsDashboardJob",
-      permissions: [jobsPermissions["jobs.read"]],
+      permissions: [ReadJob],
       summary: "One job with its progress and checkpoint, never its payload (permission jobs.read)",
       request: { params: jobParams },
       responses: { 200: { description: "The job", body: jobBody } },
@@ -245,7 +244,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/jobs/:jobId/cancellation"),
       operationId: "jobsDashboardCancelJob",
-      permissions: [jobsPermissions["jobs.operate"]],
+      permissions: [CancelJob],
       summary: "Cancels a waiting or running job (permission jobs.operate)",
       request: { params: jobParams },
       responses: { 200: { description: "The job is cancelled", body: actedBody } },
@@ -259,7 +258,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/jobs/:jobId/revival"),
       operationId: "jobsDashboardReviveJob",
-      permissions: [jobsPermissions["jobs.operate"]],
+      permissions: [ReviveJob],
       summary:
         "Revives a dead job: waiting, due now, attempts back to zero (permission jobs.operate)",
       request: { params: jobParams },
@@ -274,7 +273,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/queues/:queue/revival"),
       operationId: "jobsDashboardReviveDeadJobs",
-      permissions: [jobsPermissions["jobs.operate"]],
+      permissions: [ReviveDeadJobs],
       summary: "Revives the dead jobs of a queue, up to 1,000 a call (permission jobs.operate)",
       request: { params: queueParams },
       responses: {
@@ -294,7 +293,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/purge"),
       operationId: "jobsDashboardPurge",
-      permissions: [jobsPermissions["jobs.operate"]],
+      permissions: [PurgeFinishedJobs],
       summary:
         "Deletes the jobs finished before an instant, of every tenant (permission jobs.operate; work that reaches every tenant)",
       request: { body: zodSchema(z.object({ before: z.iso.datetime() })) },
@@ -317,7 +316,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/schedules"),
       operationId: "jobsDashboardScheduledJobs",
-      permissions: [jobsPermissions["jobs.read"]],
+      permissions: [ReadScheduledJobs],
       summary:
         "The application's scheduled jobs: interval, queue, last and next tick (permission jobs.read)",
       responses: {
@@ -336,7 +335,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/schedules/:name/run"),
       operationId: "jobsDashboardRunScheduledJob",
-      permissions: [jobsPermissions["jobs.operate"]],
+      permissions: [RunScheduledJob],
       summary:
         "Enqueues one run of a scheduled job now, its schedule unchanged (permission jobs.operate)",
       request: { params: scheduleParams },
@@ -363,7 +362,7 @@ function outboxRoute(
     method: "GET",
     path: path("/outbox"),
     operationId: "jobsDashboardOutbox",
-    permissions: [jobsPermissions["jobs.read"]],
+    permissions: [ReadOutboxBacklog],
     summary:
       "The outbox's undelivered events by handler: pending, oldest pending's age, retrying, dead (permission jobs.read)",
     responses: { 200: { description: "The handlers with undelivered events", body: outboxBody } },
