@@ -57,7 +57,7 @@ Deno.test("a shared deadline timer never holds the process open after the reads"
   assert.ok(performance.now() - started < 60_000);
 });
 
-Deno.test("a deadline without a limit is the read itself", async () => {
+Deno.test("a deadline without a limit is the read itself", () => {
   const deadline = new BodyDeadline(Infinity);
   const read = Promise.resolve(1);
   assert.equal(deadline.race(read), read);
