@@ -219,6 +219,13 @@ export type JobActivityKind = "succeeded" | "failed" | "dead";
 /**
  * Refuses the params of `jobActivity` a store cannot answer (a store calls it first): `since`
  * and `bucketMs` not whole minutes, `buckets` not a positive integer, a window longer than a day.
+ *
+ * @example
+ * ```ts
+ * import { checkJobActivityParams } from "@kit/jobs";
+ * const since = new Date("2026-05-01T07:00:00Z");
+ * checkJobActivityParams({ reach: {}, since, bucketMs: 60_000, buckets: 60 }); // the last hour
+ * ```
  */
 export function checkJobActivityParams(params: JobActivityParams): void {
   const since = params.since.getTime();
@@ -242,6 +249,16 @@ export function checkJobActivityParams(params: JobActivityParams): void {
  * Sums counts into the buckets of the params, queues sorted by name; a queue with no count in
  * the window is left out. Counts outside the window, of another queue than `params.queue`, are
  * dropped (the reach is the caller's to apply).
+ *
+ * @example
+ * ```ts
+ * import { activityOf } from "@kit/jobs";
+ * const since = new Date("2026-05-01T07:00:00Z");
+ * const at = since.getTime() + 90_000; // in the second minute
+ * activityOf({ reach: {}, since, bucketMs: 60_000, buckets: 2 }, [
+ *   { queue: "billing", kind: "succeeded", at },
+ * ]); // [{ queue: "billing", buckets: [{ start, succeeded: 0, ... }, { succeeded: 1, ... }] }]
+ * ```
  */
 export function activityOf(
   params: JobActivityParams,
