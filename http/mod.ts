@@ -62,6 +62,7 @@ export {
 } from "./declaration/controller.ts";
 export { RequestMapper, Serializer } from "./declaration/mapper_serializer.ts";
 export * from "./declaration/define_route.ts";
+export type { RoutePermission } from "./declaration/route_permissions.ts";
 export * from "./pipeline/authenticator.ts";
 export { pointer, type Problem, problem, type ProblemIssue } from "./pipeline/problem.ts";
 export type { GuardRefusal } from "./pipeline/handle_request.ts";

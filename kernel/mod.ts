@@ -45,7 +45,7 @@ export * from "./composition/module.ts";
 export * from "./composition/compose_application.ts";
 export * from "./messaging/message.ts";
 export * from "./messaging/permissions.ts";
-export { Requires, type Resource } from "./messaging/requires.ts";
+export { type Requirement, requirementOf, Requires, type Resource } from "./messaging/requires.ts";
 export { RetryOnConflict } from "./messaging/retry_on_conflict.ts";
 export * from "./messaging/access_policy.ts";
 export { type HandlerContext, Handles } from "./messaging/handles.ts";

@@ -41,6 +41,25 @@ Deno.test("the OpenAPI document is valid OpenAPI 3.1 and documents every route o
   assert.ok(clearance.includes("UNKNOWN_CLEARANCE"));
 });
 
+Deno.test("every operation closed to anonymous callers lists its permissions as x-permissions", async () => {
+  const document = parse(await readFile(root + "openapi/scheduling.yaml", "utf8"));
+  type Operation = { security?: unknown[]; "x-permissions"?: string[] };
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const open = Array.isArray(operation.security) && operation.security.length === 0;
+      if (open) assert.equal(operation["x-permissions"], undefined, `${method} ${path}`);
+      else assert.ok(operation["x-permissions"]?.length, `${method} ${path} lists its permissions`);
+    }
+  }
+  assert.deepEqual(paths["/appointments/{appointmentId}/cancellation"]?.post?.["x-permissions"], [
+    "appointment.cancel",
+  ]);
+  assert.deepEqual(paths["/ops/jobs/jobs/{jobId}/revival"]?.post?.["x-permissions"], [
+    "jobs.operate",
+  ]);
+});
+
 Deno.test("each code is documented under the one status its context declares (PERSON_REGISTERED and ALREADY_INVITED: 409)", async () => {
   const document = parse(await readFile(root + "openapi/scheduling.yaml", "utf8"));
   const statusesOf = new Map<string, Set<string>>();

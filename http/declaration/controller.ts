@@ -10,6 +10,7 @@ import {
 import type { Infer, Schema } from "../schema/schema.ts";
 import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { GuardLike } from "./guard.ts";
+import type { RoutePermission } from "./route_permissions.ts";
 import type { HttpRequest } from "./http_request.ts";
 import { Public } from "./built_in_guards.ts";
 import { checkPath } from "./route_group.ts";
@@ -82,6 +83,12 @@ export interface ControllerSpec {
    * refused when the application composes.
    */
   readonly errors?: readonly DeclaredCode[];
+  /**
+   * The permissions its use case requires, for its document: the commands and queries it sends
+   * (their `@Requires` permission: `[CancelAppointment]`), or permissions (or their names). The
+   * bus checks them; the operation lists them, with its guards', as `x-permissions`.
+   */
+  readonly permissions?: readonly RoutePermission[];
   /** Media types the route answers in (default `application/json`). */
   readonly produces?: readonly string[];
   /** Cache policy. */

@@ -14,6 +14,7 @@ import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { Infer, Schema } from "../schema/schema.ts";
 import type { HttpMethod } from "./controller.ts";
 import { checkPath } from "./route_group.ts";
+import { permissionNames, type RoutePermission } from "./route_permissions.ts";
 
 /** The declaration of a function route. */
 export interface FunctionRouteSpec {
@@ -50,6 +51,12 @@ export interface FunctionRouteSpec {
    * of codes of known status; those the pipeline answers by itself join them.
    */
   readonly errors?: readonly DeclaredCode[];
+  /**
+   * The permissions its use case requires, for its document: the commands and queries it sends
+   * (their `@Requires` permission: `[ClearCalendar]`), or permissions (or their names). The bus
+   * checks them; the operation lists them as `x-permissions`.
+   */
+  readonly permissions?: readonly RoutePermission[];
 }
 
 /** What a function route's handler receives: the declared parts, validated, and its context. */
@@ -123,6 +130,7 @@ export function defineRoute<const S extends FunctionRouteSpec>(
         );
       }
       const security = [...spec.security].sort();
+      const permissions = permissionNames(spec.permissions);
       const request = spec.request ?? {};
       const errors = routeErrors(
         contract,
@@ -149,6 +157,7 @@ export function defineRoute<const S extends FunctionRouteSpec>(
         operationId: spec.operationId,
         ...(spec.summary ? { summary: spec.summary } : {}),
         tags: spec.tags ?? [],
+        ...(permissions.length > 0 ? { permissions } : {}),
         guards: security.length > 0 ? [() => identified] : [],
         guardNames: security.length > 0 ? [`security(${security.join(", ")})`] : [],
         errors,

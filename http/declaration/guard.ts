@@ -32,6 +32,11 @@ export interface GuardDocuments {
   readonly errors?: readonly DeclaredCode[];
   /** Security schemes it checks (`bearer`, `apiKey`). */
   readonly security?: readonly string[];
+  /**
+   * Names of the permissions it checks (`appointment.cancel`): listed in the `x-permissions` of
+   * every operation behind it.
+   */
+  readonly permissions?: readonly string[];
 }
 
 /**

@@ -55,8 +55,9 @@ const problemSchema: JsonSchema = {
 
 /**
  * The OpenAPI 3.1 document of compiled routes: paths, operations, parameters, bodies, success
- * responses, every declared error code under its status with the problem schema, and security.
- * Deterministic: the same routes give the same bytes.
+ * responses, every declared error code under its status with the problem schema, security, and
+ * the permissions a route requires as the extension `x-permissions` (an array of permission
+ * names, sorted; absent on a route that names none). Deterministic: the same routes give the same bytes.
  */
 export function openApiDocument(
   routes: readonly CompiledRoute[],
@@ -78,6 +79,9 @@ export function openApiDocument(
     const operation: Record<string, unknown> = { operationId: route.operationId };
     if (route.summary) operation.summary = route.summary;
     if (route.tags.length > 0) operation.tags = [...route.tags];
+    if (route.permissions !== undefined && route.permissions.length > 0) {
+      operation["x-permissions"] = [...route.permissions];
+    }
     const parameters = [
       ...parametersOf(route.parts.params, "path"),
       ...parametersOf(route.parts.query, "query"),

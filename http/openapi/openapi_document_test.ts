@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { z } from "zod";
-import { composeApplication, defineModule } from "@kit/kernel";
-import { Controller, httpPlugin, Public, zodSchema } from "../mod.ts";
+import {
+  AuthorizedQuery,
+  composeApplication,
+  defineModule,
+  definePermissions,
+  Query,
+  Requires,
+} from "@kit/kernel";
+import { Authenticated, Controller, defineRoute, httpPlugin, Public, zodSchema } from "../mod.ts";
 import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
 
 Deno.test("The OpenAPI document is valid OpenAPI 3.1 (checked by a real validator)", async () => {
@@ -120,4 +127,85 @@ Deno.test("The document states integer bounds only where the schema does, and it
   assert.equal(days!.schema.maximum, 31);
   assert.deepEqual(document.info.license, { name: "MIT", identifier: "MIT" });
   assert.deepEqual(document.servers, [{ url: "/", description: "This server" }]);
+});
+
+Deno.test("Each operation whose permissions are known lists them as x-permissions: its own and its guards'", async () => {
+  const permissions = definePermissions("billing", {
+    "invoice.read": { description: "See invoices" },
+    "invoice.send": { description: "Send invoices" },
+  });
+  const SendsInvoices = {
+    name: "SendsInvoices",
+    documents: { errors: ["UNAUTHORIZED", "FORBIDDEN"], permissions: ["invoice.send"] },
+    check(): void {},
+  } as const;
+  @Controller({
+    method: "POST",
+    path: "/invoices/:id/sending",
+    guards: [SendsInvoices],
+    params: zodSchema(z.object({ id: z.string() })),
+    permissions: [permissions["invoice.send"], permissions["invoice.read"]],
+    response: { status: 204 },
+  })
+  class SendInvoice {
+    handle(): void {}
+  }
+  @Controller({
+    method: "GET",
+    path: "/invoices",
+    guards: [Authenticated],
+    response: { status: 204 },
+  })
+  class ListInvoices {
+    handle(): void {}
+  }
+  @Requires(permissions["invoice.read"])
+  class ReadInvoice extends AuthorizedQuery<void> {}
+  class Unguarded extends Query<void> {}
+  const read = defineRoute({
+    method: "GET",
+    path: "/invoices/:id",
+    operationId: "readInvoice",
+    security: ["bearer"],
+    permissions: [ReadInvoice, Unguarded],
+    responses: { 204: { description: "The invoice" } },
+  }, () => ({ status: 204 }));
+  const document = composeApplication({
+    modules: [defineModule("billing", { declarations: [SendInvoice, ListInvoices] })],
+    plugins: {
+      http: httpPlugin({
+        authenticators: [{ scheme: "bearer", authenticate: () => undefined }],
+        routes: [read],
+        info: { title: "Billing", version: "1.0.0" },
+      }),
+    },
+  }).http.openapi() as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  assert.deepEqual(
+    document.paths["/invoices/{id}/sending"]!.post!["x-permissions"],
+    ["invoice.read", "invoice.send"],
+    "the controller's and its guard's, each once, sorted",
+  );
+  assert.deepEqual(
+    document.paths["/invoices/{id}"]!.get!["x-permissions"],
+    ["invoice.read"],
+    "the @Requires of the query it sends; a query without one requires none",
+  );
+  assert.equal("x-permissions" in document.paths["/invoices"]!.get!, false, "none known: none");
+  const result = await new Validator().validate(structuredClone(document));
+  assert.equal(result.valid, true, JSON.stringify(result.errors));
+  assert.throws(
+    () =>
+      defineRoute({
+        method: "GET",
+        path: "/x",
+        operationId: "x",
+        security: [],
+        permissions: [""],
+        responses: { 204: { description: "x" } },
+      }, () => ({ status: 204 })).compile(
+        {} as never,
+        { authenticators: [], securitySchemes: {}, security: [] } as never,
+      ),
+    TypeError,
+  );
 });

@@ -38,6 +38,11 @@ export interface CompiledRoute {
   readonly summary?: string;
   /** Its tags in the document. */
   readonly tags: readonly string[];
+  /**
+   * The names of the permissions it requires, sorted (its own and its guards'), for the
+   * document's `x-permissions`; absent when none is known.
+   */
+  readonly permissions?: readonly string[];
   /** Its guards, outermost group's first, each built per request. */
   readonly guards: readonly (() => Guard)[];
   /** Its guards' names, in the same order (for the document and the audit). */

@@ -24,6 +24,7 @@ import {
   serializerDeclarations,
 } from "../declaration/mapper_serializer.ts";
 import { joinPaths, resolveGroup } from "../declaration/route_group.ts";
+import { permissionNames } from "../declaration/route_permissions.ts";
 import type { FunctionRoute } from "../declaration/define_route.ts";
 import {
   openApiDocument,
@@ -280,6 +281,10 @@ function compileController(
     declaredCodes.push(...documentsOf(guard).errors ?? []);
     for (const scheme of documentsOf(guard).security ?? []) security.add(scheme);
   }
+  const permissions = permissionNames(
+    spec.permissions,
+    ...guards.map((guard) => documentsOf(guard).permissions),
+  );
   const idempotency = spec.idempotent === true ? {} : spec.idempotent || undefined;
   if (idempotency !== undefined) {
     declaredCodes.push(...idempotencyErrors(target, spec, idempotency, options));
@@ -325,6 +330,7 @@ function compileController(
     operationId: operationIdOf(target.name),
     ...(spec.summary ? { summary: spec.summary } : {}),
     tags: [...new Set(group?.tags ?? [])],
+    ...(permissions.length > 0 ? { permissions } : {}),
     guards: guards.map((guard) => resolver(root, guard)),
     guardNames: guards.map(guardName),
     errors,

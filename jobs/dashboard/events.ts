@@ -60,6 +60,7 @@ export function dashboardEventRoute(
     method: "GET",
     path: options.prefix.replace(/\/+$/, "") + "/events",
     operationId: "jobsDashboardEvents",
+    permissions: [ReadJobCounts, ReadJobPage],
     summary:
       "Server-sent events (text/event-stream): each queue's counts and the running jobs' progress, as they change (permission jobs.read)",
     security: options.security,

@@ -15,6 +15,7 @@ import {
   CancelJob,
   PurgeFinishedJobs,
   ReadJob,
+  ReadJobActivity,
   ReadJobCounts,
   ReadJobPage,
   ReadOutboxBacklog,
@@ -28,6 +29,11 @@ import { readSchedules, type ScheduledJobView } from "./schedules.ts";
 import { type OutboxBacklogView, readOutboxBacklog } from "./outbox_backlog.ts";
 import { ScheduledJobs, type ScheduleEntry } from "../worker/scheduler.ts";
 import { dashboardReach } from "./reach.ts";
+import type { JobActivityWindow } from "./messages.ts";
+
+/** The buckets of the activity the dashboard charts: the last hour, a minute each. */
+export const activityBuckets = 60;
+const minuteMs = 60_000;
 
 /** The most dead jobs one `ReviveDeadJobs` revives. */
 export const reviveBatchLimit = 1_000;
@@ -59,6 +65,21 @@ export function dashboardHandlers(store: JobStore, outbox?: Outbox): readonly Da
   class ReadJobCountsHandler {
     handle(_query: ReadJobCounts) {
       return store.jobCounts({ reach: dashboardReach() });
+    }
+  }
+  class ReadJobActivityHandler {
+    constructor(private readonly clock: Clock) {}
+    async handle(query: ReadJobActivity): Promise<JobActivityWindow> {
+      const now = this.clock.now().getTime();
+      const since = new Date(now - (now % minuteMs) - (activityBuckets - 1) * minuteMs);
+      const queues = await store.jobActivity({
+        reach: dashboardReach(),
+        since,
+        bucketMs: minuteMs,
+        buckets: activityBuckets,
+        ...(query.queue === undefined ? {} : { queue: query.queue }),
+      });
+      return { since, bucketMs: minuteMs, queues };
     }
   }
   class ReadJobPageHandler {
@@ -173,6 +194,7 @@ export function dashboardHandlers(store: JobStore, outbox?: Outbox): readonly Da
   return [
     { message: ReadJobCounts, handler: ReadJobCountsHandler, deps: [] },
     { message: ReadJobPage, handler: ReadJobPageHandler, deps: [] },
+    { message: ReadJobActivity, handler: ReadJobActivityHandler, deps: [Clock] },
     { message: ReadJob, handler: ReadJobHandler, deps: [] },
     { message: CancelJob, handler: CancelJobHandler, deps: [JobQueue] },
     { message: ReviveJob, handler: ReviveJobHandler, deps: [JobQueue] },

@@ -17,6 +17,9 @@ export const jobJson = z.object({
   tenantId: z.string().optional(),
   subject: z.string().optional(),
   lastErrorCode: z.string().optional(),
+  lastErrorAt: z.iso.datetime().optional().meta({
+    description: "When the last failed attempt failed",
+  }),
   actor: z.object({ kind: z.enum(["user", "service", "system"]), id: z.string() }),
   correlationId: z.string(),
   traceId: z.string().optional(),
@@ -46,6 +49,7 @@ export function toJobJson(job: JobView, options: { checkpoint?: boolean } = {}):
     ...(job.tenantId === undefined ? {} : { tenantId: job.tenantId }),
     ...(job.subject === undefined ? {} : { subject: job.subject }),
     ...(job.lastErrorCode === undefined ? {} : { lastErrorCode: job.lastErrorCode }),
+    ...(job.lastErrorAt === undefined ? {} : { lastErrorAt: job.lastErrorAt.toISOString() }),
     actor: { kind: job.actor.kind, id: job.actor.id },
     correlationId: job.correlationId,
     ...(traceId === undefined ? {} : { traceId }),

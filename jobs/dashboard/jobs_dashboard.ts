@@ -6,6 +6,7 @@ import {
   CancelJob,
   PurgeFinishedJobs,
   ReadJob,
+  ReadJobActivity,
   ReadJobCounts,
   ReadJobPage,
   ReadOutboxBacklog,
@@ -64,7 +65,8 @@ export interface JobsDashboard {
  * CSS and a small script served from these routes under a strict Content-Security-Policy; the
  * operator gives their bearer token in the page, kept in the tab's `sessionStorage`), an event
  * stream of counts and progress (`GET <prefix>/events`), and the JSON API: each queue's jobs by
- * status, pages of
+ * status, each queue's activity of the last hour minute by minute (`GET <prefix>/activity`:
+ * jobs succeeded, attempts failed, jobs dead), pages of
  * jobs searched by name, subject, id and error code (keyset cursor), one job with its progress
  * and checkpoint, the actions cancel, revive, revive the dead of a queue, purge, the scheduled
  * jobs with their last and next ticks (`GET <prefix>/schedules`) and running one now
@@ -94,6 +96,7 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
   for (
     const message of [
       ReadJobCounts,
+      ReadJobActivity,
       ReadJobPage,
       ReadJob,
       CancelJob,

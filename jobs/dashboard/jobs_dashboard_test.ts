@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { dashboardApp, job } from "./_test_app.ts";
+import { TestClock } from "@kit/kernel";
+import { dashboardApp, job, t0 } from "./_test_app.ts";
 
 const operator = "olga;operator;t1";
 const reader = "rita;reader;t1";
@@ -40,6 +41,54 @@ Deno.test("an operator sees the queues' counts and pages through the jobs, newes
   assert.equal((await call("GET", "/ops/jobs/jobs?limit=201", operator)).status, 422);
 });
 
+Deno.test("a reader charts each queue's last hour, minute by minute, of the tenants the work reaches", async () => {
+  // Now is 08:00:30: the hour's 60 buckets run from 07:01 to the current minute, 08:00.
+  const { store, call, dead } = dashboardApp({ clock: new TestClock("2026-05-01T08:00:30Z") });
+  await dead(job(), "BOOM");
+  await dead(job({ tenantId: "t2", queue: "billing", name: "billing.send-invoice" }), "BOOM");
+  const ok = job({ runAt: new Date(t0.getTime() - 3_600_000) });
+  await store.jobInsert({ job: ok });
+  const [claimed] = await store.jobClaim({
+    queue: "scheduling",
+    limit: 1,
+    now: new Date(t0.getTime() - 120_000),
+    leases: {},
+    defaultLeaseMs: 60_000,
+  });
+  await store.jobComplete({
+    id: ok.id,
+    leaseToken: claimed!.leaseToken,
+    now: new Date(t0.getTime() - 90_000),
+  });
+  const answer = await call("GET", "/ops/jobs/activity", reader);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body.since, "2026-05-01T07:01:00.000Z");
+  assert.equal(answer.body.bucketMs, 60_000);
+  const [scheduling, ...others] = answer.body.queues as {
+    queue: string;
+    succeeded: number[];
+    failed: number[];
+    dead: number[];
+  }[];
+  assert.deepEqual(others, [], "the other tenant's billing queue is not answered");
+  assert.equal(scheduling?.queue, "scheduling");
+  const expected = (at: Record<number, number>) => Array.from({ length: 60 }, (_, i) => at[i] ?? 0);
+  assert.deepEqual(scheduling?.succeeded, expected({ 57: 1 }));
+  assert.deepEqual(scheduling?.failed, expected({ 59: 1 }));
+  assert.deepEqual(scheduling?.dead, expected({ 59: 1 }));
+  const other = await call("GET", "/ops/jobs/activity?queue=billing", otherOperator);
+  assert.deepEqual(
+    (other.body.queues as { queue: string }[]).map((q) => q.queue),
+    ["billing"],
+  );
+  assert.deepEqual(
+    (await call("GET", "/ops/jobs/activity?queue=billing", operator)).body.queues,
+    [],
+  );
+  assert.equal((await call("GET", "/ops/jobs/activity", patient)).status, 403);
+  assert.equal((await call("GET", "/ops/jobs/activity", undefined)).status, 401);
+});
+
 Deno.test("an operator searches jobs by name, subject, id and error code, and narrows by status", async () => {
   const { store, call, dead } = dashboardApp();
   const invoice = job({ queue: "billing", name: "billing.send-invoice", subject: "inv-7" });
@@ -69,6 +118,7 @@ Deno.test("an operator opens a job, cancels a waiting one and revives a dead one
   assert.equal(opened.status, 200);
   assert.equal(opened.body.status, "dead");
   assert.equal(opened.body.lastErrorCode, "BOOM");
+  assert.equal(opened.body.lastErrorAt, t0.toISOString());
   assert.equal(opened.body.attempts, 1);
   assert.equal(opened.body.tenantId, "t1");
 
@@ -180,11 +230,17 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
   const document = (await call("GET", "/openapi.json", undefined)).body as {
     paths: Record<
       string,
-      Record<string, { summary?: string; responses: Record<string, unknown>; security?: unknown }>
+      Record<string, {
+        summary?: string;
+        responses: Record<string, unknown>;
+        security?: unknown;
+        "x-permissions"?: unknown;
+      }>
     >;
   };
   const expected: [string, string, string][] = [
     ["/ops/jobs/queues", "get", "jobs.read"],
+    ["/ops/jobs/activity", "get", "jobs.read"],
     ["/ops/jobs/events", "get", "jobs.read"],
     ["/ops/jobs/jobs", "get", "jobs.read"],
     ["/ops/jobs/jobs/{jobId}", "get", "jobs.read"],
@@ -205,6 +261,7 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
       new RegExp(`permission ${permission.replace(".", "\\.")}`),
     );
     assert.deepEqual(operation.security, [{ bearer: [] }]);
+    assert.deepEqual(operation["x-permissions"], [permission], `${path} x-permissions`);
   }
   // The page and its assets: open to anyone (they hold no data): no credential, no 401.
   for (
@@ -214,5 +271,6 @@ Deno.test("the OpenAPI document lists the dashboard's routes with 401, 403 and t
     assert.ok(operation, path);
     assert.deepEqual(operation.security, [], path);
     assert.equal(operation.responses["401"], undefined, path);
+    assert.equal(operation["x-permissions"], undefined, path);
   }
 });

@@ -1,5 +1,11 @@
 import { type Actor, AuthorizedCommand, AuthorizedQuery, Requires } from "@kit/kernel";
-import type { JobPage, JobQueueCounts, JobSearch, JobView } from "../store/job_reads.ts";
+import type {
+  JobPage,
+  JobQueueActivity,
+  JobQueueCounts,
+  JobSearch,
+  JobView,
+} from "../store/job_reads.ts";
 import type { QueuedJobStatus } from "@kit/kernel";
 import { jobsPermissions } from "./permissions.ts";
 import type { ScheduledJobView } from "./schedules.ts";
@@ -10,6 +16,28 @@ import type { OutboxBacklogView } from "./outbox_backlog.ts";
 export class ReadJobCounts extends AuthorizedQuery<readonly JobQueueCounts[]> {
   /** The query of the actor. */
   constructor(actor: Actor) {
+    super(actor);
+  }
+}
+
+/** What {@linkcode ReadJobActivity} answers: the window and each queue's buckets. */
+export interface JobActivityWindow {
+  /** The start of the first bucket. */
+  readonly since: Date;
+  /** The length of a bucket, in ms. */
+  readonly bucketMs: number;
+  /** The queues with activity in the window, by name. */
+  readonly queues: readonly JobQueueActivity[];
+}
+
+/**
+ * Reads each queue's activity of the last hour, minute by minute (the current minute last):
+ * jobs succeeded, attempts failed, jobs dead (`jobs.read`).
+ */
+@Requires(jobsPermissions["jobs.read"])
+export class ReadJobActivity extends AuthorizedQuery<JobActivityWindow> {
+  /** The query of the actor, of one queue when given. */
+  constructor(actor: Actor, readonly queue?: string) {
     super(actor);
   }
 }

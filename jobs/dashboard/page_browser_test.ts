@@ -14,7 +14,7 @@ import {
   TestClock,
 } from "@kit/kernel";
 import { Scheduled, type ScheduledTick } from "../mod.ts";
-import { dashboardApp } from "./_test_app.ts";
+import { dashboardApp, job } from "./_test_app.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";
@@ -76,6 +76,101 @@ Deno.test({
       const [job] = await store.jobList();
       assert.equal(job?.name, "notifications.send-reminders");
       assert.match(await page.getByRole("status").innerText(), new RegExp(job!.id));
+      assert.deepEqual(problems, []);
+    } finally {
+      dashboard.close();
+      await browser.close();
+      await server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "the page charts each queue's last hour at phone width, in words too, and shows when a retrying job failed",
+  ignore: missing && !ci,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const now = new Date("2026-05-01T08:00:30Z");
+    const { store, fetch, dashboard } = dashboardApp({ clock: new TestClock(now) });
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    const ok = job({ runAt: at(-600_000), maxAttempts: 2 });
+    const retrying = job({ runAt: at(-600_000), maxAttempts: 2, subject: "cal-9" });
+    for (const j of [ok, retrying]) await store.jobInsert({ job: j });
+    const claimed = await store.jobClaim({
+      queue: "scheduling",
+      limit: 2,
+      now: at(-300_000),
+      leases: {},
+      defaultLeaseMs: 60_000,
+    });
+    const lease = (id: string) => claimed.find((c) => c.id === id)!.leaseToken;
+    await store.jobComplete({ id: ok.id, leaseToken: lease(ok.id), now: at(-240_000) });
+    await store.jobFail({
+      id: retrying.id,
+      leaseToken: lease(retrying.id),
+      now: at(-120_000),
+      errorCode: "SLOT_TAKEN",
+      errorMessage: "taken",
+      retryAt: at(3_600_000),
+    });
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, fetch);
+    const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const problems: string[] = [];
+      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+      page.on("pageerror", (error) => problems.push(error.message));
+      await page.goto(`http://127.0.0.1:${server.addr.port}/ops/jobs`);
+      await page.getByLabel("Bearer token").fill("olga;operator;t1");
+      await page.getByRole("button", { name: "Use token" }).click();
+      const figure = page.locator('[data-activity="scheduling"]');
+      await figure.waitFor();
+      assert.equal(
+        await figure.locator("figcaption").innerText(),
+        "scheduling 1 job succeeded, 1 attempt failed (50%), 0 dead in the last hour",
+      );
+      const charts = figure.getByRole("img");
+      assert.deepEqual(
+        await charts.evaluateAll((all) => all.map((c) => c.getAttribute("aria-label"))),
+        [
+          "Jobs of scheduling succeeded per minute, last hour: 1 in all, at most 1 a minute",
+          "Failure rate of scheduling per minute, last hour: 50% in all, at worst 100% in a minute",
+        ],
+      );
+      assert.equal(await charts.first().locator("rect").count(), 1);
+      const widths = await charts.evaluateAll((all) =>
+        all.map((c) => c.getBoundingClientRect().width)
+      );
+      for (const width of widths) assert.ok(width > 200 && width <= 390, `chart width ${width}`);
+      const overflow = await page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      );
+      assert.equal(overflow, 0, "nothing is wider than the phone");
+      await figure.getByText("Minute by minute").click();
+      const minutes = figure.locator("tbody tr");
+      assert.equal(await minutes.count(), 2);
+      assert.deepEqual(
+        await minutes.first().locator("td").allInnerTexts(),
+        ["0", "1", "0"],
+        "the newest minute with activity first: the failed attempt",
+      );
+
+      await figure.getByRole("link", { name: "scheduling" }).click();
+      const row = page.locator(`[data-job-id="${retrying.id}"]`);
+      await row.waitFor();
+      const lastError = await row.locator("td").nth(6).innerText();
+      assert.match(lastError, /^SLOT_TAKEN \(failed at .+, retry at .+\)$/);
+      await row.getByRole("link", { name: retrying.id }).click();
+      await page.getByText("Last error at").waitFor();
+      assert.equal(
+        await page.locator("dt", { hasText: "Last error at" }).locator(
+          "xpath=following-sibling::dd[1]",
+        )
+          .innerText(),
+        "2026-05-01T07:58:30.000Z",
+      );
       assert.deepEqual(problems, []);
     } finally {
       dashboard.close();

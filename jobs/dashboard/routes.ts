@@ -8,6 +8,7 @@ import {
   CancelJob,
   PurgeFinishedJobs,
   ReadJob,
+  ReadJobActivity,
   ReadJobCounts,
   ReadJobPage,
   ReadOutboxBacklog,
@@ -44,6 +45,22 @@ const countsBody = zodSchema(
   }),
   { io: "output" },
 );
+const activityBody = zodSchema(
+  z.object({
+    since: z.iso.datetime().meta({ description: "The start of the first bucket" }),
+    bucketMs: z.number().int().meta({ description: "The length of a bucket, in ms" }),
+    queues: z.array(z.object({
+      queue: z.string(),
+      succeeded: z.array(count).meta({ description: "Jobs succeeded, per bucket, oldest first" }),
+      failed: z.array(count).meta({
+        description: "Failed attempts (those that made their job dead included), per bucket",
+      }),
+      dead: z.array(count).meta({ description: "Jobs dead, per bucket" }),
+    })),
+  }),
+  { io: "output" },
+);
+const activityQuery = zodSchema(z.object({ queue: z.string().min(1).max(200).optional() }));
 const pageBody = zodSchema(
   z.object({ jobs: z.array(jobJson), next: z.string().optional() }),
   { io: "output" },
@@ -129,6 +146,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/queues"),
       operationId: "jobsDashboardQueues",
+      permissions: [ReadJobCounts],
       summary: "Each queue's jobs by status (permission jobs.read)",
       responses: { 200: { description: "The queues, by name", body: countsBody } },
     }, async ({ context }) => ({
@@ -138,8 +156,42 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
     defineRoute({
       ...common,
       method: "GET",
+      path: path("/activity"),
+      operationId: "jobsDashboardActivity",
+      permissions: [ReadJobActivity],
+      summary:
+        "Each queue's activity of the last hour, minute by minute: jobs succeeded, attempts failed, jobs dead (permission jobs.read)",
+      request: { query: activityQuery },
+      responses: {
+        200: {
+          description: "The queues with activity in the hour, by name; 60 buckets each",
+          body: activityBody,
+        },
+      },
+    }, async ({ query, context }) => {
+      const window = await context.queries.execute(
+        new ReadJobActivity(context.execution.actor, query.queue),
+      );
+      return {
+        status: 200,
+        body: {
+          since: window.since.toISOString(),
+          bucketMs: window.bucketMs,
+          queues: window.queues.map(({ queue, buckets }) => ({
+            queue,
+            succeeded: buckets.map((b) => b.succeeded),
+            failed: buckets.map((b) => b.failed),
+            dead: buckets.map((b) => b.dead),
+          })),
+        },
+      };
+    }),
+    defineRoute({
+      ...common,
+      method: "GET",
       path: path("/jobs"),
       operationId: "jobsDashboardJobs",
+      permissions: [ReadJobPage],
       summary: "A page of jobs, newest first, searched and narrowed (permission jobs.read)",
       request: { query: pageQuery },
       responses: {
@@ -175,6 +227,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/jobs/:jobId"),
       operationId: "jobsDashboardJob",
+      permissions: [ReadJob],
       summary: "One job with its progress and checkpoint, never its payload (permission jobs.read)",
       request: { params: jobParams },
       responses: { 200: { description: "The job", body: jobBody } },
@@ -191,6 +244,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/jobs/:jobId/cancellation"),
       operationId: "jobsDashboardCancelJob",
+      permissions: [CancelJob],
       summary: "Cancels a waiting or running job (permission jobs.operate)",
       request: { params: jobParams },
       responses: { 200: { description: "The job is cancelled", body: actedBody } },
@@ -204,6 +258,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/jobs/:jobId/revival"),
       operationId: "jobsDashboardReviveJob",
+      permissions: [ReviveJob],
       summary:
         "Revives a dead job: waiting, due now, attempts back to zero (permission jobs.operate)",
       request: { params: jobParams },
@@ -218,6 +273,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/queues/:queue/revival"),
       operationId: "jobsDashboardReviveDeadJobs",
+      permissions: [ReviveDeadJobs],
       summary: "Revives the dead jobs of a queue, up to 1,000 a call (permission jobs.operate)",
       request: { params: queueParams },
       responses: {
@@ -237,6 +293,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/purge"),
       operationId: "jobsDashboardPurge",
+      permissions: [PurgeFinishedJobs],
       summary:
         "Deletes the jobs finished before an instant, of every tenant (permission jobs.operate; work that reaches every tenant)",
       request: { body: zodSchema(z.object({ before: z.iso.datetime() })) },
@@ -259,6 +316,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "GET",
       path: path("/schedules"),
       operationId: "jobsDashboardScheduledJobs",
+      permissions: [ReadScheduledJobs],
       summary:
         "The application's scheduled jobs: interval, queue, last and next tick (permission jobs.read)",
       responses: {
@@ -277,6 +335,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       method: "POST",
       path: path("/schedules/:name/run"),
       operationId: "jobsDashboardRunScheduledJob",
+      permissions: [RunScheduledJob],
       summary:
         "Enqueues one run of a scheduled job now, its schedule unchanged (permission jobs.operate)",
       request: { params: scheduleParams },
@@ -303,6 +362,7 @@ function outboxRoute(
     method: "GET",
     path: path("/outbox"),
     operationId: "jobsDashboardOutbox",
+    permissions: [ReadOutboxBacklog],
     summary:
       "The outbox's undelivered events by handler: pending, oldest pending's age, retrying, dead (permission jobs.read)",
     responses: { 200: { description: "The handlers with undelivered events", body: outboxBody } },

@@ -268,6 +268,11 @@ export class OutboxJobStore implements JobStore {
     return this.#inner.jobPage(params);
   }
 
+  /** The activity of the relayed jobs of the reach (the inner store's). */
+  jobActivity(params: Parameters<JobStore["jobActivity"]>[0]): ReturnType<JobStore["jobActivity"]> {
+    return this.#inner.jobActivity(params);
+  }
+
   /** A relayed job of the reach, everything but its payload. */
   jobView(params: Parameters<JobStore["jobView"]>[0]): ReturnType<JobStore["jobView"]> {
     return this.#inner.jobView(params);

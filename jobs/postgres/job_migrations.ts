@@ -53,6 +53,16 @@ create index if not exists background_jobs_queue_page
   on background_jobs (queue, status, created_at desc, id desc);
 `,
   },
+  {
+    // When the last failed attempt failed (the operators' pages and jobActivity), and the index
+    // that counts the failures of a recent window.
+    version: 3,
+    sql: `
+alter table background_jobs add column if not exists last_error_at timestamptz;
+create index if not exists background_jobs_failed
+  on background_jobs (last_error_at) where last_error_at is not null;
+`,
+  },
 ];
 
 /**

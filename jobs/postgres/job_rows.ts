@@ -180,6 +180,7 @@ function storedJobFrom(read: JobRowReader, payload: JsonValue): StoredJob {
   const idempotencyKey = read.optionalText("idempotency_key");
   const checkpoint = read.optionalJson("checkpoint");
   const lastErrorCode = read.optionalText("last_error_code");
+  const lastErrorAt = read.optionalDate("last_error_at");
   const finishedAt = read.optionalDate("finished_at");
   return {
     id: read.text("id"),
@@ -202,6 +203,7 @@ function storedJobFrom(read: JobRowReader, payload: JsonValue): StoredJob {
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     ...(checkpoint === undefined ? {} : { checkpoint }),
     ...(lastErrorCode === undefined ? {} : { lastErrorCode }),
+    ...(lastErrorAt === undefined ? {} : { lastErrorAt }),
     ...(finishedAt === undefined ? {} : { finishedAt }),
   };
 }

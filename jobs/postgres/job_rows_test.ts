@@ -23,6 +23,7 @@ const row = {
   progress_total: null,
   checkpoint: null,
   last_error_code: null,
+  last_error_at: null,
   created_at: at,
   finished_at: null,
 };

@@ -43,6 +43,7 @@ export const jobColumns: readonly string[] = [
   "progress_total",
   "checkpoint",
   "last_error_code",
+  "last_error_at",
   "created_at",
   "finished_at",
 ];
@@ -263,7 +264,7 @@ export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams)
     ), died as (
       update background_jobs j
       set status = 'dead', finished_at = ${now}, lease_token = null, lease_expires_at = null,
-        last_error_code = 'ATTEMPTS_EXHAUSTED',
+        last_error_code = 'ATTEMPTS_EXHAUSTED', last_error_at = ${now},
         last_error_message = 'The lease of the last attempt ended'
       from exhausted where j.id = exhausted.id
     ), due as (
@@ -354,7 +355,7 @@ export function failJob(
     retryAt?: Date | undefined;
   },
 ): Statement {
-  const { id, leaseToken, errorCode, errorMessage, retryAt } = params;
+  const { id, leaseToken, now, errorCode, errorMessage, retryAt } = params;
   const status = retryAt === undefined ? "dead" : "waiting";
   const runAt = retryAt ?? sql`run_at`;
   const finishedAt = retryAt === undefined ? params.now : null;
@@ -362,7 +363,7 @@ export function failJob(
     update background_jobs
     set status = ${status}, run_at = ${runAt}, finished_at = ${finishedAt},
       lease_token = null, lease_expires_at = null,
-      last_error_code = ${errorCode}, last_error_message = ${errorMessage}
+      last_error_code = ${errorCode}, last_error_message = ${errorMessage}, last_error_at = ${now}
     where id = ${id} and lease_token = ${leaseToken} and status = 'running'
     returning 1 as ok`;
 }
@@ -512,6 +513,45 @@ export function countJobs(sql: Sql, reach: TenantReach): Statement {
     select queue, status, count(*)::int as n from background_jobs
     where ${condition}
     group by queue, status`;
+}
+
+/**
+ * The activity of a window, of the reach: a row per queue, bucket and kind — jobs succeeded and
+ * dead by `finished_at`, failed attempts by `last_error_at` (a job's last one). Indexes:
+ * `background_jobs_finished` `(finished_at)` and `background_jobs_failed` `(last_error_at)`
+ * (migration 3) bound each branch to the window. Locks nothing.
+ *
+ * @param sql The client.
+ * @param params The reach, the queue if any, the window's start and end, and a bucket's length.
+ * @returns The pending statement: rows `{ queue, kind, bucket, n }`.
+ */
+export function jobActivity(
+  sql: Sql,
+  params: {
+    reach: TenantReach;
+    queue?: string | undefined;
+    since: Date;
+    until: Date;
+    bucketMs: number;
+  },
+): Statement {
+  const { since, until, bucketMs } = params;
+  const queue = params.queue ?? null;
+  const reach = reachCondition(sql, params.reach);
+  const bucket = sql`floor(extract(epoch from (at - ${since}::timestamptz)) * 1000 / ${bucketMs})`;
+  return sql`
+    select queue, kind, ${bucket}::int as bucket, count(*)::int as n
+    from (
+      select queue, status as kind, finished_at as at from background_jobs
+      where finished_at >= ${since} and finished_at < ${until}
+        and status in ('succeeded', 'dead') and ${reach}
+        and (${queue}::text is null or queue = ${queue})
+      union all
+      select queue, 'failed', last_error_at from background_jobs
+      where last_error_at >= ${since} and last_error_at < ${until} and ${reach}
+        and (${queue}::text is null or queue = ${queue})
+    ) activity
+    group by queue, kind, 3`;
 }
 
 /** The filters of `pageJobs`; each one given narrows the page. */

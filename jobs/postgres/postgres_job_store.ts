@@ -14,12 +14,17 @@ import type {
   TenantReach,
 } from "../store/job_store.ts";
 import {
+  activityOf,
+  checkJobActivityParams,
   checkJobPageLimit,
   decodeJobCursor,
   encodeJobCursor,
+  type JobActivityKind,
+  type JobActivityParams,
   type JobCountsParams,
   type JobPage,
   type JobPageParams,
+  type JobQueueActivity,
   type JobQueueCounts,
   type JobView,
 } from "../store/job_reads.ts";
@@ -36,6 +41,7 @@ import {
   findJobsByKeys,
   insertJob,
   insertJobs,
+  jobActivity,
   jobsChannel,
   listJobs,
   pageJobs,
@@ -263,6 +269,35 @@ export class PostgresJobStore implements JobStore {
     return rows.length > params.limit && last !== undefined
       ? { jobs, next: encodeJobCursor({ createdAt: last.createdAt.getTime(), id: last.id }) }
       : { jobs };
+  }
+
+  /**
+   * The activity of the kept jobs of the reach, in one statement: jobs succeeded and dead by
+   * `finished_at`, failed attempts by `last_error_at` (a job's last one), served by the indexes
+   * on both (migration 3).
+   */
+  async jobActivity(params: JobActivityParams): Promise<readonly JobQueueActivity[]> {
+    checkJobActivityParams(params);
+    const since = params.since.getTime();
+    const rows = await jobActivity(this.#sql, {
+      reach: params.reach,
+      queue: params.queue,
+      since: params.since,
+      until: new Date(since + params.buckets * params.bucketMs),
+      bucketMs: params.bucketMs,
+    });
+    return activityOf(
+      params,
+      rows.map((row) => {
+        const read = new JobRowReader(row, "jobActivity");
+        return {
+          queue: read.text("queue"),
+          kind: read.text("kind") as JobActivityKind,
+          at: since + read.integer("bucket") * params.bucketMs,
+          n: read.integer("n"),
+        };
+      }),
+    );
   }
 
   /** The job of the reach, everything but its payload. */

@@ -83,3 +83,32 @@ while true do
 end
 `,
 );
+
+/**
+ * The activity counters of a window, of the reach: reads the hash of each minute from `since`
+ * (`activity:<minute>`, see `job_scripts.ts`) and answers, flat, `queue, minute, kind, count` per
+ * field counted. ARGV: prefix, tenants json or '', queue or '', since (ms, a whole minute), the
+ * number of minutes.
+ */
+export const activityScript = new RedisScript(
+  allowedTenants + `
+local p, allowed, q = ARGV[1], allowedOf(ARGV[2]), ARGV[3]
+local since, minutes = tonumber(ARGV[4]), tonumber(ARGV[5])
+local out = {}
+for i = 0, minutes - 1 do
+  local minute = string.format('%d', since + i * 60000)
+  local flat = redis.call('HGETALL', p .. 'activity:' .. minute)
+  for j = 1, #flat, 2 do
+    local field = cjson.decode(flat[j])
+    local kind, tenant, queue = field[1], field[2], field[3]
+    if (allowed == nil or (tenant ~= '' and allowed[tenant])) and (q == '' or queue == q) then
+      out[#out + 1] = queue
+      out[#out + 1] = minute
+      out[#out + 1] = kind
+      out[#out + 1] = flat[j + 1]
+    end
+  end
+end
+return out
+`,
+);

@@ -1,20 +1,31 @@
 /**
  * The Lua scripts of the Redis job store, one per operation, each atomic. Keys (under a prefix):
  * `job:<id>` (hash), `waiting:<queue>` (sorted by due time), `running:<queue>` (sorted by lease
- * end), `finished` (sorted by finish time), `all` (sorted by creation), `idem:<name,tenant,key>`.
+ * end), `finished` (sorted by finish time), `all` (sorted by creation), `idem:<name,tenant,key>`,
+ * and `activity:<minute>` (a hash per minute, kept 25 hours: field `[kind, tenant, queue]` in
+ * JSON, kind `succeeded`, `failed` or `dead`, value that minute's count; `jobActivity` reads it).
  *
  * Hash fields: n name, q queue, p payload, a actor, t tenant, c correlation, tp traceparent,
  * s subject, k idempotency key, ik its key under idem:, st status, at attempts, mx max attempts, r due (ms), lt lease
  * token, le lease end (ms), d progress done, tt progress total, cp checkpoint, ec/em last error,
- * ca created (ms), fa finished (ms).
+ * ea its time (ms), ca created (ms), fa finished (ms).
  */
 import { RedisScript } from "./redis_scripting.ts";
+
+/** How long a minute's activity counters are kept: 25 hours, in seconds (a day can be charted). */
+export const activityTtlSeconds = 90_000;
 
 const held = `
 local function held(key, token)
   return redis.call('HGET', key, 'st') == 'running' and redis.call('HGET', key, 'lt') == token
 end
 local function ms(n) return string.format('%d', n) end
+local function count(p, key, kind, now)
+  local minute = p .. 'activity:' .. ms(now - now % 60000)
+  local f = redis.call('HMGET', key, 't', 'q')
+  redis.call('HINCRBY', minute, cjson.encode({kind, f[1] or '', f[2]}), 1)
+  redis.call('EXPIRE', minute, ${activityTtlSeconds})
+end
 local function reaches(key, tenants)
   if tenants == '' then return true end
   local t = redis.call('HGET', key, 't')
@@ -80,10 +91,12 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', p .. 'running:' .. q, '-inf', no
   local f = redis.call('HMGET', key, 'at', 'mx', 'r')
   if tonumber(f[1]) >= tonumber(f[2]) then
     redis.call('HSET', key, 'st', 'dead', 'fa', ms(now), 'ec', 'ATTEMPTS_EXHAUSTED',
-      'em', 'The lease of the last attempt ended')
+      'em', 'The lease of the last attempt ended', 'ea', ms(now))
     redis.call('HDEL', key, 'lt', 'le')
     redis.call('ZREM', p .. 'running:' .. q, id)
     redis.call('ZADD', p .. 'finished', now, id)
+    count(p, key, 'failed', now)
+    count(p, key, 'dead', now)
   else
     candidates[#candidates + 1] = {tonumber(f[3]), id, false}
   end
@@ -119,6 +132,7 @@ redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
 redis.call('ZADD', p .. 'finished', now, id)
+count(p, key, 'succeeded', now)
 return 1
 `,
 );
@@ -135,6 +149,7 @@ for i = 3, #ARGV, 2 do
     redis.call('HDEL', key, 'lt', 'le')
     redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
     redis.call('ZADD', p .. 'finished', now, id)
+    count(p, key, 'succeeded', now)
     out[#out + 1] = 1
   else
     out[#out + 1] = 0
@@ -151,12 +166,14 @@ local p, id, token, now, retry = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), A
 local key = p .. 'job:' .. id
 if not held(key, token) then return 0 end
 local q = redis.call('HGET', key, 'q')
-redis.call('HSET', key, 'ec', ARGV[5], 'em', ARGV[6])
+redis.call('HSET', key, 'ec', ARGV[5], 'em', ARGV[6], 'ea', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'running:' .. q, id)
+count(p, key, 'failed', now)
 if retry == '' then
   redis.call('HSET', key, 'st', 'dead', 'fa', ms(now))
   redis.call('ZADD', p .. 'finished', now, id)
+  count(p, key, 'dead', now)
 else
   redis.call('HSET', key, 'st', 'waiting', 'r', retry)
   redis.call('ZADD', p .. 'waiting:' .. q, retry, id)

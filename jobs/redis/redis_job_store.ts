@@ -31,12 +31,18 @@ import {
   reportScript,
   retryDeadScript,
 } from "./job_scripts.ts";
-import { countScript, pageScript } from "./job_read_scripts.ts";
+import { activityScript, countScript, pageScript } from "./job_read_scripts.ts";
 import {
+  activityOf,
+  checkJobActivityParams,
   checkJobPageLimit,
+  type JobActivityKind,
+  jobActivityMinuteMs,
+  type JobActivityParams,
   type JobCountsParams,
   type JobPage,
   type JobPageParams,
+  type JobQueueActivity,
   type JobQueueCounts,
   type JobView,
   matchesJobSearch,
@@ -368,6 +374,32 @@ export class RedisJobStore implements JobStore {
       : { jobs };
   }
 
+  /**
+   * The activity of the reach from the counters of each minute (kept 25 hours), in one script
+   * that reads a hash per minute of the window: every failed attempt counts, and purging jobs
+   * leaves the counts as they are.
+   */
+  async jobActivity(params: JobActivityParams): Promise<readonly JobQueueActivity[]> {
+    checkJobActivityParams(params);
+    const flat = await this.#run("activity", activityScript, [
+      this.#prefix,
+      tenants(params.reach),
+      params.queue ?? "",
+      params.since.getTime(),
+      (params.buckets * params.bucketMs) / jobActivityMinuteMs,
+    ]) as unknown[];
+    const counts: { queue: string; kind: JobActivityKind; at: number; n: number }[] = [];
+    for (let i = 0; i + 3 < flat.length; i += 4) {
+      counts.push({
+        queue: String(flat[i]),
+        at: Number(flat[i + 1]),
+        kind: String(flat[i + 2]) as JobActivityKind,
+        n: Number(flat[i + 3]),
+      });
+    }
+    return activityOf(params, counts);
+  }
+
   /** The job of the reach, everything but its payload. */
   async jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
     const row = await this.#run("find", findScript, [this.#prefix, params.id]) as string[];
@@ -507,6 +539,7 @@ function toStored(h: Record<string, string>): StoredJob {
     ...(h.k === undefined ? {} : { idempotencyKey: h.k }),
     ...(h.cp === undefined ? {} : { checkpoint: JSON.parse(h.cp) as JsonValue }),
     ...(h.ec === undefined ? {} : { lastErrorCode: h.ec }),
+    ...(h.ea === undefined ? {} : { lastErrorAt: new Date(Number(h.ea)) }),
     ...(h.fa === undefined ? {} : { finishedAt: new Date(Number(h.fa)) }),
   };
 }

@@ -102,3 +102,54 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "RedisJobStore: activity counts jobs completed together, in a hash per minute that expires after 25 hours",
+  ignore: ignoreWithout("REDIS_URL"),
+  async fn() {
+    const redis = new IORedis(requireUrl("REDIS_URL"), { lazyConnect: true });
+    await redis.connect();
+    const prefix = `test:${crypto.randomUUID()}:`;
+    const store = new RedisJobStore(tcpScripting(redis), { prefix, requireDurability: "off" });
+    try {
+      const t0 = Date.parse("2026-05-01T08:00:00.000Z");
+      const jobs = [1, 2, 3].map((i) => ({
+        id: `0194${String(i).padStart(4, "0")}-0000-7000-8000-000000000000`,
+        name: "scheduling.clear-calendar",
+        queue: "scheduling",
+        payload: {},
+        actor: userActor("u1"),
+        tenantId: "t1",
+        correlationId: "c",
+        maxAttempts: 1,
+        runAt: new Date(t0),
+        createdAt: new Date(t0 + i),
+      }));
+      await store.jobInsertMany({ jobs });
+      const claimed = await store.jobClaim({
+        queue: "scheduling",
+        limit: 3,
+        now: new Date(t0),
+        leases: {},
+        defaultLeaseMs: 1_000,
+      });
+      await store.jobCompleteMany({
+        jobs: claimed.map((c) => ({ id: c.id, leaseToken: c.leaseToken })),
+        now: new Date(t0 + 500),
+      });
+      const [activity] = await store.jobActivity({
+        reach: { tenantId: "t1" },
+        since: new Date(t0),
+        bucketMs: 60_000,
+        buckets: 1,
+      });
+      assert.deepEqual(activity?.buckets.map((b) => b.succeeded), [3]);
+      const ttl = await redis.ttl(`${prefix}activity:${t0}`);
+      assert.ok(ttl > 89_000 && ttl <= 90_000, `ttl ${ttl}`);
+    } finally {
+      await clear(redis, prefix);
+      redis.disconnect();
+    }
+  },
+});

@@ -10,13 +10,18 @@ import {
   toQueuedJob,
 } from "./job_store.ts";
 import {
+  activityOf,
+  checkJobActivityParams,
   checkJobPageLimit,
   countJobs,
   decodeJobCursor,
   encodeJobCursor,
+  type JobActivityKind,
+  type JobActivityParams,
   type JobCountsParams,
   type JobPage,
   type JobPageParams,
+  type JobQueueActivity,
   type JobQueueCounts,
   type JobView,
   matchesJobSearch,
@@ -38,6 +43,7 @@ interface Row {
   checkpoint?: JsonValue;
   lastErrorCode?: string;
   lastErrorMessage?: string;
+  lastErrorAt?: number;
   leaseToken?: string;
   leaseExpiresAt?: number;
   finishedAt?: number;
@@ -120,6 +126,7 @@ export class InMemoryJobStore implements JobStore {
         this.#finish(row, "dead", now);
         row.lastErrorCode = "ATTEMPTS_EXHAUSTED";
         row.lastErrorMessage = "The lease of the last attempt ended";
+        row.lastErrorAt = now;
         continue;
       }
       row.status = "running";
@@ -152,6 +159,7 @@ export class InMemoryJobStore implements JobStore {
     if (row === undefined) return Promise.resolve(false);
     row.lastErrorCode = params.errorCode;
     row.lastErrorMessage = params.errorMessage;
+    row.lastErrorAt = params.now.getTime();
     if (params.retryAt === undefined) {
       this.#finish(row, "dead", params.now.getTime());
     } else {
@@ -287,6 +295,27 @@ export class InMemoryJobStore implements JobStore {
     }
   }
 
+  /** The activity of the jobs of the reach kept now, counted from their finish and error times. */
+  jobActivity(params: JobActivityParams): Promise<readonly JobQueueActivity[]> {
+    try {
+      checkJobActivityParams(params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const counts: { queue: string; kind: JobActivityKind; at: number }[] = [];
+    for (const row of this.#rows.values()) {
+      if (!reaches(params.reach, row.job.tenantId)) continue;
+      const queue = row.job.queue;
+      if (row.lastErrorAt !== undefined) {
+        counts.push({ queue, kind: "failed", at: row.lastErrorAt });
+      }
+      if (row.finishedAt !== undefined && (row.status === "succeeded" || row.status === "dead")) {
+        counts.push({ queue, kind: row.status, at: row.finishedAt });
+      }
+    }
+    return Promise.resolve(activityOf(params, counts));
+  }
+
   /** The job of the reach, everything but its payload. */
   jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
     const row = this.#reachable(params.id, params.reach);
@@ -344,6 +373,7 @@ export class InMemoryJobStore implements JobStore {
       progress: { ...row.progress },
       ...(row.checkpoint === undefined ? {} : { checkpoint: structuredClone(row.checkpoint) }),
       ...(row.lastErrorCode === undefined ? {} : { lastErrorCode: row.lastErrorCode }),
+      ...(row.lastErrorAt === undefined ? {} : { lastErrorAt: new Date(row.lastErrorAt) }),
       ...(row.finishedAt === undefined ? {} : { finishedAt: new Date(row.finishedAt) }),
     };
   }

@@ -168,3 +168,123 @@ export function toJobView(job: StoredJob): JobView {
   const { payload: _payload, ...view } = job;
   return view;
 }
+
+/** The unit of `JobStore.jobActivity`'s instants and buckets: one minute, in ms. */
+export const jobActivityMinuteMs = 60_000;
+
+/** The longest window one {@linkcode JobActivityParams} may ask for: a day, in ms. */
+export const jobActivityMaxWindowMs = 86_400_000;
+
+/** The params of `JobStore.jobActivity`. */
+export interface JobActivityParams {
+  /** Only the jobs of the tenants it reaches are counted. */
+  readonly reach: TenantReach;
+  /** Only this queue's activity. */
+  readonly queue?: string;
+  /** The start of the first bucket: a whole minute. */
+  readonly since: Date;
+  /** The length of a bucket: a whole number of minutes. */
+  readonly bucketMs: number;
+  /** How many buckets, from 1; the window (`buckets × bucketMs`) spans at most a day. */
+  readonly buckets: number;
+}
+
+/** What one bucket of time counts. */
+export interface JobActivityBucket {
+  /** The start of the bucket. */
+  readonly start: Date;
+  /** Jobs that succeeded in it. */
+  readonly succeeded: number;
+  /**
+   * Failed attempts in it, those that made their job dead included. The stores that count from
+   * the jobs they keep (in memory, PostgreSQL) count a job's last failed attempt only, and forget
+   * purged jobs; Redis counts every failed attempt (a counter per minute, kept a day).
+   */
+  readonly failed: number;
+  /** Jobs that died in it (their last attempt failed, or its lease ended). */
+  readonly dead: number;
+}
+
+/** The activity of one queue: a bucket per interval of the window, oldest first. */
+export interface JobQueueActivity {
+  /** The queue (the context). */
+  readonly queue: string;
+  /** Every bucket of the window, oldest first (empty ones answered with zeros). */
+  readonly buckets: readonly JobActivityBucket[];
+}
+
+/** What a job store counts of the activity of a window. */
+export type JobActivityKind = "succeeded" | "failed" | "dead";
+
+/**
+ * Refuses the params of `jobActivity` a store cannot answer (a store calls it first): `since`
+ * and `bucketMs` not whole minutes, `buckets` not a positive integer, a window longer than a day.
+ *
+ * @example
+ * ```ts
+ * import { checkJobActivityParams } from "@kit/jobs";
+ * const since = new Date("2026-05-01T07:00:00Z");
+ * checkJobActivityParams({ reach: {}, since, bucketMs: 60_000, buckets: 60 }); // the last hour
+ * ```
+ */
+export function checkJobActivityParams(params: JobActivityParams): void {
+  const since = params.since.getTime();
+  const { bucketMs, buckets } = params;
+  if (!Number.isSafeInteger(since) || since % jobActivityMinuteMs !== 0) {
+    throw new RangeError(`Activity starts on a whole minute, got ${params.since.toISOString()}`);
+  }
+  if (!Number.isSafeInteger(bucketMs) || bucketMs <= 0 || bucketMs % jobActivityMinuteMs !== 0) {
+    throw new RangeError(`An activity bucket is a whole number of minutes, got ${bucketMs} ms`);
+  }
+  if (
+    !Number.isSafeInteger(buckets) || buckets < 1 || buckets * bucketMs > jobActivityMaxWindowMs
+  ) {
+    throw new RangeError(
+      `Activity spans 1 bucket to a day (${jobActivityMaxWindowMs} ms), got ${buckets} of ${bucketMs} ms`,
+    );
+  }
+}
+
+/**
+ * Sums counts into the buckets of the params, queues sorted by name; a queue with no count in
+ * the window is left out. Counts outside the window, of another queue than `params.queue`, are
+ * dropped (the reach is the caller's to apply).
+ *
+ * @example
+ * ```ts
+ * import { activityOf } from "@kit/jobs";
+ * const since = new Date("2026-05-01T07:00:00Z");
+ * const at = since.getTime() + 90_000; // in the second minute
+ * activityOf({ reach: {}, since, bucketMs: 60_000, buckets: 2 }, [
+ *   { queue: "billing", kind: "succeeded", at },
+ * ]); // [{ queue: "billing", buckets: [{ start, succeeded: 0, ... }, { succeeded: 1, ... }] }]
+ * ```
+ */
+export function activityOf(
+  params: JobActivityParams,
+  counts: Iterable<{ queue: string; kind: JobActivityKind; at: number; n?: number }>,
+): JobQueueActivity[] {
+  const since = params.since.getTime();
+  const byQueue = new Map<string, { succeeded: number; failed: number; dead: number }[]>();
+  for (const { queue, kind, at, n = 1 } of counts) {
+    if (params.queue !== undefined && queue !== params.queue) continue;
+    const index = Math.floor((at - since) / params.bucketMs);
+    if (index < 0 || index >= params.buckets) continue;
+    let buckets = byQueue.get(queue);
+    if (buckets === undefined) {
+      buckets = Array.from(
+        { length: params.buckets },
+        () => ({ succeeded: 0, failed: 0, dead: 0 }),
+      );
+      byQueue.set(queue, buckets);
+    }
+    buckets[index]![kind] += n;
+  }
+  return [...byQueue.keys()].sort().map((queue) => ({
+    queue,
+    buckets: byQueue.get(queue)!.map((bucket, i) => ({
+      start: new Date(since + i * params.bucketMs),
+      ...bucket,
+    })),
+  }));
+}

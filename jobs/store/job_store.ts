@@ -7,9 +7,11 @@ import type {
   UnitOfWork,
 } from "@kit/kernel";
 import type {
+  JobActivityParams,
   JobCountsParams,
   JobPage,
   JobPageParams,
+  JobQueueActivity,
   JobQueueCounts,
   JobView,
 } from "./job_reads.ts";
@@ -56,6 +58,8 @@ export interface StoredJob extends NewJob {
   readonly checkpoint?: JsonValue;
   /** The error code of the last failed attempt. */
   readonly lastErrorCode?: string;
+  /** When the last failed attempt failed (its lease ended, for `ATTEMPTS_EXHAUSTED`). */
+  readonly lastErrorAt?: Date;
   /** When the job succeeded, died or was cancelled. */
   readonly finishedAt?: Date;
 }
@@ -204,6 +208,12 @@ export interface JobStore {
    * (`InvalidJobCursorError`).
    */
   jobPage(params: JobPageParams): Promise<JobPage>;
+  /**
+   * What the queues did in a window of time, bucket by bucket: jobs succeeded, attempts failed,
+   * jobs dead, of the jobs the reach covers (operators' charts). Rejects params out of bounds
+   * (`RangeError`, see `checkJobActivityParams`). Queues without activity are left out.
+   */
+  jobActivity(params: JobActivityParams): Promise<readonly JobQueueActivity[]>;
   /** The job, everything kept but its payload, when the reach covers it (operators). */
   jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined>;
   /** Every job kept, payload included, oldest first (tests and operators). */

@@ -241,6 +241,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     assert.equal(waiting?.status, "waiting");
     assert.equal(waiting?.lastErrorCode, "SLOT_TAKEN");
     assert.deepEqual(waiting?.runAt, at(2_010));
+    assert.deepEqual((await store.jobView({ id: j.id, reach: {} }))?.lastErrorAt, at(10));
     assert.deepEqual(
       await store.jobClaim({ queue: "scheduling", limit: 1, now: at(2_000), ...leases }),
       [],
@@ -253,6 +254,10 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     });
     assert.equal(c2?.attempt, 2);
     assert.notEqual(c2?.leaseToken, c1?.leaseToken);
+    await store.jobComplete({ id: j.id, leaseToken: c2!.leaseToken, now: at(2_020) });
+    const succeeded = await store.jobView({ id: j.id, reach: {} });
+    assert.equal(succeeded?.lastErrorCode, "SLOT_TAKEN");
+    assert.deepEqual(succeeded?.lastErrorAt, at(10), "the time of the last failure is kept");
   });
 
   test("a failed attempt without a retry makes the job dead", async (store) => {
@@ -269,6 +274,7 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     const dead = await store.jobFind({ id: j.id, reach: {} });
     assert.equal(dead?.status, "dead");
     assert.equal(dead?.lastErrorCode, "UNEXPECTED");
+    assert.deepEqual((await store.jobView({ id: j.id, reach: {} }))?.lastErrorAt, at(5));
     assert.deepEqual(
       await store.jobClaim({ queue: "scheduling", limit: 1, now: at(100_000), ...leases }),
       [],
@@ -315,6 +321,8 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
     assert.equal(dead?.status, "dead");
     assert.equal(dead?.lastErrorCode, "ATTEMPTS_EXHAUSTED");
     assert.equal(dead?.attempts, 1);
+    const view = await store.jobView({ id: j.id, reach: {} });
+    assert.deepEqual(view?.lastErrorAt, at(1_000), "the failure is when the lease ended was seen");
   });
 
   test("a report extends the lease and keeps progress and the checkpoint for the next attempt", async (store) => {

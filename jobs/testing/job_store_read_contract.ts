@@ -142,6 +142,9 @@ export function jobStoreReadContract(test: JobStoreCase): void {
     const [found] = (await store.jobPage({ reach: {}, search: { id: failed.id }, limit: 1 })).jobs;
     assert.equal(found?.status, "dead");
     assert.equal(found?.lastErrorCode, "CALENDAR_GONE");
+    assert.deepEqual(found?.lastErrorAt, at(100_001));
+    const [never] = (await store.jobPage({ reach: {}, search: { id: other.id }, limit: 1 })).jobs;
+    assert.equal(never?.lastErrorAt, undefined);
   });
 
   test("a page answers each job's idempotency key (the scheduler's ticks are found by it)", async (store) => {
@@ -234,6 +237,153 @@ export function jobStoreReadContract(test: JobStoreCase): void {
     assert.equal(
       await store.jobView({ id: "01900000-0000-7000-8000-000000000000", reach: {} }),
       undefined,
+    );
+  });
+
+  test("activity counts jobs succeeded, attempts failed and jobs dead by bucket, of the reach", async (store) => {
+    const minute = 60_000;
+    const run = async (
+      j: NewJob,
+      claimAt: number,
+      end: { at: number; fail?: string; retryAt?: number },
+    ) => {
+      const [claimed] = await store.jobClaim({
+        queue: j.queue,
+        limit: 1,
+        now: at(claimAt),
+        ...leases,
+      });
+      assert.equal(claimed?.id, j.id);
+      const attempt = { id: j.id, leaseToken: claimed!.leaseToken, now: at(end.at) };
+      if (end.fail === undefined) await store.jobComplete(attempt);
+      else {
+        await store.jobFail({
+          ...attempt,
+          errorCode: end.fail,
+          errorMessage: "failed",
+          ...(end.retryAt === undefined ? {} : { retryAt: at(end.retryAt) }),
+        });
+      }
+    };
+    const before = job({ tenantId: "t1", runAt: at(-2 * minute) });
+    const ok = job({ tenantId: "t1" });
+    const retried = job({ tenantId: "t1", maxAttempts: 2 });
+    const died = job({ tenantId: "t1" });
+    const lost = job({ tenantId: "t1" });
+    const billing = job({ tenantId: "t2", queue: "billing", name: "billing.send-invoice" });
+    await store.jobInsert({ job: before });
+    await run(before, -minute, { at: -minute + 1 });
+    for (const j of [ok, retried, died, billing]) await store.jobInsert({ job: j });
+    await run(ok, 0, { at: 10_000 });
+    await run(billing, 0, { at: 5_000 });
+    await run(retried, 60_000, { at: 70_000, fail: "SLOT_TAKEN", retryAt: 120_000 });
+    await run(died, 60_000, { at: 65_000, fail: "CALENDAR_GONE" });
+    await run(retried, 120_000, { at: 130_000 });
+    await store.jobInsert({ job: lost });
+    await store.jobClaim({ queue: "scheduling", limit: 1, now: at(3 * minute), ...leases });
+    assert.deepEqual(
+      await store.jobClaim({
+        queue: "scheduling",
+        limit: 1,
+        now: at(3 * minute + 1_000),
+        ...leases,
+      }),
+      [],
+      "the lease of the last attempt ended: dead, ATTEMPTS_EXHAUSTED",
+    );
+    const counts = (s: number, f: number, d: number) => ({ succeeded: s, failed: f, dead: d });
+    const window = { since: t0, bucketMs: minute, buckets: 5 };
+    const of = (activity: readonly { queue: string; buckets: readonly object[] }[]) =>
+      activity.map(({ queue, buckets }) => ({
+        queue,
+        buckets: buckets.map((b) => {
+          const { start, ...rest } = b as { start: Date };
+          return [start.getTime() - t0.getTime(), rest];
+        }),
+      }));
+    const scheduling = {
+      queue: "scheduling",
+      buckets: [
+        [0, counts(1, 0, 0)],
+        [minute, counts(0, 2, 1)],
+        [2 * minute, counts(1, 0, 0)],
+        [3 * minute, counts(0, 1, 1)],
+        [4 * minute, counts(0, 0, 0)],
+      ],
+    };
+    const billingActivity = {
+      queue: "billing",
+      buckets: [[0, counts(1, 0, 0)], ...[1, 2, 3, 4].map((i) => [i * minute, counts(0, 0, 0)])],
+    };
+    assert.deepEqual(
+      of(await store.jobActivity({ reach: {}, ...window })),
+      [billingActivity, scheduling],
+    );
+    assert.deepEqual(of(await store.jobActivity({ reach: { tenantId: "t1" }, ...window })), [
+      scheduling,
+    ]);
+    assert.deepEqual(
+      of(
+        await store.jobActivity({ reach: { tenantId: "t1", elevatedTenants: ["t2"] }, ...window }),
+      ),
+      [billingActivity, scheduling],
+    );
+    assert.deepEqual(of(await store.jobActivity({ reach: { tenantId: "t3" }, ...window })), []);
+    assert.deepEqual(
+      of(await store.jobActivity({ reach: {}, queue: "billing", ...window })),
+      [billingActivity],
+    );
+    assert.deepEqual(
+      of(
+        await store.jobActivity({
+          reach: {},
+          queue: "scheduling",
+          since: t0,
+          bucketMs: 2 * minute,
+          buckets: 2,
+        }),
+      ),
+      [{ queue: "scheduling", buckets: [[0, counts(1, 2, 1)], [2 * minute, counts(1, 1, 1)]] }],
+    );
+    assert.deepEqual(
+      of(
+        await store.jobActivity({
+          reach: {},
+          since: at(-2 * minute),
+          bucketMs: minute,
+          buckets: 1,
+        }),
+      ),
+      [],
+      "nothing happened in a window before it all",
+    );
+    assert.deepEqual(
+      of(await store.jobActivity({ reach: {}, since: at(-minute), bucketMs: minute, buckets: 1 })),
+      [{ queue: "scheduling", buckets: [[-minute, counts(1, 0, 0)]] }],
+    );
+  });
+
+  test("activity refuses a window not on whole minutes, or longer than a day", async (store) => {
+    const reach = {};
+    await assert.rejects(
+      store.jobActivity({ reach, since: at(1), bucketMs: 60_000, buckets: 1 }),
+      RangeError,
+    );
+    await assert.rejects(
+      store.jobActivity({ reach, since: t0, bucketMs: 1_000, buckets: 1 }),
+      RangeError,
+    );
+    await assert.rejects(
+      store.jobActivity({ reach, since: t0, bucketMs: 60_000, buckets: 0 }),
+      RangeError,
+    );
+    await assert.rejects(
+      store.jobActivity({ reach, since: t0, bucketMs: 60_000, buckets: 1_441 }),
+      RangeError,
+    );
+    assert.deepEqual(
+      await store.jobActivity({ reach, since: t0, bucketMs: 60_000, buckets: 1_440 }),
+      [],
     );
   });
 

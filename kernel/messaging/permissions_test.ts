@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { definePermissions, Requires } from "../mod.ts";
+import { AuthorizedCommand, definePermissions, Query, requirementOf, Requires } from "../mod.ts";
 
 Deno.test("definePermissions answers typed, frozen permission values of the context", () => {
   const permissions = definePermissions("scheduling", {
@@ -28,4 +28,15 @@ Deno.test("definePermissions names a bad context, a bad name and a missing descr
 
 Deno.test("Requires refuses something that is not a permission", () => {
   assert.throws(() => Requires("appointment.cancel" as never), /@Requires\(\) takes a permission/);
+});
+
+Deno.test("requirementOf answers the permission @Requires recorded on a message, none without it", () => {
+  const permissions = definePermissions("scheduling", {
+    "calendar.clear": { description: "Clear a calendar" },
+  });
+  @Requires(permissions["calendar.clear"])
+  class ClearCalendar extends AuthorizedCommand<void> {}
+  class Ping extends Query<void> {}
+  assert.equal(requirementOf(ClearCalendar)?.permission, permissions["calendar.clear"]);
+  assert.equal(requirementOf(Ping), undefined);
 });

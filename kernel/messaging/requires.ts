@@ -53,3 +53,16 @@ export function Requires<M extends Message>(
     });
   });
 }
+
+/**
+ * The requirement `@Requires` recorded on a command or query class: its permission (what a route
+ * that sends it documents), or undefined for a message that requires none.
+ *
+ * @example
+ * ```ts ignore
+ * requirementOf(ClearCalendar)?.permission.name; // "calendar.clear"
+ * ```
+ */
+export function requirementOf(message: MessageClass): Requirement | undefined {
+  return requirements.read(message);
+}

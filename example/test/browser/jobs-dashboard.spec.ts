@@ -175,11 +175,19 @@ Deno.test({
       await barAt(page, clearance, 5, 5);
       await page.screenshot({ path: `${artifacts}jobs-dashboard-succeeded.png`, fullPage: true });
 
-      // Back to the queues: the dead job of billing, revived.
+      // Back to the queues: the last hour in words and charts, then the dead job of billing, revived.
       await page.getByRole("link", { name: "Queues" }).click();
+      await page.locator('[data-activity="billing"] figcaption', {
+        hasText: "0 jobs succeeded, 1 attempt failed (100%), 1 dead in the last hour",
+      }).waitFor();
+      await page.locator('[data-activity="scheduling"] figcaption', {
+        hasText: "1 job succeeded, 0 attempts failed (0%), 0 dead in the last hour",
+      }).waitFor();
+      assert.equal(await page.locator('[data-activity] svg[role="img"]').count(), 4);
+      await page.screenshot({ path: `${artifacts}jobs-dashboard-last-hour.png`, fullPage: true });
       await page.getByRole("link", { name: "1 dead jobs of billing" }).click();
-      // The list tells when a dead job died (a retrying one: when it is tried again).
-      await page.locator(`[data-job-id="${deadId}"]`).getByText(/SMTP_DOWN \(died /).waitFor();
+      // The list tells when a dead job failed (a retrying one: also when it is tried again).
+      await page.locator(`[data-job-id="${deadId}"]`).getByText(/SMTP_DOWN \(died at /).waitFor();
       await page.getByRole("link", { name: deadId }).click();
       await page.getByText("SMTP_DOWN").waitFor();
       await page.screenshot({ path: `${artifacts}jobs-dashboard-dead-job.png`, fullPage: true });

@@ -56,6 +56,19 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; }
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
 pre { background: var(--panel); padding: 0.75rem; border-radius: 6px; overflow-x: auto; }
+figure.activity { margin: 0 0 1rem; padding: 0.6rem 0.75rem; border: 1px solid var(--line);
+  border-radius: 6px; }
+figure.activity figcaption { font-weight: 600; }
+.activity-summary { font-weight: 400; color: var(--muted); }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+  gap: 0.5rem 1rem; margin: 0.4rem 0; }
+.chart-title { display: block; font-size: 0.8rem; color: var(--muted); }
+svg.chart { display: block; width: 100%; height: 3rem; background: var(--panel);
+  border-radius: 4px; }
+svg.chart .axis { stroke: var(--line); stroke-width: 0.5; }
+svg.chart-ok rect { fill: var(--ok); }
+svg.chart-fail rect { fill: var(--danger); }
+details summary { cursor: pointer; font-size: 0.9rem; }
 .status-dead, .status-cancelled { color: var(--danger); }
 .status-succeeded { color: var(--ok); }
 @media (max-width: 40rem) {

@@ -1,7 +1,10 @@
+import { activityJs } from "./activity_js.ts";
+
 /**
  * The dashboard page's script (plain JavaScript, served as is, no build): reads the JSON routes
  * with the operator's token (kept in `sessionStorage`, sent as `Authorization: Bearer`), renders
- * the queues, pages of jobs and one job with text nodes only (no HTML from data), acts on jobs,
+ * the queues (with each queue's last hour as inline SVG bar charts, each with a text
+ * alternative), pages of jobs and one job with text nodes only (no HTML from data), acts on jobs,
  * and follows the event stream with `fetch()` (so the header is sent) to update counts and
  * progress bars as jobs move.
  */
@@ -30,6 +33,19 @@ export const dashboardJs = `"use strict";
     for (const child of children.flat()) {
       if (child === undefined || child === null || child === false) continue;
       node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value !== undefined && value !== null) node.setAttribute(name, String(value));
+    }
+    for (const child of children.flat()) {
+      if (child !== undefined && child !== null && child !== false) {
+        node.append(child instanceof Node ? child : String(child));
+      }
     }
     return node;
   }
@@ -171,12 +187,14 @@ export const dashboardJs = `"use strict";
           statuses.map((s) => el("th", { scope: "col", class: "num" }, s)),
           el("th", { scope: "col" }, "Actions"))),
         el("tbody", {}, rows)));
+    const activity = await activitySection();
     const scheduled = await scheduledSection();
     const outbox = document.body.dataset.outbox === "on" ? await outboxSection() : "";
     main.replaceChildren(
       el("h2", {}, "Queues"),
       table,
       el("p", {}, el("a", { href: hashOf("/jobs") }, "All jobs, newest first")),
+      activity,
       scheduled,
       outbox,
       purgeForm(),
@@ -184,6 +202,7 @@ export const dashboardJs = `"use strict";
     if (focus) main.focus();
   }
 
+  ${activityJs}
   function every(value) {
     return typeof value === "number" ? value + " ms" : value;
   }
@@ -403,17 +422,18 @@ export const dashboardJs = `"use strict";
     if (focus) main.focus();
   }
 
-  // The store keeps a failed attempt's error code, not its time: a retrying job (waiting after
-  // a failure) shows when it is tried again (its runAt), a dead one when it died.
+  // A failed job shows its error code and when the last attempt failed; a retrying job (waiting
+  // after a failure) also when it is tried again (its runAt).
   function lastError(job) {
     if (!job.lastErrorCode) return "";
+    const failedAt = job.lastErrorAt ?? (job.status === "dead" ? job.finishedAt : undefined);
+    const when = failedAt ? " at " + new Date(failedAt).toLocaleString() : "";
     if (job.status === "waiting") {
-      return job.lastErrorCode + " (retry at " + new Date(job.runAt).toLocaleString() + ")";
+      return job.lastErrorCode + " (failed" + when + ", retry at " +
+        new Date(job.runAt).toLocaleString() + ")";
     }
-    if (job.status === "dead" && job.finishedAt) {
-      return job.lastErrorCode + " (died " + new Date(job.finishedAt).toLocaleString() + ")";
-    }
-    return job.lastErrorCode;
+    if (job.status === "dead") return job.lastErrorCode + " (died" + when + ")";
+    return job.lastErrorCode + (when ? " (failed" + when + ")" : "");
   }
 
   function row(term, value) {
@@ -463,8 +483,7 @@ export const dashboardJs = `"use strict";
         row("Enqueued by", job.actor.kind + " " + job.actor.id),
         row("Attempts", job.attempts + " of " + job.maxAttempts),
         row("Last error code", job.lastErrorCode),
-        row("Last error at", job.lastErrorCode && job.finishedAt && job.status === "dead"
-          ? new Date(job.finishedAt).toISOString() : undefined),
+        row("Last error at", job.lastErrorAt ? new Date(job.lastErrorAt).toISOString() : undefined),
         row("Progress", el("span", { class: "job-progress" }, progressOf(job))),
         row("Run at", new Date(job.runAt).toISOString()),
         row("Created", new Date(job.createdAt).toISOString()),
@@ -518,6 +537,7 @@ export const dashboardJs = `"use strict";
     }
     if (view.kind === "queues") {
       if (snapshot.queues.map((q) => q.queue).join("|") !== view.queues) return void refresh();
+      if (Date.now() - activityLoadedAt > 30000) refreshActivity();
       for (const q of snapshot.queues) {
         for (const s of statuses) {
           const link = document.querySelector('[data-count="' + CSS.escape(q.queue + "|" + s) + '"]');

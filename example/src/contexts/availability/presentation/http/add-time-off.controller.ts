@@ -17,6 +17,7 @@ const timeOffBody = z.object({
   group: CalendarAvailability,
   method: "POST",
   path: "/time-off",
+  permissions: [AddTimeOff],
   summary: "Add time off",
   params: zodSchema(z.object({ calendarId: idSchema() })),
   body: zodSchema(timeOffBody),

@@ -23,6 +23,7 @@ const minutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number
   group: CalendarAvailability,
   method: "PUT",
   path: "/opening-hours",
+  permissions: [SetOpeningHours],
   summary: "Set the weekly opening hours",
   params: zodSchema(z.object({ calendarId: idSchema() })),
   body: zodSchema(hoursBody),

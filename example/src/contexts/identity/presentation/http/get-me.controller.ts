@@ -18,6 +18,7 @@ const me = z.object({
   group: People,
   method: "GET",
   path: "/me",
+  permissions: [GetMe],
   summary: "Who am I",
   response: { status: 200, description: "The caller", body: zodSchema(me, { io: "output" }) },
   errors: ["FORBIDDEN"],

@@ -20,6 +20,7 @@ const invitations = z.array(z.object({
   group: People,
   method: "GET",
   path: "/invitations",
+  permissions: [ListInvitations],
   summary: "The practice's invitations",
   guards: [HasRole("practitioner", "receptionist")],
   response: {
@@ -51,6 +52,7 @@ const invitation = z.object({ email: z.email().max(254), role: z.enum(roles) });
   group: People,
   method: "POST",
   path: "/invitations",
+  permissions: [InvitePerson],
   summary: "Invite someone",
   guards: [HasRole("practitioner", "receptionist")],
   body: zodSchema(invitation),

@@ -13,6 +13,7 @@ const profile = z.object({ name: textSchema(200), email: z.email().max(254) });
   group: People,
   method: "POST",
   path: "/me",
+  permissions: [RegisterPerson],
   summary: "Register my profile",
   body: zodSchema(profile),
   response: { status: 201, description: "Registered", body: acceptedSchema },

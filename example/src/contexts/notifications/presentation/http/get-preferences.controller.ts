@@ -16,6 +16,7 @@ const preferences = z.object({
   group: Notifications,
   method: "GET",
   path: "/preferences",
+  permissions: [GetPreferences],
   summary: "My notification preferences",
   response: {
     status: 200,

@@ -35,6 +35,7 @@ const page = z.object({
   group: Notifications,
   method: "GET",
   path: "/",
+  permissions: [SearchNotifications],
   summary: "Search my notifications",
   query: zodSchema(searchQuery),
   response: { status: 200, description: "One page", body: zodSchema(page, { io: "output" }) },

@@ -16,6 +16,7 @@ const message = z.object({
   group: Notifications,
   method: "POST",
   path: "/",
+  permissions: [SendNotification],
   summary: "Send a message",
   body: zodSchema(message),
   response: { status: 201, description: "Sent", body: acceptedSchema },

@@ -22,6 +22,7 @@ const bookingBody = z.object({
   group: Appointments,
   method: "POST",
   path: "/",
+  permissions: [BookAppointment],
   summary: "Book an appointment",
   body: zodSchema(bookingBody),
   response: { status: 201, description: "Booked", body: acceptedSchema },

@@ -11,6 +11,7 @@ import { schedulingErrors } from "../../domain/scheduling-errors.ts";
   group: Appointments,
   method: "POST",
   path: "/:appointmentId/cancellation",
+  permissions: [CancelAppointment],
   summary: "Cancel an appointment",
   params: zodSchema(z.object({ appointmentId: idSchema() })),
   body: zodSchema(z.object({ reason: textSchema(500) })),

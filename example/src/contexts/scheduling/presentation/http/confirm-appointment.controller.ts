@@ -14,6 +14,7 @@ import { schedulingErrors } from "../../domain/scheduling-errors.ts";
   group: Appointments,
   method: "POST",
   path: "/:appointmentId/confirmation",
+  permissions: [ConfirmAppointment],
   summary: "Confirm an appointment",
   params: zodSchema(z.object({ appointmentId: idSchema() })),
   response: { status: 201, description: "Confirmed", body: acceptedSchema },

@@ -16,6 +16,7 @@ const typeBody = z.object({
   group: Calendars,
   method: "PUT",
   path: "/:calendarId/appointment-types/:appointmentTypeId",
+  permissions: [DefineAppointmentType],
   summary: "Offer an appointment type",
   params: zodSchema(
     z.object({ calendarId: idSchema(), appointmentTypeId: idSchema() }),

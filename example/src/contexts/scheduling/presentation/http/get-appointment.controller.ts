@@ -19,6 +19,7 @@ import { Appointments } from "./appointments.routes.ts";
   group: Appointments,
   method: "GET",
   path: "/:appointmentId",
+  permissions: [GetAppointment],
   summary: "Read an appointment",
   params: zodSchema(z.object({ appointmentId: idSchema() })),
   response: { status: 200, description: "The appointment", body: appointmentAnswer },

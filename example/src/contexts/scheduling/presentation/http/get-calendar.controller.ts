@@ -16,6 +16,7 @@ import { Calendars } from "./calendars.routes.ts";
   group: Calendars,
   method: "GET",
   path: "/:calendarId",
+  permissions: [GetCalendar],
   summary: "Read a calendar",
   params: zodSchema(z.object({ calendarId: idSchema() })),
   response: { status: 200, description: "The calendar", body: calendarAnswer },

@@ -20,6 +20,7 @@ const clearanceStatus = z.object({
   group: Calendars,
   method: "GET",
   path: "/:calendarId/clearances/:clearanceId",
+  permissions: [GetClearance],
   summary: "Follow a clearance",
   params: zodSchema(z.object({ calendarId: idSchema(), clearanceId: idSchema() })),
   response: {

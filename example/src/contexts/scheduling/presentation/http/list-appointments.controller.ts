@@ -26,6 +26,7 @@ const listQuery = z.object({
   group: Appointments,
   method: "GET",
   path: "/",
+  permissions: [ListAppointments],
   summary: "List appointments",
   query: zodSchema(listQuery),
   response: { status: 200, description: "One page, by start time", body: appointmentPageAnswer },

@@ -15,6 +15,7 @@ import { Calendars } from "./calendars.routes.ts";
   group: Calendars,
   method: "GET",
   path: "/",
+  permissions: [ListCalendars],
   summary: "List the practice's calendars",
   response: { status: 200, description: "The practice's calendars", body: calendarsAnswer },
   cache: { etag: true, scope: "private", maxAge: 0 },

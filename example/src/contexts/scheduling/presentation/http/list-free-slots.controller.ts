@@ -34,6 +34,7 @@ const freeSlotsAnswer = zodSchema(
   group: Calendars,
   method: "GET",
   path: "/:calendarId/slots",
+  permissions: [ListFreeSlots],
   summary: "List the free slots",
   params: zodSchema(z.object({ calendarId: idSchema() })),
   query: zodSchema(slotsQuery),

@@ -16,6 +16,7 @@ const calendarBody = z.object({ timeZone: timeZoneSchema().optional() }).optiona
 export const putCalendar: FunctionRoute = defineRoute({
   method: "PUT",
   path: "/calendars/:calendarId",
+  permissions: [OpenCalendar],
   operationId: "putCalendar",
   summary: "Open a calendar (idempotent)",
   tags: ["calendars"],

@@ -21,6 +21,7 @@ const clearanceBody = z.object({
   group: Calendars,
   method: "POST",
   path: "/:calendarId/clearances",
+  permissions: [RequestClearance],
   summary: "Clear a calendar over a period",
   params: zodSchema(z.object({ calendarId: idSchema() })),
   body: zodSchema(clearanceBody),

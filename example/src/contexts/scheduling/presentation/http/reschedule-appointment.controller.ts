@@ -13,6 +13,7 @@ const moveBody = z.object({ startsAt: instantSchema() });
   group: Appointments,
   method: "POST",
   path: "/:appointmentId/rescheduling",
+  permissions: [RescheduleAppointment],
   summary: "Move an appointment",
   params: zodSchema(z.object({ appointmentId: idSchema() })),
   body: zodSchema(moveBody),

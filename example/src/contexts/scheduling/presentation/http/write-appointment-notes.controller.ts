@@ -22,6 +22,7 @@ import { Appointments } from "./appointments.routes.ts";
   group: Appointments,
   method: "PUT",
   path: "/:appointmentId/notes",
+  permissions: [WriteAppointmentNotes],
   summary: "Write an appointment's internal notes",
   params: zodSchema(z.object({ appointmentId: idSchema() })),
   body: zodSchema(
