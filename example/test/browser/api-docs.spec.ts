@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { startTestPlatform } from "../../src/platform/platform-test.module.ts";
 import { serveApplication } from "../../src/platform/http/serve.ts";
-import { apiDocsPolicy } from "../../src/platform/http/api-docs.ts";
+import { apiDocsPolicy } from "@kit/http";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";
