@@ -46,10 +46,6 @@ const differences: Record<string, string> = {
   "src/platform/http/serve.ts":
     "serves the health endpoints with readiness checks, the booking page and the jobs dashboard (closed at shutdown) on a free port: the template serves platform-fetch.ts",
   "src/platform/http/platform-fetch.ts": "see serve.ts",
-  "src/platform/auth/tokens.ts":
-    "the example's issuer and audience are constants, and its specs sign at the test clock's time: the template reads them from config.ts, which the example lacks",
-  "src/platform/config.ts":
-    "the example reads its environment in main.ts and database.ts (see those): adopting config.ts comes with them",
   "src/platform/jobs/job-store.ts": "see main.ts: the example picks its job store there",
   "src/platform/platform-environment.ts": "see main.ts",
   "test/application.spec.ts": "the example's e2e specs compose the whole application (test/e2e/)",

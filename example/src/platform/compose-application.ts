@@ -16,7 +16,7 @@ import { jobsPlugin, type JobStore } from "@kit/jobs";
 import { jobsDashboard } from "@kit/jobs/dashboard";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
-import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
+import { readConfig } from "./config.ts";
 import { Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
 import { statusByCode } from "./status-by-code.ts";
@@ -46,6 +46,10 @@ export interface PlatformOptions {
   readonly sql: Database;
   /** The secret the HS256 bearer tokens are signed with. */
   readonly jwtSecret: Uint8Array;
+  /** The issuer (`iss`) of the tokens accepted (default: `<project>-identity`). */
+  readonly tokenIssuer?: string;
+  /** The audience (`aud`) of the tokens accepted (default: `<project>-api`). */
+  readonly tokenAudience?: string;
   /** The clock (default: the system clock; tests pass a test clock). */
   readonly clock?: Clock;
   /** Whether this process runs the worker (`jobs: { start: true }`); otherwise it only enqueues. */
@@ -77,6 +81,7 @@ export interface PlatformOptions {
  */
 export function composePlatform(options: PlatformOptions) {
   const { sql } = options;
+  const defaults = readConfig({});
   const jobStore = options.jobStore ??
     new PostgresJobStore(sql, { listen: options.listen ?? true });
   const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore });
@@ -103,8 +108,8 @@ export function composePlatform(options: PlatformOptions) {
           jwtAuthenticator({
             key: options.jwtSecret,
             algorithms: ["HS256"],
-            issuer: tokenIssuer,
-            audience: tokenAudience,
+            issuer: options.tokenIssuer ?? defaults.tokenIssuer,
+            audience: options.tokenAudience ?? defaults.tokenAudience,
             ...(options.clock ? { clock: options.clock } : {}),
           }),
         ],

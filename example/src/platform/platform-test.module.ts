@@ -12,6 +12,7 @@ import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 import postgres from "postgres";
 import { signToken, type TokenClaims } from "./auth/tokens.ts";
 import { composePlatform } from "./compose-application.ts";
+import { readConfig } from "./config.ts";
 import type { Database } from "./database/database.ts";
 import { migrate } from "./database/migrate.ts";
 
@@ -118,7 +119,7 @@ export async function startTestPlatform(
     db,
     application,
     refusals,
-    token: (claims) => signToken(testJwtSecret, claims, { now: clock.now() }),
+    token: (claims) => signToken(testJwtSecret, claims, readConfig({}), clock.now()),
     async close() {
       application.jobsDashboard.close();
       await server.shutdown();
