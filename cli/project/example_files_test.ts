@@ -33,7 +33,7 @@ const differences: Record<string, string> = {
   "src/main.ts":
     "runs on an embedded PostgreSQL (PGlite) when DATABASE_URL is unset, seeds a practice, picks a Redis or Upstash job store and serves health checks: the template runs in memory and has no hook for these yet",
   "src/platform/compose-application.ts":
-    "composes the jobs dashboard, the relay's and the database's resilience options and per-tenant database access: options the template's composePlatform does not take yet",
+    "mounts the jobs dashboard, keeps idempotency keys on PostgreSQL, maps its codes to statuses (status-by-code.ts), sets the worker's concurrency and the API's info, and its contexts register their PostgreSQL repositories in their modules (the Database token) instead of the template's repository regions",
   "src/platform/platform-test.module.ts":
     "the specs run on PostgreSQL (a database each, migrated) with the example's seed: the template's test module runs in memory",
   "src/platform/database/database.ts":
@@ -41,8 +41,6 @@ const differences: Record<string, string> = {
   "src/platform/database/migrate.ts":
     "each context migrates its own schema with its own ledger (test/database/tenant-migrations.spec.ts): the template keeps one ordered list (migrations.ts)",
   "src/platform/database/migrations.ts": "see migrate.ts: the example's migrations are per context",
-  "src/platform/docs/generate-docs.ts":
-    "the example's composePlatform needs a database client and a secret (see compose-application.ts), and its documents keep their names (openapi/scheduling.yaml)",
   "src/platform/http/serve.ts":
     "serves the health endpoints with readiness checks, the booking page and the jobs dashboard (closed at shutdown) on a free port: the template serves platform-fetch.ts",
   "src/platform/http/platform-fetch.ts": "see serve.ts",

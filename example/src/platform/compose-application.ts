@@ -3,6 +3,9 @@ import {
   type Clock,
   composeApplication,
   eventsPlugin,
+  InMemoryIdempotencyStore,
+  InMemoryOutbox,
+  InMemoryProcessedEvents,
   type Module,
 } from "@kit/kernel";
 import {
@@ -12,12 +15,12 @@ import {
   PostgresTransactions,
 } from "@kit/kernel/postgres";
 import { type GuardRefusal, httpPlugin, jwtAuthenticator, type UndeclaredErrors } from "@kit/http";
-import { jobsPlugin, type JobStore } from "@kit/jobs";
+import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { jobsDashboard } from "@kit/jobs/dashboard";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
 import { readConfig } from "./config.ts";
-import { Database } from "./database/database.ts";
+import { connectDatabase, Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
 import { statusByCode } from "./status-by-code.ts";
 import { swaggerUiAssets } from "./http/api-docs.ts";
@@ -42,10 +45,15 @@ export const modules: readonly Module[] = [
 
 /** What the platform is composed with. */
 export interface PlatformOptions {
-  /** The database (migrated with `migrate`). */
-  readonly sql: Database;
-  /** The secret the HS256 bearer tokens are signed with. */
-  readonly jwtSecret: Uint8Array;
+  /**
+   * The database (migrated with `migrate`). Without it, the outbox and the jobs are in memory
+   * and the contexts' repositories are given a client of no database, which never connects: what
+   * reads only the declarations works (the documents of `docs:generate`), a command or query
+   * fails.
+   */
+  readonly sql?: Database;
+  /** The secret the HS256 bearer tokens are signed with (default: a random one, no token passes). */
+  readonly jwtSecret?: Uint8Array;
   /** The issuer (`iss`) of the tokens accepted (default: `<project>-identity`). */
   readonly tokenIssuer?: string;
   /** The audience (`aud`) of the tokens accepted (default: `<project>-api`). */
@@ -79,22 +87,22 @@ export interface PlatformOptions {
  * jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and acts on the jobs of its
  * practice); `jobsDashboard.close()` ends its event streams before the server shuts down.
  */
-export function composePlatform(options: PlatformOptions) {
+export function composePlatform(options: PlatformOptions = {}) {
   const { sql } = options;
   const defaults = readConfig({});
   const jobStore = options.jobStore ??
-    new PostgresJobStore(sql, { listen: options.listen ?? true });
+    (sql ? new PostgresJobStore(sql, { listen: options.listen ?? true }) : new InMemoryJobStore());
   const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore });
   const application = composeApplication({
     modules: [...modules, dashboard.module],
     ...(options.clock ? { clock: options.clock } : {}),
-    transactions: new PostgresTransactions(sql),
+    ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
     accessPolicy: accessPolicy({ grants }),
-    providers: [{ provide: Database, provider: { useValue: sql } }],
+    providers: [{ provide: Database, provider: { useValue: sql ?? noDatabase() } }],
     plugins: {
       events: eventsPlugin({
-        outbox: new PostgresOutbox(sql),
-        processedEvents: new PostgresProcessedEvents(),
+        outbox: sql ? new PostgresOutbox(sql) : new InMemoryOutbox(),
+        processedEvents: sql ? new PostgresProcessedEvents() : new InMemoryProcessedEvents(),
         start: options.startEvents ?? false,
       }),
       backgroundJobs: jobsPlugin({
@@ -103,10 +111,12 @@ export function composePlatform(options: PlatformOptions) {
         concurrency: { scheduling: 2 },
       }),
       http: httpPlugin({
-        idempotency: { store: new PostgresIdempotencyStore(sql) },
+        idempotency: {
+          store: sql ? new PostgresIdempotencyStore(sql) : new InMemoryIdempotencyStore(),
+        },
         authenticators: [
           jwtAuthenticator({
-            key: options.jwtSecret,
+            key: options.jwtSecret ?? crypto.getRandomValues(new Uint8Array(32)),
             algorithms: ["HS256"],
             issuer: options.tokenIssuer ?? defaults.tokenIssuer,
             audience: options.tokenAudience ?? defaults.tokenAudience,
@@ -135,4 +145,9 @@ export function composePlatform(options: PlatformOptions) {
     },
   });
   return Object.assign(application, { jobsDashboard: dashboard });
+}
+
+/** A client of no database: it never connects unless queried, and then fails at once. */
+function noDatabase(): Database {
+  return connectDatabase("postgres://none@127.0.0.1:1/none", { max: 1 });
 }
