@@ -37,7 +37,7 @@ const differences: Record<string, string> = {
   "src/platform/platform-test.module.ts":
     "the specs run on PostgreSQL (a database each, migrated) with the example's seed: the template's test module runs in memory",
   "src/platform/database/database.ts":
-    "kit's time-outs read from DATABASE_* variables, a migrations client and per-tenant sessions: the template connects with defaults",
+    "connects with kit's time-outs (postgresClientOptions, changed by DATABASE_* variables), opens a client of its own for migrations and holds the Database token its modules inject: the template connects with postgres.js's defaults",
   "src/platform/database/migrate.ts":
     "each context migrates its own schema with its own ledger (test/database/tenant-migrations.spec.ts): the template keeps one ordered list (migrations.ts)",
   "src/platform/database/migrations.ts": "see migrate.ts: the example's migrations are per context",
@@ -46,9 +46,6 @@ const differences: Record<string, string> = {
   "src/platform/http/platform-fetch.ts": "see serve.ts",
   "src/platform/jobs/job-store.ts": "see main.ts: the example picks its job store there",
   "src/platform/platform-environment.ts": "see main.ts",
-  "test/application.spec.ts": "the example's e2e specs compose the whole application (test/e2e/)",
-  "test/contract.spec.ts":
-    "the example's contract spec runs end to end (test/e2e/contract.spec.ts)",
 };
 
 /** The files `kit init` plans for the example's contexts and queue, outside the contexts. */

@@ -33,6 +33,7 @@ import {
 import { type DevDatabase, startDevDatabase } from "./platform/database/dev-database.ts";
 import { migrate } from "./platform/database/migrate.ts";
 import { nextWeekdayAtTen, seedDevData, seededPractices } from "./platform/database/seed.ts";
+import { swaggerUiAssets } from "./platform/http/api-docs.ts";
 import { serveApplication } from "./platform/http/serve.ts";
 
 const config = readConfig(Deno.env.toObject());
@@ -83,6 +84,7 @@ const jobs = jobStoreFromEnv();
 const application = composePlatform({
   sql,
   jwtSecret: secret,
+  docs: swaggerUiAssets,
   tokenIssuer: config.tokenIssuer,
   tokenAudience: config.tokenAudience,
   startJobs: Deno.env.get("JOBS") !== "off",

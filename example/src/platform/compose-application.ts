@@ -14,7 +14,13 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { type GuardRefusal, httpPlugin, jwtAuthenticator, type UndeclaredErrors } from "@kit/http";
+import {
+  type GuardRefusal,
+  httpPlugin,
+  jwtAuthenticator,
+  type SwaggerUiAssets,
+  type UndeclaredErrors,
+} from "@kit/http";
 import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { jobsDashboard } from "@kit/jobs/dashboard";
 import { PostgresJobStore } from "@kit/jobs/postgres";
@@ -23,7 +29,6 @@ import { readConfig } from "./config.ts";
 import { connectDatabase, Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
 import { statusByCode } from "./status-by-code.ts";
-import { swaggerUiAssets } from "./http/api-docs.ts";
 // kit:begin module-imports
 import { analyticsModule } from "../contexts/analytics/analytics.module.ts";
 import { availabilityModule } from "../contexts/availability/availability.module.ts";
@@ -58,6 +63,11 @@ export interface PlatformOptions {
   readonly tokenIssuer?: string;
   /** The audience (`aud`) of the tokens accepted (default: `<project>-api`). */
   readonly tokenAudience?: string;
+  /**
+   * Swagger UI's files, to serve the API docs page at `/docs` (`swaggerUiAssets` of
+   * `http/api-docs.ts`, which reads them from npm's `swagger-ui-dist`); without them, no docs page.
+   */
+  readonly docs?: () => Promise<SwaggerUiAssets>;
   /** The clock (default: the system clock; tests pass a test clock). */
   readonly clock?: Clock;
   /** Whether this process runs the worker (`jobs: { start: true }`); otherwise it only enqueues. */
@@ -136,7 +146,7 @@ export function composePlatform(options: PlatformOptions = {}) {
         },
         servers: [{ url: "/", description: "The server that serves this document" }],
         openapi: { path: "/openapi.json" },
-        docs: { path: "/docs", assets: swaggerUiAssets },
+        ...(options.docs ? { docs: { path: "/docs", assets: options.docs } } : {}),
         security: ["bearer"],
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },

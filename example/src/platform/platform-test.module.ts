@@ -15,6 +15,7 @@ import { composePlatform } from "./compose-application.ts";
 import { readConfig } from "./config.ts";
 import type { Database } from "./database/database.ts";
 import { migrate } from "./database/migrate.ts";
+import { swaggerUiAssets } from "./http/api-docs.ts";
 
 /** An application for specs of one context: the modules given, in-memory events and jobs. */
 export function testApplication(
@@ -104,6 +105,7 @@ export async function startTestPlatform(
   const application = composePlatform({
     sql: db.sql,
     jwtSecret: testJwtSecret,
+    docs: swaggerUiAssets,
     clock,
     undeclaredErrors: "refuse",
     onGuardRefusal: (refusal) => refusals.push(`${refusal.guard} ${refusal.route}`),
