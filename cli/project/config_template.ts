@@ -6,7 +6,9 @@ import { developmentSecret } from "./development_secret.ts";
  * binding), so that no platform file reads a runtime's API.
  */
 export function configFile(): string {
-  return `import project from "../../kit.config.json" with { type: "json" };
+  return `import type { PostgresClientSettings } from "@kit/kernel/postgres";
+import project from "../../kit.config.json" with { type: "json" };
+import { databaseSettingsFromEnv } from "./database/database.ts";
 
 /** A runtime's environment: \`Deno.env.toObject()\`, \`process.env\`, a Worker's bindings. */
 export type Environment = Readonly<Record<string, unknown>>;
@@ -18,6 +20,11 @@ export type RedisDurability = "refuse" | "warn" | "off";
 export interface PlatformConfig {
   /** \`DATABASE_URL\`: every context on PostgreSQL; unset, in memory. */
   readonly databaseUrl: string | undefined;
+  /**
+   * \`DATABASE_POOL_SIZE\` and \`DATABASE_{CONNECT,ACQUIRE,STATEMENT}_TIMEOUT\`: the client's pool
+   * and time-outs (unset: kit's, see \`databaseSettingsFromEnv\`).
+   */
+  readonly database: PostgresClientSettings;
   /** \`JWT_SECRET\`: the secret of the HS256 bearer tokens. */
   readonly jwtSecret: string | undefined;
   /** \`JWT_ISSUER\`: the issuer (\`iss\`) of the tokens accepted (default \`<project>-identity\`). */
@@ -62,6 +69,7 @@ export function readConfig(env: Environment): PlatformConfig {
   }
   return {
     databaseUrl: get("DATABASE_URL"),
+    database: databaseSettingsFromEnv(env),
     jwtSecret: get("JWT_SECRET"),
     tokenIssuer: get("JWT_ISSUER") ?? \`\${project.name}-identity\`,
     tokenAudience: get("JWT_AUDIENCE") ?? \`\${project.name}-api\`,

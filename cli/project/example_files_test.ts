@@ -36,8 +36,6 @@ const differences: Record<string, string> = {
     "mounts the jobs dashboard, keeps idempotency keys on PostgreSQL, maps its codes to statuses (status-by-code.ts), sets the worker's concurrency and the API's info, and its contexts register their PostgreSQL repositories in their modules (the Database token) instead of the template's repository regions",
   "src/platform/platform-test.module.ts":
     "the specs run on PostgreSQL (a database each, migrated) with the example's seed: the template's test module runs in memory",
-  "src/platform/database/database.ts":
-    "connects with kit's time-outs (postgresClientOptions, changed by DATABASE_* variables), opens a client of its own for migrations and holds the Database token its modules inject: the template connects with postgres.js's defaults",
   "src/platform/database/migrate.ts":
     "each context migrates its own schema with its own ledger (test/database/tenant-migrations.spec.ts): the template keeps one ordered list (migrations.ts)",
   "src/platform/database/migrations.ts": "see migrate.ts: the example's migrations are per context",

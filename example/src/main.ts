@@ -25,11 +25,7 @@ import { Redis as IORedis } from "ioredis";
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
 import { readConfig, tokenSecret } from "./platform/config.ts";
-import {
-  connectDatabase,
-  connectForMigrations,
-  databaseSettingsFromEnv,
-} from "./platform/database/database.ts";
+import { connectDatabase, connectForMigrations } from "./platform/database/database.ts";
 import { type DevDatabase, startDevDatabase } from "./platform/database/dev-database.ts";
 import { migrate } from "./platform/database/migrate.ts";
 import { nextWeekdayAtTen, seedDevData, seededPractices } from "./platform/database/seed.ts";
@@ -45,7 +41,7 @@ if (!url) {
   dev = await startDevDatabase(dataDir);
   url = dev.url;
 }
-const settings = databaseSettingsFromEnv(Deno.env.toObject());
+const settings = config.database;
 const migrations = connectForMigrations(url);
 await migrate(migrations);
 await migrations.end({ timeout: 5 });

@@ -1,4 +1,6 @@
+import type { PostgresClientSettings } from "@kit/kernel/postgres";
 import project from "../../kit.config.json" with { type: "json" };
+import { databaseSettingsFromEnv } from "./database/database.ts";
 
 /** A runtime's environment: `Deno.env.toObject()`, `process.env`, a Worker's bindings. */
 export type Environment = Readonly<Record<string, unknown>>;
@@ -10,6 +12,11 @@ export type RedisDurability = "refuse" | "warn" | "off";
 export interface PlatformConfig {
   /** `DATABASE_URL`: every context on PostgreSQL; unset, in memory. */
   readonly databaseUrl: string | undefined;
+  /**
+   * `DATABASE_POOL_SIZE` and `DATABASE_{CONNECT,ACQUIRE,STATEMENT}_TIMEOUT`: the client's pool
+   * and time-outs (unset: kit's, see `databaseSettingsFromEnv`).
+   */
+  readonly database: PostgresClientSettings;
   /** `JWT_SECRET`: the secret of the HS256 bearer tokens. */
   readonly jwtSecret: string | undefined;
   /** `JWT_ISSUER`: the issuer (`iss`) of the tokens accepted (default `<project>-identity`). */
@@ -54,6 +61,7 @@ export function readConfig(env: Environment): PlatformConfig {
   }
   return {
     databaseUrl: get("DATABASE_URL"),
+    database: databaseSettingsFromEnv(env),
     jwtSecret: get("JWT_SECRET"),
     tokenIssuer: get("JWT_ISSUER") ?? `${project.name}-identity`,
     tokenAudience: get("JWT_AUDIENCE") ?? `${project.name}-api`,
