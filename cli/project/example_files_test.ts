@@ -28,6 +28,16 @@ const projectsOwn = new Set([
   "docs/architecture/slices.md", // the slice plan, kept by `kit slice`
 ]);
 
+/**
+ * A context's files `kit init` writes that the context grows by hand: its module (its ports bound
+ * to adapters) and its CONTEXT.md (an introduction; the lists in it are derived, and
+ * `kit docs --check` keeps them current).
+ */
+function contextsOwn(path: string): boolean {
+  return path.startsWith("src/contexts/") &&
+    (path.endsWith(".module.ts") || path.endsWith("/CONTEXT.md"));
+}
+
 /** The example's files that are not what kit generates, and why. */
 const differences: Record<string, string> = {
   "src/main.ts":
@@ -46,12 +56,11 @@ const differences: Record<string, string> = {
   "src/platform/platform-environment.ts": "see main.ts",
 };
 
-/** The files `kit init` plans for the example's contexts and queue, outside the contexts. */
+/** The files `kit init` plans for the example's contexts and queue, but the project's own. */
 function plannedFiles(): FileWrite[] {
   const config = JSON.parse(readFileSync(join(example, "kit.config.json"), "utf8")) as KitConfig;
   return projectFiles(config, [], ["deno"]).filter((write) =>
-    !write.path.startsWith("src/contexts/") && !write.path.endsWith(".gitkeep") &&
-    !projectsOwn.has(write.path)
+    !contextsOwn(write.path) && !write.path.endsWith(".gitkeep") && !projectsOwn.has(write.path)
   );
 }
 
