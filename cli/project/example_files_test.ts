@@ -41,7 +41,7 @@ function contextsOwn(path: string): boolean {
 /** The example's files that are not what kit generates, and why. */
 const differences: Record<string, string> = {
   "src/main.ts":
-    "runs on an embedded PostgreSQL (PGlite) when DATABASE_URL is unset, seeds a practice, picks a Redis or Upstash job store and serves health checks: the template runs in memory and has no hook for these yet",
+    "runs on an embedded PostgreSQL (PGlite: one connection, jobs without LISTEN) when DATABASE_URL is unset, seeds two practices, takes Redis or Upstash as its job store beside a database queue, serves readiness checks and prints sample tokens: the template runs in memory without DATABASE_URL, through platform-environment.ts (which the example's apps/worker uses)",
   "src/platform/compose-application.ts":
     "mounts the jobs dashboard, keeps idempotency keys on PostgreSQL, maps its codes to statuses (status-by-code.ts), sets the worker's concurrency and the API's info, and its contexts register their PostgreSQL repositories in their modules (the Database token) instead of the template's repository regions",
   "src/platform/platform-test.module.ts":
@@ -52,8 +52,6 @@ const differences: Record<string, string> = {
   "src/platform/http/serve.ts":
     "serves the health endpoints with readiness checks, the booking page and the jobs dashboard (closed at shutdown) on a free port: the template serves platform-fetch.ts",
   "src/platform/http/platform-fetch.ts": "see serve.ts",
-  "src/platform/jobs/job-store.ts": "see main.ts: the example picks its job store there",
-  "src/platform/platform-environment.ts": "see main.ts",
 };
 
 /** The files `kit init` plans for the example's contexts and queue, but the project's own. */
