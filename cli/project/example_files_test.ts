@@ -49,9 +49,6 @@ const differences: Record<string, string> = {
   "src/platform/database/migrate.ts":
     "each context migrates its own schema with its own ledger (test/database/tenant-migrations.spec.ts): the template keeps one ordered list (migrations.ts)",
   "src/platform/database/migrations.ts": "see migrate.ts: the example's migrations are per context",
-  "src/platform/http/serve.ts":
-    "serves the health endpoints with readiness checks, the booking page and the jobs dashboard (closed at shutdown) on a free port: the template serves platform-fetch.ts",
-  "src/platform/http/platform-fetch.ts": "see serve.ts",
 };
 
 /** The files `kit init` plans for the example's contexts and queue, but the project's own. */

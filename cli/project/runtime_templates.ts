@@ -229,7 +229,7 @@ export async function signToken(
 /** `src/platform/http/serve.ts`: the application over HTTP on Deno (`Deno.serve`). */
 export function serveFile(): string {
   return `import type { HttpApi } from "@kit/http";
-import { platformFetch } from "./platform-fetch.ts";
+import { platformFetch, type PlatformPage } from "./platform-fetch.ts";
 
 /** A served application: its address, and how to stop serving. */
 export interface Served {
@@ -239,18 +239,19 @@ export interface Served {
 
 /**
  * Serves the application's routes (its OpenAPI document and docs page among them, served by the
- * HTTP plugin) and \`/health\` with \`Deno.serve\` (\`port\` 0: any free port), on this machine only
- * unless \`hostname\` says otherwise (\`0.0.0.0\`: every interface). Deno's HTTP adapter: the Node
- * entry point (\`src/main.node.ts\`) and the Worker (\`src/worker.ts\`) serve \`platformFetch\` their
- * own way.
+ * HTTP plugin), the platform's pages and \`/health\` with \`Deno.serve\` (\`port\` 0: any free
+ * port), on this machine only unless \`hostname\` says otherwise (\`0.0.0.0\`: every interface);
+ * \`pages\` are asked first (health endpoints with this process's readiness checks). Deno's HTTP
+ * adapter: the Node entry point (\`src/main.node.ts\`) and the Worker (\`src/worker.ts\`) serve
+ * \`platformFetch\` their own way.
  */
 export function serveApplication(
   application: { readonly http: HttpApi },
-  options: { port?: number; hostname?: string } = {},
+  options: { port?: number; hostname?: string; pages?: readonly PlatformPage[] } = {},
 ): Served {
   const server = Deno.serve(
     { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 8000, onListen: () => {} },
-    platformFetch(application),
+    platformFetch(application, options.pages),
   );
   return {
     url: \`http://\${

@@ -30,6 +30,7 @@ import { type DevDatabase, startDevDatabase } from "./platform/database/dev-data
 import { migrate } from "./platform/database/migrate.ts";
 import { nextWeekdayAtTen, seedDevData, seededPractices } from "./platform/database/seed.ts";
 import { swaggerUiAssets } from "./platform/http/api-docs.ts";
+import { healthEndpoints } from "./platform/http/health.ts";
 import { serveApplication } from "./platform/http/serve.ts";
 
 const config = readConfig(Deno.env.toObject());
@@ -90,15 +91,20 @@ const application = composePlatform({
 });
 await application.start();
 await seedDevData(application);
-const served = await serveApplication(application, {
-  port: config.port,
-  health: {
-    readiness: {
-      database: postgresHealthCheck(sql),
-      ...(jobs ? { jobs: jobs.check } : {}),
-    },
-    onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+// On this machine only unless HOST says otherwise (HOST=0.0.0.0: every interface). The booking
+// page is one of the platform's pages (platform-fetch.ts); the health endpoints check this
+// process's database and job store.
+const health = healthEndpoints({
+  readiness: {
+    database: postgresHealthCheck(sql),
+    ...(jobs ? { jobs: jobs.check } : {}),
   },
+  onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+});
+const served = serveApplication(application, {
+  hostname: config.host,
+  port: config.port,
+  pages: [health],
 });
 const tokenOf = (sub: string, role: string, tenant: string) =>
   signToken(secret, { sub, roles: [role], tenants: [tenant] }, config);
@@ -134,6 +140,8 @@ console.log(`scheduling API on ${served.url}
     curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
+    // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
+    application.jobsDashboard.close();
     await served.shutdown();
     await application.stop();
     await sql.end({ timeout: 5 });

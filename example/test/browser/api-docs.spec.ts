@@ -24,7 +24,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const platform = await startTestPlatform();
-    const served = await serveApplication(platform.application);
+    const served = serveApplication(platform.application, { port: 0 });
     const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
     try {
       const page = await browser.newPage();
