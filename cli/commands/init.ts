@@ -123,6 +123,11 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
 /**
  * The files `kit init` writes for `config`, before they are formatted and before the derived
  * documents join them: the same plan a test compares a project (the example) against.
+ *
+ * @param config The project's contexts, queue and name.
+ * @param links The kit packages its `deno.json` links (none: from JSR).
+ * @param selected The runtimes it gets an entry point for.
+ * @returns The files to write, by path from the project's root.
  */
 export function projectFiles(
   config: KitConfig,

@@ -94,8 +94,10 @@ export interface PlatformOptions {
  * Composes the application: every context's module on PostgreSQL (one unit of work per command,
  * the outbox and the job store in its transaction), the HTTP pipeline with the JWT authenticator,
  * and the worker when asked. The tenant of a request is named by the `x-tenant-id` header. The
- * jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and acts on the jobs of its
- * practice); `jobsDashboard.close()` ends its event streams before the server shuts down.
+ * OpenAPI document is served at `/openapi.json`, the API docs page at `/docs` when given its
+ * assets (`docs`). The jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and
+ * acts on the jobs of its practice); `jobsDashboard.close()` ends its event streams before the
+ * server shuts down.
  */
 export function composePlatform(options: PlatformOptions = {}) {
   const { sql } = options;
