@@ -45,7 +45,7 @@ const differences: Record<string, string> = {
   "src/platform/compose-application.ts":
     "mounts the jobs dashboard, keeps idempotency keys on PostgreSQL, maps its codes to statuses (status-by-code.ts), sets the worker's concurrency and the API's info, and its contexts register their PostgreSQL repositories in their modules (the Database token) instead of the template's repository regions",
   "src/platform/platform-test.module.ts":
-    "the specs run on PostgreSQL (a database each, migrated) with the example's seed: the template's test module runs in memory",
+    "the specs run the whole platform on PostgreSQL (createTestDatabase: a database each, migrated; startTestPlatform): the template's test module composes contexts in memory with the providers and memory repositories of compose-application.ts, which the example's does not have (see it)",
   "src/platform/database/migrate.ts":
     "each context migrates its own schema with its own ledger (test/database/tenant-migrations.spec.ts): the template keeps one ordered list (migrations.ts)",
   "src/platform/database/migrations.ts": "see migrate.ts: the example's migrations are per context",
