@@ -108,11 +108,37 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     queue: queue as KitConfig["queue"],
     declarations: "decorators",
   };
+  const writes = projectFiles(config, links, selected);
+  const plan = await formatPlan(root, await withDerived(root, config, writes));
+  const written = await applyPlan(root, plan);
+  // Every context was derived: the first `docs --check` (and generator) finds them current.
+  await recordDerivation(
+    root,
+    await derivationInputs(root),
+    new Map(plan.filter((w) => isDerivedOutput(w.path)).map((w) => [w.path, w.contents])),
+  );
+  return written;
+}
+
+/**
+ * The files `kit init` writes for `config`, before they are formatted and before the derived
+ * documents join them: the same plan a test compares a project (the example) against.
+ *
+ * @param config The project's contexts, queue and name.
+ * @param links The kit packages its `deno.json` links (none: from JSR).
+ * @param selected The runtimes it gets an entry point for.
+ * @returns The files to write, by path from the project's root.
+ */
+export function projectFiles(
+  config: KitConfig,
+  links: readonly string[],
+  selected: readonly Runtime[],
+): FileWrite[] {
   let compose = composeApplicationFile();
   compose = updateRegion(
     compose,
     "module-imports",
-    contexts.map((c) =>
+    config.contexts.map((c) =>
       `import { ${camelOf(c.name)}Module } from "../contexts/${c.name}/${c.name}.module.ts";`
     ),
     "compose-application.ts",
@@ -120,10 +146,10 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
   compose = updateRegion(
     compose,
     "modules",
-    contexts.map((c) => `${camelOf(c.name)}Module,`),
+    config.contexts.map((c) => `${camelOf(c.name)}Module,`),
     "compose-application.ts",
   );
-  const writes: FileWrite[] = [
+  return [
     { path: "kit.config.json", contents: formatConfig(config) },
     { path: "deno.json", contents: projectDenoJson(links, config.queue, selected) },
     { path: ".gitignore", contents: ".kit/\nnode_modules/\ndist/\n" },
@@ -152,7 +178,7 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     { path: "src/platform/http/api-docs.ts", contents: apiDocsFile() },
     { path: "test/architecture/extractable.spec.ts", contents: extractableSpec() },
     { path: "docs/architecture/slices.md", contents: slicesFile(config) },
-    ...contexts.flatMap((c) => contextFiles(c.name, c.kind)),
+    ...config.contexts.flatMap((c) => contextFiles(c.name, c.kind)),
     ...(selected.includes("node") ? [{ path: "src/main.node.ts", contents: nodeMainFile() }] : []),
     ...(selected.includes("workers")
       ? [
@@ -162,15 +188,6 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
       ]
       : []),
   ];
-  const plan = await formatPlan(root, await withDerived(root, config, writes));
-  const written = await applyPlan(root, plan);
-  // Every context was derived: the first `docs --check` (and generator) finds them current.
-  await recordDerivation(
-    root,
-    await derivationInputs(root),
-    new Map(plan.filter((w) => isDerivedOutput(w.path)).map((w) => [w.path, w.contents])),
-  );
-  return written;
 }
 
 /** The runtimes named (each once; default Deno alone), or a CliError naming one unknown. */

@@ -29,7 +29,7 @@ import {
 import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { grants } from "./auth/role.ts";
 import { readConfig } from "./config.ts";
-import type { Database } from "./database/database.ts";
+import { Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
 import project from "../../kit.config.json" with { type: "json" };
 // kit:begin provider-imports
@@ -105,7 +105,8 @@ export interface PlatformOptions {
 
 /**
  * Composes the application: the modules with the platform's providers, its repositories on
- * PostgreSQL or in memory, its access policy, events through the outbox, background jobs, and the
+ * PostgreSQL (and the database's client, the \`Database\` token, for adapters) or in memory, its
+ * access policy, events through the outbox, background jobs, and the
  * HTTP pipeline with the JWT authenticator (the tenant named by the \`x-tenant-id\` header),
  * serving its OpenAPI document at \`/openapi.json\` (YAML at \`/openapi.yaml\`) and the API docs
  * page at \`/docs\`.
@@ -118,7 +119,12 @@ export function composePlatform(options: PlatformOptions = {}) {
     ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
     providers: [
       ...providers,
-      ...(sql ? postgresRepositories.map((repository) => repository(sql)) : memoryRepositories),
+      ...(sql
+        ? [
+          { provide: Database, provider: { useValue: sql } },
+          ...postgresRepositories.map((repository) => repository(sql)),
+        ]
+        : memoryRepositories),
     ],
     accessPolicy: accessPolicy({
       grants,

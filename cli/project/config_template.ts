@@ -6,7 +6,9 @@ import { developmentSecret } from "./development_secret.ts";
  * binding), so that no platform file reads a runtime's API.
  */
 export function configFile(): string {
-  return `import project from "../../kit.config.json" with { type: "json" };
+  return `import type { PostgresClientSettings } from "@kit/kernel/postgres";
+import project from "../../kit.config.json" with { type: "json" };
+import { databaseSettingsFromEnv } from "./database/database.ts";
 
 /** A runtime's environment: \`Deno.env.toObject()\`, \`process.env\`, a Worker's bindings. */
 export type Environment = Readonly<Record<string, unknown>>;
@@ -18,6 +20,11 @@ export type RedisDurability = "refuse" | "warn" | "off";
 export interface PlatformConfig {
   /** \`DATABASE_URL\`: every context on PostgreSQL; unset, in memory. */
   readonly databaseUrl: string | undefined;
+  /**
+   * \`DATABASE_POOL_SIZE\` and \`DATABASE_{CONNECT,ACQUIRE,STATEMENT}_TIMEOUT\`: the client's pool
+   * and time-outs (unset: kit's, see \`databaseSettingsFromEnv\`).
+   */
+  readonly database: PostgresClientSettings;
   /** \`JWT_SECRET\`: the secret of the HS256 bearer tokens. */
   readonly jwtSecret: string | undefined;
   /** \`JWT_ISSUER\`: the issuer (\`iss\`) of the tokens accepted (default \`<project>-identity\`). */
@@ -67,6 +74,7 @@ export function readConfig(env: Environment): PlatformConfig {
   }
   return {
     databaseUrl: get("DATABASE_URL"),
+    database: databaseSettingsFromEnv(env),
     jwtSecret: get("JWT_SECRET"),
     tokenIssuer: get("JWT_ISSUER") ?? \`\${project.name}-identity\`,
     tokenAudience: get("JWT_AUDIENCE") ?? \`\${project.name}-api\`,
@@ -96,23 +104,43 @@ export function tokenSecret(config: PlatformConfig): Uint8Array {
 }
 
 /**
- * `src/platform/http/platform-fetch.ts`: the application's requests, and \`/health\`, as one
- * \`fetch\` handler that every runtime's server calls.
+ * `src/platform/http/platform-fetch.ts`: the application's requests, the project's pages (a
+ * marker region) and \`/health\`, as one \`fetch\` handler that every runtime's server calls.
  */
 export function platformFetchFile(): string {
   return `import type { HttpApi } from "@kit/http";
+// kit:begin page-imports
+// kit:end
+
+/**
+ * A handler the platform asks before the API's routes: it answers its own requests, and
+ * \`undefined\` for any other (a page of the project's, health endpoints with readiness checks).
+ */
+export type PlatformPage = (request: Request) => Response | Promise<Response> | undefined;
+
+/** The pages every entry point serves beside the API, sorted. */
+const pages: readonly PlatformPage[] = [
+  // kit:begin pages
+  // kit:end
+];
 
 /** The headers of the platform's own answers: never sniffed as another type. */
 const headers = { "x-content-type-options": "nosniff" };
 
 /**
- * The handler every entry point serves: \`GET /health\`, then the application's routes (its
- * OpenAPI document and docs page among them, served by the HTTP plugin).
+ * The handler every entry point serves: the pages given, then those of \`pages\`, then
+ * \`GET /health\`, then the application's routes (its OpenAPI document and docs page among them,
+ * served by the HTTP plugin).
  */
 export function platformFetch(
   application: { readonly http: HttpApi },
+  given: readonly PlatformPage[] = [],
 ): (request: Request) => Promise<Response> {
   return async function handle(request) {
+    for (const page of [...given, ...pages]) {
+      const answer = page(request);
+      if (answer !== undefined) return await answer;
+    }
     const { pathname } = new URL(request.url);
     if (request.method === "GET" && pathname === "/health") {
       return Response.json({ status: "ok" }, { headers });

@@ -9,6 +9,7 @@ export function projectReadme(config: KitConfig, selected: readonly Runtime[]): 
 Made with \`kit init\`. The platform reads its configuration through \`src/platform/config.ts\`
 (\`readConfig\`), from the environment each entry point passes; no file outside an entry point
 uses a runtime's API. Settings: \`DATABASE_URL\` (PostgreSQL; unset: everything in memory),
+\`DATABASE_POOL_SIZE\` and \`DATABASE_{CONNECT,ACQUIRE,STATEMENT}_TIMEOUT\` (its client),
 \`JWT_SECRET\`, \`JWT_ISSUER\`, \`JWT_AUDIENCE\`, \`REDIS_URL\`, \`REDIS_DURABILITY\` and
 \`REDIS_PREFIX\` (queue redis), \`UPSTASH_REDIS_REST_URL\` and \`UPSTASH_REDIS_REST_TOKEN\`
 (Workers), \`HOST\`, \`PORT\`, \`KIT_MIGRATIONS_REAPPLY\`.

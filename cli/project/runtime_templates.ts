@@ -2,14 +2,85 @@ import type { KitConfig } from "./kit_config.ts";
 
 /** `src/platform/database/database.ts`: the PostgreSQL client of the platform. */
 export function databaseFile(): string {
-  return `import postgres from "postgres";
+  return `import { type Duration, type Token, token } from "@kit/kernel";
+import { postgresClientOptions, type PostgresClientSettings } from "@kit/kernel/postgres";
+import postgres from "postgres";
+import project from "../../../kit.config.json" with { type: "json" };
 
 /** The platform's PostgreSQL client (postgres.js); repositories write through the unit of work. */
 export type Database = postgres.Sql;
 
-/** Opens the client of the database at \`url\` (a pool of \`max\` connections, default 10). */
-export function connectDatabase(url: string, options: { max?: number } = {}): Database {
-  return postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+/** The token of the platform's database client, for the adapters that inject it. */
+export const Database: Token<Database> = token<Database>("Database");
+
+/**
+ * Opens the client of the database at \`url\` with kit's time-outs (\`postgresClientOptions\`: a
+ * pool of 10, connect and acquire time-outs of 5 s, a statement time-out of 15 s), over which the
+ * settings given win. An outage then answers 503 within seconds, and the pool connects again by
+ * itself once the server is back.
+ */
+export function connectDatabase(url: string, settings: PostgresClientSettings = {}): Database {
+  return postgres(url, {
+    ...postgresClientOptions({
+      ...settings,
+      connection: { application_name: project.name, ...settings.connection },
+    }),
+    onnotice: () => {},
+  });
+}
+
+/**
+ * Opens a client for migrations: one connection, no statement time-out (a migration may take
+ * long, and waits for another process's migration to finish).
+ */
+export function connectForMigrations(url: string): Database {
+  return connectDatabase(url, { max: 1, statementTimeout: 0, acquireTimeout: "1h" });
+}
+
+const variables = {
+  DATABASE_POOL_SIZE: "max",
+  DATABASE_CONNECT_TIMEOUT: "connectTimeout",
+  DATABASE_ACQUIRE_TIMEOUT: "acquireTimeout",
+  DATABASE_STATEMENT_TIMEOUT: "statementTimeout",
+} as const;
+
+/**
+ * The database settings an operator gives in the environment: \`DATABASE_POOL_SIZE\` (a number),
+ * \`DATABASE_CONNECT_TIMEOUT\`, \`DATABASE_ACQUIRE_TIMEOUT\` and \`DATABASE_STATEMENT_TIMEOUT\`
+ * (durations with a unit: \`500ms\`, \`5s\`, \`1m\`; \`0\` for no statement time-out). Unset:
+ * kit's defaults. A value that is not one throws, naming the variable.
+ */
+export function databaseSettingsFromEnv(
+  env: Readonly<Record<string, unknown>>,
+): PostgresClientSettings {
+  const settings: Record<string, number | Duration> = {};
+  for (const [variable, setting] of Object.entries(variables)) {
+    const given = env[variable];
+    const value = typeof given === "string" ? given.trim() : undefined;
+    if (value === undefined || value === "") continue;
+    if (setting === "max") {
+      const size = Number(value);
+      if (!Number.isInteger(size) || size < 1) {
+        throw new Error(\`\${variable} must be a whole number of connections, got '\${value}'\`);
+      }
+      settings.max = size;
+    } else if (value === "0") {
+      settings[setting] = 0;
+    } else if (/^\\d+(\\.\\d+)?(ms|s|m|h)$/.test(value)) {
+      settings[setting] = value as Duration;
+    } else {
+      throw new Error(
+        \`\${variable} must be a duration such as 500ms, 5s or 1m, got '\${value}'\`,
+      );
+    }
+  }
+  // Validated here, so that a wrong value stops the start with the variable's name.
+  try {
+    postgresClientOptions(settings);
+  } catch (error) {
+    throw new Error(\`The database settings of the environment are wrong: \${error}\`);
+  }
+  return settings;
 }
 `;
 }
@@ -135,22 +206,24 @@ export interface TokenClaims {
 }
 
 /**
- * Signs an HS256 token the API accepts, valid one hour (for development and tests; a deployment
- * verifies the tokens of its identity provider), with the issuer and audience of \`authority\`
- * (default: the project's, \`<project>-identity\` and \`<project>-api\`).
+ * Signs an HS256 token the API accepts, valid one hour from \`now\` (for development and tests;
+ * a deployment verifies the tokens of its identity provider), with the issuer and audience of
+ * \`authority\` (default: the project's, \`<project>-identity\` and \`<project>-api\`). Specs on a
+ * test clock sign at its time (\`now\`: \`clock.now()\`), so that the API's clock finds it valid.
  */
 export async function signToken(
   secret: Uint8Array,
   claims: TokenClaims,
   authority: Pick<PlatformConfig, "tokenIssuer" | "tokenAudience"> = readConfig({}),
+  now: Date = new Date(),
 ): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
+  const issuedAt = Math.floor(now.getTime() / 1000);
   return await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: "HS256" })
     .setIssuer(authority.tokenIssuer)
     .setAudience(authority.tokenAudience)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + 3600)
     .sign(secret);
 }
 `;
@@ -159,7 +232,7 @@ export async function signToken(
 /** `src/platform/http/serve.ts`: the application over HTTP on Deno (`Deno.serve`). */
 export function serveFile(): string {
   return `import type { HttpApi } from "@kit/http";
-import { platformFetch } from "./platform-fetch.ts";
+import { platformFetch, type PlatformPage } from "./platform-fetch.ts";
 
 /** A served application: its address, and how to stop serving. */
 export interface Served {
@@ -169,18 +242,19 @@ export interface Served {
 
 /**
  * Serves the application's routes (its OpenAPI document and docs page among them, served by the
- * HTTP plugin) and \`/health\` with \`Deno.serve\` (\`port\` 0: any free port), on this machine only
- * unless \`hostname\` says otherwise (\`0.0.0.0\`: every interface). Deno's HTTP adapter: the Node
- * entry point (\`src/main.node.ts\`) and the Worker (\`src/worker.ts\`) serve \`platformFetch\` their
- * own way.
+ * HTTP plugin), the platform's pages and \`/health\` with \`Deno.serve\` (\`port\` 0: any free
+ * port), on this machine only unless \`hostname\` says otherwise (\`0.0.0.0\`: every interface);
+ * \`pages\` are asked first (health endpoints with this process's readiness checks). Deno's HTTP
+ * adapter: the Node entry point (\`src/main.node.ts\`) and the Worker (\`src/worker.ts\`) serve
+ * \`platformFetch\` their own way.
  */
 export function serveApplication(
   application: { readonly http: HttpApi },
-  options: { port?: number; hostname?: string } = {},
+  options: { port?: number; hostname?: string; pages?: readonly PlatformPage[] } = {},
 ): Served {
   const server = Deno.serve(
     { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 8000, onListen: () => {} },
-    platformFetch(application),
+    platformFetch(application, options.pages),
   );
   return {
     url: \`http://\${
@@ -214,7 +288,7 @@ export function swaggerUiAssets(): Promise<SwaggerUiAssets> {
 export function environmentFile(): string {
   return `import type { JobStore } from "@kit/jobs";
 import { type PlatformConfig, tokenSecret } from "./config.ts";
-import { connectDatabase, type Database } from "./database/database.ts";
+import { connectDatabase, connectForMigrations, type Database } from "./database/database.ts";
 import { migrate } from "./database/migrate.ts";
 import { openJobStore } from "./jobs/job-store.ts";
 
@@ -243,8 +317,16 @@ export interface PlatformEnvironment {
 export async function readEnvironment(config: PlatformConfig): Promise<PlatformEnvironment> {
   const url = config.databaseUrl;
   if (url && !config.jwtSecret) console.warn("JWT_SECRET is not set: no bearer token is accepted");
-  const sql = url ? connectDatabase(url) : undefined;
-  if (sql) await migrate(sql, { reapply: config.migrationsReapply });
+  if (url) {
+    // On a client of its own, without the statement time-out a migration may outlast.
+    const migrations = connectForMigrations(url);
+    try {
+      await migrate(migrations, { reapply: config.migrationsReapply });
+    } finally {
+      await migrations.end({ timeout: 5 });
+    }
+  }
+  const sql = url ? connectDatabase(url, config.database) : undefined;
   const jobs = openJobStore(sql, config);
   return {
     options: {

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # How example/ was made: `kit init` and the generators, before the domain logic was written by
 # hand. Kept as the record of what each generator wrote; rerunning it into an empty directory
-# shows a user what they get (`bash example/scripts/scaffold.sh /tmp/scheduling`).
+# shows a user what they get (`bash example/scripts/scaffold.sh /tmp/scheduling`: the project is
+# named after its directory, and the example's kit.config.json names it "scheduling"). The platform
+# and docs files kit init writes stay as generated in example/, save those
+# cli/project/example_files_test.ts names with the reason.
 set -euo pipefail
 out="${1:?usage: scaffold.sh <empty directory>}"
 kit_root="$(cd "$(dirname "$0")/../.." && pwd)"

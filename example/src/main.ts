@@ -1,8 +1,9 @@
 /**
  * The scheduling API: `deno task dev`. On a fresh machine it runs on an embedded PostgreSQL
  * (PGlite, files under `.kit/dev-db`); `DATABASE_URL` switches to a real server and `REDIS_URL` the
- * job store to Redis. The worker runs in process (`JOBS=off` to only enqueue) and the outbox is
- * relayed to the event handlers. Prints the address, sample tokens (an operator's for the jobs
+ * job store to Redis (`UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN`: to Upstash). The
+ * worker runs in process (`JOBS=off` to only enqueue) and the outbox is relayed to the event
+ * handlers. Prints the address, sample tokens (an operator's for the jobs
  * dashboard at `/ops/jobs`) and the API docs address.
  *
  * The database client has kit's time-outs (`DATABASE_POOL_SIZE`, `DATABASE_CONNECT_TIMEOUT`,
@@ -14,7 +15,6 @@ import type { HealthCheck } from "@kit/kernel";
 import { postgresHealthCheck } from "@kit/kernel/postgres";
 import type { JobStore } from "@kit/jobs";
 import {
-  type DurabilityRequirement,
   failFastRedisOptions,
   RedisJobStore,
   tcpScripting,
@@ -24,68 +24,66 @@ import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
-import {
-  connectDatabase,
-  connectForMigrations,
-  databaseSettingsFromEnv,
-} from "./platform/database/database.ts";
+import { readConfig, tokenSecret } from "./platform/config.ts";
+import { connectDatabase, connectForMigrations } from "./platform/database/database.ts";
 import { type DevDatabase, startDevDatabase } from "./platform/database/dev-database.ts";
 import { migrate } from "./platform/database/migrate.ts";
 import { nextWeekdayAtTen, seedDevData, seededPractices } from "./platform/database/seed.ts";
+import { swaggerUiAssets } from "./platform/http/api-docs.ts";
+import { healthEndpoints } from "./platform/http/health.ts";
 import { serveApplication } from "./platform/http/serve.ts";
 
+const config = readConfig(Deno.env.toObject());
 let dev: DevDatabase | undefined;
-let url = Deno.env.get("DATABASE_URL");
+let url = config.databaseUrl;
 if (!url) {
   const dataDir = Deno.env.get("KIT_DEV_DB") ?? new URL("../.kit/dev-db", import.meta.url).pathname;
   console.log(`no DATABASE_URL: starting the embedded database in ${dataDir} ...`);
   dev = await startDevDatabase(dataDir);
   url = dev.url;
 }
-const settings = databaseSettingsFromEnv(Deno.env.toObject());
+const settings = config.database;
 const migrations = connectForMigrations(url);
 await migrate(migrations);
 await migrations.end({ timeout: 5 });
 const sql = connectDatabase(url, dev ? { ...settings, max: 1 } : settings);
 
-/** What the Redis store demands of the server's settings: `REDIS_DURABILITY` (default refuse). */
-function redisDurability(): DurabilityRequirement {
-  const value = Deno.env.get("REDIS_DURABILITY") ?? "refuse";
-  if (value !== "refuse" && value !== "warn" && value !== "off") {
-    throw new Error(`REDIS_DURABILITY must be refuse, warn or off, got '${value}'`);
-  }
-  return value;
-}
-
-/** The Redis job store of `REDIS_URL`, and its readiness check (a PING). */
+/**
+ * The Redis job store: Upstash's REST API when `UPSTASH_REDIS_REST_URL` and
+ * `UPSTASH_REDIS_REST_TOKEN` are set, else the Redis of `REDIS_URL`; and its readiness check (a
+ * PING).
+ */
 function jobStoreFromEnv(): { store: JobStore; check: HealthCheck } | undefined {
-  const redisUrl = Deno.env.get("REDIS_URL");
-  if (!redisUrl) return undefined;
-  if (redisUrl.startsWith("https://")) {
-    const token = Deno.env.get("UPSTASH_REDIS_REST_TOKEN");
-    if (!token) throw new Error("REDIS_URL is an Upstash REST URL: set UPSTASH_REDIS_REST_TOKEN");
-    const redis = new UpstashRedis({ url: redisUrl, token, automaticDeserialization: false });
+  if (config.upstash) {
+    const redis = new UpstashRedis({ ...config.upstash, automaticDeserialization: false });
     return {
-      store: new RedisJobStore(upstashScripting(redis), { requireDurability: redisDurability() }),
+      store: new RedisJobStore(upstashScripting(redis), {
+        requireDurability: config.redisDurability,
+      }),
       check: () => redis.ping(),
     };
   }
+  const redisUrl = config.redisUrl;
+  if (!redisUrl) return undefined;
   // Fails fast while Redis is down (503), and refuses a Redis that would lose jobs unless
   // REDIS_DURABILITY says "warn" or "off" (see the README's Redis settings).
   const redis = new IORedis(redisUrl, failFastRedisOptions());
   return {
-    store: new RedisJobStore(tcpScripting(redis), { requireDurability: redisDurability() }),
+    store: new RedisJobStore(tcpScripting(redis), { requireDurability: config.redisDurability }),
     check: () => redis.ping(),
   };
 }
 
-const secret = new TextEncoder().encode(
-  Deno.env.get("JWT_SECRET") ?? "dev-only-secret-of-the-scheduling-example",
-);
+// JWT_SECRET; unset, the development secret `kit token` signs with when on the embedded database,
+// and with DATABASE_URL a random one (only the tokens printed below pass).
+const secret = tokenSecret(config);
 const jobs = jobStoreFromEnv();
 const application = composePlatform({
   sql,
   jwtSecret: secret,
+  docs: swaggerUiAssets,
+  tokenIssuer: config.tokenIssuer,
+  tokenAudience: config.tokenAudience,
   startJobs: Deno.env.get("JOBS") !== "off",
   startEvents: true,
   listen: dev === undefined,
@@ -93,18 +91,23 @@ const application = composePlatform({
 });
 await application.start();
 await seedDevData(application);
-const served = await serveApplication(application, {
-  port: Number(Deno.env.get("PORT") ?? 8000),
-  health: {
-    readiness: {
-      database: postgresHealthCheck(sql),
-      ...(jobs ? { jobs: jobs.check } : {}),
-    },
-    onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+// On this machine only unless HOST says otherwise (HOST=0.0.0.0: every interface). The booking
+// page is one of the platform's pages (platform-fetch.ts); the health endpoints check this
+// process's database and job store.
+const health = healthEndpoints({
+  readiness: {
+    database: postgresHealthCheck(sql),
+    ...(jobs ? { jobs: jobs.check } : {}),
   },
+  onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+});
+const served = serveApplication(application, {
+  hostname: config.host,
+  port: config.port,
+  pages: [health],
 });
 const tokenOf = (sub: string, role: string, tenant: string) =>
-  signToken(secret, { sub, roles: [role], tenants: [tenant] });
+  signToken(secret, { sub, roles: [role], tenants: [tenant] }, config);
 const [first, second] = seededPractices;
 const tokens = {
   practitioner: await tokenOf(first!.practitioner, "practitioner", first!.tenant),
@@ -137,6 +140,8 @@ console.log(`scheduling API on ${served.url}
     curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
+    // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
+    application.jobsDashboard.close();
     await served.shutdown();
     await application.stop();
     await sql.end({ timeout: 5 });

@@ -4,36 +4,26 @@
  * enqueues in); prints "worker started" once it claims. With `HEALTH_PORT`, it answers
  * `/health/live` and `/health/ready` (the database reachable) on that loopback port.
  *
- * Its database client has kit's time-outs (the `DATABASE_*` variables of `src/main.ts` change
- * them): while PostgreSQL is out of reach the worker keeps running and claims again once it is
- * back.
+ * Its database client has kit's time-outs (the `DATABASE_*` variables `src/platform/config.ts`
+ * reads change them): while PostgreSQL is out of reach the worker keeps running and claims again
+ * once it is back.
  */
 import { postgresHealthCheck } from "@kit/kernel/postgres";
 import { composePlatform } from "../../src/platform/compose-application.ts";
-import {
-  connectDatabase,
-  connectForMigrations,
-  databaseSettingsFromEnv,
-} from "../../src/platform/database/database.ts";
-import { migrate } from "../../src/platform/database/migrate.ts";
+import { readConfig } from "../../src/platform/config.ts";
+import { readEnvironment } from "../../src/platform/platform-environment.ts";
 import { healthEndpoints } from "../../src/platform/http/health.ts";
 
-const url = Deno.env.get("DATABASE_URL");
-if (!url) {
+const config = readConfig(Deno.env.toObject());
+if (!config.databaseUrl) {
   console.error("apps/worker needs DATABASE_URL (the database the API enqueues in)");
   Deno.exit(1);
 }
-const settings = databaseSettingsFromEnv(Deno.env.toObject());
-const migrations = connectForMigrations(url);
-await migrate(migrations);
-await migrations.end({ timeout: 5 });
-const sql = connectDatabase(url, settings);
-const application = composePlatform({
-  sql,
-  // The worker serves no request: no token is ever verified with this key.
-  jwtSecret: crypto.getRandomValues(new Uint8Array(32)),
-  startJobs: true,
-});
+// The database (migrated), the job store of the queue; the tokens of no request: the worker serves
+// none.
+const environment = await readEnvironment(config);
+const sql = environment.options.sql!;
+const application = composePlatform({ ...environment.options, startJobs: true });
 await application.start();
 const healthPort = Deno.env.get("HEALTH_PORT");
 const endpoints = healthEndpoints({
@@ -49,7 +39,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await health?.shutdown();
     await application.stop();
-    await sql.end({ timeout: 5 });
+    await environment.close();
     Deno.exit(0);
   });
 }

@@ -3,6 +3,9 @@ import {
   type Clock,
   composeApplication,
   eventsPlugin,
+  InMemoryIdempotencyStore,
+  InMemoryOutbox,
+  InMemoryProcessedEvents,
   type Module,
 } from "@kit/kernel";
 import {
@@ -11,16 +14,21 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { type GuardRefusal, httpPlugin, jwtAuthenticator, type UndeclaredErrors } from "@kit/http";
-import { jobsPlugin, type JobStore } from "@kit/jobs";
+import {
+  type GuardRefusal,
+  httpPlugin,
+  jwtAuthenticator,
+  type SwaggerUiAssets,
+  type UndeclaredErrors,
+} from "@kit/http";
+import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
 import { jobsDashboard } from "@kit/jobs/dashboard";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
-import { tokenAudience, tokenIssuer } from "./auth/tokens.ts";
-import { Database } from "./database/database.ts";
+import { readConfig } from "./config.ts";
+import { connectDatabase, Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
 import { statusByCode } from "./status-by-code.ts";
-import { swaggerUiAssets } from "./http/api-docs.ts";
 // kit:begin module-imports
 import { analyticsModule } from "../contexts/analytics/analytics.module.ts";
 import { availabilityModule } from "../contexts/availability/availability.module.ts";
@@ -42,10 +50,24 @@ export const modules: readonly Module[] = [
 
 /** What the platform is composed with. */
 export interface PlatformOptions {
-  /** The database (migrated with `migrate`). */
-  readonly sql: Database;
-  /** The secret the HS256 bearer tokens are signed with. */
-  readonly jwtSecret: Uint8Array;
+  /**
+   * The database (migrated with `migrate`). Without it, the outbox and the jobs are in memory
+   * and the contexts' repositories are given a client of no database, which never connects: what
+   * reads only the declarations works (the documents of `docs:generate`), a command or query
+   * fails.
+   */
+  readonly sql?: Database;
+  /** The secret the HS256 bearer tokens are signed with (default: a random one, no token passes). */
+  readonly jwtSecret?: Uint8Array;
+  /** The issuer (`iss`) of the tokens accepted (default: `<project>-identity`). */
+  readonly tokenIssuer?: string;
+  /** The audience (`aud`) of the tokens accepted (default: `<project>-api`). */
+  readonly tokenAudience?: string;
+  /**
+   * Swagger UI's files, to serve the API docs page at `/docs` (`swaggerUiAssets` of
+   * `http/api-docs.ts`, which reads them from npm's `swagger-ui-dist`); without them, no docs page.
+   */
+  readonly docs?: () => Promise<SwaggerUiAssets>;
   /** The clock (default: the system clock; tests pass a test clock). */
   readonly clock?: Clock;
   /** Whether this process runs the worker (`jobs: { start: true }`); otherwise it only enqueues. */
@@ -72,25 +94,28 @@ export interface PlatformOptions {
  * Composes the application: every context's module on PostgreSQL (one unit of work per command,
  * the outbox and the job store in its transaction), the HTTP pipeline with the JWT authenticator,
  * and the worker when asked. The tenant of a request is named by the `x-tenant-id` header. The
- * jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and acts on the jobs of its
- * practice, and reads the outbox's backlog of its practice's events); `jobsDashboard.close()` ends its event streams before the server shuts down.
+ * OpenAPI document is served at `/openapi.json`, the API docs page at `/docs` when given its
+ * assets (`docs`). The jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and
+ * acts on the jobs of its practice, and reads the outbox's backlog of its practice's events);
+ * `jobsDashboard.close()` ends its event streams before the server shuts down.
  */
-export function composePlatform(options: PlatformOptions) {
+export function composePlatform(options: PlatformOptions = {}) {
   const { sql } = options;
+  const defaults = readConfig({});
   const jobStore = options.jobStore ??
-    new PostgresJobStore(sql, { listen: options.listen ?? true });
-  const outbox = new PostgresOutbox(sql);
+    (sql ? new PostgresJobStore(sql, { listen: options.listen ?? true }) : new InMemoryJobStore());
+  const outbox = sql ? new PostgresOutbox(sql) : new InMemoryOutbox();
   const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore, outbox });
   const application = composeApplication({
     modules: [...modules, dashboard.module],
     ...(options.clock ? { clock: options.clock } : {}),
-    transactions: new PostgresTransactions(sql),
+    ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
     accessPolicy: accessPolicy({ grants }),
-    providers: [{ provide: Database, provider: { useValue: sql } }],
+    providers: [{ provide: Database, provider: { useValue: sql ?? noDatabase() } }],
     plugins: {
       events: eventsPlugin({
         outbox,
-        processedEvents: new PostgresProcessedEvents(),
+        processedEvents: sql ? new PostgresProcessedEvents() : new InMemoryProcessedEvents(),
         start: options.startEvents ?? false,
       }),
       backgroundJobs: jobsPlugin({
@@ -99,13 +124,15 @@ export function composePlatform(options: PlatformOptions) {
         concurrency: { scheduling: 2 },
       }),
       http: httpPlugin({
-        idempotency: { store: new PostgresIdempotencyStore(sql) },
+        idempotency: {
+          store: sql ? new PostgresIdempotencyStore(sql) : new InMemoryIdempotencyStore(),
+        },
         authenticators: [
           jwtAuthenticator({
-            key: options.jwtSecret,
+            key: options.jwtSecret ?? crypto.getRandomValues(new Uint8Array(32)),
             algorithms: ["HS256"],
-            issuer: tokenIssuer,
-            audience: tokenAudience,
+            issuer: options.tokenIssuer ?? defaults.tokenIssuer,
+            audience: options.tokenAudience ?? defaults.tokenAudience,
             ...(options.clock ? { clock: options.clock } : {}),
           }),
         ],
@@ -122,7 +149,7 @@ export function composePlatform(options: PlatformOptions) {
         },
         servers: [{ url: "/", description: "The server that serves this document" }],
         openapi: { path: "/openapi.json" },
-        docs: { path: "/docs", assets: swaggerUiAssets },
+        ...(options.docs ? { docs: { path: "/docs", assets: options.docs } } : {}),
         security: ["bearer"],
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
@@ -131,4 +158,9 @@ export function composePlatform(options: PlatformOptions) {
     },
   });
   return Object.assign(application, { jobsDashboard: dashboard });
+}
+
+/** A client of no database: it never connects unless queried, and then fails at once. */
+function noDatabase(): Database {
+  return connectDatabase("postgres://none@127.0.0.1:1/none", { max: 1 });
 }

@@ -12,8 +12,10 @@ import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 import postgres from "postgres";
 import { signToken, type TokenClaims } from "./auth/tokens.ts";
 import { composePlatform } from "./compose-application.ts";
+import { readConfig } from "./config.ts";
 import type { Database } from "./database/database.ts";
 import { migrate } from "./database/migrate.ts";
+import { swaggerUiAssets } from "./http/api-docs.ts";
 
 /** An application for specs of one context: the modules given, in-memory events and jobs. */
 export function testApplication(
@@ -103,6 +105,7 @@ export async function startTestPlatform(
   const application = composePlatform({
     sql: db.sql,
     jwtSecret: testJwtSecret,
+    docs: swaggerUiAssets,
     clock,
     undeclaredErrors: "refuse",
     onGuardRefusal: (refusal) => refusals.push(`${refusal.guard} ${refusal.route}`),
@@ -118,7 +121,7 @@ export async function startTestPlatform(
     db,
     application,
     refusals,
-    token: (claims) => signToken(testJwtSecret, claims, { now: clock.now() }),
+    token: (claims) => signToken(testJwtSecret, claims, readConfig({}), clock.now()),
     async close() {
       application.jobsDashboard.close();
       await server.shutdown();

@@ -23,9 +23,7 @@ Deno.test("a context imports another context only through its published language
     for (const [, specifier] of text.matchAll(/from\s+["']([^"']+)["']/g)) {
       const target = join(file, "..", specifier!);
       const rel = relative(contexts, target).split("/");
-      if (!specifier!.startsWith(".") || rel[0] === ".." || rel[0] === own) {
-        continue;
-      }
+      if (!specifier!.startsWith(".") || rel[0] === ".." || rel[0] === own) continue;
       if (rel[1] !== "published-language") {
         offences.push(`${relative(root, file)} imports ${specifier}`);
       }

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { startTestPlatform } from "../../src/platform/platform-test.module.ts";
 import { serveApplication } from "../../src/platform/http/serve.ts";
-import { apiDocsPolicy } from "../../src/platform/http/api-docs.ts";
+import { apiDocsPolicy } from "@kit/http";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";
@@ -24,7 +24,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const platform = await startTestPlatform();
-    const served = await serveApplication(platform.application);
+    const served = serveApplication(platform.application, { port: 0 });
     const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
     try {
       const page = await browser.newPage();

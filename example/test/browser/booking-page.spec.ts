@@ -33,7 +33,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const platform = await startTestPlatform(); // Monday 2026-03-02 08:00 UTC
-    const served = await serveApplication(platform.application);
+    const served = serveApplication(platform.application, { port: 0 });
     const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
     try {
       const staff = await platform.token({

@@ -53,7 +53,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const platform = await startTestPlatform(); // Monday 2026-03-02 08:00 UTC
-    const served = await serveApplication(platform.application);
+    const served = serveApplication(platform.application, { port: 0 });
     const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
     const holder = await platform.db.sql.reserve();
     try {

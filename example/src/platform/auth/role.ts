@@ -1,18 +1,13 @@
 import type { RoleGrants } from "@kit/kernel";
-import { jobsPermissions } from "@kit/jobs/dashboard";
 // kit:begin permission-imports
 import { availabilityPermissions } from "../../contexts/availability/availability.permissions.ts";
 import { identityPermissions } from "../../contexts/identity/identity.permissions.ts";
+import { jobsPermissions } from "@kit/jobs/dashboard";
 import { notificationsPermissions } from "../../contexts/notifications/notifications.permissions.ts";
 import { schedulingPermissions } from "../../contexts/scheduling/scheduling.permissions.ts";
 // kit:end
 
-/**
- * The permissions granted to each role. A patient books, confirms and cancels (their own: the
- * handlers check whose appointment it is); the front desk does so for anyone of the practice; a
- * practitioner also opens and clears calendars and sets availability. An operator sees and acts
- * on the background jobs of their practice in the jobs dashboard (`/ops/jobs`).
- */
+/** The permissions granted to each role. */
 export const grants: RoleGrants = {
   // kit:begin grants
   "operator": [jobsPermissions["jobs.read"], jobsPermissions["jobs.operate"]],

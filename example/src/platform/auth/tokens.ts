@@ -1,11 +1,7 @@
 import { SignJWT } from "jose";
+import { type PlatformConfig, readConfig } from "../config.ts";
 
-/** Who issues the example's tokens, and for whom (checked by the JWT authenticator). */
-export const tokenIssuer = "https://identity.scheduling.example";
-/** The audience of the example's tokens. */
-export const tokenAudience = "scheduling-api";
-
-/** The claims of a token the example accepts. */
+/** The claims of a token: the actor (`sub`), its roles and tenants, its scopes. */
 export interface TokenClaims {
   readonly sub: string;
   readonly roles?: readonly string[];
@@ -14,20 +10,23 @@ export interface TokenClaims {
 }
 
 /**
- * Signs an HS256 token the API accepts (for `deno task dev`'s sample token and for tests; a real
- * deployment verifies tokens of its identity provider instead).
+ * Signs an HS256 token the API accepts, valid one hour from `now` (for development and tests;
+ * a deployment verifies the tokens of its identity provider), with the issuer and audience of
+ * `authority` (default: the project's, `<project>-identity` and `<project>-api`). Specs on a
+ * test clock sign at its time (`now`: `clock.now()`), so that the API's clock finds it valid.
  */
 export async function signToken(
   secret: Uint8Array,
   claims: TokenClaims,
-  options: { now?: Date; expiresInSeconds?: number } = {},
+  authority: Pick<PlatformConfig, "tokenIssuer" | "tokenAudience"> = readConfig({}),
+  now: Date = new Date(),
 ): Promise<string> {
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const issuedAt = Math.floor(now.getTime() / 1000);
   return await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: "HS256" })
-    .setIssuer(tokenIssuer)
-    .setAudience(tokenAudience)
-    .setIssuedAt(now)
-    .setExpirationTime(now + (options.expiresInSeconds ?? 3600))
+    .setIssuer(authority.tokenIssuer)
+    .setAudience(authority.tokenAudience)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + 3600)
     .sign(secret);
 }

@@ -1,11 +1,12 @@
 import { type Duration, type Token, token } from "@kit/kernel";
 import { postgresClientOptions, type PostgresClientSettings } from "@kit/kernel/postgres";
 import postgres from "postgres";
+import project from "../../../kit.config.json" with { type: "json" };
 
-/** The application's PostgreSQL client (postgres.js); repositories write through the unit of work. */
+/** The platform's PostgreSQL client (postgres.js); repositories write through the unit of work. */
 export type Database = postgres.Sql;
 
-/** The token of the application's database client. */
+/** The token of the platform's database client, for the adapters that inject it. */
 export const Database: Token<Database> = token<Database>("Database");
 
 /**
@@ -18,7 +19,7 @@ export function connectDatabase(url: string, settings: PostgresClientSettings = 
   return postgres(url, {
     ...postgresClientOptions({
       ...settings,
-      connection: { application_name: "scheduling", ...settings.connection },
+      connection: { application_name: project.name, ...settings.connection },
     }),
     onnotice: () => {},
   });
@@ -42,15 +43,16 @@ const variables = {
 /**
  * The database settings an operator gives in the environment: `DATABASE_POOL_SIZE` (a number),
  * `DATABASE_CONNECT_TIMEOUT`, `DATABASE_ACQUIRE_TIMEOUT` and `DATABASE_STATEMENT_TIMEOUT`
- * (durations with a unit: `500ms`, `5s`, `1m`; `0` for no statement time-out). Unset: kit's defaults. A value
- * that is not one throws, naming the variable.
+ * (durations with a unit: `500ms`, `5s`, `1m`; `0` for no statement time-out). Unset:
+ * kit's defaults. A value that is not one throws, naming the variable.
  */
 export function databaseSettingsFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
+  env: Readonly<Record<string, unknown>>,
 ): PostgresClientSettings {
   const settings: Record<string, number | Duration> = {};
   for (const [variable, setting] of Object.entries(variables)) {
-    const value = env[variable]?.trim();
+    const given = env[variable];
+    const value = typeof given === "string" ? given.trim() : undefined;
     if (value === undefined || value === "") continue;
     if (setting === "max") {
       const size = Number(value);
@@ -63,7 +65,9 @@ export function databaseSettingsFromEnv(
     } else if (/^\d+(\.\d+)?(ms|s|m|h)$/.test(value)) {
       settings[setting] = value as Duration;
     } else {
-      throw new Error(`${variable} must be a duration such as 500ms, 5s or 1m, got '${value}'`);
+      throw new Error(
+        `${variable} must be a duration such as 500ms, 5s or 1m, got '${value}'`,
+      );
     }
   }
   // Validated here, so that a wrong value stops the start with the variable's name.

@@ -14,9 +14,11 @@ import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/s
  * schema with its own ordered migrations (one `kit_migrations` table per schema). Idempotent;
  * concurrent runs (the API and the worker starting together) are serialised by advisory locks.
  * Each ledger keeps every migration's number, id and checksum: a database that applied other SQL
- * under a number, or a number the code lacks, is refused and nothing runs.
+ * under a number, or a number the code lacks, is refused and nothing runs; on a development
+ * database only, \`reapply\` (\`KIT_MIGRATIONS_REAPPLY=1\`) forgets a ledger from its first
+ * difference and runs its migrations from there.
  */
-export async function migrate(sql: Database): Promise<void> {
+export async function migrate(sql: Database, options: { reapply?: boolean } = {}): Promise<void> {
   await migrateKernel(sql);
   await migrateJobs(sql);
   for (
@@ -30,6 +32,11 @@ export async function migrate(sql: Database): Promise<void> {
       // kit:end
     ] as const
   ) {
-    await runMigrations(sql, { table: "kit_migrations", schema, migrations });
+    await runMigrations(sql, {
+      table: "kit_migrations",
+      schema,
+      migrations,
+      onMismatch: options.reapply ? "reapply" : "refuse",
+    });
   }
 }

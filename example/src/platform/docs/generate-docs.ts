@@ -1,15 +1,15 @@
 /**
- * `deno task docs:generate`: writes the documents derived from the running code, the OpenAPI
- * document (`openapi/scheduling.yaml`), the AsyncAPI document and the event catalog
- * (`docs/integration/`). With `--check`, writes nothing and exits 1 naming each stale file (CI).
+ * `deno task docs:generate`: writes the documents derived from the code: the OpenAPI document of
+ * the application (`openapi/<project>.yaml`) and of each service (`openapi/<service>.yaml`), the
+ * AsyncAPI document and the event catalog (`docs/integration/`). With `--check`
+ * (`deno task docs:check`), writes nothing and exits 1 naming each stale file.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isIntegrationEventDefinition } from "./is-event.ts";
 import { stringify } from "yaml";
 import { composePlatform, modules } from "../compose-application.ts";
-import { connectDatabase } from "../database/database.ts";
 import { asyncApiDocument, eventCatalog, type PublishedEvent } from "./integration-docs.ts";
+import { isIntegrationEventDefinition } from "./is-event.ts";
 
 const root = new URL("../../../", import.meta.url).pathname;
 
@@ -30,18 +30,43 @@ async function publishedEvents(): Promise<PublishedEvent[]> {
   return events;
 }
 
+/** The project as `kit.config.json` records it: its name and services. */
+interface Project {
+  readonly name: string;
+  readonly services?: readonly { readonly name: string }[];
+}
+
+/** The OpenAPI document of each service of the project, by service name. */
+async function serviceDocuments(config: Project): Promise<[string, Record<string, unknown>][]> {
+  const documents: [string, Record<string, unknown>][] = [];
+  for (
+    const { name } of [...(config.services ?? [])].sort((a, b) => a.name.localeCompare(b.name))
+  ) {
+    const service = await import(join(root, "apps", name, "service.ts")) as {
+      composeService(): { http: { openapi(): Record<string, unknown> } };
+    };
+    documents.push([name, service.composeService().http.openapi()]);
+  }
+  return documents;
+}
+
 /** Every generated document, by path from the project's root. */
 export async function generatedDocs(): Promise<Map<string, string>> {
-  // The client never connects: composing only reads the declarations.
-  const sql = connectDatabase("postgres://docs@127.0.0.1:1/none", { max: 1 });
-  const application = composePlatform({ sql, jwtSecret: new Uint8Array(32) });
+  const config = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as Project;
+  const name = config.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const application = composePlatform();
   const events = await publishedEvents();
   const docs = new Map<string, string>([
-    ["openapi/scheduling.yaml", stringify(application.http.openapi(), { lineWidth: 100 })],
-    ["docs/integration/asyncapi.yaml", asyncApiDocument("Scheduling events", events, modules)],
-    ["docs/integration/event-catalog.md", eventCatalog(events, modules)],
+    [`openapi/${name || "app"}.yaml`, stringify(application.http.openapi(), { lineWidth: 100 })],
   ]);
-  await sql.end({ timeout: 0 });
+  for (const [service, document] of await serviceDocuments(config)) {
+    docs.set(`openapi/${service}.yaml`, stringify(document, { lineWidth: 100 }));
+  }
+  docs.set(
+    "docs/integration/asyncapi.yaml",
+    asyncApiDocument(`${config.name} events`, events, modules),
+  );
+  docs.set("docs/integration/event-catalog.md", eventCatalog(events, modules));
   return docs;
 }
 
@@ -58,12 +83,12 @@ if (import.meta.main) {
     }
   }
   if (check && stale.length > 0) {
-    console.error(`docs:generate: stale ${stale.join(", ")} (run 'deno task docs:generate')`);
+    console.error(`docs:check: stale ${stale.join(", ")} (run 'deno task docs:generate')`);
     Deno.exit(1);
   }
   console.log(
     check
-      ? "docs:generate --check: every document is current"
+      ? "docs:check: every document is current"
       : `docs:generate: wrote ${stale.length} file(s)`,
   );
 }

@@ -1,6 +1,5 @@
-import type { composePlatform } from "../compose-application.ts";
-import { bookingPage } from "./booking-page.ts";
-import { healthEndpoints, type HealthOptions } from "./health.ts";
+import type { HttpApi } from "@kit/http";
+import { platformFetch, type PlatformPage } from "./platform-fetch.ts";
 
 /** A served application: its address, and how to stop serving. */
 export interface Served {
@@ -9,26 +8,25 @@ export interface Served {
 }
 
 /**
- * Serves the application on loopback: the API, the health endpoints (`/health/live`, `/health`
- * and `/health/ready`, see `healthEndpoints`), and what its HTTP plugin serves of its contract:
- * the OpenAPI document at `/openapi.json` and the API docs page at `/docs`, the jobs dashboard at
- * `/ops/jobs`; and the booking page at `/book` (see `bookingPage`). Shutting down ends the
- * dashboard's event streams first (a graceful shutdown waits for every open answer).
+ * Serves the application's routes (its OpenAPI document and docs page among them, served by the
+ * HTTP plugin), the platform's pages and `/health` with `Deno.serve` (`port` 0: any free
+ * port), on this machine only unless `hostname` says otherwise (`0.0.0.0`: every interface);
+ * `pages` are asked first (health endpoints with this process's readiness checks). Deno's HTTP
+ * adapter: the Node entry point (`src/main.node.ts`) and the Worker (`src/worker.ts`) serve
+ * `platformFetch` their own way.
  */
 export function serveApplication(
-  application: ReturnType<typeof composePlatform>,
-  options: { port?: number; health?: HealthOptions } = {},
-): Promise<Served> {
-  const health = healthEndpoints(options.health ?? { readiness: {} });
+  application: { readonly http: HttpApi },
+  options: { port?: number; hostname?: string; pages?: readonly PlatformPage[] } = {},
+): Served {
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
-    (request) => health(request) ?? bookingPage(request) ?? application.http.fetch(request),
+    { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 8000, onListen: () => {} },
+    platformFetch(application, options.pages),
   );
-  return Promise.resolve({
-    url: `http://127.0.0.1:${server.addr.port}`,
-    shutdown: () => {
-      application.jobsDashboard.close();
-      return server.shutdown();
-    },
-  });
+  return {
+    url: `http://${
+      server.addr.hostname === "0.0.0.0" ? "localhost" : server.addr.hostname
+    }:${server.addr.port}`,
+    shutdown: () => server.shutdown(),
+  };
 }

@@ -1,0 +1,57 @@
+import type { JobStore } from "@kit/jobs";
+import { type PlatformConfig, tokenSecret } from "./config.ts";
+import { connectDatabase, connectForMigrations, type Database } from "./database/database.ts";
+import { migrate } from "./database/migrate.ts";
+import { openJobStore } from "./jobs/job-store.ts";
+
+/** What a process of the platform runs on. */
+export interface PlatformEnvironment {
+  /** The database, the job store and the tokens accepted, for `composePlatform`. */
+  readonly options: {
+    readonly sql?: Database;
+    readonly jobStore: JobStore;
+    readonly jwtSecret: Uint8Array;
+    readonly tokenIssuer: string;
+    readonly tokenAudience: string;
+  };
+  /** Where the data and the jobs are kept, for the start-up line. */
+  readonly description: string;
+  /** Closes the connections (after the application stopped). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens what `config` names (a long-running process, on Deno or Node): `DATABASE_URL` runs
+ * every context on PostgreSQL, migrated here; without it, everything runs in memory (nothing is
+ * kept between runs). The job store follows the project's queue. `JWT_SECRET` is the secret of
+ * the bearer tokens (see `tokenSecret`).
+ */
+export async function readEnvironment(config: PlatformConfig): Promise<PlatformEnvironment> {
+  const url = config.databaseUrl;
+  if (url && !config.jwtSecret) console.warn("JWT_SECRET is not set: no bearer token is accepted");
+  if (url) {
+    // On a client of its own, without the statement time-out a migration may outlast.
+    const migrations = connectForMigrations(url);
+    try {
+      await migrate(migrations, { reapply: config.migrationsReapply });
+    } finally {
+      await migrations.end({ timeout: 5 });
+    }
+  }
+  const sql = url ? connectDatabase(url, config.database) : undefined;
+  const jobs = openJobStore(sql, config);
+  return {
+    options: {
+      ...(sql ? { sql } : {}),
+      jobStore: jobs.store,
+      jwtSecret: tokenSecret(config),
+      tokenIssuer: config.tokenIssuer,
+      tokenAudience: config.tokenAudience,
+    },
+    description: `data ${sql ? "on PostgreSQL (DATABASE_URL)" : "in memory"}, jobs ${jobs.name}`,
+    async close() {
+      await jobs.close();
+      await sql?.end({ timeout: 5 });
+    },
+  };
+}
