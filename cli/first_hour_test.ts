@@ -3,7 +3,7 @@
  * context, an aggregate with its repository, a command that creates it (with a permission granted
  * to a role) and a search query, a route for each, `kit token` for that role; the generated dev
  * server on PostgreSQL answers the command 201 and the query 200 with the created item, each
- * answer as the server's own OpenAPI document says.
+ * answer as the server's own OpenAPI document says, which lists each route's permission.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -50,6 +50,9 @@ Deno.test({
       });
       try {
         const document = await (await fetch(`${app.url}/openapi.json`)).json();
+        // Each generated operation lists the permission its message requires.
+        assert.deepEqual(document.paths["/loans"].post["x-permissions"], ["loan.open"]);
+        assert.deepEqual(document.paths["/loans"].get["x-permissions"], ["loan.read"]);
         const checked = validatingFetch(fetch, document);
         const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
         const opened = await checked(

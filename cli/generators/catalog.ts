@@ -253,7 +253,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     usage: "<context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function]",
     example: "kit generate route scheduling CancelAppointment --group AppointmentRoutes",
     summary:
-      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document",
+      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does, the message's permission as x-permissions), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document",
     options: ["--group <RouteGroup>", "--path </path>", "--function"],
     sharedWrites: [{ file: "src/platform/function-routes.ts", option: "--function" }],
   }),

@@ -42,9 +42,10 @@ export interface RouteOptions {
  * whose params, query and body schemas come from the message's inputs (inputs named `…Id` in the
  * path, a query's others in the query string, a command's others in the body), whose declared
  * codes are `FORBIDDEN` (a message with a permission) and the context's codes its handler
- * refuses with, and whose answer is the message's result: 201 for a command whose handler adds
- * an aggregate, 202 for one that enqueues a job, 204 for one that answers nothing, 200
- * otherwise. Plus a spec calling it over HTTP through the test application, its answers checked
+ * refuses with, whose `permissions` names the message (the operation's `x-permissions` lists its
+ * `@Requires` permission), and whose answer is the message's result: 201 for a command whose
+ * handler adds an aggregate, 202 for one that enqueues a job, 204 for one that answers nothing,
+ * 200 otherwise. Plus a spec calling it over HTTP through the test application, its answers checked
  * against the OpenAPI document. With `function`: a `defineRoute` instead, in the platform's
  * registry of function routes (a shared file).
  */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parse } from "yaml";
 import { initializedProject, kitIn as kit, projectTree, runIn } from "../commands/test_project.ts";
 import { routePath } from "./generate_route.ts";
 import type { Field } from "./message_shape.ts";
@@ -41,7 +42,7 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
         "generate route scheduling ApproveLoan",
         "generate route scheduling GetLoan",
         "generate route scheduling Recount --path /recount",
-        "generate query scheduling FindLoan --aggregate Loan",
+        "generate query scheduling FindLoan --aggregate Loan --permission loan.find",
         "generate route scheduling FindLoan --function --group LoanRoutes --path /:loanId/found",
       ]
     ) {
@@ -53,11 +54,15 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
     assert.match(open, /status: 201/);
     assert.match(open, /loanId: z\.string\(\)\.min\(1\)\.max\(100\)/);
     assert.match(open, /errors: \["FORBIDDEN"\]/);
+    assert.match(open, /path: "\/",\n\s+permissions: \[OpenLoan\],\n\s+summary:/);
     const approve = await read(dir, `${http}/approve-loan.controller.ts`);
     assert.match(approve, /path: "\/:loanId\/approve"/);
     assert.match(approve, /status: 204/);
     assert.match(approve, /errors: \[schedulingErrors\.LOAN_NOT_FOUND\]/);
     assert.doesNotMatch(approve, /FORBIDDEN/, "ApproveLoan declares no permission");
+    // It names its message all the same: the document lists no permission for it, and would list
+    // the one a later @Requires gives ApproveLoan.
+    assert.match(approve, /permissions: \[ApproveLoan\],/);
     const get = await read(dir, `${http}/get-loan.controller.ts`);
     assert.match(get, /method: "GET",\s+path: "\/:loanId"/);
     assert.match(get, /status: 200/);
@@ -68,7 +73,8 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
     assert.match(found, /export const findLoanRoute: FunctionRoute = defineRoute\(/);
     assert.match(found, /path: "\/loans\/:loanId\/found"/);
     assert.match(found, /security: \["bearer"\]/);
-    assert.match(found, /errors: \[schedulingErrors\.LOAN_NOT_FOUND\]/);
+    assert.match(found, /errors: \["FORBIDDEN", schedulingErrors\.LOAN_NOT_FOUND\]/);
+    assert.match(found, /path: "\/loans\/:loanId\/found",\n\s+permissions: \[FindLoan\],\n/);
     assert.match(
       await read(dir, "src/platform/function-routes.ts"),
       /import \{ findLoanRoute \} from "\.\.\/contexts\/scheduling\/presentation\/http\/find-loan\.route\.ts";[\s\S]*\n\s+findLoanRoute,\n/,
@@ -89,6 +95,19 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
       ),
       `${http}/find-loan.route.spec.ts`,
     ]);
+    // The project's OpenAPI document lists each operation's permission as x-permissions, none
+    // for a message that requires none.
+    await runIn(dir, Deno.execPath(), ["task", "docs:generate"]);
+    const [documentFile] = (await readdir(join(dir, "openapi"))).filter((f) => f.endsWith(".yaml"));
+    type Operation = { "x-permissions"?: string[] };
+    const paths = (parse(await read(dir, `openapi/${documentFile}`)) as {
+      paths: Record<string, Record<string, Operation>>;
+    }).paths;
+    assert.deepEqual(paths["/loans"]?.post?.["x-permissions"], ["loan.open"]);
+    assert.deepEqual(paths["/loans/{loanId}"]?.get?.["x-permissions"], ["loan.read"]);
+    assert.deepEqual(paths["/loans/{loanId}/found"]?.get?.["x-permissions"], ["loan.find"]);
+    assert.ok(paths["/loans/{loanId}/approve"]?.post, "ApproveLoan's operation is documented");
+    assert.equal(paths["/loans/{loanId}/approve"]?.post?.["x-permissions"], undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

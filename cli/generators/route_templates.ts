@@ -97,7 +97,12 @@ function common(parts: RouteParts, source: "request." | "") {
   return { hasAnswer, schemas, parsed, args, codes, imports, usesZod: schemas.length > 0 };
 }
 
-/** A controller of the route in its group (`@Controller`). */
+/**
+ * A controller of the route in its group (`@Controller`). Its `permissions` names the message it
+ * sends, whether or not that message requires one: the OpenAPI document lists the message's
+ * `@Requires` permission as the operation's `x-permissions`, and nothing for a message without
+ * one, so the document follows the message when its permission changes.
+ */
 export function controllerFile(parts: RouteParts): string {
   const { kind, shape, group, path, status } = parts;
   const bus = kind === "command" ? "commands" : "queries";
@@ -126,6 +131,7 @@ ${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
   group: ${group!.name},
   method: "${methodOf(kind)}",
   path: "${path}",
+  permissions: [${shape.name}],
   summary: "${summaryOf(shape.name)}",
   ${parsed.map((p) => `${p.part}: zodSchema(${p.schema}),`).join("\n  ")}
   response: { status: ${status}, description: "${describe(status)}"${
@@ -148,8 +154,9 @@ export function functionRouteName(message: string): string {
 }
 
 /**
- * A function route (`defineRoute`): the same schemas, codes and status as the controller, its
- * whole path stated, its security the bearer scheme (a group's guards do not apply to it).
+ * A function route (`defineRoute`): the same schemas, codes, status and permissions as the
+ * controller, its whole path stated, its security the bearer scheme (a group's guards do not
+ * apply to it).
  */
 export function functionRouteFile(parts: RouteParts): string {
   const { context, kind, shape, status } = parts;
@@ -173,6 +180,7 @@ ${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
 export const ${functionRouteName(shape.name)}: FunctionRoute = defineRoute({
   method: "${methodOf(kind)}",
   path: "${fullPath(parts)}",
+  permissions: [${shape.name}],
   operationId: "${camelOf(kebabOf(shape.name))}",
   summary: "${summaryOf(shape.name)}",
   tags: ["${context}"],
