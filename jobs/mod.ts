@@ -58,7 +58,6 @@ export {
   jobAttemptHistoryLimit,
   jobAttemptMessageMaxLength,
   type JobAttemptOutcome,
-  jobAttemptOutcomes,
   truncateAttemptMessage,
 } from "./store/job_attempts.ts";
 export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
