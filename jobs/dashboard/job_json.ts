@@ -6,7 +6,7 @@ import { jobAttemptOutcomes } from "../store/job_attempts.ts";
 /** One ended attempt of a job, as the job page's JSON answers it. */
 export const jobAttemptJson = z.object({
   attempt: z.number().int(),
-  outcome: z.enum(jobAttemptOutcomes as readonly ["succeeded", "retried", "dead", "expired"]),
+  outcome: z.enum(jobAttemptOutcomes),
   errorCode: z.string().optional(),
   errorMessage: z.string().optional().meta({ description: "Cut to 500 characters" }),
   startedAt: z.iso.datetime().optional().meta({ description: "When the attempt was claimed" }),

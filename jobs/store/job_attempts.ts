@@ -13,12 +13,12 @@
 export type JobAttemptOutcome = "succeeded" | "retried" | "dead" | "expired";
 
 /** The outcomes of {@linkcode JobAttemptOutcome}, in the order of a job's life. */
-export const jobAttemptOutcomes: readonly JobAttemptOutcome[] = [
+export const jobAttemptOutcomes = [
   "succeeded",
   "retried",
   "dead",
   "expired",
-];
+] as const satisfies readonly JobAttemptOutcome[];
 
 /** One ended attempt of a job. */
 export interface JobAttempt {
