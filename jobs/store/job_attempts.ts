@@ -30,7 +30,10 @@ export interface JobAttempt {
   readonly errorCode?: string;
   /** Its error message, cut to {@linkcode jobAttemptMessageMaxLength} characters. */
   readonly errorMessage?: string;
-  /** When it was claimed, when the store knows. */
+  /**
+   * When it was claimed, when the store knows (the built-in stores do, but for attempts claimed
+   * before the upgrade that added the history).
+   */
   readonly startedAt?: Date;
   /** When it ended (for `expired`, when it was claimed again). */
   readonly endedAt: Date;
