@@ -51,6 +51,15 @@ export {
   matchesJobSearch,
   toJobView,
 } from "./store/job_reads.ts";
+export {
+  appendAttempt,
+  attemptHistoryOf,
+  type JobAttempt,
+  jobAttemptHistoryLimit,
+  jobAttemptMessageMaxLength,
+  type JobAttemptOutcome,
+  truncateAttemptMessage,
+} from "./store/job_attempts.ts";
 export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
 export { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 export {

@@ -1,6 +1,17 @@
 import { queuedJobStatuses } from "@kit/kernel";
 import { z } from "zod";
 import type { JobView } from "../store/job_reads.ts";
+import { jobAttemptOutcomes } from "../store/job_attempts.ts";
+
+/** One ended attempt of a job, as the job page's JSON answers it. */
+export const jobAttemptJson = z.object({
+  attempt: z.number().int(),
+  outcome: z.enum(jobAttemptOutcomes),
+  errorCode: z.string().optional(),
+  errorMessage: z.string().optional().meta({ description: "Cut to 500 characters" }),
+  startedAt: z.iso.datetime().optional().meta({ description: "When the attempt was claimed" }),
+  at: z.iso.datetime().meta({ description: "When the attempt ended" }),
+});
 
 /** A job as the dashboard's JSON answers it: dates as ISO text, the actor as kind and id. */
 export const jobJson = z.object({
@@ -25,13 +36,19 @@ export const jobJson = z.object({
   traceId: z.string().optional(),
   // Any JSON value; not `z.json()`, whose recursive schema the OpenAPI document cannot resolve.
   checkpoint: z.unknown().optional().meta({ description: "The job's last checkpoint (JSON)" }),
+  attemptHistory: z.array(jobAttemptJson).optional().meta({
+    description: "The job's last 20 ended attempts, oldest first (the job page only)",
+  }),
 });
 
 /** The JSON of one job. */
 export type JobJson = z.infer<typeof jobJson>;
 
-/** Writes a job as the dashboard answers it; the checkpoint only when asked (the job page). */
-export function toJobJson(job: JobView, options: { checkpoint?: boolean } = {}): JobJson {
+/**
+ * Writes a job as the dashboard answers it; its checkpoint and attempt history only for the job
+ * page (`detail`), never in pages of jobs.
+ */
+export function toJobJson(job: JobView, options: { detail?: boolean } = {}): JobJson {
   const traceId = job.traceparent?.split("-")[1];
   return {
     id: job.id,
@@ -53,8 +70,18 @@ export function toJobJson(job: JobView, options: { checkpoint?: boolean } = {}):
     actor: { kind: job.actor.kind, id: job.actor.id },
     correlationId: job.correlationId,
     ...(traceId === undefined ? {} : { traceId }),
-    ...(options.checkpoint === true && job.checkpoint !== undefined
+    ...(options.detail === true && job.checkpoint !== undefined
       ? { checkpoint: job.checkpoint }
       : {}),
+    ...(options.detail !== true || job.attemptHistory === undefined ? {} : {
+      attemptHistory: job.attemptHistory.map((a) => ({
+        attempt: a.attempt,
+        outcome: a.outcome,
+        ...(a.errorCode === undefined ? {} : { errorCode: a.errorCode }),
+        ...(a.errorMessage === undefined ? {} : { errorMessage: a.errorMessage }),
+        ...(a.startedAt === undefined ? {} : { startedAt: a.startedAt.toISOString() }),
+        at: a.endedAt.toISOString(),
+      })),
+    }),
   };
 }

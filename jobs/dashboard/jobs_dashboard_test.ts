@@ -121,6 +121,14 @@ Deno.test("an operator opens a job, cancels a waiting one and revives a dead one
   assert.equal(opened.body.lastErrorAt, t0.toISOString());
   assert.equal(opened.body.attempts, 1);
   assert.equal(opened.body.tenantId, "t1");
+  const [attempt, ...more] = opened.body.attemptHistory as Record<string, unknown>[];
+  assert.deepEqual(more, []);
+  assert.deepEqual(
+    [attempt?.attempt, attempt?.outcome, attempt?.errorCode, attempt?.at],
+    [1, "dead", "BOOM", t0.toISOString()],
+  );
+  const listed = await call("GET", `/ops/jobs/jobs?id=${failed.id}`, operator);
+  assert.equal("attemptHistory" in (listed.body.jobs as object[])[0]!, false, "pages leave it out");
 
   assert.equal(
     (await call("POST", `/ops/jobs/jobs/${waiting.id}/cancellation`, operator)).status,

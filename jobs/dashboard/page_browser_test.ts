@@ -1,7 +1,8 @@
 /**
  * The dashboard page's Scheduled and Outbox sections in a real browser (Debian's chromium through
  * playwright-core), at phone width: an operator sees a scheduled job's interval and next tick and
- * runs it now, and reads the outbox's backlog. Skipped without chromium (failed under CI).
+ * runs it now, and reads the outbox's backlog; and a job's attempts with their error codes and
+ * times. Skipped without chromium (failed under CI).
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -87,7 +88,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "the page charts each queue's last hour at phone width, in words too, and shows when a retrying job failed",
+    "the page charts each queue's last hour at phone width, in words too, and shows when a retrying job failed and its attempts",
   ignore: missing && !ci,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -170,6 +171,19 @@ Deno.test({
         )
           .innerText(),
         "2026-05-01T07:58:30.000Z",
+      );
+      const attempts = page.getByRole("region", { name: "Attempts" });
+      assert.equal(await attempts.getAttribute("tabindex"), "0", "the keyboard can scroll it");
+      assert.deepEqual(
+        await attempts.locator('tr[data-attempt="1"]').locator("th, td").allInnerTexts(),
+        ["1", "retried", "SLOT_TAKEN", "taken", "2026-05-01T07:58:30.000Z"],
+      );
+      assert.equal(
+        await page.evaluate(
+          "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+        ),
+        0,
+        "the attempts table scrolls in its region, not the page",
       );
       assert.deepEqual(problems, []);
     } finally {

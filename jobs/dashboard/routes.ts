@@ -228,7 +228,8 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       path: path("/jobs/:jobId"),
       operationId: "jobsDashboardJob",
       permissions: [ReadJob],
-      summary: "One job with its progress and checkpoint, never its payload (permission jobs.read)",
+      summary:
+        "One job with its progress, checkpoint and last attempts, never its payload (permission jobs.read)",
       request: { params: jobParams },
       responses: { 200: { description: "The job", body: jobBody } },
       errors: [jobsDashboardErrors.JOB_NOT_FOUND],
@@ -236,7 +237,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       status: 200,
       body: toJobJson(
         await context.queries.execute(new ReadJob(context.execution.actor, params.jobId)),
-        { checkpoint: true },
+        { detail: true },
       ),
     })),
     defineRoute({

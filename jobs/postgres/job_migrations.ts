@@ -63,6 +63,16 @@ create index if not exists background_jobs_failed
   on background_jobs (last_error_at) where last_error_at is not null;
 `,
   },
+  {
+    // The attempt history (jobView): the last 20 ended attempts, appended by the fail and claim
+    // statements; a success is read from finished_at, so completions write nothing more. And when
+    // the current attempt started (set by the claims).
+    version: 4,
+    sql: `
+alter table background_jobs add column if not exists attempt_history jsonb not null default '[]';
+alter table background_jobs add column if not exists attempt_started_at timestamptz;
+`,
+  },
 ];
 
 /**

@@ -7,6 +7,7 @@ import {
 } from "@kit/kernel";
 import type { ClaimedJob, StoredJob } from "../store/job_store.ts";
 import { type JobView, toJobView } from "../store/job_reads.ts";
+import { appendAttempt, attemptHistoryOf, type JobAttempt } from "../store/job_attempts.ts";
 
 /** A row as postgres.js answers it: column name to decoded value. */
 export type JobRow = Readonly<Record<string, unknown>>;
@@ -143,6 +144,30 @@ export function claimedJobOf(row: JobRow, statement: string): ClaimedJob {
  */
 export function jobViewOf(row: JobRow, statement: string): JobView {
   return toJobView(storedJobFrom(new JobRowReader(row, statement), null));
+}
+
+/**
+ * A job with its attempt history, from a row of `viewJob`. A success is not kept in
+ * `attempt_history` (completions write nothing more): it is read from `finished_at`.
+ *
+ * @param row A row answered by `viewJob`.
+ * @param statement The statement that answered it.
+ */
+export function jobViewWithHistoryOf(row: JobRow, statement: string): JobView {
+  const read = new JobRowReader(row, statement);
+  const job = storedJobFrom(read, null);
+  const kept = read.json("attempt_history");
+  let history: JobAttempt[] = attemptHistoryOf(Array.isArray(kept) ? kept : []);
+  if (job.status === "succeeded" && job.finishedAt !== undefined) {
+    const startedAt = read.optionalDate("attempt_started_at");
+    history = appendAttempt(history, {
+      attempt: job.attempts,
+      outcome: "succeeded",
+      ...(startedAt === undefined ? {} : { startedAt }),
+      endedAt: job.finishedAt,
+    });
+  }
+  return toJobView(job, history);
 }
 
 /**

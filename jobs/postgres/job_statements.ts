@@ -12,6 +12,11 @@
 import type postgres from "postgres";
 import type { QueuedJobStatus } from "@kit/kernel";
 import type { NewJob, TenantReach } from "../store/job_store.ts";
+import {
+  jobAttemptHistoryLimit,
+  type JobAttemptOutcome,
+  truncateAttemptMessage,
+} from "../store/job_attempts.ts";
 
 /** The postgres.js tag a statement runs on: the client, or a transaction of it. */
 export type Sql = postgres.Sql | postgres.TransactionSql;
@@ -50,6 +55,8 @@ export const jobColumns: readonly string[] = [
 
 const columns = jobColumns.join(", ");
 const viewColumns = jobColumns.filter((column) => column !== "payload").join(", ");
+/** What `viewJob` reads besides the view columns: the attempt history (migration 4). */
+const historyColumns = "attempt_history, attempt_started_at";
 const claimedColumns = jobColumns.map((column) => `j.${column}`).join(", ");
 
 /** The params of a claim: the queue, how many, the instant, and each job name's lease. */
@@ -198,10 +205,36 @@ export function findJobsByKeys(
 function claimSet(sql: Sql, params: ClaimStatementParams): postgres.PendingQuery<postgres.Row[]> {
   const { now, defaultLeaseMs } = params;
   const leases = sql.json(params.leases as postgres.JSONValue);
-  return sql`status = 'running', attempts = j.attempts + 1,
+  return sql`status = 'running', attempts = j.attempts + 1, attempt_started_at = ${now},
       lease_token = gen_random_uuid()::text,
       lease_expires_at = ${now}::timestamptz + make_interval(secs =>
         coalesce((${leases}::jsonb ->> j.name)::numeric, ${defaultLeaseMs}) / 1000.0)`;
+}
+
+/**
+ * The new `attempt_history` of a row whose current attempt ended: the history with the attempt
+ * appended (its number, outcome, error, start and end in ms; nulls left out), its oldest entry
+ * dropped once it holds `jobAttemptHistoryLimit`. Reads the row's columns before the update.
+ */
+function appendedHistory(
+  sql: Sql,
+  ended: {
+    outcome: JobAttemptOutcome;
+    now: Date;
+    errorCode?: string | undefined;
+    errorMessage?: string | undefined;
+  },
+): postgres.PendingQuery<postgres.Row[]> {
+  const { outcome, now } = ended;
+  const code = ended.errorCode ?? null;
+  const message = ended.errorMessage ?? null;
+  const endedAt = now.getTime();
+  return sql`(case when jsonb_array_length(attempt_history) >= ${jobAttemptHistoryLimit}
+      then attempt_history - 0 else attempt_history end)
+    || jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('attempt', attempts,
+      'outcome', ${outcome}::text, 'errorCode', ${code}::text, 'errorMessage', ${message}::text,
+      'startedAt', round(extract(epoch from attempt_started_at) * 1000)::bigint,
+      'endedAt', ${endedAt}::bigint)))`;
 }
 
 /**
@@ -237,6 +270,7 @@ export function claimDueJobs(sql: Sql, params: ClaimStatementParams): Statement 
 /**
  * Claims due waiting jobs and jobs whose lease ended with attempts left, oldest `run_at` first;
  * and ends, as dead with `ATTEMPTS_EXHAUSTED`, the jobs whose lease ended on their last attempt.
+ * Both append the ended attempt to `attempt_history` (`expired`, `dead`).
  *
  * `died` is a data-modifying CTE: PostgreSQL runs it to completion whether or not the query reads
  * it, so nothing selects from it.
@@ -255,6 +289,15 @@ export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams)
   const { queue, limit, now } = params;
   const set = claimSet(sql, params);
   const returned = sql.unsafe(claimedColumns);
+  const exhaustedCode = "ATTEMPTS_EXHAUSTED";
+  const exhaustedMessage = "The lease of the last attempt ended";
+  const died = appendedHistory(sql, {
+    outcome: "dead",
+    now,
+    errorCode: exhaustedCode,
+    errorMessage: exhaustedMessage,
+  });
+  const expired = appendedHistory(sql, { outcome: "expired", now });
   return sql`
     with exhausted as (
       select id from background_jobs
@@ -264,8 +307,8 @@ export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams)
     ), died as (
       update background_jobs j
       set status = 'dead', finished_at = ${now}, lease_token = null, lease_expires_at = null,
-        last_error_code = 'ATTEMPTS_EXHAUSTED', last_error_at = ${now},
-        last_error_message = 'The lease of the last attempt ended'
+        last_error_code = ${exhaustedCode}, last_error_at = ${now},
+        last_error_message = ${exhaustedMessage}, attempt_history = ${died}
       from exhausted where j.id = exhausted.id
     ), due as (
       select id, run_at from background_jobs
@@ -286,7 +329,8 @@ export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams)
       limit ${limit}
     )
     update background_jobs j
-    set ${set}
+    set ${set},
+      attempt_history = case when j.status = 'running' then ${expired} else j.attempt_history end
     from picked where j.id = picked.id
     returning ${returned}`;
 }
@@ -336,7 +380,8 @@ export function completeJobs(
 }
 
 /**
- * Records a held job's failed attempt: waiting again at `retryAt`, or dead without one.
+ * Records a held job's failed attempt: waiting again at `retryAt`, or dead without one; appends
+ * it to `attempt_history` (`retried` or `dead`, the message cut by `truncateAttemptMessage`).
  *
  * Locks: the job's row. Index: the primary key.
  *
@@ -357,13 +402,20 @@ export function failJob(
 ): Statement {
   const { id, leaseToken, now, errorCode, errorMessage, retryAt } = params;
   const status = retryAt === undefined ? "dead" : "waiting";
+  const history = appendedHistory(sql, {
+    outcome: retryAt === undefined ? "dead" : "retried",
+    now,
+    errorCode,
+    errorMessage: truncateAttemptMessage(errorMessage),
+  });
   const runAt = retryAt ?? sql`run_at`;
   const finishedAt = retryAt === undefined ? params.now : null;
   return sql`
     update background_jobs
     set status = ${status}, run_at = ${runAt}, finished_at = ${finishedAt},
       lease_token = null, lease_expires_at = null,
-      last_error_code = ${errorCode}, last_error_message = ${errorMessage}, last_error_at = ${now}
+      last_error_code = ${errorCode}, last_error_message = ${errorMessage}, last_error_at = ${now},
+      attempt_history = ${history}
     where id = ${id} and lease_token = ${leaseToken} and status = 'running'
     returning 1 as ok`;
 }
@@ -608,16 +660,18 @@ function keysetBefore(
 }
 
 /**
- * A job of the reach, without its payload. Index: the primary key. Locks nothing.
+ * A job of the reach, without its payload, with its attempt history. Index: the primary key.
+ * Locks nothing.
  *
  * @param sql The client.
  * @param params The job and the reach.
- * @returns The pending statement: the `jobViewColumns` of the job, or no row.
+ * @returns The pending statement: the `jobViewColumns` of the job, `attempt_history` and
+ * `attempt_started_at`, or no row.
  */
 export function viewJob(sql: Sql, params: { id: string; reach: TenantReach }): Statement {
   const { id } = params;
   const reach = reachCondition(sql, params.reach);
-  const viewed = sql.unsafe(viewColumns);
+  const viewed = sql.unsafe(`${viewColumns}, ${historyColumns}`);
   return sql`
     select ${viewed} from background_jobs
     where id = ${id} and ${reach}`;

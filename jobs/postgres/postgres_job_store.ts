@@ -51,7 +51,14 @@ import {
   retryDeadJob,
   viewJob,
 } from "./job_statements.ts";
-import { claimedJobOf, JobRowReader, jobViewOf, queuedJobOf, storedJobOf } from "./job_rows.ts";
+import {
+  claimedJobOf,
+  JobRowReader,
+  jobViewOf,
+  jobViewWithHistoryOf,
+  queuedJobOf,
+  storedJobOf,
+} from "./job_rows.ts";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
@@ -303,7 +310,7 @@ export class PostgresJobStore implements JobStore {
   /** The job of the reach, everything but its payload. */
   async jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
     const [row] = await viewJob(this.#sql, params);
-    return row === undefined ? undefined : jobViewOf(row, "viewJob");
+    return row === undefined ? undefined : jobViewWithHistoryOf(row, "viewJob");
   }
 
   /** Every job kept, oldest first. */

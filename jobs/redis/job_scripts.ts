@@ -2,15 +2,19 @@
  * The Lua scripts of the Redis job store, one per operation, each atomic. Keys (under a prefix):
  * `job:<id>` (hash), `waiting:<queue>` (sorted by due time), `running:<queue>` (sorted by lease
  * end), `finished` (sorted by finish time), `all` (sorted by creation), `idem:<name,tenant,key>`,
- * and `activity:<minute>` (a hash per minute, kept 25 hours: field `[kind, tenant, queue]` in
- * JSON, kind `succeeded`, `failed` or `dead`, value that minute's count; `jobActivity` reads it).
+ * `activity:<minute>` (a hash per minute, kept 25 hours: field `[kind, tenant, queue]` in
+ * JSON, kind `succeeded`, `failed` or `dead`, value that minute's count; `jobActivity` reads it),
+ * and `attempts:<id>` (a list of the job's last ended attempts, each JSON `{attempt, outcome,
+ * errorCode, errorMessage, startedAt, endedAt}`, capped at `jobAttemptHistoryLimit`, deleted
+ * with the job).
  *
  * Hash fields: n name, q queue, p payload, a actor, t tenant, c correlation, tp traceparent,
  * s subject, k idempotency key, ik its key under idem:, st status, at attempts, mx max attempts, r due (ms), lt lease
  * token, le lease end (ms), d progress done, tt progress total, cp checkpoint, ec/em last error,
- * ea its time (ms), ca created (ms), fa finished (ms).
+ * ea its time (ms), ca created (ms), fa finished (ms), sa the current attempt's start (ms).
  */
 import { RedisScript } from "./redis_scripting.ts";
+import { jobAttemptHistoryLimit } from "../store/job_attempts.ts";
 
 /** How long a minute's activity counters are kept: 25 hours, in seconds (a day can be charted). */
 export const activityTtlSeconds = 90_000;
@@ -25,6 +29,13 @@ local function count(p, key, kind, now)
   local f = redis.call('HMGET', key, 't', 'q')
   redis.call('HINCRBY', minute, cjson.encode({kind, f[1] or '', f[2]}), 1)
   redis.call('EXPIRE', minute, ${activityTtlSeconds})
+end
+local function ended(p, key, id, outcome, now, code, message)
+  local f = redis.call('HMGET', key, 'at', 'sa')
+  local list = p .. 'attempts:' .. id
+  redis.call('RPUSH', list, cjson.encode({attempt = tonumber(f[1]), outcome = outcome,
+    errorCode = code, errorMessage = message, startedAt = tonumber(f[2]), endedAt = now}))
+  redis.call('LTRIM', list, -${jobAttemptHistoryLimit}, -1)
 end
 local function reaches(key, tenants)
   if tenants == '' then return true end
@@ -92,6 +103,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', p .. 'running:' .. q, '-inf', no
   if tonumber(f[1]) >= tonumber(f[2]) then
     redis.call('HSET', key, 'st', 'dead', 'fa', ms(now), 'ec', 'ATTEMPTS_EXHAUSTED',
       'em', 'The lease of the last attempt ended', 'ea', ms(now))
+    ended(p, key, id, 'dead', now, 'ATTEMPTS_EXHAUSTED', 'The lease of the last attempt ended')
     redis.call('HDEL', key, 'lt', 'le')
     redis.call('ZREM', p .. 'running:' .. q, id)
     redis.call('ZADD', p .. 'finished', now, id)
@@ -111,9 +123,9 @@ local out = {}
 for i = 1, math.min(limit, #candidates) do
   local id, waiting = candidates[i][2], candidates[i][3]
   local key = p .. 'job:' .. id
-  if waiting then redis.call('ZREM', p .. 'waiting:' .. q, id) end
+  if waiting then redis.call('ZREM', p .. 'waiting:' .. q, id) else ended(p, key, id, 'expired', now) end
   local lease = leases[redis.call('HGET', key, 'n')] or defaultLease
-  redis.call('HSET', key, 'st', 'running', 'lt', ARGV[6 + i], 'le', ms(now + lease))
+  redis.call('HSET', key, 'st', 'running', 'lt', ARGV[6 + i], 'le', ms(now + lease), 'sa', ms(now))
   redis.call('HINCRBY', key, 'at', 1)
   redis.call('ZADD', p .. 'running:' .. q, now + lease, id)
   out[#out + 1] = redis.call('HGETALL', key)
@@ -128,6 +140,7 @@ export const completeScript = new RedisScript(
 local p, id, token, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local key = p .. 'job:' .. id
 if not held(key, token) then return 0 end
+ended(p, key, id, 'succeeded', now)
 redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
@@ -145,6 +158,7 @@ local out = {}
 for i = 3, #ARGV, 2 do
   local id, key = ARGV[i], p .. 'job:' .. ARGV[i]
   if held(key, ARGV[i + 1]) then
+    ended(p, key, id, 'succeeded', now)
     redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
     redis.call('HDEL', key, 'lt', 'le')
     redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
@@ -159,7 +173,10 @@ return out
 `,
 );
 
-/** Records a failed attempt. ARGV: prefix, id, token, now, code, message, retry at or ''. */
+/**
+ * Records a failed attempt. ARGV: prefix, id, token, now, code, message, retry at or '', the
+ * message as the attempt history keeps it (cut).
+ */
 export const failScript = new RedisScript(
   held + `
 local p, id, token, now, retry = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[7]
@@ -170,6 +187,7 @@ redis.call('HSET', key, 'ec', ARGV[5], 'em', ARGV[6], 'ea', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'running:' .. q, id)
 count(p, key, 'failed', now)
+ended(p, key, id, retry == '' and 'dead' or 'retried', now, ARGV[5], ARGV[8])
 if retry == '' then
   redis.call('HSET', key, 'st', 'dead', 'fa', ms(now))
   redis.call('ZADD', p .. 'finished', now, id)
@@ -253,6 +271,12 @@ export const findScript = new RedisScript(`
 return redis.call('HGETALL', ARGV[1] .. 'job:' .. ARGV[2])
 `);
 
+/** Answers a job's hash and its attempt history (JSON items, oldest first). ARGV: prefix, id. */
+export const viewScript = new RedisScript(`
+return {redis.call('HGETALL', ARGV[1] .. 'job:' .. ARGV[2]),
+  redis.call('LRANGE', ARGV[1] .. 'attempts:' .. ARGV[2], 0, -1)}
+`);
+
 /** Deletes jobs finished before an instant and frees their keys. ARGV: prefix, before. */
 export const purgeScript = new RedisScript(`
 local p, before = ARGV[1], tonumber(ARGV[2])
@@ -263,7 +287,7 @@ for _, id in ipairs(ids) do
   if f[1] and f[1] ~= '' and redis.call('GET', p .. 'idem:' .. f[1]) == id then
     redis.call('DEL', p .. 'idem:' .. f[1])
   end
-  redis.call('DEL', key)
+  redis.call('DEL', key, p .. 'attempts:' .. id)
   redis.call('ZREM', p .. 'finished', id)
   redis.call('ZREM', p .. 'all', id)
 end

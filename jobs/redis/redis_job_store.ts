@@ -30,7 +30,9 @@ import {
   releaseScript,
   reportScript,
   retryDeadScript,
+  viewScript,
 } from "./job_scripts.ts";
+import { attemptHistoryOf, truncateAttemptMessage } from "../store/job_attempts.ts";
 import { activityScript, countScript, pageScript } from "./job_read_scripts.ts";
 import {
   activityOf,
@@ -244,6 +246,7 @@ export class RedisJobStore implements JobStore {
       params.errorCode,
       params.errorMessage,
       params.retryAt === undefined ? "" : params.retryAt.getTime(),
+      truncateAttemptMessage(params.errorMessage),
     ];
     return Number(await this.#run("fail", failScript, args)) === 1;
   }
@@ -400,12 +403,17 @@ export class RedisJobStore implements JobStore {
     return activityOf(params, counts);
   }
 
-  /** The job of the reach, everything but its payload. */
+  /** The job of the reach, everything but its payload, with its attempt history. */
   async jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
-    const row = await this.#run("find", findScript, [this.#prefix, params.id]) as string[];
+    const reply = await this.#run("view", viewScript, [this.#prefix, params.id]) as unknown[][];
+    const [row, history] = Array.isArray(reply) ? reply : [];
     if (!Array.isArray(row) || row.length === 0) return undefined;
     const job = toStored(toHash(row));
-    return reaches(params.reach, job.tenantId) ? toJobView(job) : undefined;
+    if (!reaches(params.reach, job.tenantId)) return undefined;
+    const entries = Array.isArray(history)
+      ? history.map((item) => typeof item === "string" ? JSON.parse(item) : item)
+      : [];
+    return toJobView(job, attemptHistoryOf(entries));
   }
 
   /** Every job kept, oldest first. */

@@ -27,6 +27,12 @@ import {
   matchesJobSearch,
   toJobView,
 } from "./job_reads.ts";
+import {
+  appendAttempt,
+  type JobAttempt,
+  type JobAttemptOutcome,
+  truncateAttemptMessage,
+} from "./job_attempts.ts";
 import type {
   JobClaimParams,
   JobCompleteManyParams,
@@ -47,6 +53,8 @@ interface Row {
   leaseToken?: string;
   leaseExpiresAt?: number;
   finishedAt?: number;
+  startedAt?: number;
+  history: JobAttempt[];
 }
 
 /**
@@ -106,6 +114,7 @@ export class InMemoryJobStore implements JobStore {
       attempts: 0,
       runAt: job.runAt.getTime(),
       progress: { done: 0 },
+      history: [],
     });
   }
 
@@ -127,10 +136,13 @@ export class InMemoryJobStore implements JobStore {
         row.lastErrorCode = "ATTEMPTS_EXHAUSTED";
         row.lastErrorMessage = "The lease of the last attempt ended";
         row.lastErrorAt = now;
+        this.#ended(row, "dead", now, row.lastErrorCode, row.lastErrorMessage);
         continue;
       }
+      if (row.status === "running") this.#ended(row, "expired", now);
       row.status = "running";
       row.attempts += 1;
+      row.startedAt = now;
       row.leaseToken = crypto.randomUUID();
       row.leaseExpiresAt = now + (params.leases[row.job.name] ?? params.defaultLeaseMs);
       claimed.push({ ...this.#stored(row), attempt: row.attempts, leaseToken: row.leaseToken });
@@ -142,6 +154,7 @@ export class InMemoryJobStore implements JobStore {
   jobComplete(params: { id: string; leaseToken: string; now: Date }): Promise<boolean> {
     const row = this.#held(params.id, params.leaseToken);
     if (row === undefined) return Promise.resolve(false);
+    this.#ended(row, "succeeded", params.now.getTime());
     this.#finish(row, "succeeded", params.now.getTime());
     return Promise.resolve(true);
   }
@@ -160,6 +173,8 @@ export class InMemoryJobStore implements JobStore {
     row.lastErrorCode = params.errorCode;
     row.lastErrorMessage = params.errorMessage;
     row.lastErrorAt = params.now.getTime();
+    const outcome = params.retryAt === undefined ? "dead" : "retried";
+    this.#ended(row, outcome, row.lastErrorAt, params.errorCode, params.errorMessage);
     if (params.retryAt === undefined) {
       this.#finish(row, "dead", params.now.getTime());
     } else {
@@ -319,7 +334,9 @@ export class InMemoryJobStore implements JobStore {
   /** The job of the reach, everything but its payload. */
   jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined> {
     const row = this.#reachable(params.id, params.reach);
-    return Promise.resolve(row === undefined ? undefined : toJobView(this.#stored(row)));
+    return Promise.resolve(
+      row === undefined ? undefined : toJobView(this.#stored(row), [...row.history]),
+    );
   }
 
   /** Every job kept, oldest first. */
@@ -357,6 +374,23 @@ export class InMemoryJobStore implements JobStore {
     row.finishedAt = now;
     delete row.leaseToken;
     delete row.leaseExpiresAt;
+  }
+
+  #ended(
+    row: Row,
+    outcome: JobAttemptOutcome,
+    now: number,
+    errorCode?: string,
+    errorMessage?: string,
+  ): void {
+    row.history = appendAttempt(row.history, {
+      attempt: row.attempts,
+      outcome,
+      ...(errorCode === undefined ? {} : { errorCode }),
+      ...(errorMessage === undefined ? {} : { errorMessage: truncateAttemptMessage(errorMessage) }),
+      ...(row.startedAt === undefined ? {} : { startedAt: new Date(row.startedAt) }),
+      endedAt: new Date(now),
+    });
   }
 
   #forgetKey(job: NewJob): void {

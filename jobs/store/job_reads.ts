@@ -1,11 +1,18 @@
 import type { QueuedJobStatus } from "@kit/kernel";
 import type { StoredJob, TenantReach } from "./job_store.ts";
+import type { JobAttempt } from "./job_attempts.ts";
 
 /** The most jobs one {@linkcode JobPageParams} may ask for; a larger `limit` is refused. */
 export const jobPageMaxLimit = 200;
 
-/** A job as an operator sees it: everything a store keeps of it but its payload. */
-export type JobView = Omit<StoredJob, "payload">;
+/**
+ * A job as an operator sees it: everything a store keeps of it but its payload. `jobView` adds
+ * its attempt history; pages of jobs leave it out.
+ */
+export type JobView = Omit<StoredJob, "payload"> & {
+  /** Its last ended attempts, oldest first (`jobView` only; see `jobAttemptHistoryLimit`). */
+  readonly attemptHistory?: readonly JobAttempt[];
+};
 
 /** The jobs of one queue by status, as {@linkcode JobCountsParams} answers them. */
 export interface JobQueueCounts {
@@ -163,10 +170,10 @@ export function countJobs(
   return [...byQueue.keys()].sort().map((queue) => ({ queue, ...byQueue.get(queue)! }));
 }
 
-/** Drops the payload of a stored job. */
-export function toJobView(job: StoredJob): JobView {
+/** Drops the payload of a stored job; adds the attempt history when given. */
+export function toJobView(job: StoredJob, attemptHistory?: readonly JobAttempt[]): JobView {
   const { payload: _payload, ...view } = job;
-  return view;
+  return attemptHistory === undefined ? view : { ...view, attemptHistory };
 }
 
 /** The unit of `JobStore.jobActivity`'s instants and buckets: one minute, in ms. */

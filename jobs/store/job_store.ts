@@ -214,7 +214,11 @@ export interface JobStore {
    * (`RangeError`, see `checkJobActivityParams`). Queues without activity are left out.
    */
   jobActivity(params: JobActivityParams): Promise<readonly JobQueueActivity[]>;
-  /** The job, everything kept but its payload, when the reach covers it (operators). */
+  /**
+   * The job, everything kept but its payload, when the reach covers it (operators), with its
+   * attempt history: the last `jobAttemptHistoryLimit` attempts that ended (succeeded, failed,
+   * lease ended), oldest first, forgotten with the job when it is purged.
+   */
   jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined>;
   /** Every job kept, payload included, oldest first (tests and operators). */
   jobList(params?: { queue?: string; status?: QueuedJobStatus }): Promise<StoredJob[]>;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { InMemoryTransactions, type TransactionManager, userActor } from "@kit/kernel";
 import type { JobStore, NewJob } from "../store/job_store.ts";
 import { jobStoreReadContract } from "./job_store_read_contract.ts";
+import { jobStoreAttemptsContract } from "./job_store_attempts_contract.ts";
 
 /** A store opened for one case of the contract. */
 export interface OpenedJobStore {
@@ -547,4 +548,5 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   });
 
   jobStoreReadContract((name, fn) => test(name, (store) => fn(store)));
+  jobStoreAttemptsContract((name, fn) => test(name, (store) => fn(store)));
 }

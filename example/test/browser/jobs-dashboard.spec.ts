@@ -189,7 +189,18 @@ Deno.test({
       // The list tells when a dead job failed (a retrying one: also when it is tried again).
       await page.locator(`[data-job-id="${deadId}"]`).getByText(/SMTP_DOWN \(died at /).waitFor();
       await page.getByRole("link", { name: deadId }).click();
-      await page.getByText("SMTP_DOWN").waitFor();
+      // The job page lists its attempts: the one that failed, with its code, message and time.
+      const attempt = page.getByRole("region", { name: "Attempts" }).locator(
+        'tr[data-attempt="1"]',
+      );
+      await attempt.waitFor();
+      assert.deepEqual(await attempt.locator("th, td").allInnerTexts(), [
+        "1",
+        "dead",
+        "SMTP_DOWN",
+        "the mail server is down",
+        now.toISOString(),
+      ]);
       await page.screenshot({ path: `${artifacts}jobs-dashboard-dead-job.png`, fullPage: true });
       await page.getByRole("button", { name: "Revive job" }).click();
       await page.getByRole("status").filter({ hasText: "revived" }).waitFor();

@@ -41,6 +41,8 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 button.danger { border-color: var(--danger); color: var(--danger); }
 button:disabled { opacity: 0.5; cursor: default; }
 .scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
+.scroll:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+td.message { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 0.45rem 0.6rem; border-bottom: 1px solid var(--line);
   white-space: nowrap; }

@@ -207,20 +207,28 @@ export const dashboardJs = `"use strict";
     return typeof value === "number" ? value + " ms" : value;
   }
 
-  async function scheduledSection() {
-    const section = el("section", { "aria-labelledby": "scheduled-title", id: "scheduled" },
-      el("h2", { id: "scheduled-title" }, "Scheduled"));
-    let scheduledJobs;
+  // A section of the front page, filled from the list "key" that GET "path" answers: the
+  // refusal when the read is refused, "empty" when the list is, else what fill(list) answers.
+  async function listSection(id, title, path, key, empty, fill) {
+    const section = el("section", { "aria-labelledby": id + "-title", id },
+      el("h2", { id: id + "-title" }, title));
+    let list;
     try {
-      ({ scheduledJobs } = await api("GET", "/schedules"));
+      list = (await api("GET", path))[key];
     } catch (error) {
       section.append(el("p", { class: "status-dead" }, refusal(error, false)));
       return section;
     }
-    if (scheduledJobs.length === 0) {
-      section.append(el("p", {}, "No scheduled jobs are declared."));
-      return section;
-    }
+    section.append(...(list.length === 0 ? [el("p", {}, empty)] : fill(list)));
+    return section;
+  }
+
+  function scheduledSection() {
+    return listSection("scheduled", "Scheduled", "/schedules", "scheduledJobs",
+      "No scheduled jobs are declared.", scheduledTable);
+  }
+
+  function scheduledTable(scheduledJobs) {
     const rows = scheduledJobs.map((s) =>
       el("tr", { "data-scheduled": s.name },
         el("th", { scope: "row" }, el("a", { href: hashOf("/jobs", { queue: s.queue, field: "name", q: s.name }) }, s.name)),
@@ -234,7 +242,7 @@ export const dashboardJs = `"use strict";
         el("td", {}, new Date(s.nextTick).toISOString()),
         el("td", {}, runNowButton(s)))
     );
-    section.append(el("div", { class: "scroll" }, el("table", {},
+    return [el("div", { class: "scroll" }, el("table", {},
       el("caption", { class: "skip" }, "Scheduled jobs"),
       el("thead", {}, el("tr", {},
         ["Name", "Queue", "Every", "Last tick", "Next tick", "Actions"]
@@ -242,8 +250,7 @@ export const dashboardJs = `"use strict";
       el("tbody", {}, rows))),
       el("p", { class: "help" }, "Last tick: the newest job the scheduler enqueued that is still " +
         "kept. Ticks belong to no tenant: only work that reaches every tenant sees them. " +
-        "Run now enqueues one more run as your work; the schedule is unchanged."));
-    return section;
+        "Run now enqueues one more run as your work; the schedule is unchanged.")];
   }
 
   function age(ms) {
@@ -253,21 +260,13 @@ export const dashboardJs = `"use strict";
     return (ms / 86400000).toFixed(1) + " d";
   }
 
-  async function outboxSection() {
-    const section = el("section", { "aria-labelledby": "outbox-title", id: "outbox" },
-      el("h2", { id: "outbox-title" }, "Outbox"));
-    let handlers;
-    try {
-      ({ handlers } = await api("GET", "/outbox"));
-    } catch (error) {
-      section.append(el("p", { class: "status-dead" }, refusal(error, false)));
-      return section;
-    }
-    if (handlers.length === 0) {
-      section.append(el("p", {}, "Every event is delivered."));
-      return section;
-    }
-    section.append(el("div", { class: "scroll" }, el("table", {},
+  function outboxSection() {
+    return listSection("outbox", "Outbox", "/outbox", "handlers", "Every event is delivered.",
+      outboxTable);
+  }
+
+  function outboxTable(handlers) {
+    return [el("div", { class: "scroll" }, el("table", {},
       el("caption", { class: "skip" }, "Undelivered events by handler"),
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, "Handler"),
@@ -280,8 +279,7 @@ export const dashboardJs = `"use strict";
           el("td", { class: "num", title: h.oldestPendingAt || "" },
             h.oldestPendingAgeMs === undefined ? "—" : age(h.oldestPendingAgeMs) + " ago"),
           el("td", { class: "num" }, String(h.retrying)),
-          el("td", { class: "num" + (h.dead > 0 ? " status-dead" : "") }, String(h.dead))))))));
-    return section;
+          el("td", { class: "num" + (h.dead > 0 ? " status-dead" : "") }, String(h.dead)))))))];
   }
 
   function runNowButton(s) {
@@ -493,8 +491,36 @@ export const dashboardJs = `"use strict";
         row("Checkpoint", job.checkpoint === undefined ? undefined
           : el("pre", {}, JSON.stringify(job.checkpoint, null, 2)))),
       actions,
+      attemptsSection(job.attemptHistory || []),
     );
     if (focus) main.focus();
+  }
+
+  // The job's last ended attempts, newest first: a table in a region that scrolls sideways on a
+  // phone and takes the keyboard's focus (so arrow keys scroll it); messages wrap.
+  function attemptsSection(history) {
+    const title = el("h3", { id: "attempts-title" }, "Attempts");
+    if (history.length === 0) {
+      return el("section", { id: "attempts" }, title, el("p", {}, "No attempt has ended yet."));
+    }
+    const rows = [...history].reverse().map((a) =>
+      el("tr", { "data-attempt": String(a.attempt) },
+        el("th", { scope: "row", class: "num" }, String(a.attempt)),
+        el("td", { class: "status-" + a.outcome }, a.outcome),
+        el("td", {}, a.errorCode || "—"),
+        el("td", { class: "message" }, a.errorMessage || "—"),
+        el("td", { title: a.startedAt ? "Started " + new Date(a.startedAt).toISOString() : undefined },
+          el("time", { datetime: a.at }, new Date(a.at).toISOString())))
+    );
+    // The scrolling region, not the section, carries the name: one landmark, not two.
+    return el("section", { id: "attempts" }, title,
+      el("div", { class: "scroll", tabindex: "0", role: "region", "aria-labelledby": "attempts-title" },
+        el("table", {},
+          el("caption", { class: "skip" }, "Ended attempts, newest first (the last 20 are kept)"),
+          el("thead", {}, el("tr", {},
+            ["Attempt", "Outcome", "Code", "Message", "Time"]
+              .map((h) => el("th", { scope: "col" }, h)))),
+          el("tbody", {}, rows))));
   }
 
   async function route(focus) {
