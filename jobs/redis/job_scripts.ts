@@ -4,9 +4,10 @@
  * end), `finished` (sorted by finish time), `all` (sorted by creation), `idem:<name,tenant,key>`,
  * `activity:<minute>` (a hash per minute, kept 25 hours: field `[kind, tenant, queue]` in
  * JSON, kind `succeeded`, `failed` or `dead`, value that minute's count; `jobActivity` reads it),
- * and `attempts:<id>` (a list of the job's last ended attempts, each JSON `{attempt, outcome,
- * errorCode, errorMessage, startedAt, endedAt}`, capped at `jobAttemptHistoryLimit`, deleted
- * with the job).
+ * and `attempts:<id>` (a list of the job's last attempts that did not succeed, each JSON
+ * `{attempt, outcome, errorCode, errorMessage, startedAt, endedAt}`, capped at
+ * `jobAttemptHistoryLimit`, deleted with the job; a success is read from the hash's `sa` and
+ * `fa`, so that completions, the hot path, write nothing more).
  *
  * Hash fields: n name, q queue, p payload, a actor, t tenant, c correlation, tp traceparent,
  * s subject, k idempotency key, ik its key under idem:, st status, at attempts, mx max attempts, r due (ms), lt lease
@@ -140,7 +141,6 @@ export const completeScript = new RedisScript(
 local p, id, token, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local key = p .. 'job:' .. id
 if not held(key, token) then return 0 end
-ended(p, key, id, 'succeeded', now)
 redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
@@ -158,8 +158,7 @@ local out = {}
 for i = 3, #ARGV, 2 do
   local id, key = ARGV[i], p .. 'job:' .. ARGV[i]
   if held(key, ARGV[i + 1]) then
-    ended(p, key, id, 'succeeded', now)
-    redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
+        redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
     redis.call('HDEL', key, 'lt', 'le')
     redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
     redis.call('ZADD', p .. 'finished', now, id)

@@ -32,7 +32,7 @@ import {
   retryDeadScript,
   viewScript,
 } from "./job_scripts.ts";
-import { attemptHistoryOf, truncateAttemptMessage } from "../store/job_attempts.ts";
+import { appendAttempt, attemptHistoryOf, truncateAttemptMessage } from "../store/job_attempts.ts";
 import { activityScript, countScript, pageScript } from "./job_read_scripts.ts";
 import {
   activityOf,
@@ -413,7 +413,19 @@ export class RedisJobStore implements JobStore {
     const entries = Array.isArray(history)
       ? history.map((item) => typeof item === "string" ? JSON.parse(item) : item)
       : [];
-    return toJobView(job, attemptHistoryOf(entries));
+    let attempts = attemptHistoryOf(entries);
+    // A success is not kept in the list (completions write nothing more): read from the hash.
+    const hash = toHash(row);
+    if (job.status === "succeeded" && job.finishedAt !== undefined) {
+      const started = Number(hash.sa);
+      attempts = appendAttempt(attempts, {
+        attempt: job.attempts,
+        outcome: "succeeded",
+        ...(hash.sa && Number.isFinite(started) ? { startedAt: new Date(started) } : {}),
+        endedAt: job.finishedAt,
+      });
+    }
+    return toJobView(job, attempts);
   }
 
   /** Every job kept, oldest first. */
