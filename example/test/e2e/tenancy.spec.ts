@@ -188,6 +188,7 @@ const routeCases: Record<string, RouteCase> = {
     attempt: () => ({ path: "/ops/jobs/schedules/scheduling.nothing/run" }),
   },
   "GET /ops/jobs/outbox": { attempt: () => ({ path: "/ops/jobs/outbox" }) },
+  "GET /ops/jobs/activity": { attempt: () => ({ path: "/ops/jobs/activity" }) },
   "GET /calendars": { attempt: () => ({ path: "/calendars/" }), own: true },
   "GET /calendars/{calendarId}": {
     attempt: (a) => ({ path: `/calendars/${a.calendarId}` }),
