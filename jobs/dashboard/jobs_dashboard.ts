@@ -2,19 +2,7 @@ import { type Module, ModuleBuilder, type Outbox } from "@kit/kernel";
 import type { FunctionRoute } from "@kit/http";
 import type { JobStore } from "../store/job_store.ts";
 import { dashboardHandlers } from "./handlers.ts";
-import {
-  CancelJob,
-  PurgeFinishedJobs,
-  ReadJob,
-  ReadJobActivity,
-  ReadJobCounts,
-  ReadJobPage,
-  ReadOutboxBacklog,
-  ReadScheduledJobs,
-  ReviveDeadJobs,
-  ReviveJob,
-  RunScheduledJob,
-} from "./messages.ts";
+import * as messages from "./messages.ts";
 import { jobsPermissions } from "./permissions.ts";
 import { dashboardRoutes } from "./routes.ts";
 import { type DashboardEventOptions, dashboardEventRoute } from "./events.ts";
@@ -95,17 +83,17 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
   const builder = new ModuleBuilder();
   for (
     const message of [
-      ReadJobCounts,
-      ReadJobActivity,
-      ReadJobPage,
-      ReadJob,
-      CancelJob,
-      ReviveJob,
-      ReviveDeadJobs,
-      PurgeFinishedJobs,
-      ReadScheduledJobs,
-      RunScheduledJob,
-      ...(options.outbox === undefined ? [] : [ReadOutboxBacklog]),
+      messages.ReadJobCounts,
+      messages.ReadJobActivity,
+      messages.ReadJobPage,
+      messages.ReadJob,
+      messages.CancelJob,
+      messages.ReviveJob,
+      messages.ReviveDeadJobs,
+      messages.PurgeFinishedJobs,
+      messages.ReadScheduledJobs,
+      messages.RunScheduledJob,
+      ...(options.outbox === undefined ? [] : [messages.ReadOutboxBacklog]),
     ]
   ) builder.declare(message);
   for (const { message, handler, deps } of dashboardHandlers(options.store, options.outbox)) {

@@ -1,20 +1,14 @@
 import type { EnqueueResult, JsonValue, QueuedJob, UnitOfWork } from "@kit/kernel";
 import { transactionOf } from "@kit/kernel/postgres";
 import type postgres from "postgres";
-import {
-  type ClaimedJob,
-  type JobClaimParams,
-  type JobCompleteManyParams,
-  type JobFailParams,
-  type JobReportParams,
-  type JobStore,
-  type NewJob,
-  reaches,
-  type ReportOutcome,
-  type StoredJob,
-  type TenantReach,
-  toQueuedJob,
-} from "../store/job_store.ts";
+import type * as Contract from "../store/job_store.ts";
+import { reaches, toQueuedJob } from "../store/job_store.ts";
+
+type ClaimedJob = Contract.ClaimedJob;
+type JobStore = Contract.JobStore;
+type NewJob = Contract.NewJob;
+type StoredJob = Contract.StoredJob;
+type TenantReach = Contract.TenantReach;
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
@@ -209,7 +203,7 @@ export class OutboxJobStore implements JobStore {
   }
 
   /** The inner store's claim. */
-  jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
+  jobClaim(params: Contract.JobClaimParams): Promise<ClaimedJob[]> {
     return this.#inner.jobClaim(params);
   }
 
@@ -219,7 +213,7 @@ export class OutboxJobStore implements JobStore {
   }
 
   /** The inner store's completions. */
-  async jobCompleteMany(params: JobCompleteManyParams): Promise<readonly boolean[]> {
+  async jobCompleteMany(params: Contract.JobCompleteManyParams): Promise<readonly boolean[]> {
     if (this.#inner.jobCompleteMany !== undefined) return await this.#inner.jobCompleteMany(params);
     return await Promise.all(
       params.jobs.map((job) => this.#inner.jobComplete({ ...job, now: params.now })),
@@ -227,7 +221,7 @@ export class OutboxJobStore implements JobStore {
   }
 
   /** The inner store's failure. */
-  jobFail(params: JobFailParams): Promise<boolean> {
+  jobFail(params: Contract.JobFailParams): Promise<boolean> {
     return this.#inner.jobFail(params);
   }
 
@@ -237,7 +231,7 @@ export class OutboxJobStore implements JobStore {
   }
 
   /** The inner store's report. */
-  jobReport(params: JobReportParams): Promise<ReportOutcome> {
+  jobReport(params: Contract.JobReportParams): Promise<Contract.ReportOutcome> {
     return this.#inner.jobReport(params);
   }
 
