@@ -167,7 +167,7 @@ export function kitLimitScript(statements: KitStatements, batch: ClaimBatch): Li
     claim.trim(),
     ")",
     "select count(*) as claimed,",
-    "  coalesce(json_agg(json_build_object('id', id, 'token', lease_token)), '[]')::text as batch,",
+    "  coalesce(json_object_agg(id, lease_token), '{}')::text as batch,",
     "  coalesce(json_agg(claimed), '[]')::text as claimed_rows",
     "from claimed \\gset",
     `${complete.trim()};`,
@@ -261,9 +261,11 @@ function substitute(
 
 function isCompletionBatch(value: string): boolean {
   try {
+    // kit's completion takes one JSON object, each held job's id to its lease token.
     const parsed = JSON.parse(value);
-    return Array.isArray(parsed) && parsed.length > 0 &&
-      parsed.every((j) => typeof j?.id === "string" && typeof j?.token === "string");
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
+      Object.keys(parsed).length > 0 &&
+      Object.values(parsed).every((token) => typeof token === "string");
   } catch {
     return false;
   }

@@ -357,9 +357,14 @@ export function completeJob(
 }
 
 /**
- * Marks many held jobs succeeded in one statement (the ids and tokens as one JSON document).
+ * Marks many held jobs succeeded in one statement (the ids and tokens as one JSON object, id to
+ * token).
  *
- * Locks: the rows of the held jobs. Index: the primary key, one lookup per job.
+ * Locks: the rows of the held jobs. Index: the primary key, one lookup per job: the ids are an
+ * array (`id = any(...)`), not a joined record set, for which the planner (estimating 100 rows)
+ * chose a bitmap scan of the partial index `background_jobs_leased`, walking every entry of a
+ * running row not yet vacuumed (3,012 entries, 472 heap blocks for 50 jobs: 4.1 ms where the
+ * lookups take well under one).
  *
  * @param sql The client.
  * @param params The jobs with their lease tokens, and the instant.
@@ -370,12 +375,14 @@ export function completeJobs(
   params: { jobs: readonly { id: string; leaseToken: string }[]; now: Date },
 ): Statement {
   const { now } = params;
-  const held = JSON.stringify(params.jobs.map((job) => ({ id: job.id, token: job.leaseToken })));
+  const held: Record<string, string> = {};
+  for (const job of params.jobs) held[job.id] = job.leaseToken;
+  const document = JSON.stringify(held);
   return sql`
     update background_jobs j
     set status = 'succeeded', finished_at = ${now}, lease_token = null, lease_expires_at = null
-    from jsonb_to_recordset(${held}::text::jsonb) as c(id text, token text)
-    where j.id = c.id and j.lease_token = c.token and j.status = 'running'
+    where j.id = any(array(select jsonb_object_keys(${document}::text::jsonb)))
+      and j.lease_token = ${document}::text::jsonb ->> j.id and j.status = 'running'
     returning j.id`;
 }
 
