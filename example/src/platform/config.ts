@@ -27,6 +27,11 @@ export interface PlatformConfig {
   readonly redisUrl: string | undefined;
   /** `REDIS_DURABILITY`: refuse (default), warn or off. */
   readonly redisDurability: RedisDurability;
+  /**
+   * `REDIS_PREFIX`: the prefix of the job store's keys (default `kit:jobs:`), the same for the
+   * processes that enqueue (a Worker through Upstash among them) and those that run the jobs.
+   */
+  readonly redisPrefix: string | undefined;
   /** `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN`: the job store on Workers. */
   readonly upstash: { readonly url: string; readonly token: string } | undefined;
   /** `HOST`: the interface served (default 127.0.0.1; 0.0.0.0: every interface). */
@@ -67,6 +72,7 @@ export function readConfig(env: Environment): PlatformConfig {
     tokenAudience: get("JWT_AUDIENCE") ?? `${project.name}-api`,
     redisUrl: get("REDIS_URL"),
     redisDurability: durability,
+    redisPrefix: get("REDIS_PREFIX"),
     upstash: upstashUrl && upstashToken ? { url: upstashUrl, token: upstashToken } : undefined,
     host: get("HOST") ?? "127.0.0.1",
     port,

@@ -1,18 +1,13 @@
-import { readFile } from "node:fs/promises";
-import swaggerUi from "swagger-ui-dist";
+import script from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
+import stylesheet from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import type { SwaggerUiAssets } from "@kit/http";
 
 /**
- * Swagger UI's script and stylesheet, read from the npm package `swagger-ui-dist` (no CDN) on
- * the first request of the docs page: the HTTP plugin serves them at `/docs` under its
- * Content-Security-Policy (`composePlatform({ docs: swaggerUiAssets })`). Reading an npm
- * package's files needs them on disk: Deno's entry point and the specs serve the page, the Node
- * and Workers bundles do not.
+ * Swagger UI's script and stylesheet, from the npm package `swagger-ui-dist` (no CDN), imported
+ * as text, so that the Node and Workers bundles carry them (about 1.6 MB) and need no files on
+ * disk: the HTTP plugin serves them at `/docs` under its Content-Security-Policy
+ * (`composePlatform({ docs: swaggerUiAssets })`), on Deno, Node and Workers alike.
  */
-export async function swaggerUiAssets(): Promise<SwaggerUiAssets> {
-  const dir = swaggerUi.getAbsoluteFSPath();
-  return {
-    script: await readFile(`${dir}/swagger-ui-bundle.js`, "utf8"),
-    stylesheet: await readFile(`${dir}/swagger-ui.css`, "utf8"),
-  };
+export function swaggerUiAssets(): Promise<SwaggerUiAssets> {
+  return Promise.resolve({ script, stylesheet });
 }
