@@ -25,11 +25,18 @@ local function held(key, token)
   return redis.call('HGET', key, 'st') == 'running' and redis.call('HGET', key, 'lt') == token
 end
 local function ms(n) return string.format('%d', n) end
-local function count(p, key, kind, now)
+local function counted(p, now, counts)
   local minute = p .. 'activity:' .. ms(now - now % 60000)
+  local any = false
+  for field, n in pairs(counts) do
+    redis.call('HINCRBY', minute, field, n)
+    any = true
+  end
+  if any then redis.call('EXPIRE', minute, ${activityTtlSeconds}) end
+end
+local function count(p, key, kind, now)
   local f = redis.call('HMGET', key, 't', 'q')
-  redis.call('HINCRBY', minute, cjson.encode({kind, f[1] or '', f[2]}), 1)
-  redis.call('EXPIRE', minute, ${activityTtlSeconds})
+  counted(p, now, {[cjson.encode({kind, f[1] or '', f[2]})] = 1})
 end
 local function ended(p, key, id, outcome, now, code, message)
   local f = redis.call('HMGET', key, 'at', 'sa')
@@ -155,19 +162,24 @@ export const completeManyScript = new RedisScript(
   held + `
 local p, now = ARGV[1], tonumber(ARGV[2])
 local out = {}
+-- The batch's activity, counted once per tenant and queue (one HINCRBY each, one EXPIRE).
+local counts = {}
 for i = 3, #ARGV, 2 do
   local id, key = ARGV[i], p .. 'job:' .. ARGV[i]
   if held(key, ARGV[i + 1]) then
-        redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
+    local f = redis.call('HMGET', key, 't', 'q')
+    redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
     redis.call('HDEL', key, 'lt', 'le')
-    redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
+    redis.call('ZREM', p .. 'running:' .. f[2], id)
     redis.call('ZADD', p .. 'finished', now, id)
-    count(p, key, 'succeeded', now)
+    local field = cjson.encode({'succeeded', f[1] or '', f[2]})
+    counts[field] = (counts[field] or 0) + 1
     out[#out + 1] = 1
   else
     out[#out + 1] = 0
   end
 end
+counted(p, now, counts)
 return out
 `,
 );
