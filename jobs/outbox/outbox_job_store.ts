@@ -4,12 +4,6 @@ import type postgres from "postgres";
 import type * as Contract from "../store/job_store.ts";
 import { reaches, toQueuedJob } from "../store/job_store.ts";
 
-type ClaimedJob = Contract.ClaimedJob;
-type JobStore = Contract.JobStore;
-type NewJob = Contract.NewJob;
-type StoredJob = Contract.StoredJob;
-type TenantReach = Contract.TenantReach;
-
 type Sql = postgres.Sql | postgres.TransactionSql;
 
 /** Options of an `OutboxJobStore`. */
@@ -34,10 +28,10 @@ export interface OutboxJobStoreOptions {
  * relayed). `jobFind` sees a job still in the outbox as `waiting`. Call `start()` to run the relay
  * in this process (once per application), `stop()` at shut-down.
  */
-export class OutboxJobStore implements JobStore {
+export class OutboxJobStore implements Contract.JobStore {
   /** Enqueues join the caller's transaction (the outbox row). */
   readonly sharesTransaction = true;
-  readonly #inner: JobStore;
+  readonly #inner: Contract.JobStore;
   readonly #sql: postgres.Sql;
   readonly #batchSize: number;
   readonly #pollMs: number;
@@ -47,7 +41,7 @@ export class OutboxJobStore implements JobStore {
   #again = false;
 
   /** The store `inner` (a `RedisJobStore`), fed through the outbox of the database `sql`. */
-  constructor(inner: JobStore, sql: postgres.Sql, options: OutboxJobStoreOptions = {}) {
+  constructor(inner: Contract.JobStore, sql: postgres.Sql, options: OutboxJobStoreOptions = {}) {
     this.#inner = inner;
     this.#sql = sql;
     this.#batchSize = options.batchSize ?? 100;
@@ -123,7 +117,7 @@ export class OutboxJobStore implements JobStore {
   }
 
   /** Writes the job to the outbox in the unit's transaction; without a unit, to the inner store. */
-  async jobInsert(params: { job: NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
+  async jobInsert(params: { job: Contract.NewJob; unit?: UnitOfWork }): Promise<EnqueueResult> {
     const [result] = await this.jobInsertMany({ jobs: [params.job], unit: params.unit });
     return result!;
   }
@@ -133,7 +127,7 @@ export class OutboxJobStore implements JobStore {
    * (a key kept answers its job's id with `duplicate: true`); relayed once the unit commits.
    */
   async jobInsertMany(
-    params: { jobs: readonly NewJob[]; unit?: UnitOfWork | undefined },
+    params: { jobs: readonly Contract.NewJob[]; unit?: UnitOfWork | undefined },
   ): Promise<readonly EnqueueResult[]> {
     if (params.unit === undefined) {
       return this.#inner.jobInsertMany !== undefined
@@ -168,7 +162,9 @@ export class OutboxJobStore implements JobStore {
    * The job: `waiting` while it is still in the outbox (answered without Redis), else the inner
    * store's.
    */
-  async jobFind(params: { id: string; reach: TenantReach }): Promise<QueuedJob | undefined> {
+  async jobFind(
+    params: { id: string; reach: Contract.TenantReach },
+  ): Promise<QueuedJob | undefined> {
     const [row] = await this.#sql<{ job: SerializedJob }[]>`
       select job from kit_job_outbox where id = ${params.id} and relayed_at is null`;
     if (row === undefined) return await this.#inner.jobFind(params);
@@ -183,7 +179,7 @@ export class OutboxJobStore implements JobStore {
    * relayed first.
    */
   async jobCancel(
-    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+    params: { id: string; reach: Contract.TenantReach; now: Date; unit?: UnitOfWork },
   ): Promise<boolean> {
     const { unit, ...cancel } = params;
     if (unit !== undefined) {
@@ -203,7 +199,7 @@ export class OutboxJobStore implements JobStore {
   }
 
   /** The inner store's claim. */
-  jobClaim(params: Contract.JobClaimParams): Promise<ClaimedJob[]> {
+  jobClaim(params: Contract.JobClaimParams): Promise<Contract.ClaimedJob[]> {
     return this.#inner.jobClaim(params);
   }
 
@@ -237,7 +233,7 @@ export class OutboxJobStore implements JobStore {
 
   /** Revives a dead job; inside a unit of work, once the unit commits. */
   async jobRetryDead(
-    params: { id: string; reach: TenantReach; now: Date; unit?: UnitOfWork },
+    params: { id: string; reach: Contract.TenantReach; now: Date; unit?: UnitOfWork },
   ): Promise<boolean> {
     const { unit, ...revive } = params;
     if (unit === undefined) return await this.#inner.jobRetryDead(revive);
@@ -253,27 +249,35 @@ export class OutboxJobStore implements JobStore {
   }
 
   /** The relayed jobs of the reach, counted (a job still in the outbox is not counted yet). */
-  jobCounts(params: Parameters<JobStore["jobCounts"]>[0]): ReturnType<JobStore["jobCounts"]> {
+  jobCounts(
+    params: Parameters<Contract.JobStore["jobCounts"]>[0],
+  ): ReturnType<Contract.JobStore["jobCounts"]> {
     return this.#inner.jobCounts(params);
   }
 
   /** A page of the relayed jobs of the reach (a job still in the outbox is not in it yet). */
-  jobPage(params: Parameters<JobStore["jobPage"]>[0]): ReturnType<JobStore["jobPage"]> {
+  jobPage(
+    params: Parameters<Contract.JobStore["jobPage"]>[0],
+  ): ReturnType<Contract.JobStore["jobPage"]> {
     return this.#inner.jobPage(params);
   }
 
   /** The activity of the relayed jobs of the reach (the inner store's). */
-  jobActivity(params: Parameters<JobStore["jobActivity"]>[0]): ReturnType<JobStore["jobActivity"]> {
+  jobActivity(
+    params: Parameters<Contract.JobStore["jobActivity"]>[0],
+  ): ReturnType<Contract.JobStore["jobActivity"]> {
     return this.#inner.jobActivity(params);
   }
 
   /** A relayed job of the reach, everything but its payload. */
-  jobView(params: Parameters<JobStore["jobView"]>[0]): ReturnType<JobStore["jobView"]> {
+  jobView(
+    params: Parameters<Contract.JobStore["jobView"]>[0],
+  ): ReturnType<Contract.JobStore["jobView"]> {
     return this.#inner.jobView(params);
   }
 
   /** The inner store's jobs (jobs still in the outbox are not listed). */
-  jobList(params?: Parameters<JobStore["jobList"]>[0]): Promise<StoredJob[]> {
+  jobList(params?: Parameters<Contract.JobStore["jobList"]>[0]): Promise<Contract.StoredJob[]> {
     return this.#inner.jobList(params);
   }
 
@@ -282,13 +286,16 @@ export class OutboxJobStore implements JobStore {
     this.#inner.jobListen!(onJob);
 }
 
-type SerializedJob = Omit<NewJob, "runAt" | "createdAt"> & { runAt: string; createdAt: string };
+type SerializedJob = Omit<Contract.NewJob, "runAt" | "createdAt"> & {
+  runAt: string;
+  createdAt: string;
+};
 
-function serialize(job: NewJob): SerializedJob {
+function serialize(job: Contract.NewJob): SerializedJob {
   return { ...job, runAt: job.runAt.toISOString(), createdAt: job.createdAt.toISOString() };
 }
 
-function toNewJob(job: SerializedJob): NewJob {
+function toNewJob(job: SerializedJob): Contract.NewJob {
   return {
     ...job,
     payload: job.payload as JsonValue,
