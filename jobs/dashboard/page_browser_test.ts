@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 import {
   defineModule,
   InMemoryOutbox,
@@ -20,6 +20,34 @@ import { dashboardApp, job } from "./_test_app.ts";
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";
 const missing = !existsSync(executablePath);
+
+/**
+ * Serves the dashboard, opens its page at phone width in chromium with an operator's token, runs
+ * `check`, then asserts the page logged no error and closes everything.
+ */
+async function onDashboardPage(
+  fetch: (request: Request) => Response | Promise<Response>,
+  dashboard: { close(): void },
+  check: (page: Page) => Promise<void>,
+): Promise<void> {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, fetch);
+  const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const problems: string[] = [];
+    page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(`http://127.0.0.1:${server.addr.port}/ops/jobs`);
+    await page.getByLabel("Bearer token").fill("olga;operator;t1");
+    await page.getByRole("button", { name: "Use token" }).click();
+    await check(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    dashboard.close();
+    await browser.close();
+    await server.shutdown();
+  }
+}
 
 @Scheduled({ every: "5m" })
 class SendReminders {
@@ -51,16 +79,7 @@ Deno.test({
       modules: [defineModule("notifications", { declarations: [SendReminders] })],
       outbox,
     });
-    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, fetch);
-    const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
-    try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      const problems: string[] = [];
-      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-      page.on("pageerror", (error) => problems.push(error.message));
-      await page.goto(`http://127.0.0.1:${server.addr.port}/ops/jobs`);
-      await page.getByLabel("Bearer token").fill("olga;operator;t1");
-      await page.getByRole("button", { name: "Use token" }).click();
+    await onDashboardPage(fetch, dashboard, async (page) => {
       const row = page.locator('[data-scheduled="notifications.send-reminders"]');
       await row.waitFor();
       assert.deepEqual(
@@ -77,12 +96,7 @@ Deno.test({
       const [job] = await store.jobList();
       assert.equal(job?.name, "notifications.send-reminders");
       assert.match(await page.getByRole("status").innerText(), new RegExp(job!.id));
-      assert.deepEqual(problems, []);
-    } finally {
-      dashboard.close();
-      await browser.close();
-      await server.shutdown();
-    }
+    });
   },
 });
 
@@ -116,16 +130,7 @@ Deno.test({
       errorMessage: "taken",
       retryAt: at(3_600_000),
     });
-    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, fetch);
-    const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
-    try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      const problems: string[] = [];
-      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-      page.on("pageerror", (error) => problems.push(error.message));
-      await page.goto(`http://127.0.0.1:${server.addr.port}/ops/jobs`);
-      await page.getByLabel("Bearer token").fill("olga;operator;t1");
-      await page.getByRole("button", { name: "Use token" }).click();
+    await onDashboardPage(fetch, dashboard, async (page) => {
       const figure = page.locator('[data-activity="scheduling"]');
       await figure.waitFor();
       assert.equal(
@@ -185,11 +190,6 @@ Deno.test({
         0,
         "the attempts table scrolls in its region, not the page",
       );
-      assert.deepEqual(problems, []);
-    } finally {
-      dashboard.close();
-      await browser.close();
-      await server.shutdown();
-    }
+    });
   },
 });

@@ -1,4 +1,4 @@
-import { queuedJobStatuses } from "@kit/kernel";
+import { type ErrorCode, type MessageClass, queuedJobStatuses, requirementOf } from "@kit/kernel";
 import { defineRoute, type FunctionRoute, zodSchema } from "@kit/http";
 import { z } from "zod";
 import { jobPageMaxLimit } from "../store/job_reads.ts";
@@ -18,6 +18,36 @@ import {
   RunScheduledJob,
 } from "./messages.ts";
 import type { ScheduledJobView } from "./schedules.ts";
+
+/** A 200 answer with its body. */
+const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });
+
+/**
+ * The parts a dashboard operation's declaration shares: security and tags, the method and path,
+ * its id, the message it sends (whose permission the document lists as `x-permissions`), and a
+ * summary naming that permission, read from the message so that the two never differ.
+ */
+function operationOf(
+  common: { readonly security: readonly string[]; readonly tags: readonly string[] },
+) {
+  return <M extends MessageClass>(
+    method: "GET" | "POST",
+    path: string,
+    operationId: string,
+    message: M,
+    summary: string,
+    note?: string,
+  ) => ({
+    ...common,
+    method,
+    path,
+    operationId,
+    permissions: [message],
+    summary: `${summary} (permission ${requirementOf(message)?.permission.name}${
+      note === undefined ? "" : `; ${note}`
+    })`,
+  });
+}
 
 /** The options the routes are built from. */
 export interface DashboardRouteOptions {
@@ -140,27 +170,30 @@ function toScheduleJson(view: ScheduledJobView) {
 export function dashboardRoutes(options: DashboardRouteOptions): readonly FunctionRoute[] {
   const path = (piece: string) => options.prefix.replace(/\/+$/, "") + piece;
   const common = { security: options.security, tags: options.tags } as const;
+  const operation = operationOf(common);
   return [
+    defineRoute(
+      {
+        ...operation(
+          "GET",
+          path("/queues"),
+          "jobsDashboardQueues",
+          ReadJobCounts,
+          "Each queue's jobs by status",
+        ),
+        responses: { 200: { description: "The queues, by name", body: countsBody } },
+      },
+      async ({ context }) =>
+        ok({ queues: await context.queries.execute(new ReadJobCounts(context.execution.actor)) }),
+    ),
     defineRoute({
-      ...common,
-      method: "GET",
-      path: path("/queues"),
-      operationId: "jobsDashboardQueues",
-      permissions: [ReadJobCounts],
-      summary: "Each queue's jobs by status (permission jobs.read)",
-      responses: { 200: { description: "The queues, by name", body: countsBody } },
-    }, async ({ context }) => ({
-      status: 200,
-      body: { queues: await context.queries.execute(new ReadJobCounts(context.execution.actor)) },
-    })),
-    defineRoute({
-      ...common,
-      method: "GET",
-      path: path("/activity"),
-      operationId: "jobsDashboardActivity",
-      permissions: [ReadJobActivity],
-      summary:
-        "Each queue's activity of the last hour, minute by minute: jobs succeeded, attempts failed, jobs dead (permission jobs.read)",
+      ...operation(
+        "GET",
+        path("/activity"),
+        "jobsDashboardActivity",
+        ReadJobActivity,
+        "Each queue's activity of the last hour, minute by minute: jobs succeeded, attempts failed, jobs dead",
+      ),
       request: { query: activityQuery },
       responses: {
         200: {
@@ -187,12 +220,13 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       };
     }),
     defineRoute({
-      ...common,
-      method: "GET",
-      path: path("/jobs"),
-      operationId: "jobsDashboardJobs",
-      permissions: [ReadJobPage],
-      summary: "A page of jobs, newest first, searched and narrowed (permission jobs.read)",
+      ...operation(
+        "GET",
+        path("/jobs"),
+        "jobsDashboardJobs",
+        ReadJobPage,
+        "A page of jobs, newest first, searched and narrowed",
+      ),
       request: { query: pageQuery },
       responses: {
         200: { description: "The page; `next` is the cursor of the next one", body: pageBody },
@@ -223,59 +257,45 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       };
     }),
     defineRoute({
-      ...common,
-      method: "GET",
-      path: path("/jobs/:jobId"),
-      operationId: "jobsDashboardJob",
-      permissions: [ReadJob],
-      summary:
-        "One job with its progress, checkpoint and last attempts, never its payload (permission jobs.read)",
+      ...operation(
+        "GET",
+        path("/jobs/:jobId"),
+        "jobsDashboardJob",
+        ReadJob,
+        "One job with its progress, checkpoint and last attempts, never its payload",
+      ),
       request: { params: jobParams },
       responses: { 200: { description: "The job", body: jobBody } },
       errors: [jobsDashboardErrors.JOB_NOT_FOUND],
-    }, async ({ params, context }) => ({
-      status: 200,
-      body: toJobJson(
+    }, async ({ params, context }) =>
+      ok(toJobJson(
         await context.queries.execute(new ReadJob(context.execution.actor, params.jobId)),
         { detail: true },
-      ),
-    })),
-    defineRoute({
-      ...common,
-      method: "POST",
-      path: path("/jobs/:jobId/cancellation"),
+      ))),
+    jobAction(path, common, {
+      piece: "cancellation",
       operationId: "jobsDashboardCancelJob",
-      permissions: [CancelJob],
-      summary: "Cancels a waiting or running job (permission jobs.operate)",
-      request: { params: jobParams },
-      responses: { 200: { description: "The job is cancelled", body: actedBody } },
-      errors: [jobsDashboardErrors.JOB_NOT_FOUND, jobsDashboardErrors.JOB_NOT_CANCELLABLE],
-    }, async ({ params, context }) => {
-      await context.commands.execute(new CancelJob(context.execution.actor, params.jobId));
-      return { status: 200, body: { id: params.jobId } };
+      command: CancelJob,
+      summary: "Cancels a waiting or running job",
+      description: "The job is cancelled",
+      refusal: jobsDashboardErrors.JOB_NOT_CANCELLABLE,
     }),
-    defineRoute({
-      ...common,
-      method: "POST",
-      path: path("/jobs/:jobId/revival"),
+    jobAction(path, common, {
+      piece: "revival",
       operationId: "jobsDashboardReviveJob",
-      permissions: [ReviveJob],
-      summary:
-        "Revives a dead job: waiting, due now, attempts back to zero (permission jobs.operate)",
-      request: { params: jobParams },
-      responses: { 200: { description: "The job is waiting again", body: actedBody } },
-      errors: [jobsDashboardErrors.JOB_NOT_FOUND, jobsDashboardErrors.JOB_NOT_DEAD],
-    }, async ({ params, context }) => {
-      await context.commands.execute(new ReviveJob(context.execution.actor, params.jobId));
-      return { status: 200, body: { id: params.jobId } };
+      command: ReviveJob,
+      summary: "Revives a dead job: waiting, due now, attempts back to zero",
+      description: "The job is waiting again",
+      refusal: jobsDashboardErrors.JOB_NOT_DEAD,
     }),
     defineRoute({
-      ...common,
-      method: "POST",
-      path: path("/queues/:queue/revival"),
-      operationId: "jobsDashboardReviveDeadJobs",
-      permissions: [ReviveDeadJobs],
-      summary: "Revives the dead jobs of a queue, up to 1,000 a call (permission jobs.operate)",
+      ...operation(
+        "POST",
+        path("/queues/:queue/revival"),
+        "jobsDashboardReviveDeadJobs",
+        ReviveDeadJobs,
+        "Revives the dead jobs of a queue, up to 1,000 a call",
+      ),
       request: { params: queueParams },
       responses: {
         200: {
@@ -283,20 +303,21 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
           body: zodSchema(z.object({ revived: count, more: z.boolean() }), { io: "output" }),
         },
       },
-    }, async ({ params, context }) => ({
-      status: 200,
-      body: await context.commands.execute(
-        new ReviveDeadJobs(context.execution.actor, params.queue),
-      ),
-    })),
+    }, async ({ params, context }) =>
+      ok(
+        await context.commands.execute(
+          new ReviveDeadJobs(context.execution.actor, params.queue),
+        ),
+      )),
     defineRoute({
-      ...common,
-      method: "POST",
-      path: path("/purge"),
-      operationId: "jobsDashboardPurge",
-      permissions: [PurgeFinishedJobs],
-      summary:
-        "Deletes the jobs finished before an instant, of every tenant (permission jobs.operate; work that reaches every tenant)",
+      ...operation(
+        "POST",
+        path("/purge"),
+        "jobsDashboardPurge",
+        PurgeFinishedJobs,
+        "Deletes the jobs finished before an instant, of every tenant",
+        "work that reaches every tenant",
+      ),
       request: { body: zodSchema(z.object({ before: z.iso.datetime() })) },
       responses: {
         200: {
@@ -304,72 +325,97 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
           body: zodSchema(z.object({ purged: count }), { io: "output" }),
         },
       },
-    }, async ({ body, context }) => ({
-      status: 200,
-      body: {
+    }, async ({ body, context }) =>
+      ok({
         purged: await context.commands.execute(
           new PurgeFinishedJobs(context.execution.actor, new Date(body.before)),
         ),
-      },
-    })),
+      })),
     defineRoute({
-      ...common,
-      method: "GET",
-      path: path("/schedules"),
-      operationId: "jobsDashboardScheduledJobs",
-      permissions: [ReadScheduledJobs],
-      summary:
-        "The application's scheduled jobs: interval, queue, last and next tick (permission jobs.read)",
+      ...operation(
+        "GET",
+        path("/schedules"),
+        "jobsDashboardScheduledJobs",
+        ReadScheduledJobs,
+        "The application's scheduled jobs: interval, queue, last and next tick",
+      ),
       responses: {
         200: { description: "The scheduled jobs, by name", body: schedulesBody },
       },
-    }, async ({ context }) => ({
-      status: 200,
-      body: {
+    }, async ({ context }) =>
+      ok({
         scheduledJobs: (await context.queries.execute(
           new ReadScheduledJobs(context.execution.actor),
         )).map(toScheduleJson),
-      },
-    })),
+      })),
     defineRoute({
-      ...common,
-      method: "POST",
-      path: path("/schedules/:name/run"),
-      operationId: "jobsDashboardRunScheduledJob",
-      permissions: [RunScheduledJob],
-      summary:
-        "Enqueues one run of a scheduled job now, its schedule unchanged (permission jobs.operate)",
+      ...operation(
+        "POST",
+        path("/schedules/:name/run"),
+        "jobsDashboardRunScheduledJob",
+        RunScheduledJob,
+        "Enqueues one run of a scheduled job now, its schedule unchanged",
+      ),
       request: { params: scheduleParams },
       responses: { 200: { description: "The id of the enqueued job", body: actedBody } },
       errors: [jobsDashboardErrors.SCHEDULED_JOB_NOT_FOUND],
-    }, async ({ params, context }) => ({
-      status: 200,
-      body: {
+    }, async ({ params, context }) =>
+      ok({
         id: await context.commands.execute(
           new RunScheduledJob(context.execution.actor, params.name),
         ),
-      },
-    })),
+      })),
     ...(options.outbox === true ? [outboxRoute(path, common)] : []),
   ];
+}
+
+/** A POST on one job (`/jobs/:jobId/<piece>`) that sends a command about it and answers its id. */
+function jobAction(
+  path: (piece: string) => string,
+  common: { readonly security: readonly string[]; readonly tags: readonly string[] },
+  action: {
+    readonly piece: string;
+    readonly operationId: string;
+    readonly command: typeof CancelJob | typeof ReviveJob;
+    readonly summary: string;
+    readonly description: string;
+    readonly refusal: ErrorCode;
+  },
+): FunctionRoute {
+  const operation = operationOf(common);
+  return defineRoute({
+    ...operation(
+      "POST",
+      path(`/jobs/:jobId/${action.piece}`),
+      action.operationId,
+      action.command,
+      action.summary,
+    ),
+    request: { params: jobParams },
+    responses: { 200: { description: action.description, body: actedBody } },
+    errors: [jobsDashboardErrors.JOB_NOT_FOUND, action.refusal],
+  }, async ({ params, context }) => {
+    await context.commands.execute(new action.command(context.execution.actor, params.jobId));
+    return ok({ id: params.jobId });
+  });
 }
 
 function outboxRoute(
   path: (piece: string) => string,
   common: { readonly security: readonly string[]; readonly tags: readonly string[] },
 ): FunctionRoute {
+  const operation = operationOf(common);
   return defineRoute({
-    ...common,
-    method: "GET",
-    path: path("/outbox"),
-    operationId: "jobsDashboardOutbox",
-    permissions: [ReadOutboxBacklog],
-    summary:
-      "The outbox's undelivered events by handler: pending, oldest pending's age, retrying, dead (permission jobs.read)",
+    ...operation(
+      "GET",
+      path("/outbox"),
+      "jobsDashboardOutbox",
+      ReadOutboxBacklog,
+      "The outbox's undelivered events by handler: pending, oldest pending's age, retrying, dead",
+    ),
     responses: { 200: { description: "The handlers with undelivered events", body: outboxBody } },
-  }, async ({ context }) => ({
-    status: 200,
-    body: {
+  }, async ({ context }) =>
+    ok({
       handlers: (await context.queries.execute(new ReadOutboxBacklog(context.execution.actor)))
         .map((entry) => ({
           handler: entry.handler,
@@ -383,6 +429,5 @@ function outboxRoute(
           retrying: entry.retrying,
           dead: entry.dead,
         })),
-    },
-  }));
+    }));
 }
