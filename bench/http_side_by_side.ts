@@ -63,44 +63,33 @@ if (!nodePeers) nodePeers = (await run("npm", ["ci", "--no-audit", "--no-fund"],
 if (!nodePeers) console.log("skipped: the Node rows (npm ci in bench/peers/http failed)");
 
 const bundleDir = await Deno.makeTempDir({ prefix: "kit-bench-node-" });
-const bundle = `${bundleDir}/kit_node.mjs`;
-const bundled = (await run(Deno.execPath(), [
-  "bundle",
-  "--config",
-  here("../deno.json"),
-  "--platform",
-  "node",
-  "-o",
-  bundle,
-  here("./http/kit_node.ts"),
-])).ok;
-if (!bundled) console.log("skipped: kit on Node (deno bundle failed)");
-// The floor of the POST through @hono/node-server, as kit on Node is served (in an
-// AsyncLocalStorage, as kit's pipeline runs).
-const floorBundle = `${bundleDir}/floor.mjs`;
-const floorBundled = (await run(Deno.execPath(), [
-  "bundle",
-  "--config",
-  here("../deno.json"),
-  "--platform",
-  "node",
-  "-o",
-  floorBundle,
-  here("./http/floor.ts"),
-])).ok;
-// The open-loop generator runs on Node (its sockets cost less there than through Deno's node:net),
-// or on Deno when the bundle fails.
-const openLoopBundle = `${bundleDir}/open_loop.mjs`;
-const openLoop = !latencyRows ? undefined : (await run(Deno.execPath(), [
+/** Bundles a module of this folder for Node into the bundle directory: whether it could. */
+async function bundleForNode(entry: string, out: string): Promise<boolean> {
+  return (await run(Deno.execPath(), [
     "bundle",
     "--config",
     here("../deno.json"),
     "--platform",
     "node",
     "-o",
-    openLoopBundle,
-    here("./http/open_loop.ts"),
-  ])).ok && (await run("node", ["--version"])).ok
+    out,
+    here(entry),
+  ])).ok;
+}
+const bundle = `${bundleDir}/kit_node.mjs`;
+const bundled = await bundleForNode("./http/kit_node.ts", bundle);
+if (!bundled) console.log("skipped: kit on Node (deno bundle failed)");
+// The floor of the POST through @hono/node-server, as kit on Node is served (in an
+// AsyncLocalStorage, as kit's pipeline runs).
+const floorBundle = `${bundleDir}/floor.mjs`;
+const floorBundled = await bundleForNode("./http/floor.ts", floorBundle);
+// The open-loop generator runs on Node (its sockets cost less there than through Deno's node:net),
+// or on Deno when the bundle fails.
+const openLoopBundle = `${bundleDir}/open_loop.mjs`;
+const openLoop = !latencyRows
+  ? undefined
+  : (await bundleForNode("./http/open_loop.ts", openLoopBundle)) &&
+      (await run("node", ["--version"])).ok
   ? { command: "node", args: [openLoopBundle], runtime: "Node" }
   : { command: Deno.execPath(), args: ["run", "-A", here("./http/open_loop.ts")], runtime: "Deno" };
 
