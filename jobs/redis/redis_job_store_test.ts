@@ -12,6 +12,25 @@ async function clear(redis: IORedis, prefix: string): Promise<void> {
   if (keys.length > 0) await redis.del(...keys);
 }
 
+/** Runs `check` on a store over TCP under a fresh key prefix, then deletes its keys. */
+async function withTcpStore(
+  check: (store: RedisJobStore, redis: IORedis, prefix: string) => Promise<void>,
+): Promise<void> {
+  const redis = new IORedis(requireUrl("REDIS_URL"), { lazyConnect: true });
+  await redis.connect();
+  const prefix = `test:${crypto.randomUUID()}:`;
+  try {
+    await check(
+      new RedisJobStore(tcpScripting(redis), { prefix, requireDurability: "off" }),
+      redis,
+      prefix,
+    );
+  } finally {
+    await clear(redis, prefix);
+    redis.disconnect();
+  }
+}
+
 jobStoreContract({
   name: "RedisJobStore over TCP (ioredis)",
   ignore: ignoreWithout("REDIS_URL"),
@@ -58,12 +77,8 @@ Deno.test({
   name:
     "RedisJobStore: a page reads at most 5,000 jobs, answering fewer than its limit with a cursor to read on",
   ignore: ignoreWithout("REDIS_URL"),
-  async fn() {
-    const redis = new IORedis(requireUrl("REDIS_URL"), { lazyConnect: true });
-    await redis.connect();
-    const prefix = `test:${crypto.randomUUID()}:`;
-    const store = new RedisJobStore(tcpScripting(redis), { prefix, requireDurability: "off" });
-    try {
+  fn: () =>
+    withTcpStore(async (store) => {
       const t0 = Date.parse("2026-05-01T08:00:00.000Z");
       const job = (i: number, subject?: string) => ({
         id: `0193${String(i).padStart(4, "0")}-0000-7000-8000-000000000000`,
@@ -96,23 +111,15 @@ Deno.test({
       assert.equal(second.next, undefined);
       const counts = await store.jobCounts({ reach: {} });
       assert.equal(counts[0]?.waiting, 5_001);
-    } finally {
-      await clear(redis, prefix);
-      redis.disconnect();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name:
     "RedisJobStore: activity counts jobs completed together, in a hash per minute that expires after 25 hours",
   ignore: ignoreWithout("REDIS_URL"),
-  async fn() {
-    const redis = new IORedis(requireUrl("REDIS_URL"), { lazyConnect: true });
-    await redis.connect();
-    const prefix = `test:${crypto.randomUUID()}:`;
-    const store = new RedisJobStore(tcpScripting(redis), { prefix, requireDurability: "off" });
-    try {
+  fn: () =>
+    withTcpStore(async (store, redis, prefix) => {
       const t0 = Date.parse("2026-05-01T08:00:00.000Z");
       const jobs = [1, 2, 3].map((i) => ({
         id: `0194${String(i).padStart(4, "0")}-0000-7000-8000-000000000000`,
@@ -147,9 +154,5 @@ Deno.test({
       assert.deepEqual(activity?.buckets.map((b) => b.succeeded), [3]);
       const ttl = await redis.ttl(`${prefix}activity:${t0}`);
       assert.ok(ttl > 89_000 && ttl <= 90_000, `ttl ${ttl}`);
-    } finally {
-      await clear(redis, prefix);
-      redis.disconnect();
-    }
-  },
+    }),
 });
