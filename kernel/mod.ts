@@ -66,3 +66,4 @@ export { EventPublisher } from "./events/event_publisher.ts";
 export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";
+export * from "./logging/logger.ts";
