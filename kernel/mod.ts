@@ -66,4 +66,10 @@ export { EventPublisher } from "./events/event_publisher.ts";
 export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";
-export * from "./logging/logger.ts";
+export {
+  consoleLogger,
+  type ConsoleLoggerOptions,
+  Logger,
+  type LogLevel,
+  type LogRecord,
+} from "./logging/logger.ts";

@@ -202,7 +202,7 @@ function selectedRuntimes(named: readonly string[]): Runtime[] {
 
 function linkPaths(checkout: string): string[] {
   const base = resolve(checkout);
-  const packages = ["kernel", "http", "jobs"].map((name) => join(base, name));
+  const packages = ["kernel", "http", "jobs", "vendor/postgres"].map((name) => join(base, name));
   for (const path of packages) {
     if (!existsSync(join(path, "deno.json"))) {
       throw new CliError(

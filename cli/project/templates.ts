@@ -21,7 +21,7 @@ export function projectDenoJson(
         "@kit/http": `jsr:@kit/http@^${kitVersion}`,
         "@kit/jobs": `jsr:@kit/jobs@^${kitVersion}`,
         "zod": "npm:zod@4.6.7",
-        "postgres": "npm:postgres@3.4.9",
+        "postgres": `jsr:@kit/postgres@^${kitVersion}`,
         "@upstash/redis": "npm:@upstash/redis@1.39.0",
         ...(queue === "redis" ? { "ioredis": "npm:ioredis@6.0.0" } : {}),
         ...(runtimes.includes("node")

@@ -22,7 +22,7 @@ function newJob(i: number, idempotencyKey?: string): NewJob {
   };
 }
 
-async function outboxRows(sql: import("postgres").Sql): Promise<number> {
+async function outboxRows(sql: import("postgres").default.Sql): Promise<number> {
   const [row] = await sql<{ count: number }[]>`select count(*)::int as count from kit_job_outbox`;
   return row!.count;
 }

@@ -1,4 +1,4 @@
-// @ts-self-types="npm:postgres@3.4.9"
+// @ts-self-types="../types/index.d.ts"
 import os from 'node:os'
 import fs from 'node:fs'
 
