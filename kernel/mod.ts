@@ -67,3 +67,5 @@ export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";
 export * from "./logging/logger.ts";
+export * from "./metrics/kit_meter.ts";
+export * from "./metrics/throttled_read.ts";

@@ -1,11 +1,5 @@
-import {
-  type Attributes,
-  createNoopMeter,
-  type Histogram,
-  type Meter,
-  type MeterProvider,
-  metrics,
-} from "@opentelemetry/api";
+import { type Attributes, createNoopMeter, type Histogram } from "@opentelemetry/api";
+import { kitMeter, type MetricsOptions } from "@kit/kernel";
 
 /** The `http.route` of a request no route answers (404): one value, whatever the path. */
 export const unmatchedRoute = "unmatched";
@@ -44,11 +38,7 @@ const knownMethods = new Set([
 ]);
 
 /** Where the HTTP metrics go (default: the global meter provider's meter `kit`). */
-export interface HttpMetricsOptions {
-  /** The provider of the meter `kit`. */
-  readonly meterProvider?: MeterProvider;
-  /** The meter itself (over `meterProvider`). */
-  readonly meter?: Meter;
+export interface HttpMetricsOptions extends MetricsOptions {
   /** The time in milliseconds, monotonic (default `performance.now`). */
   readonly now?: () => number;
 }
@@ -70,7 +60,7 @@ export class HttpMetrics {
 
   /** Creates the histogram once. */
   constructor(options: HttpMetricsOptions = {}) {
-    const meter = options.meter ?? (options.meterProvider ?? metrics).getMeter("kit");
+    const meter = kitMeter(options);
     this.#duration = meter.createHistogram("http.server.request.duration", {
       description: "Duration of HTTP server requests",
       unit: "s",
@@ -84,7 +74,7 @@ export class HttpMetrics {
    * registered before the application was composed): then requests skip measuring altogether.
    */
   static of(options: HttpMetricsOptions = {}): HttpMetrics | undefined {
-    const meter = options.meter ?? (options.meterProvider ?? metrics).getMeter("kit");
+    const meter = kitMeter(options);
     return meter === createNoopMeter() ? undefined : new HttpMetrics({ ...options, meter });
   }
 
