@@ -27,14 +27,17 @@ export interface JobCountsGaugeOptions extends MetricsOptions {
 /**
  * The observable gauge `kit.jobs.count`: the jobs of every tenant by `queue` and `state`
  * (`waiting`, `running`, `succeeded`, `dead`, `cancelled`), read from the store when the SDK
- * collects, at most once per `maxAgeMs` whoever collects. A read that fails or passes its
- * deadline is logged (`JOB_COUNTS_UNREAD`) and that collection has no `kit.jobs.count` points.
+ * collects, at most once per `maxAgeMs` whoever collects; a queue whose jobs were all purged
+ * counts 0. A read that fails or passes its deadline is logged (`JOB_COUNTS_UNREAD`) and observes
+ * nothing (an SDK exporting cumulative data then repeats the last values).
  */
 export class JobCountsGauge {
   readonly #gauge: ObservableGauge;
   readonly #counts: ThrottledRead<readonly JobQueueCounts[]>;
   readonly #logger: Logger;
   readonly #labels = new Map<string, Attributes>();
+  /** The series observed at the last collection, answered 0 once their queue has no job left. */
+  #observed = new Set<Attributes>();
   readonly #observe = (result: ObservableResult) => this.#collect(result);
   #observing = false;
 
@@ -82,11 +85,17 @@ export class JobCountsGauge {
       });
       return;
     }
+    const observed = new Set<Attributes>();
     for (const queue of counts) {
       for (const [state, n] of Object.entries(queue)) {
-        if (typeof n === "number") result.observe(n, this.#labelsOf(queue.queue, state));
+        if (typeof n !== "number") continue;
+        const labels = this.#labelsOf(queue.queue, state);
+        result.observe(n, labels);
+        observed.add(labels);
       }
     }
+    for (const labels of this.#observed) if (!observed.has(labels)) result.observe(0, labels);
+    this.#observed = observed;
   }
 
   #labelsOf(queue: string, state: string): Attributes {

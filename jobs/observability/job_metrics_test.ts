@@ -152,7 +152,7 @@ pgTest(
   },
 );
 
-Deno.test("kit.jobs.count has no points when the store does not answer in time, and says so once", async () => {
+Deno.test("kit.jobs.count observes nothing when the store does not answer in time, and logs it once", async () => {
   const store = new InMemoryJobStore();
   store.jobCounts = () => new Promise(() => {});
   const logged: LogRecord[] = [];
@@ -173,4 +173,22 @@ Deno.test("kit.jobs.count has no points when the store does not answer in time, 
     ["warn", "jobs.metrics", "JOB_COUNTS_UNREAD"],
   ]);
   gauge.stop();
+});
+
+Deno.test("kit.jobs.count answers 0 for a queue whose jobs were all purged", async () => {
+  const { app, jobs, clock, reader } = billing(new InMemoryJobStore());
+  await app.start();
+  try {
+    await jobs.enqueue(Remind, {});
+    await jobs.runDue();
+    const succeeded = await points(reader, "kit.jobs.count");
+    assert.deepEqual(succeeded.find((p) => p.state === "succeeded")?.value, 1);
+    await jobs.store.jobPurgeFinished({ before: new Date(clock.now().getTime() + 1) });
+    clock.advance(10_000);
+    const purged = await points(reader, "kit.jobs.count");
+    assert.equal(purged.length, 5);
+    assert.ok(purged.every((p) => p.queue === "billing" && p.value === 0));
+  } finally {
+    await app.stop();
+  }
 });
