@@ -69,3 +69,4 @@ export * from "./jobs/job_queue.ts";
 export * from "./logging/logger.ts";
 export * from "./metrics/kit_meter.ts";
 export * from "./metrics/throttled_read.ts";
+export type { OutboxGaugesSettings } from "./events/outbox_gauges.ts";
