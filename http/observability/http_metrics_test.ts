@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { metrics } from "@opentelemetry/api";
 import { z } from "zod";
 import {
   type DataPointType,
@@ -214,4 +215,24 @@ Deno.test("HttpMetrics records the time from the start of a request to its answe
 Deno.test("HttpMetrics.of() measures nothing when no SDK is registered (the no-op meter)", () => {
   assert.equal(HttpMetrics.of(), undefined);
   assert.ok(HttpMetrics.of({ meterProvider: new MeterProvider() }) instanceof HttpMetrics);
+});
+
+Deno.test("httpPlugin measures through the global meter provider registered before composition", async () => {
+  const reader = new TestReader();
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  try {
+    const app = composeApplication({
+      modules: [defineModule("calendars", {})],
+      plugins: { http: httpPlugin({ routes: [calendar] }) },
+    });
+    assert.equal(await answer(app.http.fetch, request("/calendars/c1")), 200);
+    assert.deepEqual(await durations(reader), [{
+      "http.route": "/calendars/:calendarId",
+      "http.request.method": "GET",
+      "http.response.status_code": 200,
+      count: 1,
+    }]);
+  } finally {
+    metrics.disable();
+  }
 });
