@@ -14,7 +14,9 @@ export interface ThrottledReadOptions<T> {
 
 /**
  * A read that costs at most one query per `maxAgeMs`, whoever asks: the last value while it is
- * younger, else one read at a time shared by every caller, with a deadline. For observable
+ * younger, else one read at a time shared by every caller, with a deadline. A read past its
+ * deadline is aborted; until it ends, `value()` rejects rather than start another one beside it
+ * (a stalled store is not sent a query per collection). For observable
  * gauges read from a store when an SDK collects (several readers, or a scrape at each of them,
  * ask within the same interval).
  *
@@ -34,6 +36,8 @@ export class ThrottledRead<T> {
   readonly #options: ThrottledReadOptions<T>;
   #last: { readonly at: number; readonly value: T } | undefined;
   #reading: Promise<T> | undefined;
+  /** The read under way, until it settles, even past its deadline. */
+  #unsettled: Promise<unknown> | undefined;
 
   /** Checks the durations; reads nothing yet. */
   constructor(options: ThrottledReadOptions<T>) {
@@ -59,6 +63,9 @@ export class ThrottledRead<T> {
 
   async #read(now: number): Promise<T> {
     const { read, clock, timeoutMs } = this.#options;
+    if (this.#unsettled !== undefined) {
+      throw new Error("The previous read has not ended yet (it passed its deadline)");
+    }
     const deadline = new AbortController();
     const done = new AbortController();
     const expired = clock.sleep(timeoutMs, done.signal).then(() => {
@@ -67,7 +74,12 @@ export class ThrottledRead<T> {
     });
     expired.catch(() => {});
     try {
-      const value = await Promise.race([read(deadline.signal), expired]);
+      const reading = read(deadline.signal);
+      const settled = () => {
+        this.#unsettled = undefined;
+      };
+      this.#unsettled = reading.then(settled, settled);
+      const value = await Promise.race([reading, expired]);
       this.#last = { at: now, value };
       return value;
     } finally {

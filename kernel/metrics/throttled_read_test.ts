@@ -18,14 +18,16 @@ Deno.test("ThrottledRead reads at most once per maxAgeMs, however many ask", asy
   assert.equal(reads, 2);
 });
 
-Deno.test("ThrottledRead rejects a read past its deadline, aborts it, and reads again next time", async () => {
+Deno.test("ThrottledRead rejects a read past its deadline, aborts it, and starts no other until it ends", async () => {
   const clock = new TestClock();
   let signal: AbortSignal | undefined;
-  let hang = true;
+  let reads = 0;
+  let end = (_value: number) => {};
   const counts = new ThrottledRead({
     read: (s) => {
       signal = s;
-      return hang ? new Promise<number>(() => {}) : Promise.resolve(7);
+      reads++;
+      return new Promise<number>((resolve) => end = resolve);
     },
     clock,
     maxAgeMs: 10_000,
@@ -36,8 +38,14 @@ Deno.test("ThrottledRead rejects a read past its deadline, aborts it, and reads 
   clock.advance(5_000);
   await assert.rejects(first, /more than 5000 ms/);
   assert.equal(signal?.aborted, true);
-  hang = false;
-  assert.equal(await counts.value(), 7);
+  await assert.rejects(counts.value(), /previous read has not ended/);
+  assert.equal(reads, 1);
+  end(1);
+  await Promise.resolve();
+  const second = counts.value();
+  end(7);
+  assert.equal(await second, 7);
+  assert.equal(reads, 2);
   assert.equal(clock.pendingSleepers, 0);
 });
 
