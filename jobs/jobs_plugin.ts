@@ -13,6 +13,7 @@ import { ScheduledJobs, type ScheduleEntry, Scheduler } from "./worker/scheduler
 import { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 import type { JobStore } from "./store/job_store.ts";
 import { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
+import { JobCountsGauge } from "./observability/job_counts_gauge.ts";
 import type { RunnableJob } from "./worker/run_attempt.ts";
 import { Worker } from "./worker/worker.ts";
 
@@ -45,7 +46,10 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
   readonly grace?: Duration;
   /** Told when a store writing after commit lost an acknowledged job (default: the error reporter). */
   readonly onLostJob?: LostJobHandler;
-  /** Tracer and meter of attempts (default: the global OpenTelemetry providers). */
+  /**
+   * Tracer and meter of attempts and of `kit.jobs.count` (default: the global OpenTelemetry
+   * providers).
+   */
   readonly telemetry?: JobTelemetryOptions;
 }
 
@@ -144,6 +148,17 @@ export function jobsPlugin<S extends JobStore>(
         entries: schedule,
         errorReporter: root.errorReporter,
       });
+      const counts = options.telemetry?.jobCounts;
+      if (counts !== false) {
+        const gauge = new JobCountsGauge({
+          ...options.telemetry,
+          ...counts,
+          store: options.store,
+          clock: root.clock,
+        });
+        root.onStart(() => gauge.start());
+        root.onStop(() => gauge.stop());
+      }
       if (options.start === true) {
         root.onStart(async () => {
           await worker.start();

@@ -73,3 +73,6 @@ export {
   type LogLevel,
   type LogRecord,
 } from "./logging/logger.ts";
+export * from "./metrics/kit_meter.ts";
+export * from "./metrics/throttled_read.ts";
+export type { OutboxGaugesSettings } from "./events/outbox_gauges.ts";

@@ -7,6 +7,7 @@ import {
   UnauthorizedError,
 } from "@kit/kernel";
 import type { Guard, GuardRequest } from "../declaration/guard.ts";
+import { type HttpMetrics, unmatchedRoute } from "../observability/http_metrics.ts";
 import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";
 import { cachedResponse, errorResponse, problemAnswer, respond } from "./answer.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
@@ -55,6 +56,8 @@ export interface Pipeline {
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
   /** The CORS policy; without one, no answer carries a CORS header. */
   readonly cors?: Cors;
+  /** The request duration histogram; absent (no SDK), nothing is measured. */
+  readonly metrics?: HttpMetrics;
 }
 
 const anonymous: Actor = Object.freeze({
@@ -72,15 +75,21 @@ const anonymous: Actor = Object.freeze({
  * `Cache-Control`; with a CORS policy, the CORS headers of the request's origin.
  */
 export function handleRequest(pipeline: Pipeline, request: Request): Response | Promise<Response> {
+  const start = pipeline.metrics === undefined ? 0 : pipeline.metrics.now();
   const cors = pipeline.cors;
-  if (cors === undefined) return answer(pipeline, request);
+  if (cors === undefined) return answer(pipeline, request, start);
   const origin = request.headers.get("origin");
   if (cors.isPreflight(request)) {
-    const methods = pipeline.router.methodsAt(pathOf(request.url));
-    const preflight = cors.preflight(origin, methods);
-    if (preflight !== undefined) return preflight;
+    const at = pipeline.router.match("", pathOf(request.url));
+    const allowed = at === undefined || !("allowed" in at) ? undefined : at;
+    const preflight = cors.preflight(origin, allowed?.allowed);
+    if (preflight !== undefined) {
+      if (pipeline.metrics === undefined) return preflight;
+      const route = allowed?.template ?? unmatchedRoute;
+      return pipeline.metrics.series(route, request.method).answered(start, preflight);
+    }
   }
-  const answered = answer(pipeline, request);
+  const answered = answer(pipeline, request, start);
   return answered instanceof Promise
     ? answered.then((response) => cors.decorate(response, origin))
     : cors.decorate(answered, origin);
@@ -94,8 +103,11 @@ function pathOf(url: string): string {
   return url.slice(pathStart, pathEnd === -1 ? undefined : pathEnd);
 }
 
-/** The route of the request and the media type of its answer (else 404, 405, 406), then its steps. */
-function answer(pipeline: Pipeline, request: Request): Response | Promise<Response> {
+/**
+ * The route of the request and the media type of its answer (else 404, 405, 406), then its
+ * steps; the answer is measured from `start` when the pipeline has metrics.
+ */
+function answer(pipeline: Pipeline, request: Request, start: number): Response | Promise<Response> {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("://") + 3);
   let pathEnd = url.indexOf("?", pathStart);
@@ -103,28 +115,37 @@ function answer(pipeline: Pipeline, request: Request): Response | Promise<Respon
   if (pathEnd === -1) pathEnd = url.indexOf("#", pathStart);
   const path = pathStart === -1 ? "/" : url.slice(pathStart, pathEnd === -1 ? undefined : pathEnd);
   const matched = pipeline.router.match(request.method, path);
+  const metrics = pipeline.metrics;
   if (matched === undefined) {
-    return problemResponse(
+    const response = problemResponse(
       problem(404, "NOT_FOUND", `No route answers ${request.method} ${path}`, path),
     );
+    if (metrics === undefined) return response;
+    return metrics.series(unmatchedRoute, request.method).answered(start, response);
   }
   if ("allowed" in matched) {
-    return problemResponse(
+    const response = problemResponse(
       problem(405, "METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}`, path),
       { allow: matched.allowed.join(", ") },
     );
+    if (metrics === undefined) return response;
+    return metrics.series(matched.template, request.method).answered(start, response);
   }
   const route = matched.value;
   const mediaType = route.negotiates
     ? negotiate(request.headers.get("accept"), route.produces)
     : route.produces[0]!;
+  let answered: Response | Promise<Response>;
   if (mediaType === undefined) {
-    return problemResponse(
+    answered = problemResponse(
       problem(406, "NOT_ACCEPTABLE", `This route answers ${route.produces.join(", ")} only`, path),
     );
+  } else {
+    const at = new RouteRequest(pipeline, request, path, queryStart, matched, mediaType);
+    answered = isSimple(route, path) ? answerSimply(at, 0) : answerFully(at);
   }
-  const at = new RouteRequest(pipeline, request, path, queryStart, matched, mediaType);
-  return isSimple(route, path) ? answerSimply(at, 0) : answerFully(at);
+  if (metrics === undefined) return answered;
+  return metrics.ofRoute(route, request.method).measure(start, answered);
 }
 
 /** Whether a route has nothing to validate, no guard to run and no cache policy to apply. */

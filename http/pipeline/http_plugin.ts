@@ -31,6 +31,8 @@ import {
   type OpenApiInfo,
   type OpenApiServer,
 } from "../openapi/openapi_document.ts";
+import type { MeterProvider } from "@opentelemetry/api";
+import { HttpMetrics } from "../observability/http_metrics.ts";
 import { fieldFilter } from "../schema/field_access.ts";
 import type { Authenticator } from "./authenticator.ts";
 import { authenticatorsFor } from "./route_authenticators.ts";
@@ -143,6 +145,12 @@ export interface HttpPluginOptions {
    * Needs `openapi`.
    */
   readonly docs?: DocsRouteOptions;
+  /**
+   * The meter provider of `http.server.request.duration` (meter `kit`; default: the global one,
+   * read when the application is composed, so register the SDK's provider before). Without an
+   * SDK, nothing is measured.
+   */
+  readonly meterProvider?: MeterProvider;
 }
 
 /** What the HTTP plugin adds to the application (`application.http`). */
@@ -216,6 +224,9 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
           `httpPlugin() bodyTimeoutMs must be a number of milliseconds > 0, got ${bodyTimeoutMs}`,
         );
       }
+      const metrics = HttpMetrics.of(
+        options.meterProvider ? { meterProvider: options.meterProvider } : {},
+      );
       const pipeline: Pipeline = {
         router,
         errorReporter: root.errorReporter,
@@ -227,6 +238,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
         tenantOf: tenantOfRequest(options),
         ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
         ...(options.cors ? { cors: new Cors(options.cors) } : {}),
+        ...(metrics ? { metrics } : {}),
       };
       let document: Record<string, unknown> | undefined;
       const openapi = (): Record<string, unknown> =>
@@ -244,7 +256,13 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
             return handleRequest(pipeline, request);
           }
           : function fetch(request: Request): Response | Promise<Response> {
-            return served(request, pathOf(request.url)) ?? handleRequest(pipeline, request);
+            const start = metrics === undefined ? 0 : metrics.now();
+            const path = pathOf(request.url);
+            const answer = served(request, path);
+            if (answer === undefined) return handleRequest(pipeline, request);
+            return metrics === undefined
+              ? answer
+              : metrics.series(path, request.method).measure(start, answer);
           },
         openapi,
         routes,

@@ -15,6 +15,8 @@ interface Node<T> {
   readonly statics: Map<string, Node<T>>;
   param?: { readonly name: string; readonly node: Node<T> };
   readonly routes: Map<string, T>;
+  /** The template of the routes here (`/calendars/:calendarId`), once a route is added. */
+  template?: string;
 }
 
 const node = <T>(): Node<T> => ({ statics: new Map(), routes: new Map() });
@@ -47,13 +49,20 @@ export class Router<T> {
     }
     if (current.routes.has(method)) throw new Error(`Route '${method} ${path}' is declared twice`);
     current.routes.set(method, value);
+    current.template ??= path;
   }
 
-  /** The route of the method and path; `allowed` lists the methods of the path when none matches. */
+  /**
+   * The route of the method and path; when none matches, `allowed` lists the methods of the path
+   * and `template` is their routes' path template.
+   */
   match(
     method: string,
     path: string,
-  ): RouteMatch<T> | { readonly allowed: readonly string[] } | undefined {
+  ):
+    | RouteMatch<T>
+    | { readonly allowed: readonly string[]; readonly template: string }
+    | undefined {
     const params: Record<string, string> = {};
     let undecodable: string[] | undefined;
     let current: Node<T> | undefined = this.#root;
@@ -86,14 +95,10 @@ export class Router<T> {
     if (current === undefined || current.routes.size === 0) return undefined;
     const value = current.routes.get(method) ??
       (method === "HEAD" ? current.routes.get("GET") : undefined);
-    if (value === undefined) return { allowed: [...current.routes.keys()].sort() };
+    if (value === undefined) {
+      return { allowed: [...current.routes.keys()].sort(), template: current.template! };
+    }
     return undecodable === undefined ? { value, params } : { value, params, undecodable };
-  }
-
-  /** The methods the path answers (sorted), or `undefined` when no route has the path. */
-  methodsAt(path: string): readonly string[] | undefined {
-    const matched = this.match("", path);
-    return matched === undefined || !("allowed" in matched) ? undefined : matched.allowed;
   }
 }
 

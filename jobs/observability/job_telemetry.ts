@@ -3,6 +3,7 @@ import {
   type Counter,
   type Histogram,
   type Meter,
+  type MeterProvider,
   metrics,
   ROOT_CONTEXT,
   type Span,
@@ -19,8 +20,22 @@ import type { AttemptResult } from "../worker/run_attempt.ts";
 export interface JobTelemetryOptions {
   /** The tracer of attempt spans. */
   readonly tracer?: Tracer;
-  /** The meter of `background_job_runs_total` and `background_job_duration_ms`. */
+  /**
+   * The meter of every job metric (over `meterProvider`); default: `@kit/jobs` for
+   * `background_job_runs_total` and `background_job_duration_ms`, `kit` for the `kit.jobs.*` ones.
+   */
   readonly meter?: Meter;
+  /**
+   * The provider of those meters (default: the global one, read when the application is
+   * composed, so register the SDK's provider before).
+   */
+  readonly meterProvider?: MeterProvider;
+  /**
+   * `kit.jobs.count`, read from the store when the SDK collects, at most once per `maxAgeMs`
+   * (default 10 000) within `timeoutMs` (default 5 000), while the application runs (see
+   * `JobCountsGauge`); `false` leaves it to another process of the same store.
+   */
+  readonly jobCounts?: false | { readonly maxAgeMs?: number; readonly timeoutMs?: number };
 }
 
 /**
@@ -28,7 +43,8 @@ export interface JobTelemetryOptions {
  * attempt, child of the enqueuing span (its `traceparent` is stored with the job), carrying
  * `app.job.name`, `app.job.id`, `app.job.attempt` and `app.job.outcome`; the metrics
  * `background_job_runs_total` and `background_job_duration_ms` labelled `job`, `context`,
- * `status` and `error_code`.
+ * `status` and `error_code`; and `kit.jobs.attempts.failed`, the attempts whose failure was
+ * recorded (retried or dead), labelled `queue` and `job`.
  */
 export class JobTelemetry {
   readonly #tracer: Tracer;
@@ -36,12 +52,20 @@ export class JobTelemetry {
   readonly #duration: Histogram;
   readonly #scheduledRuns: Counter;
   readonly #scheduled: ReadonlySet<string>;
+  readonly #failed: Counter;
+  /** The attributes of `kit.jobs.attempts.failed` by job name, each made once. */
+  readonly #failedLabels = new Map<string, Attributes>();
 
   /** Binds the instruments once; `scheduled` names the scheduled jobs (`scheduled_job_runs_total`). */
   constructor(options: JobTelemetryOptions = {}, scheduled: ReadonlySet<string> = new Set()) {
     this.#scheduled = scheduled;
     this.#tracer = options.tracer ?? trace.getTracer("@kit/jobs");
-    const meter = options.meter ?? metrics.getMeter("@kit/jobs");
+    const provider = options.meterProvider ?? metrics;
+    const meter = options.meter ?? provider.getMeter("@kit/jobs");
+    this.#failed = (options.meter ?? provider.getMeter("kit")).createCounter(
+      "kit.jobs.attempts.failed",
+      { description: "Attempts of jobs that failed (to be retried, or dead)", unit: "{attempt}" },
+    );
     this.#runs = meter.createCounter("background_job_runs_total", {
       description: "Attempts of background jobs, by outcome",
     });
@@ -95,6 +119,14 @@ export class JobTelemetry {
     this.#runs.add(1, labels);
     if (this.#scheduled.has(job.name)) this.#scheduledRuns.add(1, labels);
     this.#duration.record(durationMs, labels);
+    if (result.outcome === "retried" || result.outcome === "dead") {
+      let failed = this.#failedLabels.get(job.name);
+      if (failed === undefined) {
+        failed = Object.freeze({ queue: job.queue, job: job.name });
+        this.#failedLabels.set(job.name, failed);
+      }
+      this.#failed.add(1, failed);
+    }
   }
 }
 

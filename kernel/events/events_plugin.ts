@@ -6,6 +6,7 @@ import { EventRelay, type EventRelaySettings } from "./event_relay.ts";
 import { type EventHandler, eventHandlerDeclarations } from "./handles_event.ts";
 import type { IntegrationEventDefinition } from "./integration_event.ts";
 import type { Outbox } from "./outbox.ts";
+import { OutboxGauges, type OutboxGaugesSettings } from "./outbox_gauges.ts";
 import { ProcessedEvents } from "./processed_events.ts";
 
 /** The options of {@linkcode eventsPlugin}. */
@@ -18,6 +19,11 @@ export interface EventsPluginOptions extends EventRelaySettings {
   readonly events?: readonly IntegrationEventDefinition<unknown>[];
   /** Run the relay in this process when the application starts (default true). */
   readonly start?: boolean;
+  /**
+   * The gauges `kit.outbox.backlog` and `kit.outbox.lag` (see `OutboxGauges`), published while
+   * the relay runs (default: the global meter provider's meter `kit`); `false`: none.
+   */
+  readonly metrics?: OutboxGaugesSettings | false;
 }
 
 /** What the events plugin adds to the application. */
@@ -100,8 +106,21 @@ export function eventsPlugin(options: EventsPluginOptions): ApplicationPlugin<Ev
       });
 
       if (options.start ?? true) {
-        root.onStart(() => relay.start());
-        root.onStop(() => relay.stop());
+        const handlerNames = [...handlers.keys()].sort();
+        const gauges = options.metrics === false ? undefined : new OutboxGauges({
+          ...options.metrics,
+          outbox: options.outbox,
+          handlers: handlerNames,
+          clock,
+        });
+        root.onStart(() => {
+          gauges?.start();
+          return relay.start();
+        });
+        root.onStop(() => {
+          gauges?.stop();
+          return relay.stop();
+        });
       }
       return {
         publisher,
