@@ -67,3 +67,4 @@ export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";
 export * from "./logging/logger.ts";
+export * from "./logging/summarising_logger.ts";
