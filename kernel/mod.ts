@@ -25,7 +25,8 @@ export {
   TenantRequiredError,
 } from "./errors/kernel_refusals.ts";
 export * from "./errors/error_codes.ts";
-export { type ErrorReport, ErrorReporter } from "./errors/error_reporter.ts";
+export { type ErrorReport, ErrorReporter, loggingErrorReporter } from "./errors/error_reporter.ts";
+export { type KnownFailure, knownFailure } from "./errors/known_failure.ts";
 export * from "./health/readiness.ts";
 export * from "./time/clock.ts";
 export * from "./time/test_clock.ts";
