@@ -75,6 +75,7 @@ export function loggingErrorReporter(logger: Logger): ErrorReporter {
             ? `${serviceOf(known.code)} is out of reach (${known.reason}): retried once it is back`
             : `Transactions in conflict (${known.reason}): retried`,
           details: { ...details, reason: known.reason },
+          error,
         });
         return;
       }

@@ -73,6 +73,7 @@ for (const [name, error, code] of outages) {
     assert.equal(line.stage, "claim");
     assert.equal(line.bug, undefined);
     assert.equal(typeof line.reason, "string");
+    assert.equal(typeof line.error, "string", "the error's name, code and message");
   });
 }
 
@@ -89,7 +90,10 @@ Deno.test("loggingErrorReporter() writes a deadlock as a warn line CONCURRENT_UP
     "CONCURRENT_UPDATE",
     "deadlock",
   ]);
-  assert.equal(line.error, undefined);
+  assert.equal(
+    line.error,
+    "ConcurrentUpdateError CONCURRENT_UPDATE: Other work changed the same data meanwhile: nothing was kept, retry",
+  );
 });
 
 Deno.test("loggingErrorReporter() writes a bug as one error line UNEXPECTED_ERROR with bug: true and its stack", () => {
