@@ -3,6 +3,7 @@ import { consoleLogger } from "../logging/logger.ts";
 import { summarisingLogger } from "../logging/summarising_logger.ts";
 import { TestClock } from "../time/test_clock.ts";
 import { loggingErrorReporter } from "./error_reporter.ts";
+import { ConceptError } from "./concept_error.ts";
 import { ConcurrentUpdateError, ServiceUnavailableError } from "./kernel_refusals.ts";
 
 function capture() {
@@ -44,6 +45,15 @@ const outages: [string, unknown, string][] = [
     "DATABASE_UNAVAILABLE",
   ],
   ["ioredis with Redis down", new Error("Connection is closed."), "REDIS_UNAVAILABLE"],
+  [
+    "a 503 refusal of the Redis job store",
+    new ConceptError(
+      "conflict",
+      "SERVICE_UNAVAILABLE",
+      "Redis is unreachable (claim): ECONNREFUSED",
+    ),
+    "REDIS_UNAVAILABLE",
+  ],
   [
     "ioredis out of retries",
     Object.assign(new Error("Reached the max retries per request limit"), {
