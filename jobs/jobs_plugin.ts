@@ -126,6 +126,7 @@ export function jobsPlugin<S extends JobStore>(
         clock: root.clock,
         jobs,
         errorReporter: root.errorReporter,
+        logger: root.logger,
         telemetry: new JobTelemetry(options.telemetry, new Set(schedule.map((e) => e.name))),
         settings: {
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),

@@ -25,7 +25,8 @@ export {
   TenantRequiredError,
 } from "./errors/kernel_refusals.ts";
 export * from "./errors/error_codes.ts";
-export { type ErrorReport, ErrorReporter } from "./errors/error_reporter.ts";
+export { type ErrorReport, ErrorReporter, loggingErrorReporter } from "./errors/error_reporter.ts";
+export { type KnownFailure, knownFailure } from "./errors/known_failure.ts";
 export * from "./health/readiness.ts";
 export * from "./time/clock.ts";
 export * from "./time/test_clock.ts";
@@ -66,13 +67,8 @@ export { EventPublisher } from "./events/event_publisher.ts";
 export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";
-export {
-  consoleLogger,
-  type ConsoleLoggerOptions,
-  Logger,
-  type LogLevel,
-  type LogRecord,
-} from "./logging/logger.ts";
+export * from "./logging/logger.ts";
+export * from "./logging/summarising_logger.ts";
 export * from "./metrics/kit_meter.ts";
 export * from "./metrics/throttled_read.ts";
 export type { OutboxGaugesSettings } from "./events/outbox_gauges.ts";

@@ -32,13 +32,21 @@ import { nextWeekdayAtTen, seedDevData, seededPractices } from "./platform/datab
 import { swaggerUiAssets } from "./platform/http/api-docs.ts";
 import { healthEndpoints } from "./platform/http/health.ts";
 import { serveApplication } from "./platform/http/serve.ts";
+import { platformLogger, readinessFailureLine } from "./platform/logging/platform-logger.ts";
 
 const config = readConfig(Deno.env.toObject());
+// One line per problem, repeats summarised; LOG_FORMAT=json for a log shipper, LOG_LEVEL.
+const logger = platformLogger(config);
 let dev: DevDatabase | undefined;
 let url = config.databaseUrl;
 if (!url) {
   const dataDir = Deno.env.get("KIT_DEV_DB") ?? new URL("../.kit/dev-db", import.meta.url).pathname;
-  console.log(`no DATABASE_URL: starting the embedded database in ${dataDir} ...`);
+  logger.log({
+    level: "info",
+    component: "app",
+    code: "DEV_DATABASE_STARTING",
+    message: `no DATABASE_URL: starting the embedded database in ${dataDir} ...`,
+  });
   dev = await startDevDatabase(dataDir);
   url = dev.url;
 }
@@ -69,7 +77,9 @@ function jobStoreFromEnv(): { store: JobStore; check: HealthCheck } | undefined 
   // REDIS_DURABILITY says "warn" or "off" (see the README's Redis settings).
   const redis = new IORedis(redisUrl, failFastRedisOptions());
   return {
-    store: new RedisJobStore(tcpScripting(redis), { requireDurability: config.redisDurability }),
+    store: new RedisJobStore(tcpScripting(redis, { logger }), {
+      requireDurability: config.redisDurability,
+    }),
     check: () => redis.ping(),
   };
 }
@@ -87,6 +97,7 @@ const application = composePlatform({
   startJobs: Deno.env.get("JOBS") !== "off",
   startEvents: true,
   listen: dev === undefined,
+  logger,
   ...(jobs ? { jobStore: jobs.store } : {}),
 });
 await application.start();
@@ -99,7 +110,7 @@ const health = healthEndpoints({
     database: postgresHealthCheck(sql),
     ...(jobs ? { jobs: jobs.check } : {}),
   },
-  onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+  onFailure: readinessFailureLine(logger),
 });
 const served = serveApplication(application, {
   hostname: config.host,
@@ -120,17 +131,25 @@ const booking = JSON.stringify({
   appointmentTypeId: "checkup",
   startsAt: nextWeekdayAtTen(new Date()).toISOString(),
 });
-console.log(`scheduling API on ${served.url}
-  API docs:  ${served.url}/docs  (OpenAPI document: ${served.url}/openapi.json)
+logger.log({
+  level: "info",
+  component: "app",
+  code: "APP_STARTED",
+  message: `scheduling API on ${served.url}`,
+  details: { database: dev ? "embedded" : "DATABASE_URL", jobs: jobs ? "Redis" : "PostgreSQL" },
+});
+// The developer's banner (addresses, sample tokens): never in a shipped (JSON) log.
+if (config.logFormat === "text") {
+  console.log(`  API docs:  ${served.url}/docs  (OpenAPI document: ${served.url}/openapi.json)
   booking page: ${served.url}/book#token=${tokens.patient}
   jobs dashboard: ${served.url}/ops/jobs  (paste the operator's token below in its token field)
   health:    ${served.url}/health/live, ${served.url}/health/ready
   database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${jobs ? "Redis" : "PostgreSQL"}
   seeded:    ${
-  seededPractices.map((p) => `${p.tenant}: calendar ${p.calendarId} of ${p.practitioner}`).join(
-    "; ",
-  )
-}; each offers checkup (30 min), open Monday-Friday 09:00-17:00 UTC
+    seededPractices.map((p) => `${p.tenant}: calendar ${p.calendarId} of ${p.practitioner}`).join(
+      "; ",
+    )
+  }; each offers checkup (30 min), open Monday-Friday 09:00-17:00 UTC
   tokens (valid 1 hour; each caller belongs to one practice, so no x-tenant-id is needed):
     practitioner ${first!.practitioner} of ${first!.tenant}: ${tokens.practitioner}
     patient pat-1 of ${first!.tenant}: ${tokens.patient}
@@ -138,6 +157,7 @@ console.log(`scheduling API on ${served.url}
     operator ops-1 of ${first!.tenant} (jobs dashboard): ${tokens.operator}
   book a check-up as the patient:
     curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.

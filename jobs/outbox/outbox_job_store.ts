@@ -1,4 +1,12 @@
-import type { EnqueueResult, JsonValue, QueuedJob, UnitOfWork } from "@kit/kernel";
+import {
+  consoleLogger,
+  type EnqueueResult,
+  type JsonValue,
+  loggingErrorReporter,
+  type QueuedJob,
+  summarisingLogger,
+  type UnitOfWork,
+} from "@kit/kernel";
 import { transactionOf } from "@kit/kernel/postgres";
 import type postgres from "postgres";
 import type * as Contract from "../store/job_store.ts";
@@ -46,8 +54,7 @@ export class OutboxJobStore implements Contract.JobStore {
     this.#sql = sql;
     this.#batchSize = options.batchSize ?? 100;
     this.#pollMs = options.pollMs ?? 1_000;
-    this.#onRelayError = options.onRelayError ??
-      ((error) => console.warn("kit jobs: outbox relay failed, retrying:", error));
+    this.#onRelayError = options.onRelayError ?? relayErrorLine();
     if (inner.jobListen === undefined) this.jobListen = undefined;
   }
 
@@ -312,4 +319,10 @@ function onUnit(unit: UnitOfWork): Sql {
     );
   }
   return transaction as Sql;
+}
+
+/** A relay failure as a summarised line of the console (an outage: one `warn` line and its count). */
+function relayErrorLine(): (error: unknown) => void {
+  const reporter = loggingErrorReporter(summarisingLogger(consoleLogger()));
+  return (error) => reporter.report(error, { origin: "jobs.outbox", details: { stage: "relay" } });
 }

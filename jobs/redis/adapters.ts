@@ -1,3 +1,4 @@
+import { consoleLogger, type Logger, summarisingLogger } from "@kit/kernel";
 import type { Redis as UpstashRedis } from "@upstash/redis";
 import type { Redis as IORedis } from "ioredis";
 import type { RedisScripting } from "./redis_scripting.ts";
@@ -39,9 +40,22 @@ export function failFastRedisOptions(
 /**
  * The scripting interface over an `ioredis` client (TCP), with subscriptions on a duplicate of
  * the client (a subscribed connection runs no other command), so that idle workers wake as soon
- * as a job is enqueued.
+ * as a job is enqueued. Listens to the client's (and the duplicate's) `error` events, which
+ * ioredis emits at each failed reconnection while Redis is down: each is a `warn` line of
+ * `logger` (component `redis`, code `REDIS_UNAVAILABLE`; default: a summarising console logger,
+ * one line then one per 10 s), never an "Unhandled error event".
  */
-export function tcpScripting(redis: IORedis): RedisScripting {
+export function tcpScripting(redis: IORedis, options: { logger?: Logger } = {}): RedisScripting {
+  const logger = options.logger ?? summarisingLogger(consoleLogger());
+  const onError = (error: unknown) =>
+    logger.log({
+      level: "warn",
+      component: "redis",
+      code: "REDIS_UNAVAILABLE",
+      message: "Redis is out of reach: the client reconnects in the background",
+      error,
+    });
+  redis.on("error", onError);
   return {
     evalsha: (sha, keys, args) => redis.evalsha(sha, keys.length, ...keys, ...args.map(String)),
     eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args.map(String)),
@@ -51,6 +65,7 @@ export function tcpScripting(redis: IORedis): RedisScripting {
     },
     async subscribe(channel, onMessage) {
       const subscriber = redis.duplicate({ enableOfflineQueue: true });
+      subscriber.on("error", onError);
       subscriber.on("message", (from: string, message: string) => {
         if (from === channel) onMessage(message);
       });

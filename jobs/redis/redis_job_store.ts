@@ -6,6 +6,7 @@ import type {
   QueuedJobStatus,
   UnitOfWork,
 } from "@kit/kernel";
+import { consoleLogger } from "@kit/kernel";
 import {
   type ClaimedJob,
   type JobStore,
@@ -98,7 +99,14 @@ export class RedisJobStore implements JobStore {
     this.#prefix = options.prefix ?? "kit:jobs:";
     this.#requireDurability = options.requireDurability ?? "refuse";
     this.#timeoutMs = options.timeoutMs ?? 2_000;
-    this.#warn = options.warn ?? ((message) => console.warn(message));
+    this.#warn = options.warn ??
+      ((message) =>
+        consoleLogger().log({
+          level: "warn",
+          component: "redis",
+          code: "REDIS_NOT_DURABLE",
+          message,
+        }));
     if (options.listen === false || redis.subscribe === undefined) this.jobListen = undefined;
   }
 
@@ -470,7 +478,7 @@ export interface RedisJobStoreOptions {
    * `failFastRedisOptions()` too, so that the client queues no command while disconnected.
    */
   readonly timeoutMs?: number;
-  /** Where the `"warn"` line goes (default `console.warn`). */
+  /** Where the `"warn"` line goes (default: a `warn` line `REDIS_NOT_DURABLE` of a console logger). */
   readonly warn?: (message: string) => void;
 }
 

@@ -1,4 +1,4 @@
-import type { Clock, ErrorReporter } from "@kit/kernel";
+import type { Clock, ErrorReporter, Logger } from "@kit/kernel";
 import { context, trace } from "@opentelemetry/api";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
@@ -75,6 +75,7 @@ export class Worker {
   /** By queue, the idle wait of its loop. */
   readonly #wakeups: ReadonlyMap<string, Wakeup>;
   #unlisten: (() => Promise<void>) | undefined;
+  readonly #logger: Logger | undefined;
 
   /** Builds a worker for the jobs it knows. */
   constructor(options: {
@@ -82,9 +83,12 @@ export class Worker {
     clock: Clock;
     jobs: ReadonlyMap<string, RunnableJob>;
     errorReporter: ErrorReporter;
+    /** Where failed attempts are written, one line per failure code (default: none). */
+    logger?: Logger;
     settings?: WorkerSettings;
     telemetry?: JobTelemetry;
   }) {
+    this.#logger = options.logger;
     this.#telemetry = options.telemetry ?? new JobTelemetry();
     this.#completions = new CompletionBatcher(options.store, () => options.clock.now());
     this.#store = options.store;
@@ -315,8 +319,38 @@ export class Worker {
     }
     const duration = this.#clock.now().getTime() - started;
     this.#telemetry.endAttempt(span, job, result, duration);
+    this.#logFailure(job, result);
     for (const listener of this.#listeners) listener(job, result, duration);
     return result;
+  }
+
+  /**
+   * Writes a failed attempt as one line whose code is its error code, `warn`, when it is retried
+   * (a bug, `UNEXPECTED`, is the error reporter's line); `error` `JOB_DEAD` after its last.
+   */
+  #logFailure(job: ClaimedJob, result: AttemptResult): void {
+    const { errorCode, outcome } = result;
+    if (this.#logger === undefined || errorCode === undefined) return;
+    if (outcome !== "dead" && (outcome !== "retried" || errorCode === "UNEXPECTED")) return;
+    const details = { queue: job.queue, job: job.name, jobId: job.id, attempt: job.attempt };
+    this.#logger.log(
+      outcome === "dead"
+        ? {
+          level: "error",
+          component: "jobs.worker",
+          code: "JOB_DEAD",
+          message:
+            `A job failed its last attempt (${errorCode}): dead until an operator retries it`,
+          details: { ...details, errorCode },
+        }
+        : {
+          level: "warn",
+          component: "jobs.worker",
+          code: errorCode,
+          message: `A job attempt failed with ${errorCode}: retried after its backoff`,
+          details,
+        },
+    );
   }
 
   /** Forgets a failing heartbeat; the queue's loop claims again at once when it was the last. */

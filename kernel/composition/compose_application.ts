@@ -1,8 +1,10 @@
 // deno-lint-ignore-file no-explicit-any
 import type { AnyClass, DeclarationKind } from "../declarations/declaration.ts";
 import { declarationKindsOf } from "../declarations/declaration.ts";
-import { consoleErrorReporter, ErrorReporter } from "../errors/error_reporter.ts";
+import { ErrorReporter, loggingErrorReporter } from "../errors/error_reporter.ts";
 import { IdGenerator, uuidv7Ids } from "../ids/id.ts";
+import { consoleLogger, Logger } from "../logging/logger.ts";
+import { summarisingLogger } from "../logging/summarising_logger.ts";
 import { AccessPolicy, accessPolicy } from "../messaging/access_policy.ts";
 import { CommandBus, QueryBus } from "../messaging/buses.ts";
 import { Dispatcher, type MessageRoute } from "../messaging/dispatcher.ts";
@@ -44,6 +46,8 @@ export interface CompositionRoot {
   readonly clock: Clock;
   /** The application's error reporter. */
   readonly errorReporter: ErrorReporter;
+  /** The application's logger: every line a plugin writes goes through it. */
+  readonly logger: Logger;
   /** The command bus. */
   readonly commands: CommandBus;
   /** The query bus. */
@@ -76,7 +80,15 @@ export interface ApplicationOptions<P extends Record<string, ApplicationPlugin>>
   readonly clock?: Clock;
   /** Opens units of work (default: in memory). */
   readonly transactions?: TransactionManager;
-  /** Where unexpected errors go (default: `console.error`). */
+  /**
+   * Where log lines go (default: a `summarisingLogger` over a text `consoleLogger`, at level
+   * info, on the application's clock): one line per problem, repeats counted and summarised.
+   */
+  readonly logger?: Logger;
+  /**
+   * Where unexpected errors go (default: `loggingErrorReporter` over the logger: an outage is one
+   * `warn` line with its code, a bug one `error` line with its stack).
+   */
   readonly errorReporter?: ErrorReporter;
   /** The parts plugged in, by the name under which the application exposes them. */
   readonly plugins?: P;
@@ -123,12 +135,14 @@ export function composeApplication<
 >(options: ApplicationOptions<P>): Application<P> {
   const container = new Container();
   const clock = options.clock ?? systemClock;
-  const errorReporter = options.errorReporter ?? consoleErrorReporter;
+  const logger = options.logger ?? summarisingLogger(consoleLogger({ clock }), { clock });
+  const errorReporter = options.errorReporter ?? loggingErrorReporter(logger);
   const transactions = options.transactions ?? new InMemoryTransactions();
   const policy = options.accessPolicy ?? accessPolicy();
 
   container.register(Clock, { useValue: clock });
   container.register(ErrorReporter, { useValue: errorReporter });
+  container.register(Logger, { useValue: logger });
   container.register(TransactionManager, { useValue: transactions });
   container.register(AccessPolicy, { useValue: policy });
   container.register(IdGenerator, { useValue: uuidv7Ids });
@@ -190,6 +204,7 @@ export function composeApplication<
     modules: options.modules,
     clock,
     errorReporter,
+    logger,
     commands: dispatcher,
     queries: dispatcher,
     declarations,
@@ -219,7 +234,12 @@ export function composeApplication<
     async stop(): Promise<void> {
       if (!started) return;
       started = false;
-      for (const fn of [...stops].reverse()) await fn();
+      try {
+        for (const fn of [...stops].reverse()) await fn();
+      } finally {
+        // The repeats counted so far are written before the process ends.
+        (logger as { flush?: () => void }).flush?.();
+      }
     },
   };
   return application as unknown as Application<P>;

@@ -5,11 +5,16 @@ import {
   Command,
   composeApplication,
   type CompositionRoot,
+  consoleLogger,
   defineModule,
   definePermissions,
+  ErrorReporter,
   Handles,
+  Logger,
   Requires,
+  summarisingLogger,
   systemActor,
+  TestClock,
   token,
 } from "../mod.ts";
 
@@ -218,4 +223,33 @@ Deno.test("Decorators refuse to decorate anything but a class", () => {
     () => decorator(() => {}, { kind: "method", name: "x" }),
     { message: "@Handles() decorates a class only" },
   );
+});
+
+Deno.test("composeApplication() gives its logger to the container and the plugins, reports errors through it, and flushes it on stop", async () => {
+  const lines: string[] = [];
+  const clock = new TestClock();
+  const logger = summarisingLogger(
+    consoleLogger({ format: "json", clock, write: (line) => lines.push(line) }),
+    { clock },
+  );
+  let given: unknown;
+  const application = composeApplication({
+    modules: [],
+    clock,
+    logger,
+    plugins: {
+      probe: { name: "probe", setup: (root: CompositionRoot) => void (given = root.logger) },
+    },
+  });
+  assert.equal(application.resolve(Logger), logger);
+  assert.equal(given, logger);
+  const reporter = application.resolve(ErrorReporter);
+  const down = Object.assign(new Error("refused"), { code: "ACQUIRE_TIMEOUT" });
+  reporter.report(down, { origin: "http" });
+  reporter.report(down, { origin: "http" });
+  assert.equal(lines.length, 1);
+  await application.start();
+  await application.stop();
+  assert.deepEqual(lines.map((line) => JSON.parse(line).count), [1, 1]);
+  assert.equal(JSON.parse(lines[0]!).code, "DATABASE_UNAVAILABLE");
 });

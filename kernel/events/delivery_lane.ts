@@ -1,6 +1,8 @@
 import { systemActor } from "../actor/actor.ts";
 import type { ExecutionContext } from "../actor/execution_context.ts";
 import type { ErrorReporter } from "../errors/error_reporter.ts";
+import { knownFailure } from "../errors/known_failure.ts";
+import type { Logger } from "../logging/logger.ts";
 import type { Clock } from "../time/clock.ts";
 import type { TransactionManager, UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import { runInScope } from "../unit_of_work/work_scope.ts";
@@ -15,6 +17,8 @@ export interface Lane {
   readonly transactions: TransactionManager;
   readonly clock: Clock;
   readonly reporter: ErrorReporter;
+  /** Where a delivery retried after a conflict is noted (a debug line), when given. */
+  readonly logger?: Logger;
   readonly settings: ResolvedRelaySettings;
   /** Whether the relay is stopping: the lane starts no more deliveries. */
   readonly stopping: () => boolean;
@@ -106,9 +110,16 @@ function handle(lane: Lane, delivery: OutboxDelivery, unit: UnitOfWork): Promise
   );
 }
 
+/**
+ * Gives a failed delivery back: due again after `retryDelay` with its error reported, or parked
+ * as dead after its last attempt. A conflict of transactions (a deadlock, a serialization
+ * failure) is no fault of the handler: the delivery is due again at once, and only a debug line
+ * notes it.
+ */
 async function giveBack(lane: Lane, delivery: OutboxDelivery, error: unknown): Promise<void> {
   const now = lane.clock.now();
   const dead = delivery.attempt >= lane.settings.maxAttempts;
+  const conflict = knownFailure(error)?.kind === "conflict";
   const message = error instanceof Error ? error.message : String(error);
   try {
     await lane.outbox.fail(
@@ -116,7 +127,9 @@ async function giveBack(lane: Lane, delivery: OutboxDelivery, error: unknown): P
       dead ? { error: message, now } : {
         error: message,
         now,
-        retryAt: new Date(now.getTime() + lane.settings.retryDelay(delivery.attempt)),
+        retryAt: conflict
+          ? now
+          : new Date(now.getTime() + lane.settings.retryDelay(delivery.attempt)),
       },
     );
   } catch (failError) {
@@ -125,6 +138,17 @@ async function giveBack(lane: Lane, delivery: OutboxDelivery, error: unknown): P
       origin: "event",
       details: { stage: "fail", handler: delivery.handler, eventId: delivery.event.id },
     });
+  }
+  if (conflict && !dead) {
+    lane.logger?.log({
+      level: "debug",
+      component: "outbox.relay",
+      code: "DELIVERY_CONFLICT",
+      message:
+        "A delivery met a concurrent transaction (deadlock or serialization failure): retried",
+      details: { handler: delivery.handler, eventId: delivery.event.id, attempt: delivery.attempt },
+    });
+    return;
   }
   lane.reporter.report(error, {
     origin: "event",

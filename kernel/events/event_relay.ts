@@ -1,4 +1,5 @@
 import type { ErrorReporter } from "../errors/error_reporter.ts";
+import type { Logger } from "../logging/logger.ts";
 import { tenantsReached } from "../tenancy/tenancy.ts";
 import type { Clock } from "../time/clock.ts";
 import type { TransactionManager } from "../unit_of_work/unit_of_work.ts";
@@ -26,7 +27,9 @@ export type DeadDeliverySelection =
  * id; the handler's writes, its processed-event mark and the delivery's completion commit
  * together. A handler that throws is retried after `retryDelay`, its error reported; after
  * `maxAttempts` the delivery is parked as dead, reported with outcome `dead`, until
- * {@linkcode EventRelay.retryDead} revives it.
+ * {@linkcode EventRelay.retryDead} revives it. A delivery that met a concurrent transaction (a
+ * deadlock, 40P01, or a serialization failure, 40001) is due again at once and not reported (a
+ * debug line `DELIVERY_CONFLICT`).
  *
  * Started, it claims deliveries in batches (one statement, `handlerConcurrency` lanes of
  * `batchSize` per handler, `concurrency` lanes in all), claims again as soon as a lane of a
@@ -74,6 +77,8 @@ export class EventRelay {
     transactions: TransactionManager;
     clock: Clock;
     errorReporter: ErrorReporter;
+    /** Where the relay's debug lines go (a delivery retried after a deadlock); default none. */
+    logger?: Logger;
     settings?: EventRelaySettings;
   }) {
     this.#outbox = options.outbox;
@@ -87,6 +92,7 @@ export class EventRelay {
       transactions: options.transactions,
       clock: options.clock,
       reporter: options.errorReporter,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
       settings: this.#settings,
       stopping: () => this.#stopping,
     };

@@ -4,6 +4,7 @@ import {
   type AnyClass,
   Command,
   composeApplication,
+  ConcurrentUpdateError,
   defineIntegrationEvent,
   defineModule,
   type ErrorReport,
@@ -251,6 +252,33 @@ Deno.test("EventRelay parks a delivery failing maxAttempts times as dead, report
     () => events.retryDead({} as never),
     /retryDead\(\) revives the dead deliveries of an eventId, a handler or both/,
   );
+});
+
+Deno.test("EventRelay retries a delivery that met a deadlock or a serialization failure at once, without reporting it", async () => {
+  const conflicts = [
+    ConcurrentUpdateError.ofTransaction(
+      Object.assign(new Error("deadlock detected"), { code: "40P01" }),
+    ),
+    Object.assign(new Error("could not serialize access"), { code: "40001" }),
+  ];
+  let calls = 0;
+  @HandlesEvent(Booked, { name: "analytics.count-bookings" })
+  class CountBookings {
+    handle(): Promise<void> {
+      const conflict = conflicts[calls++];
+      return conflict ? Promise.reject(conflict) : Promise.resolve();
+    }
+  }
+  const { relay, book, reported, outbox } = setup([CountBookings], {
+    retryDelay: () => 60_000,
+  });
+  await book(1);
+  assert.equal(await relay.deliverDue(), 0);
+  assert.equal(await relay.deliverDue(), 0, "due again at once, the clock not moved");
+  assert.equal(await relay.deliverDue(), 1);
+  assert.equal(calls, 3);
+  assert.deepEqual(reported, [], "a conflict is no error to report");
+  assert.deepEqual(outbox.list().map((d) => [d.delivered, d.dead]), [[true, false]]);
 });
 
 Deno.test("Dead deliveries are seen and revived within the work's tenants only", async () => {

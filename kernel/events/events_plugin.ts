@@ -102,6 +102,7 @@ export function eventsPlugin(options: EventsPluginOptions): ApplicationPlugin<Ev
         transactions: root.container.resolve(TransactionManager),
         clock,
         errorReporter: root.errorReporter,
+        logger: root.logger,
         settings: options,
       });
 

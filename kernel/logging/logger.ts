@@ -96,6 +96,7 @@ export function formatLogRecord(record: LogRecord, time: Date, format: "text" | 
       message: record.message,
       count: record.count ?? 1,
       ...record.details,
+      ...(record.bug ? { bug: true } : {}),
       ...(error === undefined ? {} : { error }),
     }, jsonSafe);
   }
@@ -110,6 +111,7 @@ export function formatLogRecord(record: LogRecord, time: Date, format: "text" | 
     record.message,
     `count=${record.count ?? 1}`,
     ...facts,
+    ...(record.bug ? ["bug=true"] : []),
   ].join(" ");
   if (error === undefined) return head;
   return record.bug ? `${head}\n${error}` : `${head} error=${JSON.stringify(error)}`;

@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { consoleLogger } from "../logging/logger.ts";
 import { migrationChecksum } from "./migration_checksum.ts";
 import { type LedgerMismatch, MigrationMismatchError } from "./migration_mismatch_error.ts";
 
@@ -114,11 +115,15 @@ export async function runMigrations(
       if (options.onMismatch !== "reapply") throw new MigrationMismatchError(ledger, mismatches);
       const from = Math.min(...mismatches.map((m) => m.version));
       for (const row of rows.filter((r) => (r.version as number) >= from)) {
-        console.warn(
-          `kit: ${ledger}: reapply (development database): forgetting migration ${row.version} (${
-            row.id ?? row.version
-          }) and running the list from ${from}`,
-        );
+        consoleLogger().log({
+          level: "warn",
+          component: "db.migrations",
+          code: "MIGRATION_REAPPLIED",
+          message:
+            `${ledger}: reapply (development database): forgetting migration ${row.version} (${
+              row.id ?? row.version
+            }) and running the list from ${from}`,
+        });
       }
       await tx.unsafe(`delete from ${table} where version >= $1`, [from]);
       done = new Set([...done].filter((version) => version < from));

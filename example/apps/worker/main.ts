@@ -13,28 +13,38 @@ import { composePlatform } from "../../src/platform/compose-application.ts";
 import { readConfig } from "../../src/platform/config.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";
 import { healthEndpoints } from "../../src/platform/http/health.ts";
+import {
+  platformLogger,
+  readinessFailureLine,
+} from "../../src/platform/logging/platform-logger.ts";
 
 const config = readConfig(Deno.env.toObject());
+const logger = platformLogger(config);
 if (!config.databaseUrl) {
-  console.error("apps/worker needs DATABASE_URL (the database the API enqueues in)");
+  logger.log({
+    level: "error",
+    component: "app",
+    code: "DATABASE_URL_REQUIRED",
+    message: "apps/worker needs DATABASE_URL (the database the API enqueues in)",
+  });
   Deno.exit(1);
 }
 // The database (migrated), the job store of the queue; the tokens of no request: the worker serves
 // none.
-const environment = await readEnvironment(config);
+const environment = await readEnvironment(config, logger);
 const sql = environment.options.sql!;
-const application = composePlatform({ ...environment.options, startJobs: true });
+const application = composePlatform({ ...environment.options, startJobs: true, logger });
 await application.start();
 const healthPort = Deno.env.get("HEALTH_PORT");
 const endpoints = healthEndpoints({
   readiness: { database: postgresHealthCheck(sql) },
-  onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
+  onFailure: readinessFailureLine(logger),
 });
 const health = healthPort === undefined ? undefined : Deno.serve(
   { hostname: "127.0.0.1", port: Number(healthPort), onListen: () => {} },
   (request) => endpoints(request) ?? new Response(null, { status: 404 }),
 );
-console.log("worker started");
+logger.log({ level: "info", component: "app", code: "WORKER_STARTED", message: "worker started" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await health?.shutdown();

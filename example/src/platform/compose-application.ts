@@ -6,6 +6,7 @@ import {
   InMemoryIdempotencyStore,
   InMemoryOutbox,
   InMemoryProcessedEvents,
+  type Logger,
   type Module,
 } from "@kit/kernel";
 import {
@@ -70,6 +71,11 @@ export interface PlatformOptions {
   readonly docs?: () => Promise<SwaggerUiAssets>;
   /** The clock (default: the system clock; tests pass a test clock). */
   readonly clock?: Clock;
+  /**
+   * Where log lines go (default: kit's, a summarising text logger on the console); the processes
+   * pass `platformLogger(config)`, which follows `LOG_FORMAT` and `LOG_LEVEL`.
+   */
+  readonly logger?: Logger;
   /** Whether this process runs the worker (`jobs: { start: true }`); otherwise it only enqueues. */
   readonly startJobs?: boolean;
   /** Whether this process relays the outbox to the event handlers. */
@@ -109,6 +115,7 @@ export function composePlatform(options: PlatformOptions = {}) {
   const application = composeApplication({
     modules: [...modules, dashboard.module],
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
     accessPolicy: accessPolicy({ grants }),
     providers: [{ provide: Database, provider: { useValue: sql ?? noDatabase() } }],

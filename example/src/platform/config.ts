@@ -1,3 +1,4 @@
+import type { LogLevel } from "@kit/kernel";
 import type { PostgresClientSettings } from "@kit/kernel/postgres";
 import project from "../../kit.config.json" with { type: "json" };
 import { databaseSettingsFromEnv } from "./database/database.ts";
@@ -40,6 +41,10 @@ export interface PlatformConfig {
   readonly port: number;
   /** `KIT_MIGRATIONS_REAPPLY=1`: development databases only (see `migrations.ts`). */
   readonly migrationsReapply: boolean;
+  /** `LOG_FORMAT`: `text` (default, one readable line) or `json` (one object a line, for shippers). */
+  readonly logFormat: "text" | "json";
+  /** `LOG_LEVEL`: the lowest level written, `debug`, `info` (default), `warn` or `error`. */
+  readonly logLevel: LogLevel;
 }
 
 /**
@@ -64,6 +69,14 @@ export function readConfig(env: Environment): PlatformConfig {
   if ((upstashUrl === undefined) !== (upstashToken === undefined)) {
     throw new Error("UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both");
   }
+  const logFormat = get("LOG_FORMAT") ?? "text";
+  if (logFormat !== "text" && logFormat !== "json") {
+    throw new Error(`LOG_FORMAT must be text or json, got '${logFormat}'`);
+  }
+  const logLevel = get("LOG_LEVEL") ?? "info";
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be debug, info, warn or error, got '${logLevel}'`);
+  }
   return {
     databaseUrl: get("DATABASE_URL"),
     database: databaseSettingsFromEnv(env),
@@ -77,6 +90,8 @@ export function readConfig(env: Environment): PlatformConfig {
     host: get("HOST") ?? "127.0.0.1",
     port,
     migrationsReapply: get("KIT_MIGRATIONS_REAPPLY") === "1",
+    logFormat,
+    logLevel: logLevel as LogLevel,
   };
 }
 

@@ -1,3 +1,4 @@
+import { consoleLogger, type Logger } from "@kit/kernel";
 import type { JobStore } from "@kit/jobs";
 import { type PlatformConfig, tokenSecret } from "./config.ts";
 import { connectDatabase, connectForMigrations, type Database } from "./database/database.ts";
@@ -26,9 +27,19 @@ export interface PlatformEnvironment {
  * kept between runs). The job store follows the project's queue. `JWT_SECRET` is the secret of
  * the bearer tokens (see `tokenSecret`).
  */
-export async function readEnvironment(config: PlatformConfig): Promise<PlatformEnvironment> {
+export async function readEnvironment(
+  config: PlatformConfig,
+  logger: Logger = consoleLogger(),
+): Promise<PlatformEnvironment> {
   const url = config.databaseUrl;
-  if (url && !config.jwtSecret) console.warn("JWT_SECRET is not set: no bearer token is accepted");
+  if (url && !config.jwtSecret) {
+    logger.log({
+      level: "warn",
+      component: "app",
+      code: "JWT_SECRET_MISSING",
+      message: "JWT_SECRET is not set: no bearer token is accepted",
+    });
+  }
   if (url) {
     // On a client of its own, without the statement time-out a migration may outlast.
     const migrations = connectForMigrations(url);

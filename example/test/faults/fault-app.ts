@@ -22,6 +22,13 @@ if (noPrivatePostgres) {
   console.log("skipped: the fault specs need PostgreSQL's initdb and pg_ctl (KIT_PG_BIN)");
 }
 
+/** A line the application printed, and when it came. */
+export interface OutputLine {
+  readonly at: number;
+  readonly stream: "stdout" | "stderr";
+  readonly text: string;
+}
+
 /** The application in its own process. */
 export interface AppProcess {
   /** Its address. */
@@ -32,6 +39,8 @@ export interface AppProcess {
   exitStatus(): Deno.CommandStatus | undefined;
   /** What it printed on stderr so far. */
   errors(): string;
+  /** Every line it printed so far (stdout and stderr), with when it came (`performance.now()`). */
+  lines(): readonly OutputLine[];
   /** A token for the claims, signed with the application's secret. */
   token(claims: TokenClaims): Promise<string>;
   /** Sends SIGTERM and waits for the process to end. */
@@ -90,9 +99,20 @@ async function start(
   const ended = child.status.then((s) => status = s);
   let stdout = "";
   let stderr = "";
+  const lines: OutputLine[] = [];
+  const splitter = (stream: OutputLine["stream"]) => {
+    let partial = "";
+    return (text: string) => {
+      const parts = (partial + text).split("\n");
+      partial = parts.pop()!;
+      for (const part of parts) lines.push({ at: performance.now(), stream, text: part });
+    };
+  };
+  const outLines = splitter("stdout");
+  const errLines = splitter("stderr");
   const drained = Promise.all([
-    drain(child.stdout, (text) => stdout += text),
-    drain(child.stderr, (text) => stderr += text),
+    drain(child.stdout, (text) => (stdout += text, outLines(text))),
+    drain(child.stderr, (text) => (stderr += text, errLines(text))),
   ]);
   const deadline = Date.now() + 60_000;
   while (!stdout.includes(started)) {
@@ -108,6 +128,7 @@ async function start(
     alive: () => status === undefined,
     exitStatus: () => status,
     errors: () => stderr,
+    lines: () => lines,
     token: (claims) => signToken(key, claims),
     async stop() {
       if (status === undefined) child.kill("SIGTERM");

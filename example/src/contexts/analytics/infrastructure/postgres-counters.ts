@@ -4,26 +4,33 @@ import type { Database } from "../../../platform/database/database.ts";
 import type { Counters } from "../application/ports/counters.ts";
 
 /**
- * Counters in `analytics.daily_bookings` and `analytics.daily_registrations`, per practice
- * (tenant): each increment counts for the work's tenant (a reaction's is its event's).
+ * Counters in `analytics.booking_counts` and `analytics.registration_counts`, per practice
+ * (tenant): each count is a row of its own, keyed by its event (a redelivery writes nothing), and
+ * the views `daily_bookings` and `daily_registrations` sum them. No two deliveries write the same
+ * row, so the relay's batches, running at once, never wait on each other's locks (a shared
+ * counter row deadlocked them).
  */
 export class PostgresCounters implements Counters {
   constructor(private readonly sql: Database) {}
 
-  async countBooking(calendarId: string, day: string, change: "booked" | "cancelled") {
+  async countBooking(
+    eventId: string,
+    calendarId: string,
+    day: string,
+    change: "booked" | "cancelled",
+  ): Promise<void> {
     const booked = change === "booked" ? 1 : 0;
     await currentSql(this.sql)`
-      insert into analytics.daily_bookings (tenant_id, calendar_id, day, booked, cancelled)
-      values (${requireTenant()}, ${calendarId}, ${day}, ${booked}, ${1 - booked})
-      on conflict (tenant_id, calendar_id, day) do update set
-        booked = daily_bookings.booked + excluded.booked,
-        cancelled = daily_bookings.cancelled + excluded.cancelled`;
+      insert into analytics.booking_counts
+        (tenant_id, event_id, calendar_id, day, booked, cancelled)
+      values (${requireTenant()}, ${eventId}, ${calendarId}, ${day}, ${booked}, ${1 - booked})
+      on conflict (tenant_id, event_id) do nothing`;
   }
 
-  async countRegistration(day: string): Promise<void> {
+  async countRegistration(eventId: string, day: string): Promise<void> {
     await currentSql(this.sql)`
-      insert into analytics.daily_registrations (tenant_id, day, registered)
-      values (${requireTenant()}, ${day}, 1)
-      on conflict (tenant_id, day) do update set registered = daily_registrations.registered + 1`;
+      insert into analytics.registration_counts (tenant_id, event_id, day)
+      values (${requireTenant()}, ${eventId}, ${day})
+      on conflict (tenant_id, event_id) do nothing`;
   }
 }

@@ -22,7 +22,7 @@ export class IdentityPersonRegisteredHandler {
       this.processed,
       "analytics.identity-person-registered",
       event,
-      () => this.counters.countRegistration(p.registeredAt.slice(0, 10)),
+      () => this.counters.countRegistration(event.id, p.registeredAt.slice(0, 10)),
     );
   }
 }

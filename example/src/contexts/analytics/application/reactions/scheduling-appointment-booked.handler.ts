@@ -22,7 +22,7 @@ export class SchedulingAppointmentBookedHandler {
       this.processed,
       "analytics.scheduling-appointment-booked",
       event,
-      () => this.counters.countBooking(p.calendarId, p.startsAt.slice(0, 10), "booked"),
+      () => this.counters.countBooking(event.id, p.calendarId, p.startsAt.slice(0, 10), "booked"),
     );
   }
 }

@@ -24,7 +24,8 @@ export class SchedulingAppointmentCancelledHandler {
       this.processed,
       "analytics.scheduling-appointment-cancelled",
       event,
-      () => this.counters.countBooking(p.calendarId, p.startsAt.slice(0, 10), "cancelled"),
+      () =>
+        this.counters.countBooking(event.id, p.calendarId, p.startsAt.slice(0, 10), "cancelled"),
     );
   }
 }
