@@ -60,6 +60,16 @@ export {
   type JobAttemptOutcome,
   truncateAttemptMessage,
 } from "./store/job_attempts.ts";
+export {
+  attemptsExhaustedCode,
+  attemptsExhaustedMessage,
+  checkWorkerHeartbeat,
+  type JobRescueParams,
+  type LiveWorker,
+  type RescuedJob,
+  type WorkerHeartbeatParams,
+  type WorkerRegistration,
+} from "./store/worker_registry.ts";
 export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
 export { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 export {
