@@ -207,6 +207,7 @@ function storedJobFrom(read: JobRowReader, payload: JsonValue): StoredJob {
   const lastErrorCode = read.optionalText("last_error_code");
   const lastErrorAt = read.optionalDate("last_error_at");
   const finishedAt = read.optionalDate("finished_at");
+  const workerId = read.optionalText("worker_id");
   return {
     id: read.text("id"),
     name: read.text("name"),
@@ -230,5 +231,6 @@ function storedJobFrom(read: JobRowReader, payload: JsonValue): StoredJob {
     ...(lastErrorCode === undefined ? {} : { lastErrorCode }),
     ...(lastErrorAt === undefined ? {} : { lastErrorAt }),
     ...(finishedAt === undefined ? {} : { finishedAt }),
+    ...(workerId === undefined ? {} : { workerId }),
   };
 }
