@@ -79,7 +79,13 @@ export {
   WorkerStoppedError,
 } from "./worker/job_errors.ts";
 export type { AttemptOutcome, AttemptResult } from "./worker/run_attempt.ts";
-export { type AttemptListener, Worker, type WorkerSettings } from "./worker/worker.ts";
+export {
+  type AttemptListener,
+  Worker,
+  type WorkerIdentity,
+  type WorkerSettings,
+} from "./worker/worker.ts";
+export { Rescuer } from "./worker/rescuer.ts";
 export { type BackgroundJobsApi, jobsPlugin, type JobsPluginOptions } from "./jobs_plugin.ts";
 export { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 export { Scheduled, type ScheduledOptions, type ScheduledTick } from "./declaration/scheduled.ts";

@@ -1,0 +1,61 @@
+import type { Clock } from "@kit/kernel";
+
+/**
+ * Runs a task now and then every `intervalMs` of the clock's time, one run at a time, until
+ * stopped. A run that throws is given to `onError`; the next still runs.
+ */
+export class Periodic {
+  readonly #clock: Clock;
+  readonly #intervalMs: number;
+  readonly #task: () => Promise<void>;
+  #stopping: AbortController | undefined;
+  #loop: Promise<void> | undefined;
+
+  /**
+   * A periodic task on the clock.
+   *
+   * @param clock The clock whose time paces it.
+   * @param intervalMs The wait between the end of a run and the start of the next.
+   * @param task The task; it handles its own errors.
+   */
+  constructor(clock: Clock, intervalMs: number, task: () => Promise<void>) {
+    this.#clock = clock;
+    this.#intervalMs = intervalMs;
+    this.#task = task;
+  }
+
+  /**
+   * Starts the runs, the first at once (after one interval when `delayed`); nothing when started
+   * already.
+   */
+  start(options: { delayed?: boolean } = {}): void {
+    if (this.#loop !== undefined) return;
+    const stopping = new AbortController();
+    this.#stopping = stopping;
+    this.#loop = (async () => {
+      if (options.delayed === true && !(await this.#wait(stopping.signal))) return;
+      while (!stopping.signal.aborted) {
+        await this.#task();
+        if (!(await this.#wait(stopping.signal))) return;
+      }
+    })();
+  }
+
+  /** Waits one interval; answers false when stopped meanwhile. */
+  async #wait(signal: AbortSignal): Promise<boolean> {
+    try {
+      await this.#clock.sleep(this.#intervalMs, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops: the run under way ends, no other starts. */
+  async stop(): Promise<void> {
+    this.#stopping?.abort();
+    await this.#loop;
+    this.#loop = undefined;
+    this.#stopping = undefined;
+  }
+}
