@@ -66,7 +66,8 @@ export const attemptsExhaustedCode = "ATTEMPTS_EXHAUSTED";
 export const attemptsExhaustedMessage = "The lease of the last attempt ended";
 
 /**
- * Checks the params of a heartbeat: a non-empty id, whole queues, a positive whole ttl.
+ * Checks the params of a heartbeat: an id of 1 to 200 characters, a ttl of a whole number of ms
+ * from 1 (a store calls it first).
  *
  * @param params The heartbeat's params.
  * @throws {RangeError} When a value is out of bounds.
