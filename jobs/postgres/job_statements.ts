@@ -290,7 +290,8 @@ export function claimDueJobs(sql: Sql, params: ClaimStatementParams): Statement 
  *
  * @param sql The client.
  * @param params The queue, limit, instant and leases.
- * @returns The pending statement: every column of each claimed job (`jobColumns`).
+ * @returns The pending statement: every column of each claimed job (`jobColumns`), and
+ * `lease_ended`: true for a job taken over from an attempt whose lease ended.
  */
 export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams): Statement {
   const { queue, limit, now } = params;
@@ -331,15 +332,18 @@ export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams)
       limit ${limit}
       for update skip locked
     ), picked as (
-      select id from (select * from due union all select * from expired) c
+      select id, ended from (
+        select id, run_at, false as ended from due
+        union all select id, run_at, true from expired
+      ) c
       order by run_at, id
       limit ${limit}
     )
     update background_jobs j
     set ${set},
-      attempt_history = case when j.status = 'running' then ${expired} else j.attempt_history end
+      attempt_history = case when picked.ended then ${expired} else j.attempt_history end
     from picked where j.id = picked.id
-    returning ${returned}`;
+    returning ${returned}, picked.ended as lease_ended`;
 }
 
 /**

@@ -118,8 +118,9 @@ return out
 `);
 
 /**
- * Claims due jobs and jobs whose lease ended. ARGV: prefix, queue, now, limit, default lease,
- * leases json, the claiming worker's id or '', tokens...
+ * Claims due jobs and jobs whose lease ended (their rows end with `leaseEnded 1`, not kept).
+ * ARGV: prefix, queue, now, limit, default lease, leases json, the claiming worker's id or '',
+ * tokens...
  */
 export const claimScript = new RedisScript(
   held + exhausted + `
@@ -152,7 +153,12 @@ for i = 1, math.min(limit, #candidates) do
   if worker ~= '' then redis.call('HSET', key, 'w', worker) else redis.call('HDEL', key, 'w') end
   redis.call('HINCRBY', key, 'at', 1)
   redis.call('ZADD', p .. 'running:' .. q, now + lease, id)
-  out[#out + 1] = redis.call('HGETALL', key)
+  local row = redis.call('HGETALL', key)
+  if not waiting then
+    row[#row + 1] = 'leaseEnded'
+    row[#row + 1] = '1'
+  end
+  out[#out + 1] = row
 end
 return out
 `,

@@ -227,7 +227,12 @@ export class RedisJobStore implements JobStore {
     ]) as string[][];
     return rows.map((row) => {
       const hash = toHash(row);
-      return { ...toStored(hash), attempt: Number(hash.at), leaseToken: hash.lt! };
+      return {
+        ...toStored(hash),
+        attempt: Number(hash.at),
+        leaseToken: hash.lt!,
+        ...(hash.leaseEnded === "1" ? { leaseEnded: true as const } : {}),
+      };
     });
   }
 

@@ -146,7 +146,8 @@ export class InMemoryJobStore implements JobStore {
         this.#exhausted(row, now);
         continue;
       }
-      if (row.status === "running") this.#ended(row, "expired", now);
+      const leaseEnded = row.status === "running";
+      if (leaseEnded) this.#ended(row, "expired", now);
       row.status = "running";
       row.attempts += 1;
       row.startedAt = now;
@@ -154,7 +155,12 @@ export class InMemoryJobStore implements JobStore {
       row.leaseExpiresAt = now + (params.leases[row.job.name] ?? params.defaultLeaseMs);
       if (params.workerId === undefined) delete row.workerId;
       else row.workerId = params.workerId;
-      claimed.push({ ...this.#stored(row), attempt: row.attempts, leaseToken: row.leaseToken });
+      claimed.push({
+        ...this.#stored(row),
+        attempt: row.attempts,
+        leaseToken: row.leaseToken,
+        ...(leaseEnded ? { leaseEnded: true } : {}),
+      });
     }
     return Promise.resolve(claimed);
   }

@@ -78,6 +78,11 @@ export interface ClaimedJob extends StoredJob {
   readonly attempt: number;
   /** Names this attempt in every report; a report with another token is stale. */
   readonly leaseToken: string;
+  /**
+   * True when the claim took the job over from an attempt whose lease ended (its worker died or
+   * outran the lease); absent otherwise. Workers count these in `kit.jobs.leases.expired`.
+   */
+  readonly leaseEnded?: true;
 }
 
 /** Which tenants' jobs the work under way reaches: its own and the elevated ones; all without a tenant. */

@@ -129,8 +129,20 @@ export function jobStoreWorkersContract(test: JobStoreCase): void {
     const [again] = await store.jobClaim({ queue: "mail", limit: 1, now: at(1_002), ...leases });
     assert.equal(again?.id, mail.id);
     assert.equal(again?.attempt, 2);
+    assert.equal(again?.leaseEnded, undefined, "the rescuer took the ended lease back already");
     assert.equal((await store.jobFind({ id: held.id, reach: {} }))?.status, "running");
     assert.equal((await store.jobFind({ id: waiting.id, reach: {} }))?.status, "waiting");
+  });
+
+  test("a claim that takes a job over from an ended lease says so; a claim of a waiting job does not", async (store) => {
+    const j = job();
+    await store.jobInsert({ job: j });
+    const [first] = await store.jobClaim({ queue: j.queue, limit: 1, now: at(0), ...leases });
+    assert.equal(first?.leaseEnded, undefined);
+    const [taken] = await store.jobClaim({ queue: j.queue, limit: 1, now: at(1_000), ...leases });
+    assert.equal(taken?.id, j.id);
+    assert.equal(taken?.leaseEnded, true);
+    assert.equal(taken?.attempt, 2);
   });
 
   test("a rescue ends a job whose last attempt's lease ended: dead with ATTEMPTS_EXHAUSTED", async (store) => {

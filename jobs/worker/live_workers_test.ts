@@ -199,3 +199,36 @@ Deno.test("The rescuer returns a dead worker's jobs to waiting though no worker 
     await app.stop();
   }
 });
+
+Deno.test("A worker's claim that takes a job over from an ended lease counts it in kit.jobs.leases.expired", async () => {
+  const { clock, store, lines, reader, app } = setup();
+  const t0 = clock.now();
+  await store.jobInsert({
+    job: { ...mailJob("r1", t0), name: "scheduling.remind", queue: "scheduling" },
+  });
+  await store.jobClaim({
+    queue: "scheduling",
+    limit: 1,
+    now: t0,
+    leases: {},
+    defaultLeaseMs: 500,
+    workerId: "w-dead",
+  });
+  await app.start();
+  await settle();
+  try {
+    clock.advance(1_000); // the lease ended at 500 ms; the queue's poll claims the job before the rescuer's pass at 2 s
+    await until(
+      async () => (await store.jobList({ status: "succeeded" })).length === 1,
+      "the job run by the live worker",
+    );
+    assert.equal((await store.jobList())[0]?.workerId, "w-1");
+    const metrics = await collect(reader);
+    assert.deepEqual(metrics.get("kit.jobs.leases.expired"), [
+      { attributes: { queue: "scheduling" }, value: 1 },
+    ]);
+    assert.deepEqual(lines.filter((line) => line.code === "LEASES_EXPIRED"), []);
+  } finally {
+    await app.stop();
+  }
+});

@@ -1,6 +1,6 @@
 import type { Clock, Logger } from "@kit/kernel";
 import type { Counter, Meter } from "@opentelemetry/api";
-import type { JobStore } from "../store/job_store.ts";
+import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import type { RescuedJob } from "../store/worker_registry.ts";
 import { Periodic } from "./periodic.ts";
 
@@ -12,7 +12,8 @@ const batchesPerPass = 10;
  * dead worker's jobs go back to `waiting` (or die on their last attempt) even when no worker of
  * their queue runs (River's rescuer; here every worker process runs one, no leader: each store's
  * rescue takes a job once however many run at once). Each pass counts `kit.jobs.leases.expired`
- * by queue and logs one line when it rescued jobs (`jobs.rescuer` `LEASES_EXPIRED`, the count);
+ * by queue (so do the worker's claims that take a job over from an ended lease) and logs one line
+ * when it rescued jobs (`jobs.rescuer` `LEASES_EXPIRED`, the count);
  * a failing pass is logged once (`RESCUE_FAILED`) until one succeeds.
  */
 export class Rescuer {
@@ -79,9 +80,17 @@ export class Rescuer {
     return rescued;
   }
 
+  /**
+   * Counts, in `kit.jobs.leases.expired`, the jobs of a claim taken over from an ended lease
+   * (`ClaimedJob.leaseEnded`): a queue with a free worker takes them back before the rescuer does.
+   */
+  countTakenOver(claimed: readonly ClaimedJob[]): void {
+    const byQueue = countByQueue(claimed.filter((job) => job.leaseEnded === true));
+    for (const [queue, n] of Object.entries(byQueue)) this.#expired.add(n, { queue });
+  }
+
   #report(rescued: readonly RescuedJob[]): void {
-    const byQueue: Record<string, number> = {};
-    for (const job of rescued) byQueue[job.queue] = (byQueue[job.queue] ?? 0) + 1;
+    const byQueue = countByQueue(rescued);
     for (const [queue, n] of Object.entries(byQueue)) this.#expired.add(n, { queue });
     const dead = rescued.filter((job) => job.outcome === "dead").length;
     this.#logger.log({
@@ -102,4 +111,10 @@ export class Rescuer {
   ): void {
     this.#logger.log({ level, component: "jobs.rescuer", code, message, ...extra });
   }
+}
+
+function countByQueue(jobs: readonly { readonly queue: string }[]): Record<string, number> {
+  const byQueue: Record<string, number> = {};
+  for (const job of jobs) byQueue[job.queue] = (byQueue[job.queue] ?? 0) + 1;
+  return byQueue;
 }

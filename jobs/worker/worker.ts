@@ -348,8 +348,8 @@ export class Worker {
     return this.#track(released);
   }
 
-  #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
-    return this.#store.jobClaim({
+  async #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
+    const claimed = await this.#store.jobClaim({
       queue,
       limit,
       now: this.#clock.now(),
@@ -357,6 +357,8 @@ export class Worker {
       defaultLeaseMs,
       workerId: this.#id,
     });
+    this.#rescuer.countTakenOver(claimed);
+    return claimed;
   }
 
   async #attempt(
