@@ -257,7 +257,17 @@ export const dashboardJs = `"use strict";
 
   // The live workers (heartbeat not expired) with the jobs each holds, then the running jobs
   // whose worker is gone.
+  // Read again every 5 s while the front page is shown (the event stream does not carry them).
+  let workersLoadedAt = 0;
+  async function refreshWorkers() {
+    workersLoadedAt = Date.now();
+    const section = await workersSection();
+    const shown = document.getElementById("workers");
+    if (shown && view.kind === "queues") shown.replaceWith(section);
+  }
+
   async function workersSection() {
+    workersLoadedAt = Date.now();
     const section = el("section", { "aria-labelledby": "workers-title", id: "workers" },
       el("h2", { id: "workers-title" }, "Workers"));
     let answer;
@@ -622,6 +632,7 @@ export const dashboardJs = `"use strict";
     if (view.kind === "queues") {
       if (snapshot.queues.map((q) => q.queue).join("|") !== view.queues) return void refresh();
       if (Date.now() - activityLoadedAt > 30000) refreshActivity();
+      if (Date.now() - workersLoadedAt > 5000) refreshWorkers();
       for (const q of snapshot.queues) {
         for (const s of statuses) {
           const link = document.querySelector('[data-count="' + CSS.escape(q.queue + "|" + s) + '"]');
