@@ -232,3 +232,45 @@ Deno.test("A worker's claim that takes a job over from an ended lease counts it 
     await app.stop();
   }
 });
+
+Deno.test("A store that stops answering holds a worker's stop 5 s at most: the rescue pass and the deregistration are left behind, logged", async () => {
+  const clock = new TestClock(Date.parse("2026-11-26T12:00:00.000Z"));
+  const lines: LogRecord[] = [];
+  let frozen = false;
+  class FrozenStore extends InMemoryJobStore {
+    override jobRescue(params: { now: Date; limit: number }) {
+      return frozen ? new Promise<never>(() => {}) : super.jobRescue(params);
+    }
+    override workerDeregister(params: { id: string }) {
+      return frozen ? new Promise<never>(() => {}) : super.workerDeregister(params);
+    }
+  }
+  const app = composeApplication({
+    modules: [defineModule("scheduling", { declarations: [Remind] })],
+    clock,
+    plugins: {
+      backgroundJobs: jobsPlugin({
+        store: new FrozenStore(),
+        start: true,
+        worker: { rescueInterval: "2s" },
+        logger: { log: (record) => lines.push(record) },
+      }),
+    },
+  });
+  await app.start();
+  await settle();
+  frozen = true;
+  clock.advance(2_000); // a rescue pass starts and never ends
+  await settle();
+  let stopped = false;
+  const stopping = app.stop().then(() => (stopped = true));
+  await settle();
+  clock.advance(4_999);
+  await settle();
+  assert.equal(stopped, false, "the stop waits for the pass under way");
+  clock.advance(1); // the pass's 5 s are up; the deregistration's start
+  await settle();
+  clock.advance(5_000);
+  await stopping;
+  assert.deepEqual(lines.map((line) => line.code), ["RESCUE_ABANDONED", "DEREGISTER_FAILED"]);
+});

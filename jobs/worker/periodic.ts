@@ -51,11 +51,42 @@ export class Periodic {
     }
   }
 
-  /** Stops: the run under way ends, no other starts. */
-  async stop(): Promise<void> {
+  /**
+   * Stops: no other run starts; waits for the run under way up to `deadlineMs` of the clock's
+   * time (a run stuck on a store that does not answer is left behind). Answers false when the
+   * deadline passed first.
+   */
+  async stop(deadlineMs: number): Promise<boolean> {
+    const loop = this.#loop;
     this.#stopping?.abort();
-    await this.#loop;
     this.#loop = undefined;
     this.#stopping = undefined;
+    if (loop === undefined) return true;
+    return await withinDeadline(this.#clock, deadlineMs, loop);
+  }
+}
+
+/**
+ * Waits for `work` up to `deadlineMs` of the clock's time; answers whether it ended first (its
+ * rejection counts as ended: the caller reports its own errors).
+ *
+ * @param clock The clock.
+ * @param deadlineMs The longest wait.
+ * @param work What to wait for.
+ * @returns True when `work` settled before the deadline.
+ */
+export async function withinDeadline(
+  clock: Clock,
+  deadlineMs: number,
+  work: Promise<unknown>,
+): Promise<boolean> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([
+      work.then(() => true, () => true),
+      clock.sleep(deadlineMs, timer.signal).then(() => false),
+    ]);
+  } finally {
+    timer.abort();
   }
 }

@@ -4,6 +4,9 @@ import type { ClaimedJob, JobStore } from "../store/job_store.ts";
 import type { RescuedJob } from "../store/worker_registry.ts";
 import { Periodic } from "./periodic.ts";
 
+/** How long a stop waits for the rescue pass under way. */
+const stopDeadlineMs = 5_000;
+
 /** The most batches one rescue pass takes; the rest wait for the next pass. */
 const batchesPerPass = 10;
 
@@ -51,9 +54,14 @@ export class Rescuer {
     if (this.#store.jobRescue !== undefined) this.#periodic.start();
   }
 
-  /** Stops the passes (the one under way ends first). */
-  stop(): Promise<void> {
-    return this.#periodic.stop();
+  /**
+   * Stops the passes, waiting for the one under way up to `stopDeadlineMs` (5 s) of the clock's
+   * time: a store that does not answer does not hold the worker's stop.
+   */
+  async stop(): Promise<void> {
+    if (!(await this.#periodic.stop(stopDeadlineMs))) {
+      this.#log("warn", "RESCUE_ABANDONED", "a rescue pass did not end within 5 s of the stop");
+    }
   }
 
   /** One pass now: answers the jobs it rescued (none when it failed, which it logs). */

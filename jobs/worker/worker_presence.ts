@@ -1,7 +1,10 @@
 import type { Clock, Logger } from "@kit/kernel";
 import type { JobStore } from "../store/job_store.ts";
 import type { WorkerRegistration } from "../store/worker_registry.ts";
-import { Periodic } from "./periodic.ts";
+import { Periodic, withinDeadline } from "./periodic.ts";
+
+/** How long a stop waits for the heartbeat under way, then for the deregistration. */
+const stopDeadlineMs = 5_000;
 
 /**
  * Keeps a worker process registered in its store while it runs: a heartbeat at start and every
@@ -73,19 +76,28 @@ export class WorkerPresence {
     }
   }
 
-  /** Stops the heartbeats and deregisters the worker (a failure is logged, not thrown). */
+  /**
+   * Stops the heartbeats and deregisters the worker; each waits up to `stopDeadlineMs` (5 s) of
+   * the clock's time, so that a store that does not answer does not hold the worker's stop. A
+   * failure is logged, not thrown.
+   */
   async stop(): Promise<void> {
-    await this.#periodic.stop();
+    await this.#periodic.stop(stopDeadlineMs);
     if (!this.#started || this.#store.workerDeregister === undefined) return;
     this.#started = false;
-    try {
-      await this.#store.workerDeregister({ id: this.#worker.id });
-    } catch (error) {
+    let failure: unknown;
+    const deregistered = this.#store.workerDeregister({ id: this.#worker.id }).catch((error) => {
+      failure = error ?? new Error("deregister failed");
+    });
+    const ended = await withinDeadline(this.#clock, stopDeadlineMs, deregistered);
+    if (!ended || failure !== undefined) {
       this.#log(
         "warn",
         "DEREGISTER_FAILED",
-        "the stopped worker could not deregister: it shows as live until its registration expires",
-        error,
+        `the stopped worker could not deregister${
+          ended ? "" : " within 5 s"
+        }: it shows as live until its registration expires`,
+        failure,
       );
     }
   }
