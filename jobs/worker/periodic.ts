@@ -16,12 +16,24 @@ export class Periodic {
    *
    * @param clock The clock whose time paces it.
    * @param intervalMs The wait between the end of a run and the start of the next.
-   * @param task The task; it handles its own errors.
+   * @param task The task; it handles the errors it expects.
+   * @param onError Told of an error the task let through (a bug); the next run still starts.
    */
-  constructor(clock: Clock, intervalMs: number, task: () => Promise<void>) {
+  constructor(
+    clock: Clock,
+    intervalMs: number,
+    task: () => Promise<void>,
+    onError: (error: unknown) => void,
+  ) {
     this.#clock = clock;
     this.#intervalMs = intervalMs;
-    this.#task = task;
+    this.#task = async () => {
+      try {
+        await task();
+      } catch (error) {
+        onError(error);
+      }
+    };
   }
 
   /**

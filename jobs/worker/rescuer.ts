@@ -46,7 +46,7 @@ export class Rescuer {
     });
     this.#periodic = new Periodic(options.clock, options.intervalMs, async () => {
       await this.pass();
-    });
+    }, (error) => this.#bug(error));
   }
 
   /** Starts the passes (the first at once); nothing for a store that cannot rescue. */
@@ -108,6 +108,17 @@ export class Rescuer {
       message: "jobs whose lease ended were taken back (their worker died or outran the lease)",
       count: rescued.length,
       details: { queues: byQueue, waiting: rescued.length - dead, dead },
+    });
+  }
+
+  #bug(error: unknown): void {
+    this.#logger.log({
+      level: "error",
+      component: "jobs.rescuer",
+      code: "RESCUE_BUG",
+      message: "a rescue pass threw; the next pass still runs",
+      error,
+      bug: true,
     });
   }
 

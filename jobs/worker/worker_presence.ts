@@ -38,7 +38,15 @@ export class WorkerPresence {
     this.#logger = options.logger;
     this.#periodic = new Periodic(options.clock, options.intervalMs, async () => {
       await this.beat();
-    });
+    }, (error) =>
+      this.#logger.log({
+        level: "error",
+        component: "jobs.worker",
+        code: "HEARTBEAT_BUG",
+        message: "a heartbeat threw; the next one still runs",
+        error,
+        bug: true,
+      }));
   }
 
   /** Registers the worker (the first heartbeat, awaited), then beats every interval. */
