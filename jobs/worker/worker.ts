@@ -177,7 +177,6 @@ export class Worker {
         ...(identity.host === undefined ? {} : { host: identity.host }),
         ...(identity.pid === undefined ? {} : { pid: identity.pid }),
         queues: this.#queues,
-        startedAt: options.clock.now(),
       },
       intervalMs: heartbeatIntervalMs,
       ttlMs: heartbeatTtlMs,

@@ -3,7 +3,10 @@ import type { JobStore } from "../store/job_store.ts";
 import type { WorkerRegistration } from "../store/worker_registry.ts";
 import { Periodic, withinDeadline } from "./periodic.ts";
 
-/** How long a stop waits for the heartbeat under way, then for the deregistration. */
+/**
+ * How long a start waits for the first heartbeat, and a stop for the heartbeat under way, then for
+ * the deregistration.
+ */
 const stopDeadlineMs = 5_000;
 
 /**
@@ -15,25 +18,25 @@ const stopDeadlineMs = 5_000;
 export class WorkerPresence {
   readonly #store: JobStore;
   readonly #clock: Clock;
-  readonly #worker: WorkerRegistration;
+  readonly #identity: Omit<WorkerRegistration, "startedAt">;
+  #worker: WorkerRegistration | undefined;
   readonly #ttlMs: number;
   readonly #logger: Logger;
   readonly #periodic: Periodic;
   #failing = false;
-  #started = false;
 
-  /** The presence of `worker` in `store`. */
+  /** The presence of `worker` in `store` (its start time is stamped by `start()`). */
   constructor(options: {
     store: JobStore;
     clock: Clock;
-    worker: WorkerRegistration;
+    worker: Omit<WorkerRegistration, "startedAt">;
     intervalMs: number;
     ttlMs: number;
     logger: Logger;
   }) {
     this.#store = options.store;
     this.#clock = options.clock;
-    this.#worker = options.worker;
+    this.#identity = options.worker;
     this.#ttlMs = options.ttlMs;
     this.#logger = options.logger;
     this.#periodic = new Periodic(options.clock, options.intervalMs, async () => {
@@ -49,19 +52,24 @@ export class WorkerPresence {
       }));
   }
 
-  /** Registers the worker (the first heartbeat, awaited), then beats every interval. */
+  /**
+   * Registers the worker, started now (the first heartbeat, awaited up to `stopDeadlineMs` of the
+   * clock's time: a store that does not answer does not hold the start), then beats every interval.
+   */
   async start(): Promise<void> {
-    if (this.#store.workerHeartbeat === undefined) return;
-    this.#started = true;
-    await this.beat();
+    if (this.#store.workerHeartbeat === undefined || this.#worker !== undefined) return;
+    this.#worker = { ...this.#identity, startedAt: this.#clock.now() };
+    await withinDeadline(this.#clock, stopDeadlineMs, this.beat());
     this.#periodic.start({ delayed: true });
   }
 
   /** One heartbeat now; answers whether the store took it. */
   async beat(): Promise<boolean> {
+    const worker = this.#worker;
+    if (worker === undefined) return false;
     try {
       await this.#store.workerHeartbeat?.({
-        worker: this.#worker,
+        worker,
         now: this.#clock.now(),
         ttlMs: this.#ttlMs,
       });
@@ -91,10 +99,11 @@ export class WorkerPresence {
    */
   async stop(): Promise<void> {
     await this.#periodic.stop(stopDeadlineMs);
-    if (!this.#started || this.#store.workerDeregister === undefined) return;
-    this.#started = false;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker === undefined || this.#store.workerDeregister === undefined) return;
     let failure: unknown;
-    const deregistered = this.#store.workerDeregister({ id: this.#worker.id }).catch((error) => {
+    const deregistered = this.#store.workerDeregister({ id: worker.id }).catch((error) => {
       failure = error ?? new Error("deregister failed");
     });
     const ended = await withinDeadline(this.#clock, stopDeadlineMs, deregistered);
@@ -116,7 +125,7 @@ export class WorkerPresence {
       component: "jobs.worker",
       code,
       message,
-      details: { worker: this.#worker.id },
+      details: { worker: this.#identity.id },
       ...(error === undefined ? {} : { error }),
     });
   }
