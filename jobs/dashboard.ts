@@ -14,3 +14,4 @@ export type { DashboardEventOptions } from "./dashboard/events.ts";
 export { jobsDashboardPagePolicy } from "./dashboard/page_routes.ts";
 export type { ScheduledJobView } from "./dashboard/schedules.ts";
 export type { OutboxBacklogView } from "./dashboard/outbox_backlog.ts";
+export type { WorkerJobView, WorkersView, WorkerView } from "./dashboard/workers.ts";

@@ -5,6 +5,7 @@ import {
   type CompositionRoot,
   type Duration,
   JobQueue,
+  type Logger,
   toMilliseconds,
 } from "@kit/kernel";
 import { backgroundJobDeclarations, jobSettingsOf } from "./declaration/background.ts";
@@ -15,7 +16,9 @@ import type { JobStore } from "./store/job_store.ts";
 import { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 import { JobCountsGauge } from "./observability/job_counts_gauge.ts";
 import type { RunnableJob } from "./worker/run_attempt.ts";
-import { Worker } from "./worker/worker.ts";
+import { Worker, type WorkerIdentity } from "./worker/worker.ts";
+import { observeLiveWorkers } from "./worker/worker_metrics.ts";
+import { type MeterProvider, metrics } from "@opentelemetry/api";
 
 /** The options of {@linkcode jobsPlugin}. */
 export interface JobsPluginOptions<S extends JobStore = JobStore> {
@@ -51,6 +54,24 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
    * providers).
    */
   readonly telemetry?: JobTelemetryOptions;
+  /**
+   * Who this process's worker is in the store's registry of live workers (the entry point gives
+   * `host: Deno.hostname()`, `pid: Deno.pid`; the id defaults to a random UUID), and how it keeps
+   * itself live: a heartbeat every `heartbeatInterval` (default 10 s), live `heartbeatTtl` after
+   * each (default 30 s); the rescuer of ended leases passes every `rescueInterval` (default 30 s).
+   */
+  readonly worker?: WorkerIdentity & {
+    readonly heartbeatInterval?: Duration;
+    readonly heartbeatTtl?: Duration;
+    readonly rescueInterval?: Duration;
+  };
+  /** Where the worker's heartbeat and rescuer lines go (default `consoleLogger()`). */
+  readonly logger?: Logger;
+  /**
+   * The provider of the meter `kit` (`kit.jobs.leases.expired`, `kit.workers.live`); default the
+   * global one.
+   */
+  readonly meterProvider?: MeterProvider;
 }
 
 /** What the jobs plugin adds to the application (`application.backgroundJobs`). */
@@ -121,7 +142,16 @@ export function jobsPlugin<S extends JobStore>(
         everyMs: declared.metadata.everyMs,
       }));
       root.container.register(ScheduledJobs, { useValue: schedule }, "the background-jobs plugin");
+      const meter = (options.meterProvider ?? metrics).getMeter("kit");
+      const presence = options.worker ?? {};
       const worker = new Worker({
+        identity: {
+          ...(presence.id === undefined ? {} : { id: presence.id }),
+          ...(presence.host === undefined ? {} : { host: presence.host }),
+          ...(presence.pid === undefined ? {} : { pid: presence.pid }),
+        },
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+        meter,
         store: options.store,
         clock: root.clock,
         jobs,
@@ -133,8 +163,12 @@ export function jobsPlugin<S extends JobStore>(
           ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
           pollIntervalMs: toMilliseconds(options.pollInterval ?? "1s"),
           graceMs: toMilliseconds(options.grace ?? "30s"),
+          heartbeatIntervalMs: toMilliseconds(presence.heartbeatInterval ?? "10s"),
+          heartbeatTtlMs: toMilliseconds(presence.heartbeatTtl ?? "30s"),
+          rescueIntervalMs: toMilliseconds(presence.rescueInterval ?? "30s"),
         },
       });
+      observeLiveWorkers({ store: options.store, clock: root.clock, meter, queues: worker.queues });
       const queue = new BackgroundJobs({
         store: options.store,
         clock: root.clock,

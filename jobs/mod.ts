@@ -60,6 +60,16 @@ export {
   type JobAttemptOutcome,
   truncateAttemptMessage,
 } from "./store/job_attempts.ts";
+export {
+  attemptsExhaustedCode,
+  attemptsExhaustedMessage,
+  checkWorkerHeartbeat,
+  type JobRescueParams,
+  type LiveWorker,
+  type RescuedJob,
+  type WorkerHeartbeatParams,
+  type WorkerRegistration,
+} from "./store/worker_registry.ts";
 export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
 export { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 export {
@@ -69,7 +79,13 @@ export {
   WorkerStoppedError,
 } from "./worker/job_errors.ts";
 export type { AttemptOutcome, AttemptResult } from "./worker/run_attempt.ts";
-export { type AttemptListener, Worker, type WorkerSettings } from "./worker/worker.ts";
+export {
+  type AttemptListener,
+  Worker,
+  type WorkerIdentity,
+  type WorkerSettings,
+} from "./worker/worker.ts";
+export { Rescuer } from "./worker/rescuer.ts";
 export { type BackgroundJobsApi, jobsPlugin, type JobsPluginOptions } from "./jobs_plugin.ts";
 export { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 export { Scheduled, type ScheduledOptions, type ScheduledTick } from "./declaration/scheduled.ts";

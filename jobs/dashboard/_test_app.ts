@@ -11,11 +11,12 @@ import {
   composeApplication,
   type Module,
   type Outbox,
+  type TransactionManager,
   UnauthorizedError,
   userActor,
 } from "@kit/kernel";
 import { type Authenticator, httpPlugin } from "@kit/http";
-import { InMemoryJobStore, jobsPlugin, type NewJob } from "../mod.ts";
+import { InMemoryJobStore, jobsPlugin, type JobStore, type NewJob } from "../mod.ts";
 import { type DashboardEventOptions, jobsDashboard } from "../dashboard.ts";
 
 /** Identifies callers from `authorization: Bearer id;role,role;tenant` (a stand-in for a JWT). */
@@ -58,7 +59,10 @@ export function job(overrides: Partial<NewJob> = {}): NewJob {
   };
 }
 
-/** The dashboard's application: its store, a caller, a way to make dead jobs. */
+/**
+ * The dashboard's application: its store (in memory unless one is given; typed as the in-memory
+ * one, whose methods every built-in store has), a caller, a way to make dead jobs.
+ */
 // deno-lint-ignore explicit-module-boundary-types
 export function dashboardApp(
   options: {
@@ -66,9 +70,11 @@ export function dashboardApp(
     modules?: readonly Module[];
     clock?: Clock;
     outbox?: Outbox;
+    store?: JobStore;
+    transactions?: TransactionManager;
   } = {},
 ) {
-  const store = new InMemoryJobStore();
+  const store = (options.store ?? new InMemoryJobStore()) as InMemoryJobStore;
   const dashboard = jobsDashboard({
     prefix: "/ops/jobs",
     store,
@@ -78,6 +84,7 @@ export function dashboardApp(
   const application = composeApplication({
     modules: [...(options.modules ?? []), dashboard.module],
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.transactions === undefined ? {} : { transactions: options.transactions }),
     accessPolicy: accessPolicy({
       grants: {
         operator: [dashboard.permissions["jobs.read"], dashboard.permissions["jobs.operate"]],

@@ -20,6 +20,7 @@ import {
   ReadJobPage,
   ReadOutboxBacklog,
   ReadScheduledJobs,
+  ReadWorkers,
   ReviveDeadJobs,
   type RevivedJobs,
   ReviveJob,
@@ -29,7 +30,8 @@ import { readSchedules, type ScheduledJobView } from "./schedules.ts";
 import { type OutboxBacklogView, readOutboxBacklog } from "./outbox_backlog.ts";
 import { ScheduledJobs, type ScheduleEntry } from "../worker/scheduler.ts";
 import { dashboardReach } from "./reach.ts";
-import type { JobActivityWindow } from "./messages.ts";
+import type { DashboardJobView, JobActivityWindow } from "./messages.ts";
+import { readWorkers, workerGone, type WorkersView } from "./workers.ts";
 
 /** The buckets of the activity the dashboard charts: the last hour, a minute each. */
 export const activityBuckets = 60;
@@ -95,8 +97,16 @@ export function dashboardHandlers(store: JobStore, outbox?: Outbox): readonly Da
     }
   }
   class ReadJobHandler {
-    handle(query: ReadJob): Promise<JobView> {
-      return view(query.jobId);
+    constructor(private readonly clock: Clock) {}
+    async handle(query: ReadJob): Promise<DashboardJobView> {
+      const job = await view(query.jobId);
+      return (await workerGone(store, job, this.clock.now())) ? { ...job, workerGone: true } : job;
+    }
+  }
+  class ReadWorkersHandler {
+    constructor(private readonly clock: Clock) {}
+    handle(_query: ReadWorkers): Promise<WorkersView> {
+      return readWorkers(store, this.clock.now(), dashboardReach());
     }
   }
   class CancelJobHandler {
@@ -195,7 +205,8 @@ export function dashboardHandlers(store: JobStore, outbox?: Outbox): readonly Da
     { message: ReadJobCounts, handler: ReadJobCountsHandler, deps: [] },
     { message: ReadJobPage, handler: ReadJobPageHandler, deps: [] },
     { message: ReadJobActivity, handler: ReadJobActivityHandler, deps: [Clock] },
-    { message: ReadJob, handler: ReadJobHandler, deps: [] },
+    { message: ReadJob, handler: ReadJobHandler, deps: [Clock] },
+    { message: ReadWorkers, handler: ReadWorkersHandler, deps: [Clock] },
     { message: CancelJob, handler: CancelJobHandler, deps: [JobQueue] },
     { message: ReviveJob, handler: ReviveJobHandler, deps: [JobQueue] },
     { message: ReviveDeadJobs, handler: ReviveDeadJobsHandler, deps: [JobQueue] },

@@ -1,6 +1,6 @@
 import { queuedJobStatuses } from "@kit/kernel";
 import { z } from "zod";
-import type { JobView } from "../store/job_reads.ts";
+import type { DashboardJobView } from "./messages.ts";
 import { jobAttemptOutcomes } from "../store/job_attempts.ts";
 
 /** One ended attempt of a job, as the job page's JSON answers it. */
@@ -36,6 +36,13 @@ export const jobJson = z.object({
   traceId: z.string().optional(),
   // Any JSON value; not `z.json()`, whose recursive schema the OpenAPI document cannot resolve.
   checkpoint: z.unknown().optional().meta({ description: "The job's last checkpoint (JSON)" }),
+  workerId: z.string().optional().meta({
+    description: "The worker that holds the job (running) or last held it",
+  }),
+  workerGone: z.boolean().optional().meta({
+    description:
+      "True when the job is running and its worker's heartbeat expired: the rescuer returns it to waiting once its lease ends (the job page only)",
+  }),
   attemptHistory: z.array(jobAttemptJson).optional().meta({
     description: "The job's last 20 ended attempts, oldest first (the job page only)",
   }),
@@ -48,7 +55,7 @@ export type JobJson = z.infer<typeof jobJson>;
  * Writes a job as the dashboard answers it; its checkpoint and attempt history only for the job
  * page (`detail`), never in pages of jobs.
  */
-export function toJobJson(job: JobView, options: { detail?: boolean } = {}): JobJson {
+export function toJobJson(job: DashboardJobView, options: { detail?: boolean } = {}): JobJson {
   const traceId = job.traceparent?.split("-")[1];
   return {
     id: job.id,
@@ -70,6 +77,8 @@ export function toJobJson(job: JobView, options: { detail?: boolean } = {}): Job
     actor: { kind: job.actor.kind, id: job.actor.id },
     correlationId: job.correlationId,
     ...(traceId === undefined ? {} : { traceId }),
+    ...(job.workerId === undefined ? {} : { workerId: job.workerId }),
+    ...(job.workerGone === true ? { workerGone: true } : {}),
     ...(options.detail === true && job.checkpoint !== undefined
       ? { checkpoint: job.checkpoint }
       : {}),

@@ -56,7 +56,8 @@ export interface JobsDashboard {
  * status, each queue's activity of the last hour minute by minute (`GET <prefix>/activity`:
  * jobs succeeded, attempts failed, jobs dead), pages of
  * jobs searched by name, subject, id and error code (keyset cursor), one job with its progress
- * and checkpoint, the actions cancel, revive, revive the dead of a queue, purge, the scheduled
+ * and checkpoint (and whether its worker is gone), the live workers with the jobs each holds and
+ * the running jobs whose worker is gone (`GET <prefix>/workers`), the actions cancel, revive, revive the dead of a queue, purge, the scheduled
  * jobs with their last and next ticks (`GET <prefix>/schedules`) and running one now
  * (`POST <prefix>/schedules/:name/run`), and, given the `outbox`, its undelivered events by
  * handler (`GET <prefix>/outbox`). Every route
@@ -87,6 +88,7 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
       messages.ReadJobActivity,
       messages.ReadJobPage,
       messages.ReadJob,
+      messages.ReadWorkers,
       messages.CancelJob,
       messages.ReviveJob,
       messages.ReviveDeadJobs,

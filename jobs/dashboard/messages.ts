@@ -10,6 +10,7 @@ import type { QueuedJobStatus } from "@kit/kernel";
 import { jobsPermissions } from "./permissions.ts";
 import type { ScheduledJobView } from "./schedules.ts";
 import type { OutboxBacklogView } from "./outbox_backlog.ts";
+import type { WorkersView } from "./workers.ts";
 
 /** Reads each queue's jobs by status (`jobs.read`). */
 @Requires(jobsPermissions["jobs.read"])
@@ -60,11 +61,17 @@ export class ReadJobPage extends AuthorizedQuery<JobPage> {
   }
 }
 
-/** Reads one job, all but its payload (`jobs.read`). */
+/** A job as the dashboard shows it: its view, and whether its worker is gone. */
+export type DashboardJobView = JobView & {
+  /** True when it is running and its worker's heartbeat expired (it will be rescued). */
+  readonly workerGone?: boolean;
+};
+
+/** Reads one job, all but its payload, and whether its worker is gone (`jobs.read`). */
 @Requires(jobsPermissions["jobs.read"], {
   resource: (query: ReadJob) => ({ type: "job", id: query.jobId }),
 })
-export class ReadJob extends AuthorizedQuery<JobView> {
+export class ReadJob extends AuthorizedQuery<DashboardJobView> {
   /** The query of the actor for the job. */
   constructor(actor: Actor, readonly jobId: string) {
     super(actor);
@@ -153,6 +160,18 @@ export class RunScheduledJob extends AuthorizedCommand<string> {
  */
 @Requires(jobsPermissions["jobs.read"])
 export class ReadOutboxBacklog extends AuthorizedQuery<readonly OutboxBacklogView[]> {
+  /** The query of the actor. */
+  constructor(actor: Actor) {
+    super(actor);
+  }
+}
+
+/**
+ * Reads the live workers (heartbeat not expired) with the running jobs each holds, and the
+ * running jobs whose worker is gone (`jobs.read`; the jobs of the tenants the work reaches).
+ */
+@Requires(jobsPermissions["jobs.read"])
+export class ReadWorkers extends AuthorizedQuery<WorkersView> {
   /** The query of the actor. */
   constructor(actor: Actor) {
     super(actor);

@@ -193,3 +193,59 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name:
+    "the page lists the live workers with the jobs each holds, and says a running job's worker is gone",
+  ignore: missing && !ci,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const clock = new TestClock("2026-05-01T08:00:00Z");
+    const { store, fetch, dashboard } = dashboardApp({ clock });
+    const now = clock.now();
+    await store.workerHeartbeat({
+      worker: { id: "w-live", host: "box-1", pid: 7, queues: ["scheduling"], startedAt: now },
+      now,
+      ttlMs: 60_000,
+    });
+    await store.workerHeartbeat({
+      worker: { id: "w-killed", queues: ["scheduling"], startedAt: now },
+      now,
+      ttlMs: 1_000,
+    });
+    const held = job();
+    const orphan = job();
+    for (const [j, workerId] of [[held, "w-live"], [orphan, "w-killed"]] as const) {
+      await store.jobInsert({ job: j });
+      await store.jobClaim({
+        queue: "scheduling",
+        limit: 1,
+        now,
+        leases: {},
+        defaultLeaseMs: 60_000,
+        workerId,
+      });
+    }
+    clock.advance(5_000);
+    await onDashboardPage(fetch, dashboard, async (page) => {
+      const worker = page.locator('#workers [data-worker="w-live"]');
+      await worker.waitFor();
+      const cells = await worker.locator("td").allInnerTexts();
+      assert.deepEqual([cells[0], cells[1], cells[2], cells[5]], [
+        "box-1",
+        "7",
+        "scheduling",
+        held.name,
+      ]);
+      assert.equal(await page.locator('#workers [data-worker="w-killed"]').count(), 0);
+      const gone = page.locator(`#workers [data-orphaned-job="${orphan.id}"]`);
+      await gone.waitFor();
+      assert.match(await gone.innerText(), /worker w-killed gone/);
+      await gone.getByRole("link").click();
+      const said = page.locator("[data-worker-gone]");
+      await said.waitFor();
+      assert.match(await said.innerText(), /w-killed — gone/);
+    });
+  },
+});

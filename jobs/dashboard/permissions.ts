@@ -1,8 +1,8 @@
 import { definePermissions, type Permission } from "@kit/kernel";
 
 /**
- * The permissions of the jobs dashboard: `jobs.read` to see queues, jobs, scheduled jobs and the
- * outbox's backlog, `jobs.operate` to act (cancel, revive, purge, run a scheduled job now). Grant them to roles like a context's own.
+ * The permissions of the jobs dashboard: `jobs.read` to see queues, jobs, live workers, scheduled
+ * jobs and the outbox's backlog, `jobs.operate` to act (cancel, revive, purge, run a scheduled job now). Grant them to roles like a context's own.
  *
  * @example
  * ```ts ignore
@@ -15,7 +15,7 @@ export const jobsPermissions: {
 } = definePermissions("jobs", {
   "jobs.read": {
     description:
-      "See the queues, jobs, scheduled jobs and outbox backlog of the tenants the work reaches",
+      "See the queues, jobs, live workers, scheduled jobs and outbox backlog of the tenants the work reaches",
   },
   "jobs.operate": {
     description:

@@ -13,11 +13,13 @@ import {
   ReadJobPage,
   ReadOutboxBacklog,
   ReadScheduledJobs,
+  ReadWorkers,
   ReviveDeadJobs,
   ReviveJob,
   RunScheduledJob,
 } from "./messages.ts";
 import type { ScheduledJobView } from "./schedules.ts";
+import { toWorkersJson, workersBody } from "./workers_json.ts";
 
 /** A 200 answer with its body. */
 const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });
@@ -271,6 +273,19 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
       ok(toJobJson(
         await context.queries.execute(new ReadJob(context.execution.actor, params.jobId)),
         { detail: true },
+      ))),
+    defineRoute({
+      ...operation(
+        "GET",
+        path("/workers"),
+        "jobsDashboardWorkers",
+        ReadWorkers,
+        "The live workers (heartbeat not expired) with the running jobs each holds, and the running jobs whose worker is gone",
+      ),
+      responses: { 200: { description: "The workers, oldest first", body: workersBody } },
+    }, async ({ context }) =>
+      ok(toWorkersJson(
+        await context.queries.execute(new ReadWorkers(context.execution.actor)),
       ))),
     jobAction(path, common, {
       piece: "cancellation",

@@ -291,6 +291,18 @@ export class OutboxJobStore implements Contract.JobStore {
   /** The inner store's wake-up, when it has one. */
   jobListen?: (onJob: (queue: string) => void) => Promise<() => Promise<void>> = (onJob) =>
     this.#inner.jobListen!(onJob);
+
+  /** The inner store's registry of workers and rescue of ended leases (none when it has none). */
+  workerHeartbeat: Contract.JobStore["workerHeartbeat"] = async (p) =>
+    await this.#inner.workerHeartbeat?.(p);
+  /** See `JobStore.workerDeregister`. */
+  workerDeregister: Contract.JobStore["workerDeregister"] = async (p) =>
+    await this.#inner.workerDeregister?.(p);
+  /** See `JobStore.workerList`. */
+  workerList: Contract.JobStore["workerList"] = async (p) =>
+    await this.#inner.workerList?.(p) ?? [];
+  /** See `JobStore.jobRescue`. */
+  jobRescue: Contract.JobStore["jobRescue"] = async (p) => await this.#inner.jobRescue?.(p) ?? [];
 }
 
 type SerializedJob = Omit<Contract.NewJob, "runAt" | "createdAt"> & {

@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 import { type Migration, type MigrationMismatchPolicy, runMigrations } from "@kit/kernel/postgres";
 
-/** The numbered migrations of the `background_jobs` table. */
+/** The numbered migrations of the `background_jobs` table and the registry of workers. */
 export const jobMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -71,6 +71,24 @@ create index if not exists background_jobs_failed
     sql: `
 alter table background_jobs add column if not exists attempt_history jsonb not null default '[]';
 alter table background_jobs add column if not exists attempt_started_at timestamptz;
+`,
+  },
+  {
+    // The registry of live workers (workerHeartbeat, workerList): a row per worker process,
+    // upserted by its heartbeat, deleted when it stops or, once expired, by any heartbeat; and
+    // the worker that holds or last held each job (set by the claims).
+    version: 5,
+    sql: `
+alter table background_jobs add column if not exists worker_id text;
+create table if not exists background_job_workers (
+  id text primary key,
+  host text,
+  pid integer,
+  queues jsonb not null,
+  started_at timestamptz not null,
+  heartbeat_at timestamptz not null,
+  expires_at timestamptz not null
+);
 `,
   },
 ];

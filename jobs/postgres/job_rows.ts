@@ -125,7 +125,8 @@ export function storedJobOf(row: JobRow, statement: string): StoredJob {
 }
 
 /**
- * A claimed job, from a row of the claim statements (every column, the lease token set).
+ * A claimed job, from a row of the claim statements (every column, the lease token set, and
+ * `lease_ended` when the claim answers it).
  *
  * @param row A row answered by a claim.
  * @param statement The claim that answered it.
@@ -133,7 +134,12 @@ export function storedJobOf(row: JobRow, statement: string): StoredJob {
 export function claimedJobOf(row: JobRow, statement: string): ClaimedJob {
   const read = new JobRowReader(row, statement);
   const job = storedJobFrom(read, read.json("payload"));
-  return { ...job, attempt: job.attempts, leaseToken: read.text("lease_token") };
+  return {
+    ...job,
+    attempt: job.attempts,
+    leaseToken: read.text("lease_token"),
+    ...(row.lease_ended === true ? { leaseEnded: true } : {}),
+  };
 }
 
 /**
@@ -207,6 +213,7 @@ function storedJobFrom(read: JobRowReader, payload: JsonValue): StoredJob {
   const lastErrorCode = read.optionalText("last_error_code");
   const lastErrorAt = read.optionalDate("last_error_at");
   const finishedAt = read.optionalDate("finished_at");
+  const workerId = read.optionalText("worker_id");
   return {
     id: read.text("id"),
     name: read.text("name"),
@@ -230,5 +237,6 @@ function storedJobFrom(read: JobRowReader, payload: JsonValue): StoredJob {
     ...(lastErrorCode === undefined ? {} : { lastErrorCode }),
     ...(lastErrorAt === undefined ? {} : { lastErrorAt }),
     ...(finishedAt === undefined ? {} : { finishedAt }),
+    ...(workerId === undefined ? {} : { workerId }),
   };
 }

@@ -26,6 +26,7 @@ const row = {
   last_error_at: null,
   created_at: at,
   finished_at: null,
+  worker_id: null,
 };
 
 Deno.test("claimedJobOf() reads a claimed row, its nulls left out", () => {

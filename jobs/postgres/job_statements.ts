@@ -12,6 +12,8 @@
 import type postgres from "postgres";
 import type { QueuedJobStatus } from "@kit/kernel";
 import type { NewJob, TenantReach } from "../store/job_store.ts";
+import type { WorkerHeartbeatParams } from "../store/worker_registry.ts";
+import { attemptsExhaustedCode, attemptsExhaustedMessage } from "../store/worker_registry.ts";
 import {
   jobAttemptHistoryLimit,
   type JobAttemptOutcome,
@@ -51,6 +53,7 @@ export const jobColumns: readonly string[] = [
   "last_error_at",
   "created_at",
   "finished_at",
+  "worker_id",
 ];
 
 const columns = jobColumns.join(", ");
@@ -71,6 +74,8 @@ export interface ClaimStatementParams {
   readonly leases: Readonly<Record<string, number>>;
   /** Lease length in ms of a name not in `leases`. */
   readonly defaultLeaseMs: number;
+  /** The claiming worker, kept in `worker_id`. */
+  readonly workerId?: string | undefined;
 }
 
 /**
@@ -205,7 +210,9 @@ export function findJobsByKeys(
 function claimSet(sql: Sql, params: ClaimStatementParams): postgres.PendingQuery<postgres.Row[]> {
   const { now, defaultLeaseMs } = params;
   const leases = sql.json(params.leases as postgres.JSONValue);
+  const workerId = params.workerId ?? null;
   return sql`status = 'running', attempts = j.attempts + 1, attempt_started_at = ${now},
+      worker_id = ${workerId}::text,
       lease_token = gen_random_uuid()::text,
       lease_expires_at = ${now}::timestamptz + make_interval(secs =>
         coalesce((${leases}::jsonb ->> j.name)::numeric, ${defaultLeaseMs}) / 1000.0)`;
@@ -283,14 +290,15 @@ export function claimDueJobs(sql: Sql, params: ClaimStatementParams): Statement 
  *
  * @param sql The client.
  * @param params The queue, limit, instant and leases.
- * @returns The pending statement: every column of each claimed job (`jobColumns`).
+ * @returns The pending statement: every column of each claimed job (`jobColumns`), and
+ * `lease_ended`: true for a job taken over from an attempt whose lease ended.
  */
 export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams): Statement {
   const { queue, limit, now } = params;
   const set = claimSet(sql, params);
   const returned = sql.unsafe(claimedColumns);
-  const exhaustedCode = "ATTEMPTS_EXHAUSTED";
-  const exhaustedMessage = "The lease of the last attempt ended";
+  const exhaustedCode = attemptsExhaustedCode;
+  const exhaustedMessage = attemptsExhaustedMessage;
   const died = appendedHistory(sql, {
     outcome: "dead",
     now,
@@ -324,15 +332,120 @@ export function claimJobsWithEndedLeases(sql: Sql, params: ClaimStatementParams)
       limit ${limit}
       for update skip locked
     ), picked as (
-      select id from (select * from due union all select * from expired) c
+      select id, ended from (
+        select id, run_at, false as ended from due
+        union all select id, run_at, true from expired
+      ) c
       order by run_at, id
       limit ${limit}
     )
     update background_jobs j
     set ${set},
-      attempt_history = case when j.status = 'running' then ${expired} else j.attempt_history end
+      attempt_history = case when picked.ended then ${expired} else j.attempt_history end
     from picked where j.id = picked.id
-    returning ${returned}`;
+    returning ${returned}, picked.ended as lease_ended`;
+}
+
+/**
+ * Takes back, of every queue, up to `limit` running jobs whose lease ended, oldest lease first:
+ * waiting again (its due time kept, the attempt appended to `attempt_history` as `expired`), or
+ * dead with `ATTEMPTS_EXHAUSTED` when it was the last attempt (as `claimJobsWithEndedLeases`).
+ *
+ * Locks: `for update skip locked` on the picked rows, so that rescues in many processes at once,
+ * and claims, never take one job twice nor wait on each other. Index: `background_jobs_leased`
+ * `(queue, lease_expires_at) where status = 'running'`: a scan of the running rows only.
+ *
+ * @param sql The client.
+ * @param params The instant and the most jobs to rescue.
+ * @returns The pending statement: a row `{ id, queue, status }` per rescued job.
+ */
+export function rescueJobs(sql: Sql, params: { now: Date; limit: number }): Statement {
+  const { now, limit } = params;
+  const died = appendedHistory(sql, {
+    outcome: "dead",
+    now,
+    errorCode: attemptsExhaustedCode,
+    errorMessage: attemptsExhaustedMessage,
+  });
+  const expired = appendedHistory(sql, { outcome: "expired", now });
+  const code = attemptsExhaustedCode;
+  const message = attemptsExhaustedMessage;
+  return sql`
+    with ended as (
+      select id, attempts >= max_attempts as exhausted from background_jobs
+      where status = 'running' and lease_expires_at <= ${now}
+      order by lease_expires_at, id
+      limit ${limit}
+      for update skip locked
+    )
+    update background_jobs j
+    set status = case when ended.exhausted then 'dead' else 'waiting' end,
+      finished_at = case when ended.exhausted then ${now}::timestamptz end,
+      lease_token = null, lease_expires_at = null,
+      last_error_code = case when ended.exhausted then ${code}::text else j.last_error_code end,
+      last_error_message = case when ended.exhausted then ${message}::text
+        else j.last_error_message end,
+      last_error_at = case when ended.exhausted then ${now}::timestamptz else j.last_error_at end,
+      attempt_history = case when ended.exhausted then ${died} else ${expired} end
+    from ended where j.id = ended.id
+    returning j.id, j.queue, j.status`;
+}
+
+/**
+ * Registers a worker or refreshes its registration (an upsert on the primary key), and deletes
+ * the registrations that expired.
+ *
+ * Locks: the worker's row, and the expired rows not locked already (`skip locked`: two
+ * heartbeats never wait on each other's cleanup). Reads the small table whole.
+ *
+ * @param sql The client.
+ * @param params The worker, the instant and the ttl.
+ * @returns The pending statement: no rows.
+ */
+export function heartbeatWorker(sql: Sql, params: WorkerHeartbeatParams): Statement {
+  const { worker, now } = params;
+  const { id, startedAt } = worker;
+  const host = worker.host ?? null;
+  const pid = worker.pid ?? null;
+  const queues = JSON.stringify([...worker.queues].sort());
+  const expiresAt = new Date(now.getTime() + params.ttlMs);
+  return sql`
+    with forgotten as (
+      delete from background_job_workers where id in (
+        select id from background_job_workers where expires_at <= ${now} and id <> ${id}
+        for update skip locked)
+    )
+    insert into background_job_workers
+      (id, host, pid, queues, started_at, heartbeat_at, expires_at)
+    values (${id}, ${host}, ${pid}, ${queues}::text::jsonb, ${startedAt}, ${now}, ${expiresAt})
+    on conflict (id) do update set host = excluded.host, pid = excluded.pid,
+      queues = excluded.queues, started_at = excluded.started_at,
+      heartbeat_at = excluded.heartbeat_at, expires_at = excluded.expires_at`;
+}
+
+/**
+ * Forgets a worker. Locks its row. Index: the primary key.
+ *
+ * @param sql The client.
+ * @param id The worker.
+ * @returns The pending statement: no rows.
+ */
+export function deregisterWorker(sql: Sql, id: string): Statement {
+  return sql`delete from background_job_workers where id = ${id}`;
+}
+
+/**
+ * The workers live at an instant, oldest first. Reads the small table; locks nothing.
+ *
+ * @param sql The client.
+ * @param now The instant.
+ * @returns The pending statement: a row per live worker.
+ */
+export function listWorkers(sql: Sql, now: Date): Statement {
+  return sql`
+    select id, host, pid, queues, started_at, heartbeat_at, expires_at
+    from background_job_workers where expires_at > ${now}
+    order by started_at, id`;
 }
 
 /**

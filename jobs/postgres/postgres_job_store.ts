@@ -35,19 +35,23 @@ import {
   completeJob,
   completeJobs,
   countJobs,
+  deregisterWorker,
   failJob,
   findJob,
   findJobByKey,
   findJobsByKeys,
+  heartbeatWorker,
   insertJob,
   insertJobs,
   jobActivity,
   jobsChannel,
   listJobs,
+  listWorkers,
   pageJobs,
   purgeFinishedJobs,
   releaseJob,
   reportJob,
+  rescueJobs,
   retryDeadJob,
   viewJob,
 } from "./job_statements.ts";
@@ -59,6 +63,13 @@ import {
   queuedJobOf,
   storedJobOf,
 } from "./job_rows.ts";
+import {
+  checkWorkerHeartbeat,
+  type JobRescueParams,
+  type LiveWorker,
+  type RescuedJob,
+  type WorkerHeartbeatParams,
+} from "../store/worker_registry.ts";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
@@ -174,6 +185,52 @@ export class PostgresJobStore implements JobStore {
     this.#sweptAt.set(params.queue, params.now.getTime());
     const rows = await claimJobsWithEndedLeases(this.#sql, params);
     return rows.map((row) => claimedJobOf(row, "claimJobsWithEndedLeases")).sort(byDue);
+  }
+
+  /**
+   * Takes back running jobs whose lease ended, of every queue, in one statement
+   * (`for update skip locked`: safe to run from every worker process at once).
+   */
+  async jobRescue(params: JobRescueParams): Promise<readonly RescuedJob[]> {
+    const rows = await rescueJobs(this.#sql, params);
+    return rows.map((row) => {
+      const read = new JobRowReader(row, "rescueJobs");
+      return {
+        id: read.text("id"),
+        queue: read.text("queue"),
+        outcome: read.status() === "dead" ? "dead" : "waiting",
+      };
+    });
+  }
+
+  /** Registers the worker or refreshes it (table `background_job_workers`, migration 5). */
+  async workerHeartbeat(params: WorkerHeartbeatParams): Promise<void> {
+    checkWorkerHeartbeat(params);
+    await heartbeatWorker(this.#sql, params);
+  }
+
+  /** Forgets the worker. */
+  async workerDeregister(params: { id: string }): Promise<void> {
+    await deregisterWorker(this.#sql, params.id);
+  }
+
+  /** The workers live at `now`, oldest first. */
+  async workerList(params: { now: Date }): Promise<readonly LiveWorker[]> {
+    return (await listWorkers(this.#sql, params.now)).map((row) => {
+      const read = new JobRowReader(row, "listWorkers");
+      const host = read.optionalText("host");
+      const pid = read.optionalInteger("pid");
+      const queues = read.json("queues");
+      return {
+        id: read.text("id"),
+        ...(host === undefined ? {} : { host }),
+        ...(pid === undefined ? {} : { pid }),
+        queues: Array.isArray(queues) ? queues.map(String) : [],
+        startedAt: read.date("started_at"),
+        heartbeatAt: read.date("heartbeat_at"),
+        expiresAt: read.date("expires_at"),
+      };
+    });
   }
 
   /** Marks the attempt's job succeeded. */

@@ -2,6 +2,7 @@
  * The Lua scripts of the Redis job store, one per operation, each atomic. Keys (under a prefix):
  * `job:<id>` (hash), `waiting:<queue>` (sorted by due time), `running:<queue>` (sorted by lease
  * end), `finished` (sorted by finish time), `all` (sorted by creation), `idem:<name,tenant,key>`,
+ * `queues` (a set of every queue that had a job: the rescue reads their `running:` sets),
  * `activity:<minute>` (a hash per minute, kept 25 hours: field `[kind, tenant, queue]` in
  * JSON, kind `succeeded`, `failed` or `dead`, value that minute's count; `jobActivity` reads it),
  * and `attempts:<id>` (a list of the job's last attempts that did not succeed, each JSON
@@ -12,10 +13,12 @@
  * Hash fields: n name, q queue, p payload, a actor, t tenant, c correlation, tp traceparent,
  * s subject, k idempotency key, ik its key under idem:, st status, at attempts, mx max attempts, r due (ms), lt lease
  * token, le lease end (ms), d progress done, tt progress total, cp checkpoint, ec/em last error,
- * ea its time (ms), ca created (ms), fa finished (ms), sa the current attempt's start (ms).
+ * ea its time (ms), ca created (ms), fa finished (ms), sa the current attempt's start (ms),
+ * w the worker that holds or last held it.
  */
 import { RedisScript } from "./redis_scripting.ts";
 import { jobAttemptHistoryLimit } from "../store/job_attempts.ts";
+import { attemptsExhaustedCode, attemptsExhaustedMessage } from "../store/worker_registry.ts";
 
 /** How long a minute's activity counters are kept: 25 hours, in seconds (a day can be charted). */
 export const activityTtlSeconds = 90_000;
@@ -55,6 +58,20 @@ local function reaches(key, tenants)
 end
 `;
 
+/** Ends a running job whose last attempt's lease ended: dead with `ATTEMPTS_EXHAUSTED`. */
+const exhausted = `
+local function exhausted(p, key, id, q, now)
+  redis.call('HSET', key, 'st', 'dead', 'fa', ms(now), 'ec', '${attemptsExhaustedCode}',
+    'em', '${attemptsExhaustedMessage}', 'ea', ms(now))
+  ended(p, key, id, 'dead', now, '${attemptsExhaustedCode}', '${attemptsExhaustedMessage}')
+  redis.call('HDEL', key, 'lt', 'le')
+  redis.call('ZREM', p .. 'running:' .. q, id)
+  redis.call('ZADD', p .. 'finished', now, id)
+  count(p, key, 'failed', now)
+  count(p, key, 'dead', now)
+end
+`;
+
 /**
  * Inserts jobs, each kept once per idempotency key (a key taken earlier in the batch included)
  * and once per id (a job written already is left as it is: an outbox relay may write it twice);
@@ -83,6 +100,7 @@ while i <= #ARGV do
     redis.call('ZADD', p .. 'waiting:' .. q, due, id)
     redis.call('ZADD', p .. 'all', created, id)
     if idem ~= '' then redis.call('SET', p .. 'idem:' .. idem, id) end
+    redis.call('SADD', p .. 'queues', q)
     queues[q] = true
     out[#out + 1] = id
     out[#out + 1] = 0
@@ -99,24 +117,22 @@ for i = 2, #ARGV do out[#out + 1] = redis.call('GET', ARGV[1] .. 'idem:' .. ARGV
 return out
 `);
 
-/** Claims due jobs and jobs whose lease ended. ARGV: prefix, queue, now, limit, default lease, leases json, tokens... */
+/**
+ * Claims due jobs and jobs whose lease ended (their rows end with `leaseEnded 1`, not kept).
+ * ARGV: prefix, queue, now, limit, default lease, leases json, the claiming worker's id or '',
+ * tokens...
+ */
 export const claimScript = new RedisScript(
-  held + `
+  held + exhausted + `
 local p, q, now, limit = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local defaultLease, leases = tonumber(ARGV[5]), cjson.decode(ARGV[6])
+local defaultLease, leases, worker = tonumber(ARGV[5]), cjson.decode(ARGV[6]), ARGV[7]
+redis.call('SADD', p .. 'queues', q)
 local candidates = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', p .. 'running:' .. q, '-inf', now)) do
   local key = p .. 'job:' .. id
   local f = redis.call('HMGET', key, 'at', 'mx', 'r')
   if tonumber(f[1]) >= tonumber(f[2]) then
-    redis.call('HSET', key, 'st', 'dead', 'fa', ms(now), 'ec', 'ATTEMPTS_EXHAUSTED',
-      'em', 'The lease of the last attempt ended', 'ea', ms(now))
-    ended(p, key, id, 'dead', now, 'ATTEMPTS_EXHAUSTED', 'The lease of the last attempt ended')
-    redis.call('HDEL', key, 'lt', 'le')
-    redis.call('ZREM', p .. 'running:' .. q, id)
-    redis.call('ZADD', p .. 'finished', now, id)
-    count(p, key, 'failed', now)
-    count(p, key, 'dead', now)
+    exhausted(p, key, id, q, now)
   else
     candidates[#candidates + 1] = {tonumber(f[3]), id, false}
   end
@@ -133,11 +149,62 @@ for i = 1, math.min(limit, #candidates) do
   local key = p .. 'job:' .. id
   if waiting then redis.call('ZREM', p .. 'waiting:' .. q, id) else ended(p, key, id, 'expired', now) end
   local lease = leases[redis.call('HGET', key, 'n')] or defaultLease
-  redis.call('HSET', key, 'st', 'running', 'lt', ARGV[6 + i], 'le', ms(now + lease), 'sa', ms(now))
+  redis.call('HSET', key, 'st', 'running', 'lt', ARGV[7 + i], 'le', ms(now + lease), 'sa', ms(now))
+  if worker ~= '' then redis.call('HSET', key, 'w', worker) else redis.call('HDEL', key, 'w') end
   redis.call('HINCRBY', key, 'at', 1)
   redis.call('ZADD', p .. 'running:' .. q, now + lease, id)
-  out[#out + 1] = redis.call('HGETALL', key)
+  local row = redis.call('HGETALL', key)
+  if not waiting then
+    row[#row + 1] = 'leaseEnded'
+    row[#row + 1] = '1'
+  end
+  out[#out + 1] = row
 end
+return out
+`,
+);
+
+/**
+ * Takes back, of every queue (the set `queues`), up to `limit` running jobs whose lease ended,
+ * oldest lease first: waiting again (the attempt recorded as `expired`; the queue published as
+ * enqueued, so idle workers claim it), or dead with `ATTEMPTS_EXHAUSTED` on their last attempt.
+ * Answers `id, queue, outcome` per job, flat. ARGV: prefix, now, limit.
+ */
+export const rescueScript = new RedisScript(
+  held + exhausted + `
+local p, now, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local candidates = {}
+for _, q in ipairs(redis.call('SMEMBERS', p .. 'queues')) do
+  local leased = redis.call('ZRANGEBYSCORE', p .. 'running:' .. q, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+  for i = 1, #leased, 2 do candidates[#candidates + 1] = {tonumber(leased[i + 1]), leased[i], q} end
+end
+table.sort(candidates, function(a, b)
+  if a[1] == b[1] then return a[2] < b[2] end
+  return a[1] < b[1]
+end)
+local out, woken = {}, {}
+for i = 1, math.min(limit, #candidates) do
+  local id, q = candidates[i][2], candidates[i][3]
+  local key = p .. 'job:' .. id
+  local f = redis.call('HMGET', key, 'at', 'mx', 'r')
+  if tonumber(f[1]) >= tonumber(f[2]) then
+    exhausted(p, key, id, q, now)
+    out[#out + 1] = id
+    out[#out + 1] = q
+    out[#out + 1] = 'dead'
+  else
+    ended(p, key, id, 'expired', now)
+    redis.call('HSET', key, 'st', 'waiting')
+    redis.call('HDEL', key, 'lt', 'le')
+    redis.call('ZREM', p .. 'running:' .. q, id)
+    redis.call('ZADD', p .. 'waiting:' .. q, f[3], id)
+    woken[q] = true
+    out[#out + 1] = id
+    out[#out + 1] = q
+    out[#out + 1] = 'waiting'
+  end
+end
+for q in pairs(woken) do redis.call('PUBLISH', p .. 'enqueued', q) end
 return out
 `,
 );

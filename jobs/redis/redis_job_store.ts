@@ -30,11 +30,20 @@ import {
   purgeScript,
   releaseScript,
   reportScript,
+  rescueScript,
   retryDeadScript,
   viewScript,
 } from "./job_scripts.ts";
 import { appendAttempt, attemptHistoryOf, truncateAttemptMessage } from "../store/job_attempts.ts";
 import { activityScript, countScript, pageScript } from "./job_read_scripts.ts";
+import { deregisterScript, heartbeatScript, workersScript } from "./worker_scripts.ts";
+import {
+  checkWorkerHeartbeat,
+  type JobRescueParams,
+  type LiveWorker,
+  type RescuedJob,
+  type WorkerHeartbeatParams,
+} from "../store/worker_registry.ts";
 import {
   activityOf,
   checkJobActivityParams,
@@ -221,12 +230,93 @@ export class RedisJobStore implements JobStore {
       params.limit,
       params.defaultLeaseMs,
       JSON.stringify(params.leases),
+      params.workerId ?? "",
       ...tokens,
     ]) as string[][];
     return rows.map((row) => {
       const hash = toHash(row);
-      return { ...toStored(hash), attempt: Number(hash.at), leaseToken: hash.lt! };
+      return {
+        ...toStored(hash),
+        attempt: Number(hash.at),
+        leaseToken: hash.lt!,
+        ...(hash.leaseEnded === "1" ? { leaseEnded: true as const } : {}),
+      };
     });
+  }
+
+  /**
+   * Takes back running jobs whose lease ended, of every queue that had a job, in one script
+   * (atomic: rescues from many processes at once take each job once).
+   */
+  async jobRescue(params: JobRescueParams): Promise<readonly RescuedJob[]> {
+    const flat = await this.#run("rescue", rescueScript, [
+      this.#prefix,
+      params.now.getTime(),
+      params.limit,
+    ]) as unknown[];
+    const rescued: RescuedJob[] = [];
+    for (let i = 0; i + 2 < flat.length; i += 3) {
+      rescued.push({
+        id: String(flat[i]),
+        queue: String(flat[i + 1]),
+        outcome: String(flat[i + 2]) === "dead" ? "dead" : "waiting",
+      });
+    }
+    return rescued;
+  }
+
+  /**
+   * Registers the worker or refreshes it: `<prefix>worker:<id>`, expired by Redis twice the ttl
+   * after the heartbeat, and its expiry in `<prefix>workers`, which decides who is live.
+   */
+  async workerHeartbeat(params: WorkerHeartbeatParams): Promise<void> {
+    checkWorkerHeartbeat(params);
+    const { worker, now, ttlMs } = params;
+    const json = JSON.stringify({
+      id: worker.id,
+      ...(worker.host === undefined ? {} : { host: worker.host }),
+      ...(worker.pid === undefined ? {} : { pid: worker.pid }),
+      queues: [...worker.queues].sort(),
+      startedAt: worker.startedAt.getTime(),
+      heartbeatAt: now.getTime(),
+      expiresAt: now.getTime() + ttlMs,
+    });
+    await this.#run("heartbeat", heartbeatScript, [
+      this.#prefix,
+      worker.id,
+      json,
+      now.getTime(),
+      ttlMs,
+    ]);
+  }
+
+  /** Forgets the worker. */
+  async workerDeregister(params: { id: string }): Promise<void> {
+    await this.#run("deregister", deregisterScript, [this.#prefix, params.id]);
+  }
+
+  /** The workers live at `now`, oldest first. */
+  async workerList(params: { now: Date }): Promise<readonly LiveWorker[]> {
+    const reply = await this.#run("workers", workersScript, [
+      this.#prefix,
+      params.now.getTime(),
+    ]) as unknown[];
+    const workers: LiveWorker[] = [];
+    for (const item of reply) {
+      const w = JSON.parse(String(item)) as Record<string, unknown>;
+      workers.push({
+        id: String(w.id),
+        ...(typeof w.host === "string" ? { host: w.host } : {}),
+        ...(typeof w.pid === "number" ? { pid: w.pid } : {}),
+        queues: Array.isArray(w.queues) ? w.queues.map(String) : [],
+        startedAt: new Date(Number(w.startedAt)),
+        heartbeatAt: new Date(Number(w.heartbeatAt)),
+        expiresAt: new Date(Number(w.expiresAt)),
+      });
+    }
+    return workers.sort((a, b) =>
+      a.startedAt.getTime() - b.startedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+    );
   }
 
   /** Marks a held job succeeded. */
@@ -569,5 +659,6 @@ function toStored(h: Record<string, string>): StoredJob {
     ...(h.ec === undefined ? {} : { lastErrorCode: h.ec }),
     ...(h.ea === undefined ? {} : { lastErrorAt: new Date(Number(h.ea)) }),
     ...(h.fa === undefined ? {} : { finishedAt: new Date(Number(h.fa)) }),
+    ...(h.w === undefined ? {} : { workerId: h.w }),
   };
 }

@@ -39,6 +39,15 @@ import type {
   JobFailParams,
   JobReportParams,
 } from "./job_store.ts";
+import {
+  attemptsExhaustedCode,
+  attemptsExhaustedMessage,
+  checkWorkerHeartbeat,
+  type JobRescueParams,
+  type LiveWorker,
+  type RescuedJob,
+  type WorkerHeartbeatParams,
+} from "./worker_registry.ts";
 
 interface Row {
   job: NewJob;
@@ -54,6 +63,7 @@ interface Row {
   leaseExpiresAt?: number;
   finishedAt?: number;
   startedAt?: number;
+  workerId?: string;
   history: JobAttempt[];
 }
 
@@ -66,6 +76,7 @@ export class InMemoryJobStore implements JobStore {
   readonly sharesTransaction = false;
   readonly #rows = new Map<string, Row>();
   readonly #keys = new Map<string, string>();
+  readonly #workers = new Map<string, LiveWorker>();
 
   /**
    * Inserts after commit (at once outside a unit of work); answers the kept id with
@@ -132,22 +143,89 @@ export class InMemoryJobStore implements JobStore {
     for (const row of candidates) {
       if (claimed.length >= params.limit) break;
       if (row.status === "running" && row.attempts >= row.job.maxAttempts) {
-        this.#finish(row, "dead", now);
-        row.lastErrorCode = "ATTEMPTS_EXHAUSTED";
-        row.lastErrorMessage = "The lease of the last attempt ended";
-        row.lastErrorAt = now;
-        this.#ended(row, "dead", now, row.lastErrorCode, row.lastErrorMessage);
+        this.#exhausted(row, now);
         continue;
       }
-      if (row.status === "running") this.#ended(row, "expired", now);
+      const leaseEnded = row.status === "running";
+      if (leaseEnded) this.#ended(row, "expired", now);
       row.status = "running";
       row.attempts += 1;
       row.startedAt = now;
       row.leaseToken = crypto.randomUUID();
       row.leaseExpiresAt = now + (params.leases[row.job.name] ?? params.defaultLeaseMs);
-      claimed.push({ ...this.#stored(row), attempt: row.attempts, leaseToken: row.leaseToken });
+      if (params.workerId === undefined) delete row.workerId;
+      else row.workerId = params.workerId;
+      claimed.push({
+        ...this.#stored(row),
+        attempt: row.attempts,
+        leaseToken: row.leaseToken,
+        ...(leaseEnded ? { leaseEnded: true } : {}),
+      });
     }
     return Promise.resolve(claimed);
+  }
+
+  /** Takes back running jobs whose lease ended, oldest lease first: waiting again, or dead. */
+  jobRescue(params: JobRescueParams): Promise<readonly RescuedJob[]> {
+    const now = params.now.getTime();
+    const ended = [...this.#rows.values()]
+      .filter((row) => row.status === "running" && (row.leaseExpiresAt ?? 0) <= now)
+      .sort((a, b) =>
+        (a.leaseExpiresAt ?? 0) - (b.leaseExpiresAt ?? 0) || compare(a.job.id, b.job.id)
+      )
+      .slice(0, params.limit);
+    return Promise.resolve(ended.map((row): RescuedJob => {
+      if (row.attempts >= row.job.maxAttempts) {
+        this.#exhausted(row, now);
+        return { id: row.job.id, queue: row.job.queue, outcome: "dead" };
+      }
+      this.#ended(row, "expired", now);
+      row.status = "waiting";
+      delete row.leaseToken;
+      delete row.leaseExpiresAt;
+      return { id: row.job.id, queue: row.job.queue, outcome: "waiting" };
+    }));
+  }
+
+  /** Registers the worker or refreshes it; forgets the registrations that expired. */
+  workerHeartbeat(params: WorkerHeartbeatParams): Promise<void> {
+    try {
+      checkWorkerHeartbeat(params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const now = params.now.getTime();
+    for (const [id, worker] of this.#workers) {
+      if (worker.expiresAt.getTime() <= now) this.#workers.delete(id);
+    }
+    const { id, host, pid, queues, startedAt } = params.worker;
+    this.#workers.set(id, {
+      id,
+      ...(host === undefined ? {} : { host }),
+      ...(pid === undefined ? {} : { pid }),
+      queues: [...queues].sort(),
+      startedAt: new Date(startedAt.getTime()),
+      heartbeatAt: new Date(now),
+      expiresAt: new Date(now + params.ttlMs),
+    });
+    return Promise.resolve();
+  }
+
+  /** Forgets the worker. */
+  workerDeregister(params: { id: string }): Promise<void> {
+    this.#workers.delete(params.id);
+    return Promise.resolve();
+  }
+
+  /** The workers live at `now`, oldest first. */
+  workerList(params: { now: Date }): Promise<readonly LiveWorker[]> {
+    const now = params.now.getTime();
+    return Promise.resolve(
+      [...this.#workers.values()]
+        .filter((worker) => worker.expiresAt.getTime() > now)
+        .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || compare(a.id, b.id))
+        .map((worker) => ({ ...worker, queues: [...worker.queues] })),
+    );
   }
 
   /** Marks the attempt's job succeeded. */
@@ -393,6 +471,15 @@ export class InMemoryJobStore implements JobStore {
     });
   }
 
+  /** Ends a job whose last attempt's lease ended: dead with `ATTEMPTS_EXHAUSTED`. */
+  #exhausted(row: Row, now: number): void {
+    this.#finish(row, "dead", now);
+    row.lastErrorCode = attemptsExhaustedCode;
+    row.lastErrorMessage = attemptsExhaustedMessage;
+    row.lastErrorAt = now;
+    this.#ended(row, "dead", now, row.lastErrorCode, row.lastErrorMessage);
+  }
+
   #forgetKey(job: NewJob): void {
     const key = keyOf(job);
     if (key !== undefined && this.#keys.get(key) === job.id) this.#keys.delete(key);
@@ -409,6 +496,7 @@ export class InMemoryJobStore implements JobStore {
       ...(row.lastErrorCode === undefined ? {} : { lastErrorCode: row.lastErrorCode }),
       ...(row.lastErrorAt === undefined ? {} : { lastErrorAt: new Date(row.lastErrorAt) }),
       ...(row.finishedAt === undefined ? {} : { finishedAt: new Date(row.finishedAt) }),
+      ...(row.workerId === undefined ? {} : { workerId: row.workerId }),
     };
   }
 }

@@ -15,6 +15,12 @@ import type {
   JobQueueCounts,
   JobView,
 } from "./job_reads.ts";
+import type {
+  JobRescueParams,
+  LiveWorker,
+  RescuedJob,
+  WorkerHeartbeatParams,
+} from "./worker_registry.ts";
 
 /** A job to insert, built by the queue from `enqueue`. */
 export interface NewJob {
@@ -62,6 +68,8 @@ export interface StoredJob extends NewJob {
   readonly lastErrorAt?: Date;
   /** When the job succeeded, died or was cancelled. */
   readonly finishedAt?: Date;
+  /** The worker that holds it (running) or last held it, when its claim named one. */
+  readonly workerId?: string;
 }
 
 /** A job claimed by a worker: it holds the job until its lease ends. */
@@ -70,6 +78,11 @@ export interface ClaimedJob extends StoredJob {
   readonly attempt: number;
   /** Names this attempt in every report; a report with another token is stale. */
   readonly leaseToken: string;
+  /**
+   * True when the claim took the job over from an attempt whose lease ended (its worker died or
+   * outran the lease); absent otherwise. Workers count these in `kit.jobs.leases.expired`.
+   */
+  readonly leaseEnded?: true;
 }
 
 /** Which tenants' jobs the work under way reaches: its own and the elevated ones; all without a tenant. */
@@ -92,6 +105,8 @@ export interface JobClaimParams {
   readonly leases: Readonly<Record<string, number>>;
   /** The lease of a job name not in `leases`, in ms. */
   readonly defaultLeaseMs: number;
+  /** The worker claiming: its id is kept with each job it holds (`StoredJob.workerId`). */
+  readonly workerId?: string;
 }
 
 /** The params of {@linkcode JobStore.jobCompleteMany}. */
@@ -222,6 +237,22 @@ export interface JobStore {
   jobView(params: { id: string; reach: TenantReach }): Promise<JobView | undefined>;
   /** Every job kept, payload included, oldest first (tests and operators). */
   jobList(params?: { queue?: string; status?: QueuedJobStatus }): Promise<StoredJob[]>;
+  /**
+   * Registers the worker, or refreshes its registration: it is live until `now + ttlMs` unless
+   * it beats again. Registrations that expired may be forgotten at any heartbeat.
+   */
+  workerHeartbeat?(params: WorkerHeartbeatParams): Promise<void>;
+  /** Forgets a worker (it stopped); nothing when it is not registered. */
+  workerDeregister?(params: { id: string }): Promise<void>;
+  /** The workers whose registration has not expired at `now`, oldest first (start, then id). */
+  workerList?(params: { now: Date }): Promise<readonly LiveWorker[]>;
+  /**
+   * Takes back, whatever their queue, up to `limit` running jobs whose lease ended at or before
+   * `now`, as the claim does: waiting again (the attempt recorded as `expired`, counted, its due
+   * time kept) or dead with `ATTEMPTS_EXHAUSTED` on their last attempt. Safe to run from many
+   * processes at once: each job is rescued once. Answers the jobs rescued.
+   */
+  jobRescue?(params: JobRescueParams): Promise<readonly RescuedJob[]>;
   /**
    * Calls `onJob(queue)` when another process commits a job (Postgres LISTEN/NOTIFY); answers
    * the function that stops listening. Stores that cannot tell leave it out: workers poll.

@@ -3,6 +3,7 @@ import { InMemoryTransactions, type TransactionManager, userActor } from "@kit/k
 import type { JobStore, NewJob } from "../store/job_store.ts";
 import { jobStoreReadContract } from "./job_store_read_contract.ts";
 import { jobStoreAttemptsContract } from "./job_store_attempts_contract.ts";
+import { jobStoreWorkersContract } from "./job_store_workers_contract.ts";
 
 /** A store opened for one case of the contract. */
 export interface OpenedJobStore {
@@ -549,4 +550,5 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
 
   jobStoreReadContract((name, fn) => test(name, (store) => fn(store)));
   jobStoreAttemptsContract((name, fn) => test(name, (store) => fn(store)));
+  jobStoreWorkersContract((name, fn) => test(name, (store) => fn(store)));
 }

@@ -1,5 +1,7 @@
-import type { Clock, ErrorReporter, Logger } from "@kit/kernel";
-import { context, trace } from "@opentelemetry/api";
+import { type Clock, consoleLogger, type ErrorReporter, type Logger } from "@kit/kernel";
+import { context, type Meter, metrics, trace } from "@opentelemetry/api";
+import { Rescuer } from "./rescuer.ts";
+import { WorkerPresence } from "./worker_presence.ts";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
 import { QueueLoop, type QueueLoopHost } from "./queue_loop.ts";
@@ -41,7 +43,28 @@ export interface WorkerSettings {
   readonly pollIntervalMs?: number;
   /** How long `stop()` waits for running attempts before aborting them (default 30 000 ms). */
   readonly graceMs?: number;
+  /** The wait between two heartbeats of the worker in the store's registry (default 10 000 ms). */
+  readonly heartbeatIntervalMs?: number;
+  /**
+   * How long the worker stays live after a heartbeat (default 30 000 ms, three heartbeats): a
+   * worker killed shows as gone this long after its last heartbeat at most.
+   */
+  readonly heartbeatTtlMs?: number;
+  /** The wait between two passes of the rescuer of ended leases (default 30 000 ms). */
+  readonly rescueIntervalMs?: number;
 }
+
+/** Who a worker process is, as it registers: the entry point tells host and pid. */
+export interface WorkerIdentity {
+  /** Its id (default: a random UUID, new at each process run). */
+  readonly id?: string;
+  /** The host it runs on (`Deno.hostname()` in the entry point). */
+  readonly host?: string;
+  /** Its process id (`Deno.pid` in the entry point). */
+  readonly pid?: number;
+}
+
+const rescueBatch = 500;
 
 /** Told of every attempt's end (metrics, tests). */
 export type AttemptListener = (job: ClaimedJob, result: AttemptResult, durationMs: number) => void;
@@ -76,6 +99,9 @@ export class Worker {
   readonly #wakeups: ReadonlyMap<string, Wakeup>;
   #unlisten: (() => Promise<void>) | undefined;
   readonly #logger: Logger | undefined;
+  readonly #id: string;
+  readonly #presence: WorkerPresence;
+  readonly #rescuer: Rescuer;
 
   /** Builds a worker for the jobs it knows. */
   constructor(options: {
@@ -83,10 +109,17 @@ export class Worker {
     clock: Clock;
     jobs: ReadonlyMap<string, RunnableJob>;
     errorReporter: ErrorReporter;
-    /** Where failed attempts are written, one line per failure code (default: none). */
-    logger?: Logger;
     settings?: WorkerSettings;
     telemetry?: JobTelemetry;
+    /** Who this worker is in the store's registry (default: a random id, no host or pid). */
+    identity?: WorkerIdentity;
+    /**
+     * Where failed attempts (one line per failure code), the heartbeat's and the rescuer's lines
+     * go (default `consoleLogger()` for the heartbeat and the rescuer; failed attempts: none).
+     */
+    logger?: Logger;
+    /** The meter of `kit.jobs.leases.expired` (default `metrics.getMeter("kit")`). */
+    meter?: Meter;
   }) {
     this.#logger = options.logger;
     this.#telemetry = options.telemetry ?? new JobTelemetry();
@@ -126,6 +159,52 @@ export class Worker {
     this.#wakeups = new Map(
       this.#queues.map((queue) => [queue, new Wakeup(this.#clock, this.#pollIntervalMs)]),
     );
+    const settings = options.settings ?? {};
+    const heartbeatIntervalMs = positive(
+      "heartbeatIntervalMs",
+      settings.heartbeatIntervalMs,
+      10_000,
+    );
+    const heartbeatTtlMs = positive("heartbeatTtlMs", settings.heartbeatTtlMs, 30_000);
+    if (heartbeatTtlMs <= heartbeatIntervalMs) {
+      throw new RangeError(
+        `heartbeatTtlMs (${heartbeatTtlMs}) must exceed heartbeatIntervalMs (${heartbeatIntervalMs})`,
+      );
+    }
+    const identity = options.identity ?? {};
+    const logger = options.logger ?? consoleLogger();
+    this.#id = identity.id ?? crypto.randomUUID();
+    this.#presence = new WorkerPresence({
+      store: options.store,
+      clock: options.clock,
+      worker: {
+        id: this.#id,
+        ...(identity.host === undefined ? {} : { host: identity.host }),
+        ...(identity.pid === undefined ? {} : { pid: identity.pid }),
+        queues: this.#queues,
+      },
+      intervalMs: heartbeatIntervalMs,
+      ttlMs: heartbeatTtlMs,
+      logger,
+    });
+    this.#rescuer = new Rescuer({
+      store: options.store,
+      clock: options.clock,
+      intervalMs: positive("rescueIntervalMs", settings.rescueIntervalMs, 30_000),
+      limit: rescueBatch,
+      logger,
+      meter: options.meter ?? metrics.getMeter("kit"),
+    });
+  }
+
+  /** This worker's id in the store's registry (and in `StoredJob.workerId` of the jobs it holds). */
+  get id(): string {
+    return this.#id;
+  }
+
+  /** The rescuer of ended leases this worker runs while started (`pass()` runs one now). */
+  get rescuer(): Rescuer {
+    return this.#rescuer;
   }
 
   /** The queues this worker consumes: the contexts of the jobs it knows. */
@@ -150,6 +229,8 @@ export class Worker {
       });
     }
     this.#loops = this.#queues.map((queue) => this.#loop(queue));
+    await this.#presence.start();
+    this.#rescuer.start();
   }
 
   /** Wakes idle loops now (a job was enqueued on a store that can tell). */
@@ -176,6 +257,8 @@ export class Worker {
       this.#hardStop.abort();
       await Promise.all(this.#running);
     }
+    await this.#rescuer.stop();
+    await this.#presence.stop();
   }
 
   /**
@@ -269,14 +352,17 @@ export class Worker {
     return this.#track(released);
   }
 
-  #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
-    return this.#store.jobClaim({
+  async #claim(queue: string, limit: number): Promise<ClaimedJob[]> {
+    const claimed = await this.#store.jobClaim({
       queue,
       limit,
       now: this.#clock.now(),
       leases: this.#leases,
       defaultLeaseMs,
+      workerId: this.#id,
     });
+    this.#rescuer.countTakenOver(claimed);
+    return claimed;
   }
 
   async #attempt(
@@ -357,4 +443,13 @@ export class Worker {
   #heartbeatRecovered(failing: Set<string>, leaseToken: string): void {
     if (failing.delete(leaseToken) && failing.size === 0) this.wake();
   }
+}
+
+/** A setting in ms: a whole number from 1, or the default when absent. */
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const ms = value ?? fallback;
+  if (!Number.isSafeInteger(ms) || ms < 1) {
+    throw new RangeError(`${name} must be a whole number of ms from 1, got ${ms}`);
+  }
+  return ms;
 }

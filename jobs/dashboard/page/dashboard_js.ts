@@ -188,6 +188,7 @@ export const dashboardJs = `"use strict";
           el("th", { scope: "col" }, "Actions"))),
         el("tbody", {}, rows)));
     const activity = await activitySection();
+    const workers = await workersSection();
     const scheduled = await scheduledSection();
     const outbox = document.body.dataset.outbox === "on" ? await outboxSection() : "";
     main.replaceChildren(
@@ -195,6 +196,7 @@ export const dashboardJs = `"use strict";
       table,
       el("p", {}, el("a", { href: hashOf("/jobs") }, "All jobs, newest first")),
       activity,
+      workers,
       scheduled,
       outbox,
       purgeForm(),
@@ -251,6 +253,67 @@ export const dashboardJs = `"use strict";
       el("p", { class: "help" }, "Last tick: the newest job the scheduler enqueued that is still " +
         "kept. Ticks belong to no tenant: only work that reaches every tenant sees them. " +
         "Run now enqueues one more run as your work; the schedule is unchanged.")];
+  }
+
+  // The live workers (heartbeat not expired) with the jobs each holds, then the running jobs
+  // whose worker is gone.
+  // Read again every 5 s while the front page is shown (the event stream does not carry them).
+  let workersLoadedAt = 0;
+  async function refreshWorkers() {
+    workersLoadedAt = Date.now();
+    const section = await workersSection();
+    const shown = document.getElementById("workers");
+    if (shown && view.kind === "queues") shown.replaceWith(section);
+  }
+
+  async function workersSection() {
+    workersLoadedAt = Date.now();
+    const section = el("section", { "aria-labelledby": "workers-title", id: "workers" },
+      el("h2", { id: "workers-title" }, "Workers"));
+    let answer;
+    try {
+      answer = await api("GET", "/workers");
+    } catch (error) {
+      section.append(el("p", { class: "status-dead" }, refusal(error, false)));
+      return section;
+    }
+    section.append(...(answer.workers.length === 0
+      ? [el("p", {}, "No live worker: no process consumes the queues.")]
+      : workersTable(answer.workers)));
+    if (answer.orphanedJobs.length > 0) {
+      section.append(el("h3", {}, "Running jobs whose worker is gone"),
+        el("ul", {}, answer.orphanedJobs.map((j) =>
+          el("li", { "data-orphaned-job": j.id },
+            el("a", { href: hashOf("/job/" + encodeURIComponent(j.id)) }, j.name), " ",
+            el("span", { class: "status-dead" }, "worker " + j.workerId + " gone")))),
+        el("p", { class: "help" }, "The rescuer returns each to waiting once its lease ends."));
+    }
+    return section;
+  }
+
+  function jobLinks(jobs) {
+    if (jobs.length === 0) return "—";
+    return jobs.map((j, i) => [i > 0 ? ", " : "",
+      el("a", { href: hashOf("/job/" + encodeURIComponent(j.id)) }, j.name)]);
+  }
+
+  function workersTable(workers) {
+    const now = Date.now();
+    return [el("div", { class: "scroll" }, el("table", {},
+      el("caption", { class: "skip" }, "Live workers"),
+      el("thead", {}, el("tr", {},
+        ["Worker", "Host", "Pid", "Queues", "Started", "Last heartbeat", "Running jobs"]
+          .map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, workers.map((w) =>
+        el("tr", { "data-worker": w.id },
+          el("th", { scope: "row" }, w.id),
+          el("td", {}, w.host || "—"),
+          el("td", { class: "num" }, w.pid === undefined ? "—" : String(w.pid)),
+          el("td", {}, w.queues.join(", ")),
+          el("td", {}, new Date(w.startedAt).toISOString()),
+          el("td", { title: w.heartbeatAt },
+            age(Math.max(0, now - Date.parse(w.heartbeatAt))) + " ago"),
+          el("td", {}, jobLinks(w.runningJobs)))))))];
   }
 
   function age(ms) {
@@ -476,6 +539,11 @@ export const dashboardJs = `"use strict";
         row("Id", job.id),
         row("Status", el("span", { class: "status-" + job.status, "data-job-status": "" }, job.status)),
         row("Queue", job.queue),
+        row("Worker", job.workerId === undefined ? undefined : job.workerGone
+          ? el("span", { class: "status-dead", "data-worker-gone": "" },
+            job.workerId + " — gone (its heartbeat expired); the rescuer returns the job to " +
+            "waiting once its lease ends")
+          : job.workerId),
         row("Subject", job.subject),
         row("Tenant", job.tenantId),
         row("Enqueued by", job.actor.kind + " " + job.actor.id),
@@ -564,6 +632,7 @@ export const dashboardJs = `"use strict";
     if (view.kind === "queues") {
       if (snapshot.queues.map((q) => q.queue).join("|") !== view.queues) return void refresh();
       if (Date.now() - activityLoadedAt > 30000) refreshActivity();
+      if (Date.now() - workersLoadedAt > 5000) refreshWorkers();
       for (const q of snapshot.queues) {
         for (const s of statuses) {
           const link = document.querySelector('[data-count="' + CSS.escape(q.queue + "|" + s) + '"]');
