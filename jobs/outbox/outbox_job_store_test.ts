@@ -22,8 +22,10 @@ function newJob(i: number, idempotencyKey?: string): NewJob {
   };
 }
 
+/** The jobs not relayed yet (relayed ones are kept, marked, for a replay). */
 async function outboxRows(sql: import("postgres").Sql): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from kit_job_outbox`;
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from kit_job_outbox where relayed_at is null`;
   return row!.count;
 }
 
