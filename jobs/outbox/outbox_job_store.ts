@@ -164,6 +164,7 @@ export class OutboxJobStore implements Contract.JobStore {
         where relayed_at is not null
           and (relayed_at > now() - ${keep} * interval '1 millisecond'
             or (job->>'runAt')::timestamptz > now() - ${keep} * interval '1 millisecond')`;
+      if (rows.count === 0) return;
       this.#logger.log({
         level: "warn",
         component: "outbox.jobs",
