@@ -108,7 +108,8 @@ export class OutboxJobStore implements Contract.JobStore {
       level: "warn",
       component: "outbox.jobs",
       code: "JOB_RELAY_FAILED",
-      message: "The job outbox could not be relayed: its jobs wait in PostgreSQL, retried every poll",
+      message:
+        "The job outbox could not be relayed: its jobs wait in PostgreSQL, retried every poll",
       error,
     });
   }

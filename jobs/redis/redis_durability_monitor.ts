@@ -174,9 +174,7 @@ export class RedisDurabilityMonitor {
     try {
       next = await withinDeadline("the durability check", this.#timeoutMs, async () => {
         const lost = await this.#observe();
-        const findings = this.#requirement === "off"
-          ? []
-          : await checkRedisDurability(this.#redis);
+        const findings = this.#requirement === "off" ? [] : await checkRedisDurability(this.#redis);
         this.#findings = findings;
         const known = findings.some((finding) => finding.unreadable !== true);
         if (lost) return "data_lost";
@@ -220,7 +218,7 @@ export class RedisDurabilityMonitor {
         "Redis lost its data (its durability marker vanished): the jobs relayed recently are written again",
       );
     }
-    if (loss !== undefined) for (const listener of this.#listeners) listener(loss);
+    if (loss !== undefined) { for (const listener of this.#listeners) listener(loss); }
     return lost;
   }
 

@@ -39,7 +39,7 @@ export async function readEnvironment(config: PlatformConfig): Promise<PlatformE
     }
   }
   const sql = url ? connectDatabase(url, config.database) : undefined;
-  const jobs = openJobStore(sql, config);
+  const jobs = await openJobStore(sql, config);
   return {
     options: {
       ...(sql ? { sql } : {}),
