@@ -151,9 +151,13 @@ export class RedisDurabilityMonitor {
   async ready(): Promise<void> {
     if (this.#state === "unknown") await this.check();
     if (this.#state === "safe") return;
-    throw new RedisUnavailableError(this.#describe(), {
-      retryAfterSeconds: this.#retryAfterSeconds,
-    });
+    // Short, since the answer may reach clients: the log line says which settings.
+    const reason = this.#state === "not_durable"
+      ? "Redis is not durable"
+      : this.#state === "data_lost"
+      ? "Redis lost its data"
+      : "Redis is unreachable";
+    throw new RedisUnavailableError(reason, { retryAfterSeconds: this.#retryAfterSeconds });
   }
 
   #describe(): string {
