@@ -28,7 +28,7 @@ async function readiness(process: AppProcess): Promise<number> {
 async function until(what: string, test: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error(`not seen within ${ms} ms: ${what}`);
     await pause(200);
   }
 }
