@@ -257,7 +257,7 @@ export async function openRedisJobs(
   store.start();
   return {
     store,
-    check: () => monitor.ready(),
+    check: () => monitor.probe(),
     async close() {
       await store.stop();
       await monitor.stop();

@@ -27,7 +27,7 @@ Deno.test("redisJobStoreFile() enqueues through the outbox, watched by a durabil
     file,
     /new OutboxJobStore\(\n\s+new RedisJobStore\(scripting, \{ prefix, durability: monitor \}\),\n\s+sql,\n\s+\{ durability: monitor \},\n\s+\)/,
   );
-  assert.match(file, /check: \(\) => monitor\.ready\(\)/);
+  assert.match(file, /check: \(\) => monitor\.probe\(\)/);
   assert.doesNotMatch(file, /Deno\./);
 });
 

@@ -74,7 +74,8 @@ return {value, created, string.match(info, 'run_id:(%w+)') or ''}
  * `REDIS_NOT_DURABLE`, `REDIS_DATA_LOST`, `REDIS_UNAVAILABLE`, and `REDIS_DURABLE` when it is
  * safe again); `onLoss` listeners (an outbox relay that replays what it delivered) hear of every
  * loss and restart. `ready()` refuses with `RedisUnavailableError` (503 with `Retry-After`)
- * while the state is not `safe`: the job store's enqueues and the readiness check ask it.
+ * while the state is not `safe` (the job store's enqueues and the relay ask it); `probe()` looks
+ * first (the readiness check).
  *
  * @example
  * ```ts ignore
@@ -82,7 +83,7 @@ return {value, created, string.match(info, 'run_id:(%w+)') or ''}
  * import { failFastRedisOptions, RedisDurabilityMonitor, tcpScripting } from "@kit/jobs/redis";
  * const monitor = new RedisDurabilityMonitor(tcpScripting(new Redis(failFastRedisOptions())));
  * monitor.start();
- * const readiness = { jobs: () => monitor.ready() };
+ * const readiness = { jobs: () => monitor.probe() };
  * ```
  */
 export class RedisDurabilityMonitor {
@@ -158,6 +159,15 @@ export class RedisDurabilityMonitor {
       ? "Redis lost its data"
       : "Redis is unreachable";
     throw new RedisUnavailableError(reason, { retryAfterSeconds: this.#retryAfterSeconds });
+  }
+
+  /**
+   * The readiness check: looks now (joining a look under way), then answers as `ready()` does,
+   * so that a probe sees Redis as it is, not as it was up to `intervalMs` ago.
+   */
+  async probe(): Promise<void> {
+    await this.check();
+    await this.ready();
   }
 
   #describe(): string {
