@@ -162,11 +162,13 @@ export class RedisDurabilityMonitor {
   }
 
   /**
-   * The readiness check: looks now (joining a look under way), then answers as `ready()` does,
-   * so that a probe sees Redis as it is, not as it was up to `intervalMs` ago.
+   * The readiness check: while the state is `safe`, looks now (joining a look under way), so that
+   * a probe sees a failure at once, not up to `intervalMs` later; otherwise answers at once from
+   * the state (a frozen Redis would hold each probe for the look's time-out), the next look of
+   * `start()`'s interval telling the recovery. Then answers as `ready()` does.
    */
   async probe(): Promise<void> {
-    await this.check();
+    if (this.#state === "safe") await this.check();
     await this.ready();
   }
 

@@ -131,7 +131,7 @@ Deno.test({
     watching(["--appendonly", "yes"], async ({ server, monitor, logged, losses }) => {
       await monitor.check();
       await server.stop("SIGKILL");
-      await monitor.check();
+      await assert.rejects(monitor.probe(), isUnavailable, "a probe looks: red at once");
       assert.equal(monitor.state, "unavailable");
       await assert.rejects(monitor.ready(), isUnavailable);
       await server.start();

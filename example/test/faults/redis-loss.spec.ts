@@ -27,7 +27,7 @@ import {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One readiness answer, when it was asked (ms since the load began). */
+/** One readiness answer, when it came (ms since the load began). */
 interface Probe {
   readonly at: number;
   readonly ready: boolean;
@@ -79,10 +79,9 @@ async function clearanceLoad(
 
 async function probeReadiness(app: AppProcess, until: () => boolean, probes: Probe[], t0: number) {
   while (!until()) {
-    const at = performance.now() - t0;
     const response = await fetch(`${app.base}/health/ready`).catch(() => undefined);
     await response?.body?.cancel();
-    probes.push({ at, ready: response?.status === 200 });
+    probes.push({ at: performance.now() - t0, ready: response?.status === 200 });
     await pause(100);
   }
 }
