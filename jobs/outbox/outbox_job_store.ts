@@ -184,13 +184,17 @@ export class OutboxJobStore implements Contract.JobStore {
   async #purgeKept(): Promise<void> {
     this.#purgedAt = Date.now();
     const keep = this.#keepRelayedMs;
-    await this.#sql`
-      delete from kit_job_outbox where seq in (
-        select seq from kit_job_outbox
-        where relayed_at < now() - ${keep} * interval '1 millisecond'
-          and idempotency_key is null
-          and (job->>'runAt')::timestamptz < now() - ${keep} * interval '1 millisecond'
-        limit 10000)`;
+    // In batches, so that no statement runs long; at most 100,000 rows a minute.
+    for (let batch = 0; batch < 10; batch++) {
+      const deleted = await this.#sql`
+        delete from kit_job_outbox where seq in (
+          select seq from kit_job_outbox
+          where relayed_at < now() - ${keep} * interval '1 millisecond'
+            and idempotency_key is null
+            and (job->>'runAt')::timestamptz < now() - ${keep} * interval '1 millisecond'
+          limit 10000)`;
+      if (deleted.count < 10_000) return;
+    }
   }
 
   #wake(): void {

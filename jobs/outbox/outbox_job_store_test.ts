@@ -284,3 +284,30 @@ pgTest(
     }
   },
 );
+
+pgTest(
+  "Outbox relay deletes relayed jobs once kept keepRelayedMs; keyed jobs and jobs due later stay",
+  async ({ sql }) => {
+    await migrateJobOutbox(sql);
+    const server = await startPrivateRedis(["--appendonly", "yes"]);
+    const redis = await connect(server.url);
+    try {
+      const transactions = new PostgresTransactions(sql);
+      const inner = new RedisJobStore(tcpScripting(redis), { listen: false });
+      const store = new OutboxJobStore(inner, sql, { keepRelayedMs: 0 });
+      const later = { ...newJob(3), runAt: new Date(Date.now() + 3_600_000) };
+      for (const job of [newJob(1), newJob(2, "kept-key"), later]) {
+        await transactions.run((unit) => store.jobInsert({ job, unit }));
+      }
+      await store.stop();
+      await store.relay();
+      const rows = await sql<{ id: string }[]>`select id from kit_job_outbox order by seq`;
+      assert.equal(rows.length, 2, "the plain job due now is deleted");
+      assert.equal(rows[1]!.id, later.id);
+      assert.equal((await inner.jobList()).length, 3);
+    } finally {
+      redis.disconnect();
+      await server.close();
+    }
+  },
+);
