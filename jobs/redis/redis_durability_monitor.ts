@@ -175,9 +175,9 @@ export class RedisDurabilityMonitor {
   #describe(): string {
     switch (this.#state) {
       case "not_durable":
-        return `Redis is not durable (${
-          describeFindings(this.#findings)
-        }): jobs are not written to it until it is`;
+        return `Redis would lose acknowledged jobs: ${
+          this.#findings.map((f) => `${f.setting} is '${f.found}' (needs ${f.needed})`).join(", ")
+        }; no job is written to it until it keeps them (set them in redis.conf or with CONFIG SET; the requirement 'warn' or 'off' accepts the loss)`;
       case "data_lost":
         return "Redis lost its data (its durability marker vanished): the jobs relayed are being written again";
       default:
@@ -244,7 +244,11 @@ export class RedisDurabilityMonitor {
     if (next === previous) return;
     if (next === "not_durable") this.#log("error", "REDIS_NOT_DURABLE", this.#describe());
     if (next === "unavailable") {
-      this.#log("warn", "REDIS_UNAVAILABLE", this.#describe(), this.#error);
+      // The client's error (refused, timed out) says more than the refusal wrapping it.
+      const error = this.#error instanceof Error && this.#error.cause !== undefined
+        ? this.#error.cause
+        : this.#error;
+      this.#log("warn", "REDIS_UNAVAILABLE", this.#describe(), error);
     }
     if (next === "safe" && previous !== "unknown") {
       this.#log("info", "REDIS_DURABLE", `Redis is safe again (it was ${previous})`);
