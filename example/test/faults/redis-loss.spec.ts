@@ -124,16 +124,16 @@ Deno.test({
         };
 
         await pause(1_500);
-        await phase("killed", () => redisServer.stop("SIGKILL"), 3_000);
+        await phase("killed", () => redisServer.stop("SIGKILL"), 10_000);
         await redisServer.start();
         await pause(2_500);
-        await phase("frozen", () => Promise.resolve(redisServer.freeze()), 4_000);
+        await phase("frozen", () => Promise.resolve(redisServer.freeze()), 20_000);
         redisServer.thaw();
         await pause(2_500);
         await phase("restarted without persistence", async () => {
           await redisServer.stop("SIGKILL");
           await redisServer.start(["--appendonly", "no"]);
-        }, 3_000);
+        }, 5_000);
         await client.connect();
         await client.config("SET", "appendonly", "yes");
         await pause(3_000);
