@@ -2,8 +2,9 @@
  * No job acknowledged is lost when Redis fails: `src/main.ts` on a private PostgreSQL with its job
  * store on a private Redis (append-only file, `appendfsync everysec`), the worker in process,
  * under a load of clearances (each request enqueues a job in its command's transaction, through
- * the outbox). Redis is killed (`kill -9`) and restarted from its files, frozen (`SIGSTOP`), then
- * restarted without persistence (its data gone) and given its persistence back. Every clearance
+ * the outbox). Redis is killed (`kill -9`, 10 s down) and restarted from its files, frozen
+ * (`SIGSTOP`, 20 s), then restarted without persistence (5 s, its data gone) and given its
+ * persistence back. Every clearance
  * answered 202 is eventually run by Redis's worker; every other answer is a 503 with
  * `Retry-After`; readiness is red while Redis is down, frozen, not durable or lost its data, and
  * green again by itself.
