@@ -109,6 +109,8 @@ export class RedisJobStore implements JobStore {
    * Checks the server's settings now (see `RedisJobStoreOptions.requireDurability`); every
    * operation does it once before its first command. Rejects with `RedisNotDurableError` under
    * `"refuse"`, with `RedisUnavailableError` when Redis cannot be reached (checked again then).
+   * With a `durability` monitor: its answer instead (`RedisUnavailableError` while not safe),
+   * asked before each enqueue.
    */
   checkDurability(): Promise<void> {
     if (this.#monitor !== undefined) return this.#monitor.ready();
