@@ -13,4 +13,10 @@ export {
   type DurabilityRequirement,
   RedisNotDurableError,
 } from "./redis/redis_durability.ts";
+export {
+  RedisDurabilityMonitor,
+  type RedisDurabilityMonitorOptions,
+  type RedisDurabilityState,
+  type RedisLoss,
+} from "./redis/redis_durability_monitor.ts";
 export { RedisUnavailableError } from "./redis/redis_unavailable.ts";

@@ -25,8 +25,15 @@ export interface PrivateRedis {
   readonly url: string;
   /** The port it listens on (kept across restarts). */
   readonly port: number;
-  /** Starts the server (again) with its arguments; waits until it answers. */
-  start(): Promise<void>;
+  /**
+   * Starts the server (again) with its arguments, or with `args` instead of them (a restart
+   * without persistence: `["--appendonly", "no"]`); waits until it answers.
+   */
+  start(args?: readonly string[]): Promise<void>;
+  /** Freezes the server (`SIGSTOP`): it holds its connections and answers nothing. */
+  freeze(): void;
+  /** Thaws a frozen server (`SIGCONT`). */
+  thaw(): void;
   /** Stops the server: `SIGKILL` (a crash) or `SIGTERM` (a clean shutdown). */
   stop(signal?: "SIGKILL" | "SIGTERM"): Promise<void>;
   /** Stops the server and removes its directory. */
@@ -41,19 +48,36 @@ export async function startPrivateRedis(args: readonly string[] = []): Promise<P
   const redis: PrivateRedis = {
     url: `redis://127.0.0.1:${port}`,
     port,
-    async start() {
+    async start(instead?: readonly string[]) {
       if (child !== undefined) return;
       child = new Deno.Command("redis-server", {
-        args: ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...args],
+        args: [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--dir",
+          dir,
+          "--save",
+          "",
+          ...(instead ?? args),
+        ],
         stdout: "null",
         stderr: "null",
       }).spawn();
       await untilAnswering(port);
     },
+    freeze() {
+      child?.kill("SIGSTOP");
+    },
+    thaw() {
+      child?.kill("SIGCONT");
+    },
     async stop(signal = "SIGKILL") {
       const running = child;
       if (running === undefined) return;
       child = undefined;
+      running.kill("SIGCONT");
       running.kill(signal);
       await running.status;
     },

@@ -29,6 +29,7 @@ import {
   jobStoreFile,
   mainFile,
   migrateFile,
+  redisJobStoreFile,
   serveFile,
   tokensFile,
 } from "../project/runtime_templates.ts";
@@ -170,6 +171,9 @@ export function projectFiles(
     { path: "src/platform/http/platform-fetch.ts", contents: platformFetchFile() },
     { path: "src/platform/http/serve.ts", contents: serveFile() },
     { path: "src/platform/jobs/job-store.ts", contents: jobStoreFile(config.queue) },
+    ...(config.queue === "redis"
+      ? [{ path: "src/platform/jobs/redis-job-store.ts", contents: redisJobStoreFile() }]
+      : []),
     { path: "src/platform/platform-environment.ts", contents: environmentFile() },
     { path: "src/platform/platform-test.module.ts", contents: platformTestFile() },
     { path: "src/shared-kernel/.gitkeep", contents: "" },

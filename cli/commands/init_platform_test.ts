@@ -336,6 +336,12 @@ for (const queue of ["redis", "memory"] as const) {
         assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
         const jobs = await db.sql`select to_regclass('background_jobs') as jobs`;
         assert.equal(jobs[0]!.jobs, null, "no job table when the jobs are elsewhere");
+        const outbox = await db.sql`select to_regclass('kit_job_outbox') as outbox`;
+        assert.equal(
+          outbox[0]!.outbox === null,
+          queue !== "redis",
+          "queue redis enqueues through the jobs' outbox",
+        );
       } finally {
         assert.equal(await app.stop(), 0, app.output());
         await db.drop();

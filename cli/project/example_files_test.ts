@@ -97,3 +97,14 @@ Deno.test("every difference the example keeps names a file kit generates", () =>
     assert.ok(paths.has(path), `'${path}' is listed as a difference but kit does not write it`);
   }
 });
+
+Deno.test("the example's Redis job store (beside its database queue) is what kit init --queue redis writes", async () => {
+  const config = JSON.parse(readFileSync(join(example, "kit.config.json"), "utf8")) as KitConfig;
+  const path = "src/platform/jobs/redis-job-store.ts";
+  const planned = projectFiles({ ...config, queue: "redis" }, [], ["deno"]).filter((write) =>
+    write.path === path
+  );
+  assert.equal(planned.length, 1, `kit init --queue redis writes ${path}`);
+  const [write] = await formatPlan(example, planned);
+  assert.equal(readFileSync(join(example, path), "utf8"), write!.contents);
+});

@@ -12,7 +12,16 @@ uses a runtime's API. Settings: \`DATABASE_URL\` (PostgreSQL; unset: everything 
 \`DATABASE_POOL_SIZE\` and \`DATABASE_{CONNECT,ACQUIRE,STATEMENT}_TIMEOUT\` (its client),
 \`JWT_SECRET\`, \`JWT_ISSUER\`, \`JWT_AUDIENCE\`, \`REDIS_URL\`, \`REDIS_DURABILITY\` and
 \`REDIS_PREFIX\` (queue redis), \`UPSTASH_REDIS_REST_URL\` and \`UPSTASH_REDIS_REST_TOKEN\`
-(Workers), \`HOST\`, \`PORT\`, \`KIT_MIGRATIONS_REAPPLY\`.
+(Workers), \`HOST\`, \`PORT\`, \`KIT_MIGRATIONS_REAPPLY\`.${
+      config.queue === "redis"
+        ? `
+
+Jobs (queue redis) are written in the transaction of the command that enqueues them
+(\`kit_job_outbox\`) and relayed to Redis once it committed, so none is lost whatever Redis does; a
+monitor refuses a Redis without persistence and repairs one that lost its data
+(\`src/platform/jobs/redis-job-store.ts\`; kit's \`docs/operations/redis-jobs.md\`).`
+        : ""
+    }
 
 A token for the API: \`kit token --sub <id> --role <role> --tenant <tenant>\` (with the
 \`JWT_SECRET\` of the server).`,

@@ -88,24 +88,33 @@ export function databaseSettingsFromEnv(
 /** `src/platform/database/migrate.ts`: every migration the platform runs at start. */
 export function migrateFile(queue: KitConfig["queue"]): string {
   const jobs = queue === "database";
+  const outbox = queue === "redis";
   return `import { migrateKernel } from "@kit/kernel/postgres";
 ${
     jobs
       ? `import { migrateJobs } from "@kit/jobs/postgres";\n`
+      : outbox
+      ? `import { migrateJobOutbox } from "@kit/jobs/outbox";\n`
       : ""
   }import type { Database } from "./database.ts";
 import { migrateDatabase, type MigrationOptions } from "./migrations.ts";
 
 /**
  * Brings the database up to date: the kernel's outbox and processed events${
-    jobs ? ", the job store" : ""
+    jobs ? ", the job store" : outbox ? ", the jobs' outbox (relayed to Redis)" : ""
   }, then
  * the contexts' tables through the project's one ordered migration list. Idempotent; concurrent
  * runs (two processes starting together) are serialised by advisory locks.
  */
 export async function migrate(sql: Database, options: MigrationOptions = {}): Promise<void> {
   await migrateKernel(sql);
-${jobs ? "  await migrateJobs(sql);\n" : ""}  await migrateDatabase(sql, options);
+${
+    jobs
+      ? "  await migrateJobs(sql);\n"
+      : outbox
+      ? "  await migrateJobOutbox(sql);\n"
+      : ""
+  }  await migrateDatabase(sql, options);
 }
 `;
 }
@@ -145,38 +154,31 @@ export function openJobStore(sql: Database | undefined, _config: PlatformConfig)
   }
   if (queue === "redis") {
     return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
-import {
-  failFastRedisOptions,
-  RedisJobStore,
-  tcpScripting,
-} from "@kit/jobs/redis";
-import { Redis } from "ioredis";
 import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
+import { openRedisJobs } from "./redis-job-store.ts";
 
 ${storeShape}
 /**
- * The job store of the project's queue (redis): on the Redis server at \`REDIS_URL\`, required
- * when the platform runs on a database; in memory without either.
+ * The job store of the project's queue (redis): on the Redis server at \`REDIS_URL\`, fed
+ * through the database's outbox (see \`openRedisJobs\`), when the platform runs on a database;
+ * in memory without either. Refuses to start with \`REDIS_URL\` alone: a job enqueued straight
+ * to Redis could be lost after its command committed.
  */
-export function openJobStore(sql: Database | undefined, config: PlatformConfig): OpenedJobStore {
+export async function openJobStore(
+  sql: Database | undefined,
+  config: PlatformConfig,
+): Promise<OpenedJobStore> {
   const url = config.redisUrl;
   if (sql === undefined && !url) return inMemory();
   if (!url) throw new Error("REDIS_URL is not set: the project's queue is redis");
-  // Fails fast while Redis is down (503 at the edge), and refuses a Redis that would lose jobs
-  // (no append-only file, an evicting memory policy) unless REDIS_DURABILITY says "warn" or "off".
-  const redis = new Redis(url, failFastRedisOptions());
-  const requireDurability = config.redisDurability;
-  return {
-    store: new RedisJobStore(tcpScripting(redis), {
-      requireDurability,
-      prefix: config.redisPrefix,
-    }),
-    name: "Redis",
-    close: async () => {
-      await redis.quit();
-    },
-  };
+  if (sql === undefined) {
+    throw new Error(
+      "DATABASE_URL is not set: the queue redis enqueues through the database's outbox, so that a job exists exactly when its command commits",
+    );
+  }
+  const jobs = await openRedisJobs(sql, url, config);
+  return { store: jobs.store, name: "Redis (through the outbox)", close: () => jobs.close() };
 }
 `;
   }
@@ -188,6 +190,85 @@ ${storeShape}
 /** The job store of the project's queue (memory): jobs are seen by this process only. */
 export function openJobStore(_sql: Database | undefined, _config: PlatformConfig): OpenedJobStore {
   return inMemory();
+}
+`;
+}
+
+/**
+ * `src/platform/jobs/redis-job-store.ts` (queue redis): the job store on Redis, fed through the
+ * database's outbox and watched by a durability monitor. The example keeps the same file (it
+ * takes Redis beside its database queue).
+ */
+export function redisJobStoreFile(): string {
+  return `import { OutboxJobStore } from "@kit/jobs/outbox";
+import {
+  failFastRedisOptions,
+  RedisDurabilityMonitor,
+  RedisJobStore,
+  tcpScripting,
+} from "@kit/jobs/redis";
+import type { Logger } from "@kit/kernel";
+import { Redis } from "ioredis";
+import type { PlatformConfig } from "../config.ts";
+import type { Database } from "../database/database.ts";
+
+/** The Redis job store of a process, its readiness check, and how to release it. */
+export interface RedisJobs {
+  /** Enqueues in the command's transaction (the outbox), relayed to Redis after commit. */
+  readonly store: OutboxJobStore;
+  /** The readiness check: rejects while Redis is unreachable, not durable or lost its data. */
+  readonly check: () => Promise<void>;
+  /** Stops the relay and the monitor (after the application stopped), closes the connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * The job store on the Redis at \`url\`, fed through the database's outbox: a job is written in
+ * the transaction of the command that enqueues it (\`kit_job_outbox\`, so that it exists exactly
+ * when the command commits), relayed to Redis once committed, and marked relayed only once Redis
+ * acknowledged it (a failed relay is retried every second; the relay runs in every process that
+ * opens the store). A monitor looks at Redis at start and every second: while Redis is
+ * unreachable, not durable (\`REDIS_DURABILITY\`: refuse, the default; warn; off) or lost its
+ * data, \`check\` rejects (readiness red), enqueues made outside a command answer 503 with
+ * \`Retry-After\`, and the relay waits; jobs enqueued by commands are kept in PostgreSQL meanwhile.
+ * When Redis lost its data or restarted, the jobs relayed in the last 15 minutes are relayed again
+ * (a job Redis still holds is left as it is). Its lines (Redis unreachable, not durable, the
+ * relay failing and recovering) go to \`logger\` (default: the console's).
+ */
+export async function openRedisJobs(
+  sql: Database,
+  url: string,
+  config: PlatformConfig,
+  logger?: Logger,
+): Promise<RedisJobs> {
+  const redis = new Redis(url, { ...failFastRedisOptions(), lazyConnect: true });
+  // Down at start: the monitor says so (readiness red) and the client keeps reconnecting.
+  await redis.connect().catch(() => {});
+  const logged = logger ? { logger } : {};
+  const scripting = tcpScripting(redis, logged);
+  const prefix = config.redisPrefix;
+  const monitor = new RedisDurabilityMonitor(scripting, {
+    prefix,
+    requirement: config.redisDurability,
+    ...logged,
+  });
+  const store = new OutboxJobStore(
+    new RedisJobStore(scripting, { prefix, durability: monitor }),
+    sql,
+    { durability: monitor, ...logged },
+  );
+  await monitor.check();
+  monitor.start();
+  store.start();
+  return {
+    store,
+    check: () => monitor.probe(),
+    async close() {
+      await store.stop();
+      await monitor.stop();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
 }
 `;
 }
@@ -338,7 +419,7 @@ export async function readEnvironment(
     }
   }
   const sql = url ? connectDatabase(url, config.database) : undefined;
-  const jobs = openJobStore(sql, config);
+  const jobs = await openJobStore(sql, config);
   return {
     options: {
       ...(sql ? { sql } : {}),

@@ -3,31 +3,46 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readRegion } from "../files/marker_regions.ts";
 import { initializedProject } from "../commands/test_project.ts";
-import { jobStoreFile, migrateFile } from "./runtime_templates.ts";
+import { jobStoreFile, migrateFile, redisJobStoreFile } from "./runtime_templates.ts";
 
 Deno.test("jobStoreFile() opens the store of each queue", () => {
   assert.match(jobStoreFile("database"), /new PostgresJobStore\(sql\)/);
   assert.doesNotMatch(jobStoreFile("database"), /Redis/);
   const redis = jobStoreFile("redis");
-  assert.match(redis, /new Redis\(url, failFastRedisOptions\(\)\)/);
+  assert.match(redis, /const url = config\.redisUrl;/);
+  assert.match(redis, /await openRedisJobs\(sql, url, config\)/);
   assert.match(
     redis,
-    /new RedisJobStore\(tcpScripting\(redis\), \{\n\s+requireDurability,\n\s+prefix: config\.redisPrefix,\n\s+\}\)/,
+    /DATABASE_URL is not set: the queue redis enqueues through the database's outbox/,
   );
-  assert.match(redis, /const requireDurability = config\.redisDurability;/);
-  assert.match(redis, /const url = config\.redisUrl;/);
   assert.doesNotMatch(redis, /Deno\./);
   assert.doesNotMatch(jobStoreFile("memory"), /Postgres|Redis\b/);
 });
 
-Deno.test("migrateFile() migrates the job store only when the queue is the database", () => {
+Deno.test("redisJobStoreFile() enqueues through the outbox, watched by a durability monitor", () => {
+  const file = redisJobStoreFile();
+  assert.match(file, /new Redis\(url, \{ \.\.\.failFastRedisOptions\(\), lazyConnect: true \}\)/);
+  assert.match(file, /requirement: config\.redisDurability/);
+  assert.match(
+    file,
+    /new OutboxJobStore\(\n\s+new RedisJobStore\(scripting, \{ prefix, durability: monitor \}\),\n\s+sql,\n\s+\{ durability: monitor \},\n\s+\)/,
+  );
+  assert.match(file, /check: \(\) => monitor\.probe\(\)/);
+  assert.doesNotMatch(file, /Deno\./);
+});
+
+Deno.test("migrateFile() migrates the job store when the queue is the database, the jobs' outbox when redis", () => {
   assert.match(migrateFile("database"), /await migrateJobs\(sql\);/);
+  assert.match(
+    migrateFile("redis"),
+    /await migrateKernel\(sql\);\n {2}await migrateJobOutbox\(sql\);\n {2}await migrateDatabase\(sql, options\);/,
+  );
+  assert.match(
+    migrateFile("memory"),
+    /await migrateKernel\(sql\);\n {2}await migrateDatabase\(sql, options\);/,
+  );
   for (const queue of ["redis", "memory"] as const) {
     assert.doesNotMatch(migrateFile(queue), /migrateJobs/);
-    assert.match(
-      migrateFile(queue),
-      /await migrateKernel\(sql\);\n {2}await migrateDatabase\(sql, options\);/,
-    );
   }
 });
 

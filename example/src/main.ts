@@ -11,17 +11,7 @@
  * reach requests answer 503 with `Retry-After` within seconds, `/health/ready` answers 503, and
  * everything works again once it is back, without a restart.
  */
-import type { HealthCheck } from "@kit/kernel";
 import { postgresHealthCheck } from "@kit/kernel/postgres";
-import type { JobStore } from "@kit/jobs";
-import {
-  failFastRedisOptions,
-  RedisJobStore,
-  tcpScripting,
-  upstashScripting,
-} from "@kit/jobs/redis";
-import { Redis as UpstashRedis } from "@upstash/redis";
-import { Redis as IORedis } from "ioredis";
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
 import { readConfig, tokenSecret } from "./platform/config.ts";
@@ -31,6 +21,7 @@ import { migrate } from "./platform/database/migrate.ts";
 import { nextWeekdayAtTen, seedDevData, seededPractices } from "./platform/database/seed.ts";
 import { swaggerUiAssets } from "./platform/http/api-docs.ts";
 import { healthEndpoints } from "./platform/http/health.ts";
+import { configuredRedisJobs } from "./platform/jobs/configured-job-store.ts";
 import { serveApplication } from "./platform/http/serve.ts";
 import { platformLogger, readinessFailureLine } from "./platform/logging/platform-logger.ts";
 
@@ -56,38 +47,11 @@ await migrate(migrations);
 await migrations.end({ timeout: 5 });
 const sql = connectDatabase(url, dev ? { ...settings, max: 1 } : settings);
 
-/**
- * The Redis job store: Upstash's REST API when `UPSTASH_REDIS_REST_URL` and
- * `UPSTASH_REDIS_REST_TOKEN` are set, else the Redis of `REDIS_URL`; and its readiness check (a
- * PING).
- */
-function jobStoreFromEnv(): { store: JobStore; check: HealthCheck } | undefined {
-  if (config.upstash) {
-    const redis = new UpstashRedis({ ...config.upstash, automaticDeserialization: false });
-    return {
-      store: new RedisJobStore(upstashScripting(redis), {
-        requireDurability: config.redisDurability,
-      }),
-      check: () => redis.ping(),
-    };
-  }
-  const redisUrl = config.redisUrl;
-  if (!redisUrl) return undefined;
-  // Fails fast while Redis is down (503), and refuses a Redis that would lose jobs unless
-  // REDIS_DURABILITY says "warn" or "off" (see the README's Redis settings).
-  const redis = new IORedis(redisUrl, failFastRedisOptions());
-  return {
-    store: new RedisJobStore(tcpScripting(redis, { logger }), {
-      requireDurability: config.redisDurability,
-    }),
-    check: () => redis.ping(),
-  };
-}
-
 // JWT_SECRET; unset, the development secret `kit token` signs with when on the embedded database,
 // and with DATABASE_URL a random one (only the tokens printed below pass).
 const secret = tokenSecret(config);
-const jobs = jobStoreFromEnv();
+// Upstash or REDIS_URL (through the outbox, its durability watched), else the database's queue.
+const jobs = await configuredRedisJobs(sql, config, logger);
 const application = composePlatform({
   sql,
   jwtSecret: secret,
@@ -144,7 +108,7 @@ if (config.logFormat === "text") {
   booking page: ${served.url}/book#token=${tokens.patient}
   jobs dashboard: ${served.url}/ops/jobs  (paste the operator's token below in its token field)
   health:    ${served.url}/health/live, ${served.url}/health/ready
-  database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${jobs ? "Redis" : "PostgreSQL"}
+  database:  ${dev ? "embedded (PGlite)" : "DATABASE_URL"}; jobs: ${jobs?.name ?? "PostgreSQL"}
   seeded:    ${
     seededPractices.map((p) => `${p.tenant}: calendar ${p.calendarId} of ${p.practitioner}`).join(
       "; ",
@@ -164,6 +128,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     application.jobsDashboard.close();
     await served.shutdown();
     await application.stop();
+    await jobs?.close();
     await sql.end({ timeout: 5 });
     await dev?.stop();
     Deno.exit(0);

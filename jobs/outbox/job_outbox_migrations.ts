@@ -3,8 +3,9 @@ import { type Migration, runMigrations } from "@kit/kernel/postgres";
 
 /**
  * The numbered migrations of `kit_job_outbox`: jobs enqueued in a PostgreSQL transaction, to be
- * relayed to the job store (Redis) after commit. A row relayed is deleted, unless it holds an
- * idempotency key: then it stays (`relayed_at` set), so that the key is kept by the database.
+ * relayed to the job store (Redis) after commit. A row relayed is marked (`relayed_at`) and kept
+ * a while, to be relayed again if Redis loses it; one holding an idempotency key stays, so that
+ * the key is kept by the database.
  */
 export const jobOutboxMigrations: readonly Migration[] = [
   {
@@ -24,6 +25,15 @@ create table if not exists kit_job_outbox (
 create unique index if not exists kit_job_outbox_idempotency
   on kit_job_outbox (name, tenant_id, idempotency_key) where idempotency_key is not null;
 create index if not exists kit_job_outbox_pending on kit_job_outbox (seq) where relayed_at is null;
+`,
+  },
+  {
+    version: 2,
+    id: "0002_job_outbox_relayed",
+    // Relayed rows are kept a while (to be relayed again if Redis loses them): found by age.
+    sql: `
+create index if not exists kit_job_outbox_relayed on kit_job_outbox (relayed_at)
+  where relayed_at is not null;
 `,
   },
 ];

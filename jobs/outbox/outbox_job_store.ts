@@ -2,9 +2,8 @@ import {
   consoleLogger,
   type EnqueueResult,
   type JsonValue,
-  loggingErrorReporter,
+  type Logger,
   type QueuedJob,
-  summarisingLogger,
   type UnitOfWork,
 } from "@kit/kernel";
 import { transactionOf } from "@kit/kernel/postgres";
@@ -20,8 +19,34 @@ export interface OutboxJobStoreOptions {
   readonly batchSize?: number;
   /** Milliseconds between relays when no commit wakes it, the fallback (default 1,000). */
   readonly pollMs?: number;
-  /** Called with each relay that failed (Redis down): the rows stay, the next relay retries. */
+  /**
+   * Called with each relay that failed (Redis down): the rows stay, the next relay retries.
+   * Default: the first failure after a success is logged (component `outbox.jobs`, code
+   * `JOB_RELAY_FAILED`), and the recovery (`JOB_RELAY_RECOVERED`), never each retry.
+   */
   readonly onRelayError?: (error: unknown) => void;
+  /**
+   * Whether the inner store may be written to now, and when it lost what it was given (a
+   * `RedisDurabilityMonitor`): the relay waits while `ready()` rejects, and on each loss writes
+   * again every job it relayed within `keepRelayedMs`.
+   */
+  readonly durability?: OutboxDeliveryGate;
+  /**
+   * Milliseconds a relayed job is kept in the outbox (marked relayed), so that a loss of the inner
+   * store's data can be repaired by relaying it again (default 900,000: 15 minutes); a job due
+   * later is kept until that long after it is due.
+   */
+  readonly keepRelayedMs?: number;
+  /** Where the relay's failures, recoveries and replays are logged (default `consoleLogger()`). */
+  readonly logger?: Logger;
+}
+
+/** What tells the relay whether it may deliver, and that delivered jobs were lost. */
+export interface OutboxDeliveryGate {
+  /** Resolves when the inner store may be written to; rejects otherwise. */
+  ready(): Promise<void>;
+  /** Calls `listener` each time the inner store lost (or may have lost) what it acknowledged. */
+  onLoss(listener: () => void): void;
 }
 
 /**
@@ -29,12 +54,17 @@ export interface OutboxJobStoreOptions {
  * writes the job to `kit_job_outbox` in the unit's transaction (created by `migrateJobOutbox`),
  * so that the job exists exactly when the use case commits, whatever Redis is doing; a relay
  * writes committed rows to the inner store in batches — woken by each commit, and every `pollMs`
- * as a fallback — and deletes them in the same PostgreSQL transaction. A Redis outage delays jobs
- * and loses none: the rows wait, and the relay retries. The inner store keeps a job once per id,
- * so a relay that crashed after writing to Redis and before deleting its rows writes nothing
- * twice. Idempotency keys are kept by the outbox table (its rows with a key stay, marked
- * relayed). `jobFind` sees a job still in the outbox as `waiting`. Call `start()` to run the relay
- * in this process (once per application), `stop()` at shut-down.
+ * as a fallback — and marks them relayed in the same PostgreSQL transaction, only once the inner
+ * store acknowledged them (a failed write rolls back: the rows stay, and the next relay retries).
+ * A Redis outage delays jobs and loses none. With a `durability` gate (a
+ * `RedisDurabilityMonitor`) the relay also waits while Redis is unsafe (persistence off, data
+ * lost), and when Redis lost data or restarted it relays again the jobs it relayed within
+ * `keepRelayedMs` (relayed rows are kept that long): the inner store keeps a job once per id, so a
+ * job it still holds is left as it is and only the lost ones are written again (and run again:
+ * jobs are at least once). Idempotency keys are kept by the outbox table (its rows with a key
+ * stay). `jobFind` sees a job still in the outbox as `waiting`. Call `start()` to run the relay in
+ * this process (once per application, or in each process: they share the rows), `stop()` at
+ * shut-down.
  */
 export class OutboxJobStore implements Contract.JobStore {
   /** Enqueues join the caller's transaction (the outbox row). */
@@ -44,9 +74,15 @@ export class OutboxJobStore implements Contract.JobStore {
   readonly #batchSize: number;
   readonly #pollMs: number;
   readonly #onRelayError: (error: unknown) => void;
+  readonly #gate: OutboxDeliveryGate | undefined;
+  readonly #keepRelayedMs: number;
+  readonly #logger: Logger;
   #timer: ReturnType<typeof setInterval> | undefined;
   #relaying: Promise<number> | undefined;
   #again = false;
+  #replay = false;
+  #failing = false;
+  #purgedAt = 0;
 
   /** The store `inner` (a `RedisJobStore`), fed through the outbox of the database `sql`. */
   constructor(inner: Contract.JobStore, sql: postgres.Sql, options: OutboxJobStoreOptions = {}) {
@@ -54,8 +90,28 @@ export class OutboxJobStore implements Contract.JobStore {
     this.#sql = sql;
     this.#batchSize = options.batchSize ?? 100;
     this.#pollMs = options.pollMs ?? 1_000;
-    this.#onRelayError = options.onRelayError ?? relayErrorLine();
+    this.#logger = options.logger ?? consoleLogger();
+    this.#onRelayError = options.onRelayError ?? ((error) => this.#failed(error));
+    this.#gate = options.durability;
+    this.#keepRelayedMs = options.keepRelayedMs ?? 900_000;
+    this.#gate?.onLoss(() => {
+      this.#replay = true;
+      this.#wake();
+    });
     if (inner.jobListen === undefined) this.jobListen = undefined;
+  }
+
+  #failed(error: unknown): void {
+    if (this.#failing) return;
+    this.#failing = true;
+    this.#logger.log({
+      level: "warn",
+      component: "outbox.jobs",
+      code: "JOB_RELAY_FAILED",
+      message:
+        "The job outbox could not be relayed: its jobs wait in PostgreSQL, retried every poll",
+      error,
+    });
   }
 
   /** Starts relaying: at once, on each commit of an enqueue, and every `pollMs`. */
@@ -77,11 +133,67 @@ export class OutboxJobStore implements Contract.JobStore {
    * when the inner store fails (the rows stay).
    */
   async relay(): Promise<number> {
+    await this.#gate?.ready();
+    if (this.#replay) await this.#replayKept();
     let total = 0;
     for (;;) {
       const count = await this.#relayBatch();
       total += count;
-      if (count < this.#batchSize) return total;
+      if (count < this.#batchSize) break;
+    }
+    if (this.#failing) {
+      this.#failing = false;
+      this.#logger.log({
+        level: "info",
+        component: "outbox.jobs",
+        code: "JOB_RELAY_RECOVERED",
+        message: "The job outbox is relayed again",
+        details: { relayed: total },
+      });
+    }
+    if (Date.now() - this.#purgedAt > 60_000) await this.#purgeKept();
+    return total;
+  }
+
+  /** Marks every job relayed within `keepRelayedMs` (or due later) to be relayed again. */
+  async #replayKept(): Promise<void> {
+    this.#replay = false;
+    const keep = this.#keepRelayedMs;
+    try {
+      const rows = await this.#sql`
+        update kit_job_outbox set relayed_at = null
+        where relayed_at is not null
+          and (relayed_at > now() - ${keep} * interval '1 millisecond'
+            or (job->>'runAt')::timestamptz > now() - ${keep} * interval '1 millisecond')`;
+      if (rows.count === 0) return;
+      this.#logger.log({
+        level: "warn",
+        component: "outbox.jobs",
+        code: "JOB_RELAY_REPLAYED",
+        message: "The job store lost (or may have lost) jobs it acknowledged: the jobs relayed " +
+          "recently are relayed again (a job it still holds is kept as it is)",
+        details: { jobs: rows.count, keptMs: keep },
+      });
+    } catch (error) {
+      this.#replay = true;
+      throw error;
+    }
+  }
+
+  /** Deletes relayed jobs (without an idempotency key) older than `keepRelayedMs`. */
+  async #purgeKept(): Promise<void> {
+    this.#purgedAt = Date.now();
+    const keep = this.#keepRelayedMs;
+    // In batches, so that no statement runs long; at most 100,000 rows a minute.
+    for (let batch = 0; batch < 10; batch++) {
+      const deleted = await this.#sql`
+        delete from kit_job_outbox where seq in (
+          select seq from kit_job_outbox
+          where relayed_at < now() - ${keep} * interval '1 millisecond'
+            and idempotency_key is null
+            and (job->>'runAt')::timestamptz < now() - ${keep} * interval '1 millisecond'
+          limit 10000)`;
+      if (deleted.count < 10_000) return;
     }
   }
 
@@ -112,12 +224,10 @@ export class OutboxJobStore implements Contract.JobStore {
       const jobs = rows.map((row) => toNewJob(row.job));
       if (this.#inner.jobInsertMany !== undefined) await this.#inner.jobInsertMany({ jobs });
       else for (const job of jobs) await this.#inner.jobInsert({ job });
-      const keyed = rows.filter((r) => r.idempotency_key !== null).map((r) => r.seq);
-      const plain = rows.filter((r) => r.idempotency_key === null).map((r) => r.seq);
-      if (plain.length > 0) await tx`delete from kit_job_outbox where seq in ${tx(plain)}`;
-      if (keyed.length > 0) {
-        await tx`update kit_job_outbox set relayed_at = now() where seq in ${tx(keyed)}`;
-      }
+      // Marked relayed only now that the inner store acknowledged them (a failure above rolls
+      // back: they stay pending); kept, so that a loss of the inner store can be repaired.
+      const seqs = rows.map((row) => row.seq);
+      await tx`update kit_job_outbox set relayed_at = now() where seq in ${tx(seqs)}`;
       count = rows.length;
     });
     return count;
@@ -331,10 +441,4 @@ function onUnit(unit: UnitOfWork): Sql {
     );
   }
   return transaction as Sql;
-}
-
-/** A relay failure as a summarised line of the console (an outage: one `warn` line and its count). */
-function relayErrorLine(): (error: unknown) => void {
-  const reporter = loggingErrorReporter(summarisingLogger(consoleLogger()));
-  return (error) => reporter.report(error, { origin: "jobs.outbox", details: { stage: "relay" } });
 }

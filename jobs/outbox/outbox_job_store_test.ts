@@ -4,7 +4,12 @@ import { PostgresTransactions } from "@kit/kernel/postgres";
 import type { NewJob } from "../mod.ts";
 import { pgTest } from "../../test_support/services.ts";
 import { startPrivateRedis } from "../../test_support/private_redis.ts";
-import { failFastRedisOptions, RedisJobStore, tcpScripting } from "../redis.ts";
+import {
+  failFastRedisOptions,
+  RedisDurabilityMonitor,
+  RedisJobStore,
+  tcpScripting,
+} from "../redis.ts";
 import { migrateJobOutbox, OutboxJobStore } from "../outbox.ts";
 
 function newJob(i: number, idempotencyKey?: string): NewJob {
@@ -22,8 +27,10 @@ function newJob(i: number, idempotencyKey?: string): NewJob {
   };
 }
 
+/** The jobs not relayed yet (relayed ones are kept, marked, for a replay). */
 async function outboxRows(sql: import("postgres").default.Sql): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from kit_job_outbox`;
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from kit_job_outbox where relayed_at is null`;
   return row!.count;
 }
 
@@ -213,6 +220,91 @@ pgTest(
         assert.equal(await store.jobCancel({ ...cancel, unit }), true);
       });
       assert.equal((await store.jobFind(cancel))?.status, "cancelled");
+    } finally {
+      redis.disconnect();
+      await server.close();
+    }
+  },
+);
+
+pgTest(
+  "Outbox relay with a durability monitor: Redis losing its data gets every relayed job again, none written twice",
+  async ({ sql }) => {
+    await migrateJobOutbox(sql);
+    const server = await startPrivateRedis(["--appendonly", "yes"]);
+    const redis = await connect(server.url);
+    try {
+      const transactions = new PostgresTransactions(sql);
+      const logged: string[] = [];
+      const logger = { log: (record: { code: string }) => logged.push(record.code) };
+      const monitor = new RedisDurabilityMonitor(tcpScripting(redis), { logger });
+      const inner = new RedisJobStore(tcpScripting(redis), { listen: false, durability: monitor });
+      const store = new OutboxJobStore(inner, sql, { durability: monitor, logger });
+      await monitor.check();
+      const jobs = Array.from({ length: 30 }, (_, i) => newJob(i));
+      for (const job of jobs) await transactions.run((unit) => store.jobInsert({ job, unit }));
+      // Each commit and each loss wakes the relay in the background: stop() waits for it.
+      const settled = async () => {
+        await store.stop();
+        await store.relay().catch(() => 0);
+        return (await inner.jobList()).map((j) => j.id).sort();
+      };
+      const ids = jobs.map((j) => j.id).sort();
+      assert.deepEqual(await settled(), ids);
+      assert.equal(await outboxRows(sql), 0);
+
+      await redis.flushall();
+      await monitor.check();
+      assert.equal(monitor.state, "data_lost");
+      await assert.rejects(
+        store.relay(),
+        (e: unknown) => (e as { code?: string }).code === "SERVICE_UNAVAILABLE",
+        "nothing is written while the loss is being reported",
+      );
+      assert.deepEqual(await settled(), []);
+      await monitor.check();
+      assert.deepEqual(await settled(), ids, "every job relayed is relayed again");
+      assert.ok(logged.includes("REDIS_DATA_LOST") && logged.includes("JOB_RELAY_REPLAYED"));
+
+      await server.stop("SIGKILL");
+      await server.start();
+      for (let i = 0; i < 50 && (await monitor.check(), monitor.state as string) !== "safe"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(logged.filter((code) => code === "JOB_RELAY_REPLAYED").length, 1);
+      assert.deepEqual(await settled(), ids, "a job Redis still holds is not written twice");
+      assert.equal(
+        logged.filter((code) => code === "JOB_RELAY_REPLAYED").length,
+        2,
+        "a restart relays the kept jobs again",
+      );
+    } finally {
+      redis.disconnect();
+      await server.close();
+    }
+  },
+);
+
+pgTest(
+  "Outbox relay deletes relayed jobs once kept keepRelayedMs; keyed jobs and jobs due later stay",
+  async ({ sql }) => {
+    await migrateJobOutbox(sql);
+    const server = await startPrivateRedis(["--appendonly", "yes"]);
+    const redis = await connect(server.url);
+    try {
+      const transactions = new PostgresTransactions(sql);
+      const inner = new RedisJobStore(tcpScripting(redis), { listen: false });
+      const store = new OutboxJobStore(inner, sql, { keepRelayedMs: 0 });
+      const later = { ...newJob(3), runAt: new Date(Date.now() + 3_600_000) };
+      for (const job of [newJob(1), newJob(2, "kept-key"), later]) {
+        await transactions.run((unit) => store.jobInsert({ job, unit }));
+      }
+      await store.stop();
+      await store.relay();
+      const rows = await sql<{ id: string }[]>`select id from kit_job_outbox order by seq`;
+      assert.equal(rows.length, 2, "the plain job due now is deleted");
+      assert.equal(rows[1]!.id, later.id);
+      assert.equal((await inner.jobList()).length, 3);
     } finally {
       redis.disconnect();
       await server.close();

@@ -69,6 +69,7 @@ import {
   RedisNotDurableError,
 } from "./redis_durability.ts";
 import { withinDeadline } from "./redis_unavailable.ts";
+import type { RedisDurabilityMonitor } from "./redis_durability_monitor.ts";
 import type {
   JobClaimParams,
   JobCompleteManyParams,
@@ -95,6 +96,7 @@ export class RedisJobStore implements JobStore {
   readonly #requireDurability: DurabilityRequirement;
   readonly #timeoutMs: number;
   readonly #warn: (message: string) => void;
+  readonly #monitor: RedisDurabilityMonitor | undefined;
   #durable: Promise<void> | undefined;
 
   /**
@@ -116,6 +118,7 @@ export class RedisJobStore implements JobStore {
           code: "REDIS_NOT_DURABLE",
           message,
         }));
+    this.#monitor = options.durability;
     if (options.listen === false || redis.subscribe === undefined) this.jobListen = undefined;
   }
 
@@ -123,8 +126,11 @@ export class RedisJobStore implements JobStore {
    * Checks the server's settings now (see `RedisJobStoreOptions.requireDurability`); every
    * operation does it once before its first command. Rejects with `RedisNotDurableError` under
    * `"refuse"`, with `RedisUnavailableError` when Redis cannot be reached (checked again then).
+   * With a `durability` monitor: its answer instead (`RedisUnavailableError` while not safe),
+   * asked before each enqueue.
    */
   checkDurability(): Promise<void> {
+    if (this.#monitor !== undefined) return this.#monitor.ready();
     if (this.#requireDurability === "off") return Promise.resolve();
     this.#durable ??= withinDeadline(
       "the durability check",
@@ -150,7 +156,7 @@ export class RedisJobStore implements JobStore {
     script: RedisScript,
     args: readonly (string | number)[],
   ): Promise<unknown> {
-    await this.checkDurability();
+    if (this.#monitor === undefined || enqueues.has(operation)) await this.checkDurability();
     return await withinDeadline(
       `job ${operation}`,
       this.#timeoutMs,
@@ -570,7 +576,16 @@ export interface RedisJobStoreOptions {
   readonly timeoutMs?: number;
   /** Where the `"warn"` line goes (default: a `warn` line `REDIS_NOT_DURABLE` of a console logger). */
   readonly warn?: (message: string) => void;
+  /**
+   * A monitor that watches the server continually (its persistence and its data) instead of the
+   * one check before the first command: enqueues are refused with `RedisUnavailableError` (503)
+   * while it is not `safe`; claims and reports go on. `requireDurability` is then the monitor's.
+   */
+  readonly durability?: RedisDurabilityMonitor;
 }
+
+/** The operations that enqueue, refused while the monitor says Redis is unsafe. */
+const enqueues = new Set(["insert", "kept", "reachable", "retryDead"]);
 
 /** The job's key under `idem:`, unique per name, tenant and idempotency key; '' without one. */
 function idempotencyOf(job: NewJob): string {

@@ -1,25 +1,23 @@
-import { ConceptError } from "@kit/kernel";
+import { ServiceUnavailableError } from "@kit/kernel";
 
 /**
- * Refuses work while Redis cannot be reached: code `SERVICE_UNAVAILABLE` (HTTP 503, with
- * `Retry-After`, once the kernel maps the code). Nothing was acknowledged: the caller may retry
- * later. A refusal (`ConceptError`, kind `conflict`), so the HTTP edge answers it by its code —
- * never a hang and never 500; the kernel's `ServiceUnavailableError` carries the same code, and
- * this error is to extend it once it is exported.
+ * Refuses work while Redis cannot be reached, or cannot be trusted with it (not durable, or it
+ * lost its data): a `ServiceUnavailableError` of the service `job store` (code
+ * `SERVICE_UNAVAILABLE`, HTTP 503 with `Retry-After`). Nothing was acknowledged: the caller may
+ * retry later.
  */
-export class RedisUnavailableError extends ConceptError {
+export class RedisUnavailableError extends ServiceUnavailableError {
   /** The HTTP status the edge is to answer. */
   readonly status = 503;
-  /** Seconds after which a retry may succeed (`Retry-After`). */
-  readonly retryAfterSeconds: number;
 
-  /** Builds the refusal, naming what failed. */
+  /** Builds the refusal, saying what failed. */
   constructor(message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
-    super("conflict", "SERVICE_UNAVAILABLE", message, {
+    super("job store", {
+      reason: message,
       retryAfterSeconds: options?.retryAfterSeconds ?? 5,
-    }, options);
+      ...(options?.cause === undefined ? {} : { cause: options.cause }),
+    });
     this.name = "RedisUnavailableError";
-    this.retryAfterSeconds = options?.retryAfterSeconds ?? 5;
   }
 }
 
@@ -58,9 +56,7 @@ export async function withinDeadline<T>(
   } catch (error) {
     if (error instanceof RedisUnavailableError || !isUnreachable(error)) throw error;
     throw new RedisUnavailableError(
-      `Redis is unreachable (${operation}): ${
-        error instanceof Error ? error.message : String(error)
-      }; nothing was acknowledged, retry later`,
+      `Redis is unreachable (${operation}): nothing was acknowledged, retry later`,
       { cause: error },
     );
   } finally {

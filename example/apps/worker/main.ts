@@ -1,8 +1,10 @@
 /**
  * The worker alone: runs the background jobs and scheduled jobs of every context, no API. Deploy
  * it before the code that enqueues a new job name. Needs `DATABASE_URL` (the database the API
- * enqueues in); prints "worker started" once it claims. With `HEALTH_PORT`, it answers
- * `/health/live` and `/health/ready` (the database reachable) on that loopback port.
+ * enqueues in); runs the jobs of the job store the configuration names, as the API does:
+ * `REDIS_URL` (relaying the outbox too) or Upstash, else the database's. Prints "worker started"
+ * once it claims. With `HEALTH_PORT`, it answers `/health/live` and `/health/ready` (the database
+ * and the job store ready) on that loopback port.
  *
  * Its database client has kit's time-outs (the `DATABASE_*` variables `src/platform/config.ts`
  * reads change them): while PostgreSQL is out of reach the worker keeps running and claims again
@@ -13,6 +15,7 @@ import { composePlatform } from "../../src/platform/compose-application.ts";
 import { readConfig } from "../../src/platform/config.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";
 import { healthEndpoints } from "../../src/platform/http/health.ts";
+import { configuredRedisJobs } from "../../src/platform/jobs/configured-job-store.ts";
 import {
   platformLogger,
   readinessFailureLine,
@@ -33,11 +36,21 @@ if (!config.databaseUrl) {
 // none.
 const environment = await readEnvironment(config, logger);
 const sql = environment.options.sql!;
-const application = composePlatform({ ...environment.options, startJobs: true, logger });
+// The job store the API enqueues in: Redis when the configuration names one, else the database's.
+const redisJobs = await configuredRedisJobs(sql, config, logger);
+const application = composePlatform({
+  ...environment.options,
+  ...(redisJobs ? { jobStore: redisJobs.store } : {}),
+  startJobs: true,
+  logger,
+});
 await application.start();
 const healthPort = Deno.env.get("HEALTH_PORT");
 const endpoints = healthEndpoints({
-  readiness: { database: postgresHealthCheck(sql) },
+  readiness: {
+    database: postgresHealthCheck(sql),
+    ...(redisJobs ? { jobs: redisJobs.check } : {}),
+  },
   onFailure: readinessFailureLine(logger),
 });
 const health = healthPort === undefined ? undefined : Deno.serve(
@@ -49,6 +62,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await health?.shutdown();
     await application.stop();
+    await redisJobs?.close();
     await environment.close();
     Deno.exit(0);
   });

@@ -26,7 +26,12 @@ export interface PlatformConfig {
   readonly tokenAudience: string;
   /** `REDIS_URL`: the Redis of the job store (queue redis, on Deno and Node). */
   readonly redisUrl: string | undefined;
-  /** `REDIS_DURABILITY`: refuse (default), warn or off. */
+  /**
+   * `REDIS_DURABILITY`: what a Redis that would lose jobs (no persistence, an evicting memory
+   * policy) does: `refuse` (default: readiness red, enqueues straight to it answer 503, jobs wait
+   * in the outbox), `warn` (logged once) or `off` (not looked at). A loss of its data is
+   * detected and repaired under every setting.
+   */
   readonly redisDurability: RedisDurability;
   /**
    * `REDIS_PREFIX`: the prefix of the job store's keys (default `kit:jobs:`), the same for the

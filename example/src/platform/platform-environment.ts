@@ -50,7 +50,7 @@ export async function readEnvironment(
     }
   }
   const sql = url ? connectDatabase(url, config.database) : undefined;
-  const jobs = openJobStore(sql, config);
+  const jobs = await openJobStore(sql, config);
   return {
     options: {
       ...(sql ? { sql } : {}),

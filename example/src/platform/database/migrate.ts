@@ -1,4 +1,5 @@
 import { migrateKernel, runMigrations } from "@kit/kernel/postgres";
+import { migrateJobOutbox } from "@kit/jobs/outbox";
 import { migrateJobs } from "@kit/jobs/postgres";
 import type { Database } from "./database.ts";
 // kit:begin context-migrations
@@ -10,7 +11,8 @@ import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/s
 // kit:end
 
 /**
- * Brings the database up to date: the kernel's outbox, the job store, then each context's own
+ * Brings the database up to date: the kernel's outbox, the job store and the jobs' outbox (relayed
+ * to Redis when \`REDIS_URL\` names one), then each context's own
  * schema with its own ordered migrations (one `kit_migrations` table per schema). Idempotent;
  * concurrent runs (the API and the worker starting together) are serialised by advisory locks.
  * Each ledger keeps every migration's number, id and checksum: a database that applied other SQL
@@ -21,6 +23,7 @@ import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/s
 export async function migrate(sql: Database, options: { reapply?: boolean } = {}): Promise<void> {
   await migrateKernel(sql);
   await migrateJobs(sql);
+  await migrateJobOutbox(sql);
   for (
     const [schema, migrations] of [
       // kit:begin migration-lists
