@@ -25,7 +25,7 @@ Deno.test("redisJobStoreFile() enqueues through the outbox, watched by a durabil
   assert.match(file, /requirement: config\.redisDurability/);
   assert.match(
     file,
-    /new OutboxJobStore\(\n\s+new RedisJobStore\(scripting, \{ prefix, durability: monitor \}\),\n\s+sql,\n\s+\{ durability: monitor \},\n\s+\)/,
+    /new OutboxJobStore\(\n\s+new RedisJobStore\(scripting, \{ prefix, durability: monitor \}\),\n\s+sql,\n\s+\{ durability: monitor, \.\.\.logged \},\n\s+\)/,
   );
   assert.match(file, /check: \(\) => monitor\.probe\(\)/);
   assert.doesNotMatch(file, /Deno\./);
