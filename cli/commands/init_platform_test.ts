@@ -229,6 +229,35 @@ Deno.test({
         assert.equal(unnamed.status, 400);
         assert.deepEqual(await rowOf(db.sql, "a-1"), { tenant_id: "practice-1", version: 2 });
         assert.equal((await book(app.url, "a-1", "blocked", "practice-1")).status, 403);
+        // A token signed with the project's own secret but living far too long, or whose claims
+        // are malformed, is refused (401, saying why), never read as a caller with no tenants.
+        for (
+          const [claims, detail] of [
+            [{ exp: 1e300 }, /lives longer than the 86400 s allowed/],
+            [{ tenants: "practice-1" }, /tenants claim is not a list of strings/],
+            [{ roles: "booker" }, /roles claim is not a list of strings/],
+          ] as const
+        ) {
+          const iat = Math.floor(Date.now() / 1000);
+          const forged = await new SignJWT({
+            sub: "ann",
+            roles: ["booker"],
+            tenants: ["practice-1"],
+            iss: tokenEnv.JWT_ISSUER,
+            aud: tokenEnv.JWT_AUDIENCE,
+            iat,
+            exp: iat + 600,
+            ...claims,
+          }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(secret));
+          const answer = await fetch(`${app.url}/appointments/a-1/booking`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${forged}`, "x-tenant-id": "practice-1" },
+          });
+          const problem = await answer.json();
+          assert.equal(answer.status, 401, JSON.stringify(problem));
+          assert.equal(problem.code, "UNAUTHORIZED");
+          assert.match(problem.detail, detail);
+        }
         // An id PostgreSQL cannot hold is refused at the edge, naming it, never a 500.
         const nul = await book(app.url, "a%00", "ann", "practice-1");
         assert.equal(nul.status, 422, await nul.clone().text());

@@ -17,11 +17,13 @@ export interface TokenRequest {
   readonly tenants: readonly string[];
   /** Its scopes (`scope`, space-separated). */
   readonly scopes: readonly string[];
-  /** How long it is valid: `90s`, `30m`, `1h` (default), `7d`. */
+  /** How long it is valid: `90s`, `30m`, `1h` (default), at most `24h` (the API refuses more). */
   readonly expires?: string;
 }
 
 const units: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+/** The longest lifetime the generated API accepts (jwtAuthenticator's default). */
+const maxLifetimeSeconds = 86_400;
 
 /**
  * `kit token`: an HS256 token the project's API accepts, signed as the generated platform verifies
@@ -47,9 +49,14 @@ export async function signProjectToken(
   const expires = request.expires ?? "1h";
   const match = /^(\d{1,6})(s|m|h|d)$/.exec(expires);
   if (match === null || Number(match[1]) === 0) {
-    throw new CliError(`token: --expires '${expires}' is not a duration (90s, 30m, 1h, 7d)`);
+    throw new CliError(`token: --expires '${expires}' is not a duration (90s, 30m, 1h, 1d)`);
   }
   const seconds = Number(match[1]) * units[match[2]!]!;
+  if (seconds > maxLifetimeSeconds) {
+    throw new CliError(
+      `token: --expires '${expires}' is longer than the 24h the API accepts (jwtAuthenticator's maxTokenLifetimeSeconds)`,
+    );
+  }
   const granted = await grantedRoles(root);
   const unknown = granted === undefined ? [] : request.roles.filter((r) => !granted.includes(r));
   if (unknown.length > 0) {

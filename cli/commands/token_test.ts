@@ -137,6 +137,7 @@ Deno.test({
           [["token", "--sub", "a", "--role", "practitoner"], "grants no role 'practitoner'"],
           [["token", "--sub", "a", "--expires", "1 hour"], "--expires '1 hour' is not a duration"],
           [["token", "--sub", "a", "--expires", "0h"], "--expires '0h' is not a duration"],
+          [["token", "--sub", "a", "--expires", "2d"], "--expires '2d' is longer than the 24h"],
           [["token", "--sub", "a b"], "--sub 'a b' must be"],
           [["token", "--sub", "a", "--colour", "red"], "Unknown option '--colour'"],
         ] as const

@@ -35,7 +35,9 @@ DATABASE_URL=postgres://... JWT_SECRET=... deno run -A src/main.ts
 \`\`\`
 
 Deploy \`src/main.ts\` as it is (\`deno run -A src/main.ts\`, or \`deno compile\`). It serves the API
-docs page at \`/docs\` too.`);
+docs page at \`/docs\` too. \`Deno.serve\` puts no deadline on reading a request's headers: serve
+behind a reverse proxy that does (nginx \`client_header_timeout 10s;\`), and keep \`HOST\` on
+loopback or a private network.`);
   }
   if (selected.includes("node")) {
     sections.push(`## Node
@@ -49,7 +51,9 @@ DATABASE_URL=postgres://... JWT_SECRET=... PORT=8000 node ${bundles.node}
 20 or later): the same routes, \`/openapi.json\` and docs page at \`/docs\`, migrations at start,
 jobs and events as on Deno. Deploy the one file \`${bundles.node}\`; it needs no \`node_modules\`
 (Swagger UI's files are in it). \`kit generate worker\` writes \`apps/worker/main.node.ts\` too: the
-jobs in a Node process of their own (its doc comment says how to bundle it).`);
+jobs in a Node process of their own (its doc comment says how to bundle it). A connection that has
+not sent a request's headers within \`HTTP_HEADERS_TIMEOUT_MS\` (default 10000) is answered 408 and
+closed.`);
   }
   if (selected.includes("workers")) {
     sections.push(`## Cloudflare Workers

@@ -48,7 +48,8 @@ export function nodeMainFile(): string {
  * the OpenAPI document at \`/openapi.json\` and the API docs page at \`/docs\`. The same
  * platform as \`src/main.ts\`: with \`DATABASE_URL\` every context runs on PostgreSQL, migrated at
  * start; without it, in memory. Jobs run in this process unless \`kit.config.json\` says
- * \`"worker": "separate"\` and the job store is shared.
+ * \`"worker": "separate"\` and the job store is shared. A request's headers must arrive within
+ * \`HTTP_HEADERS_TIMEOUT_MS\` (default 10000; see docs/operations/http-deadlines.md in kit).
  */
 import process from "node:process";
 import { serve } from "@hono/node-server";
@@ -78,8 +79,25 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
+// Every wait has a deadline: a connection that has not sent a request's headers within
+// HTTP_HEADERS_TIMEOUT_MS (default 10 s) is answered 408 and closed, one whose whole request
+// takes over 60 s too (Node checks every second). Slow clients cannot hold connections open.
+const headersTimeout = Number(process.env.HTTP_HEADERS_TIMEOUT_MS || 10_000);
+if (!(Number.isInteger(headersTimeout) && headersTimeout > 0)) {
+  console.error(\`HTTP_HEADERS_TIMEOUT_MS must be a number of milliseconds > 0, got '\${process.env.HTTP_HEADERS_TIMEOUT_MS}'\`);
+  process.exit(1);
+}
 const server = serve(
-  { fetch: platformFetch(application), hostname: config.host, port: config.port },
+  {
+    fetch: platformFetch(application),
+    hostname: config.host,
+    port: config.port,
+    serverOptions: {
+      headersTimeout,
+      requestTimeout: Math.max(headersTimeout, 60_000),
+      connectionsCheckingInterval: Math.min(headersTimeout, 1_000),
+    },
+  },
   (address) => {
     console.log(
       \`listening on http://\${config.host}:\${address.port} (\${environment.description}\${

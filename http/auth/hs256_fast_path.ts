@@ -5,7 +5,9 @@
  * (issuer, audience, `exp` a number and not past, `nbf` and `iat` numbers, `nbf` not in the
  * future, each with the tolerance) is accepted without WebCrypto. Anything else is left to jose,
  * which accepts or refuses it with its reason: the fast path only ever accepts what jose would.
- * Internal to the JWT authenticator.
+ * What either accepts then meets the authenticator's own claim checks (`token_claims.ts`: the
+ * maximum lifetime, finite time claims, well-formed `sub`, `roles`, `tenants`). Internal to the
+ * JWT authenticator.
  *
  * @module
  */

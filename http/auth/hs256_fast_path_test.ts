@@ -173,3 +173,17 @@ Deno.test("the HS256 fast path decodes base64url as jose does: UTF-8 claims, lar
   // A signed text past ASCII is always left to jose.
   assert.equal(fast(altered[6]!, now), undefined);
 });
+
+Deno.test("the HS256 fast path takes what jose takes of far expiries and malformed claims: the authenticator's claim checks refuse them after either", async () => {
+  for (
+    const claims of [
+      { ...valid, exp: 1e300 },
+      { ...valid, tenants: "p1" },
+      { ...valid, roles: [1] },
+    ]
+  ) {
+    const value = await token({ alg: "HS256" }, claims);
+    assert.deepEqual(fast(value, now), claims, JSON.stringify(claims));
+    assert.deepEqual(await jose(value), claims);
+  }
+});

@@ -4,6 +4,7 @@ import type { Authenticator, Caller } from "../pipeline/authenticator.ts";
 import { InvalidTokenError } from "./invalid_token_error.ts";
 import { hs256FastPath } from "./hs256_fast_path.ts";
 import { tokenRefusal } from "./token_refusal.ts";
+import { checkTokenClaims, defaultMaxTokenLifetimeSeconds, stringsClaim } from "./token_claims.ts";
 import { VerifiedTokens } from "./verified_tokens.ts";
 
 /** The options of {@linkcode jwtAuthenticator}. */
@@ -28,6 +29,13 @@ export interface JwtAuthenticatorOptions {
    * `verifiedTokens`.
    */
   readonly requireExpiry?: boolean;
+  /**
+   * The longest a token may live, in seconds (default 86400, 24 hours): `exp - iat`, or
+   * `exp - now` for a token without `iat`; a token above it is refused (401, "The token lives
+   * longer than the 86400 s allowed"), so a signed token with a far `exp` is not valid for ever.
+   * `Infinity` turns the check off (unsafe: a leaked long-lived token stays valid).
+   */
+  readonly maxTokenLifetimeSeconds?: number;
   /** The clock that decides expiry (default: the system clock). */
   readonly clock?: Clock;
   /**
@@ -55,8 +63,10 @@ export interface JwtAuthenticatorOptions {
 /**
  * Resolves the caller from an `Authorization: Bearer <JWT>` header with jose: signature,
  * algorithm, issuer, audience and time are checked (`exp` required and not past, `nbf` and `iat`
- * not in the future, each with `clockToleranceSeconds`), `alg: none` is refused, and the
- * session's scopes come from the `scope` (space-separated) or `scp` claim. A request without the
+ * not in the future, each with `clockToleranceSeconds`), `alg: none` is refused, a token living
+ * longer than `maxTokenLifetimeSeconds` (24 hours by default) is refused, so are malformed claims
+ * (`exp`, `iat`, `nbf` not finite numbers, `sub` not a string; for the default actor, `roles` or
+ * `tenants` not lists of strings), and the session's scopes come from the `scope` (space-separated) or `scp` claim. A request without the
  * header is anonymous; a token that fails any check throws {@linkcode InvalidTokenError}: a 401
  * (`UNAUTHORIZED`) whose detail says what was wrong ("The token has expired", "The token's
  * signature does not verify") and whose `WWW-Authenticate` challenge says `invalid_token`. An
@@ -87,6 +97,12 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
   if (!(tolerance >= 0 && tolerance < Infinity)) {
     throw new TypeError(
       `jwtAuthenticator() clockToleranceSeconds must be a number of seconds >= 0, got ${tolerance}`,
+    );
+  }
+  const maxLifetime = options.maxTokenLifetimeSeconds ?? defaultMaxTokenLifetimeSeconds;
+  if (!(maxLifetime > 0)) {
+    throw new TypeError(
+      `jwtAuthenticator() maxTokenLifetimeSeconds must be a number of seconds > 0, got ${maxLifetime}`,
     );
   }
   const verifyOptions = {
@@ -121,6 +137,7 @@ export function jwtAuthenticator(options: JwtAuthenticatorOptions): Authenticato
   const accepted = (token: string, payload: JWTPayload, now: number): Caller => {
     // jose checks `iat` only against a maximum age; a token issued in the future is refused here.
     if (issuedInFuture(payload, now, tolerance)) throw inFuture();
+    checkTokenClaims(payload, now, maxLifetime);
     const caller = callerOf(payload);
     verified.set(token, payload);
     return caller;
@@ -228,9 +245,10 @@ function defaultActor(claims: JWTPayload): Actor {
   if (typeof claims.sub !== "string" || claims.sub.length === 0) {
     throw new InvalidTokenError("The token has no subject (sub)");
   }
-  const strings = (value: unknown): string[] =>
-    Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
-  return userActor(claims.sub, { roles: strings(claims.roles), tenants: strings(claims.tenants) });
+  return userActor(claims.sub, {
+    roles: stringsClaim(claims, "roles"),
+    tenants: stringsClaim(claims, "tenants"),
+  });
 }
 
 function scopesOf(claims: JWTPayload): ReadonlySet<string> {

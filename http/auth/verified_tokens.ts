@@ -5,7 +5,9 @@ import type { JWTPayload } from "jose";
  * and at most `capacity` of them (the oldest entry leaves first). Only an authenticator with a
  * static key uses it: with a static key, a token's signature, algorithm, issuer and audience
  * verify the same way every time, so only the time checks (`nbf`, `exp`) are left to redo, and
- * the caller redoes them on every hit. A token without a numeric `exp` is never kept.
+ * the caller redoes them on every hit. A token without a numeric `exp` is never kept, nor one that
+ * failed the authenticator's claim checks (a lifetime over the maximum, a malformed claim): they
+ * run before a token is kept.
  */
 export class VerifiedTokens {
   readonly #capacity: number;

@@ -134,8 +134,8 @@ e2e(
     const path = `/appointments/${id}/cancellation`;
     expect(
       await client.send("POST", path, { as: callers.otherPatient, body: { reason: "mine?" } }),
-      403,
-      "FORBIDDEN",
+      404,
+      "APPOINTMENT_NOT_FOUND",
     );
     assert.deepEqual(
       expect(await client.send("POST", path, { as: callers.patient, body: { reason: "ill" } }), 201)
@@ -308,7 +308,7 @@ e2e(
       client.send("POST", `/appointments/${id}/rescheduling`, { as, body: { startsAt } });
     expect(await move(monday("12:15")), 409, "SLOT_TAKEN");
     expect(await move(monday("11:10")), 422, "OFF_GRID");
-    expect(await move(monday("11:00"), callers.otherPatient), 403, "FORBIDDEN");
+    expect(await move(monday("11:00"), callers.otherPatient), 404, "APPOINTMENT_NOT_FOUND");
     // Moving within its own period is no clash with itself.
     expect(await move(monday("10:15")), 201);
     expect(await move(monday("11:00")), 201);

@@ -205,9 +205,12 @@ const routeCases: Record<string, RouteCase> = {
     }),
     control: 200,
   },
-  // B naming A's calendar would move it to another zone: A's row is compared after.
+  // B naming A's calendar's id opens B's own of that id (ids are each practice's own), as for a
+  // free id: A's is not moved (its row is compared after), nor told to exist. (The spec removes
+  // B's, so that the next attempts meet A's id alone again.)
   "PUT /calendars/{calendarId}": {
     attempt: (a) => ({ path: `/calendars/${a.calendarId}`, body: { timeZone: "Asia/Tokyo" } }),
+    own: true,
     control: 200,
   },
   "PUT /calendars/{calendarId}/appointment-types/{appointmentTypeId}": {
@@ -409,6 +412,11 @@ e2e(
             const code = assertProblem(answer, what);
             assert.ok(mode !== "B's" || name !== "mallory", `${what}: refused in B with ${code}`);
             assert.notEqual(code, "TENANT_REQUIRED", what);
+          }
+          if (route === "PUT /calendars/{calendarId}" && mode !== "A's") {
+            assert.equal(answer.status, 201, `${what}: B opens its own: ${answer.text}`);
+            await app.db.sql`
+              delete from scheduling.calendars where tenant_id = ${B} and id = ${a.calendarId}`;
           }
           if (route === "GET /notifications/preferences" && answer.status === 200) {
             assert.equal(answer.body.reminderHoursBefore, 24, `${what}: A's preferences`);

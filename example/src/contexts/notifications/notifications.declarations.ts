@@ -6,6 +6,8 @@ import { GetPreferencesHandler } from "./application/queries/get-preferences/get
 import { Notifications } from "./presentation/http/notifications.routes.ts";
 import { PlanReminder } from "./application/commands/plan-reminder/plan-reminder.command.ts";
 import { PlanReminderHandler } from "./application/commands/plan-reminder/plan-reminder.handler.ts";
+import { RemindPatient } from "./application/commands/remind-patient/remind-patient.command.ts";
+import { RemindPatientHandler } from "./application/commands/remind-patient/remind-patient.handler.ts";
 import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
 import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
 import { SchedulingAppointmentConfirmedHandler } from "./application/reactions/scheduling-appointment-confirmed.handler.ts";
@@ -26,6 +28,8 @@ export const notificationsDeclarations: readonly AnyClass[] = [
   Notifications,
   PlanReminder,
   PlanReminderHandler,
+  RemindPatient,
+  RemindPatientHandler,
   SchedulingAppointmentBookedHandler,
   SchedulingAppointmentCancelledHandler,
   SchedulingAppointmentConfirmedHandler,

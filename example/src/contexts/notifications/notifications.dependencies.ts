@@ -1,7 +1,9 @@
 // Derived by kit from constructor parameter types. Regenerate, never merge by hand.
 import { SendReminder } from "./application/background/send-reminder.job.ts";
 import { PlanReminderHandler } from "./application/commands/plan-reminder/plan-reminder.handler.ts";
+import { RemindPatientHandler } from "./application/commands/remind-patient/remind-patient.handler.ts";
 import { SendNotificationHandler } from "./application/commands/send-notification/send-notification.handler.ts";
+import { EmailSender } from "./application/ports/email-sender.ts";
 import { NotificationStore } from "./application/ports/notification-store.ts";
 import { GetPreferencesHandler } from "./application/queries/get-preferences/get-preferences.handler.ts";
 import { SearchNotificationsHandler } from "./application/queries/search-notifications/search-notifications.handler.ts";
@@ -30,6 +32,7 @@ export const notificationsDependencies: DependencyManifest = new Map<
   [GetPreferencesController, [QueryBus]],
   [GetPreferencesHandler, [NotificationStore]],
   [PlanReminderHandler, [NotificationStore, JobQueue, Clock]],
+  [RemindPatientHandler, [NotificationStore, EmailSender, IdGenerator, Clock]],
   [SchedulingAppointmentBookedHandler, [
     ProcessedEvents,
     NotificationStore,

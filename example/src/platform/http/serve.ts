@@ -13,7 +13,10 @@ export interface Served {
  * port), on this machine only unless `hostname` says otherwise (`0.0.0.0`: every interface);
  * `pages` are asked first (health endpoints with this process's readiness checks). Deno's HTTP
  * adapter: the Node entry point (`src/main.node.ts`) and the Worker (`src/worker.ts`) serve
- * `platformFetch` their own way.
+ * `platformFetch` their own way. `Deno.serve` puts no deadline on reading a request's headers
+ * (Deno 2.9.6): a client that never finishes them holds its connection for good. In production,
+ * serve behind a reverse proxy that bounds it (nginx `client_header_timeout 10s;`, HAProxy
+ * `timeout http-request 10s`), as kit's `docs/operations/http-deadlines.md` shows.
  */
 export function serveApplication(
   application: { readonly http: HttpApi },

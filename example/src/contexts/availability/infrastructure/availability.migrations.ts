@@ -2,7 +2,7 @@ import type { Migration } from "@kit/kernel/postgres";
 
 /**
  * The availability schema: weekly windows and time off, per calendar (1); every row carries its
- * practice (2).
+ * practice (2); keyed by practice, as the calendars they belong to (3).
  */
 export const availabilityMigrations: readonly Migration[] = [
   {
@@ -38,6 +38,18 @@ alter table opening_windows alter column tenant_id set not null;
 alter table time_off add column tenant_id text;
 update time_off set tenant_id = 'practice-1';
 alter table time_off alter column tenant_id set not null;
+`,
+  },
+  {
+    version: 3,
+    id: "availability/0003_ids_per_practice",
+    sql: `
+-- Calendar ids are unique within a practice only (scheduling/0006): two practices' calendars of
+-- one id have their own weekly windows and time off.
+alter table opening_windows drop constraint opening_windows_pkey;
+alter table opening_windows add primary key (tenant_id, calendar_id, weekday, opens_at);
+drop index time_off_by_calendar;
+create index time_off_by_calendar on time_off (tenant_id, calendar_id, starts_at);
 `,
   },
 ];

@@ -2,7 +2,8 @@ import type { Migration } from "@kit/kernel/postgres";
 
 /**
  * The notifications schema: what each person was told, and how they like to be told (1); the
- * reminder planned for each appointment (2); every row carries its practice (3).
+ * reminder planned for each appointment (2); every row carries its practice (3); reminders keyed by practice and appointment, and the
+ * reminders sent, one row each, so that a job run again sends none twice (4).
  */
 export const notificationsMigrations: readonly Migration[] = [
   {
@@ -57,6 +58,24 @@ alter table preferences add primary key (tenant_id, person_id);
 alter table reminders add column tenant_id text;
 update reminders set tenant_id = 'practice-1';
 alter table reminders alter column tenant_id set not null;
+`,
+  },
+  {
+    version: 4,
+    id: "notifications/0004_reminders_sent",
+    sql: `
+-- Ids are unique within a practice only.
+alter table reminders drop constraint reminders_pkey;
+alter table reminders add primary key (tenant_id, appointment_id);
+-- One row per reminder sent, written in the transaction that records the send: the job's
+-- idempotency record (a job runs at least once; a second run finds the row and sends nothing).
+create table reminders_sent (
+  tenant_id text not null,
+  appointment_id text not null,
+  starts_at timestamptz not null,
+  sent_at timestamptz not null,
+  primary key (tenant_id, appointment_id, starts_at)
+);
 `,
   },
 ];

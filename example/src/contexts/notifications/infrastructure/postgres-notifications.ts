@@ -9,8 +9,8 @@ import type {
 import type { Notification, Preferences } from "../domain/notification.ts";
 
 /**
- * Notifications in `notifications.notifications`, `notifications.preferences` and
- * `notifications.reminders`, each row with its practice (tenant): reads see the tenants the work
+ * Notifications in `notifications.notifications`, `notifications.preferences`,
+ * `notifications.reminders` and `notifications.reminders_sent`, each row with its practice (tenant): reads see the tenants the work
  * reaches, writes are for the work's tenant (a reaction's is its event's).
  */
 export class PostgresNotifications implements NotificationStore {
@@ -77,8 +77,16 @@ export class PostgresNotifications implements NotificationStore {
     await db`
       insert into notifications.reminders (appointment_id, tenant_id, job_id)
       values (${appointmentId}, ${tenantId}, ${jobId})
-      on conflict (appointment_id) do update set job_id = excluded.job_id
-      where reminders.tenant_id = excluded.tenant_id`;
+      on conflict (tenant_id, appointment_id) do update set job_id = excluded.job_id`;
+  }
+
+  async recordReminderSent(appointmentId: string, startsAt: string, at: Date): Promise<boolean> {
+    const rows = await currentSql(this.sql)`
+      insert into notifications.reminders_sent (tenant_id, appointment_id, starts_at, sent_at)
+      values (${requireTenant()}, ${appointmentId}, ${startsAt}, ${at})
+      on conflict (tenant_id, appointment_id, starts_at) do nothing
+      returning appointment_id`;
+    return rows.length === 1;
   }
 
   async preferences(personId: string): Promise<Preferences | undefined> {

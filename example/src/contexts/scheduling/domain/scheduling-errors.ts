@@ -17,6 +17,10 @@ export const schedulingErrors = defineErrorCodes("scheduling", {
     status: 422,
     description: "Booking has closed for this start (the minimum notice)",
   },
+  CALENDAR_TAKEN: {
+    status: 409,
+    description: "Someone else in the practice opened a calendar of this id already",
+  },
   INVALID_CURSOR: { status: 400, description: "The cursor is not one this API gave" },
   INVALID_PERIOD: {
     status: 422,

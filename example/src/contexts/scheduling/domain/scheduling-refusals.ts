@@ -8,6 +8,11 @@ import { schedulingErrors } from "./scheduling-errors.ts";
 export const schedulingRefusals = {
   unknownCalendar: (calendarId: string): ConceptError =>
     schedulingErrors.UNKNOWN_CALENDAR.error(`No calendar '${calendarId}'`, { calendarId }),
+  calendarTaken: (calendarId: string): ConceptError =>
+    schedulingErrors.CALENDAR_TAKEN.error(
+      `Calendar '${calendarId}' was opened by someone else in the practice: choose another id`,
+      { calendarId },
+    ),
   unknownAppointmentType: (calendarId: string, appointmentTypeId: string): ConceptError =>
     schedulingErrors.UNKNOWN_APPOINTMENT_TYPE.error(
       `Calendar '${calendarId}' offers no appointment type '${appointmentTypeId}'`,

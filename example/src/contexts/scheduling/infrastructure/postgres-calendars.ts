@@ -7,7 +7,8 @@ import { type AppointmentType, Calendar } from "../domain/calendar.ts";
 
 /**
  * Calendars in `scheduling.calendars` and `scheduling.appointment_types`, each row with its
- * practice (tenant): reads see the tenants the work reaches, writes are for the work's tenant.
+ * practice (tenant) and keyed by it (a calendar's id is unique within its practice): reads see the
+ * tenants the work reaches, writes are for the work's tenant.
  */
 export class PostgresCalendars implements CalendarRepository {
   constructor(private readonly sql: Database) {}
@@ -46,7 +47,7 @@ export class PostgresCalendars implements CalendarRepository {
       values (${calendar.id}, ${requireTenant()}, ${calendar.ownerId},
         ${calendar.rules.slotMinutes}, ${calendar.rules.minimumNoticeMinutes},
         ${calendar.rules.horizonDays}, ${calendar.rules.patientLimit}, ${calendar.timeZone}, now())
-      on conflict (id) do nothing
+      on conflict (tenant_id, id) do nothing
       returning id`;
     return rows.length === 1;
   }
@@ -62,9 +63,8 @@ export class PostgresCalendars implements CalendarRepository {
     await currentSql(this.sql)`
       insert into scheduling.appointment_types (calendar_id, tenant_id, id, name, duration_minutes)
       values (${calendar.id}, ${requireTenant()}, ${type.id}, ${type.name}, ${type.durationMinutes})
-      on conflict (calendar_id, id)
-      do update set name = excluded.name, duration_minutes = excluded.duration_minutes
-      where appointment_types.tenant_id = excluded.tenant_id`;
+      on conflict (tenant_id, calendar_id, id)
+      do update set name = excluded.name, duration_minutes = excluded.duration_minutes`;
   }
 }
 

@@ -3,7 +3,8 @@ import type { Migration } from "@kit/kernel/postgres";
 /**
  * The scheduling schema, in order: calendars, appointment types, appointments (1); every row
  * carries its practice, appointments a version (2); appointments listed by start (3); a calendar's
- * time zone (4).
+ * time zone (4); an appointment's notes (5); calendars keyed by practice and id, so that each practice
+ * names its calendars freely (6).
  */
 export const schedulingMigrations: readonly Migration[] = [
   {
@@ -90,6 +91,33 @@ alter table calendars add column time_zone text not null default 'UTC';
     sql: `
 -- The staff's internal notes on an appointment (WriteAppointmentNotes); none until written.
 alter table appointments add column notes text;
+`,
+  },
+  {
+    version: 6,
+    id: "scheduling/0006_ids_per_practice",
+    sql: `
+-- A calendar's id is chosen by the client: unique within its practice, not across practices (one
+-- practice naming an id must neither take it from another nor learn that another uses it). Every
+-- row that names a calendar names it with its practice.
+alter table appointment_types drop constraint appointment_types_calendar_id_fkey;
+alter table appointments drop constraint appointments_calendar_id_fkey;
+alter table calendars drop constraint calendars_pkey;
+alter table calendars add primary key (tenant_id, id);
+alter table appointment_types drop constraint appointment_types_pkey;
+alter table appointment_types add primary key (tenant_id, calendar_id, id);
+alter table appointment_types add foreign key (tenant_id, calendar_id)
+  references calendars (tenant_id, id);
+alter table appointments add foreign key (tenant_id, calendar_id)
+  references calendars (tenant_id, id);
+drop index appointments_live_slot;
+create unique index appointments_live_slot on appointments (tenant_id, calendar_id, starts_at)
+  where status <> 'cancelled';
+drop index appointments_by_calendar;
+create index appointments_by_calendar on appointments (tenant_id, calendar_id, starts_at);
+drop index appointments_by_patient;
+create index appointments_by_patient on appointments (tenant_id, calendar_id, patient_id, ends_at)
+  where status <> 'cancelled';
 `,
   },
 ];

@@ -5,8 +5,8 @@ import { InvitePerson } from "../../application/commands/invite-person/invite-pe
 import { ListInvitations } from "../../application/queries/list-invitations/list-invitations.query.ts";
 import { People } from "./people.routes.ts";
 import { identityErrors } from "../../domain/identity-errors.ts";
+import { practiceRoles as roles } from "../../domain/role-grants.ts";
 
-const roles = ["patient", "receptionist", "practitioner"] as const;
 const invitations = z.array(z.object({
   id: z.string(),
   email: z.string(),
@@ -47,7 +47,10 @@ export class ListInvitationsController {
 
 const invitation = z.object({ email: z.email().max(254), role: z.enum(roles) });
 
-/** POST /people/invitations: invites someone to the practice in a role (staff only). */
+/**
+ * POST /people/invitations: invites someone to the practice in a role (staff only), no higher than
+ * the inviter's own (403 `FORBIDDEN` otherwise).
+ */
 @Controller({
   group: People,
   method: "POST",

@@ -1,7 +1,6 @@
 import type { BackgroundJobExecution, CommandBus } from "@kit/kernel";
 import { Background } from "@kit/jobs";
-import { whenText } from "../../domain/notification.ts";
-import { SendNotification } from "../commands/send-notification/send-notification.command.ts";
+import { RemindPatient } from "../commands/remind-patient/remind-patient.command.ts";
 
 /** The payload of SendReminder: JSON, dates as ISO text. */
 export interface SendReminderPayload {
@@ -10,7 +9,11 @@ export interface SendReminderPayload {
   readonly startsAt: string;
 }
 
-/** Reminds a patient of an appointment, at the time their preferences ask (a delayed job). */
+/**
+ * Reminds a patient of an appointment, at the time their preferences ask (a delayed job). A job
+ * runs at least once (again after its worker died, once the lease expired): RemindPatient keeps
+ * an idempotency record, so a second run sends nothing (see docs/operations/idempotent-jobs.md).
+ */
 @Background({ maxAttempts: 3 })
 export class SendReminder {
   static readonly jobName = "notifications.send-reminder";
@@ -19,13 +22,11 @@ export class SendReminder {
 
   async run(payload: SendReminderPayload, execution: BackgroundJobExecution): Promise<void> {
     await this.commands.execute(
-      new SendNotification(
+      new RemindPatient(
         execution.actor,
-        payload.patientId,
-        "Appointment reminder",
-        `Reminder: your appointment is on ${whenText(payload.startsAt)}.`,
-        "appointment-reminder",
         payload.appointmentId,
+        payload.patientId,
+        payload.startsAt,
       ),
     );
   }

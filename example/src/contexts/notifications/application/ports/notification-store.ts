@@ -22,6 +22,12 @@ export interface NotificationStore {
   reminderOf(appointmentId: string): Promise<string | undefined>;
   /** Records (or replaces) the reminder job of an appointment; undefined forgets it. */
   setReminder(appointmentId: string, jobId: string | undefined): Promise<void>;
+  /**
+   * Records that the reminder of an appointment at a start was sent, in the work's unit of work;
+   * answers false when it was recorded already (the idempotency record of the reminder job). A
+   * second record of the same reminder waits for the first's transaction to end.
+   */
+  recordReminderSent(appointmentId: string, startsAt: string, at: Date): Promise<boolean>;
   /** Stores the person's preferences. */
   savePreferences(personId: string, preferences: Preferences): Promise<void>;
 }

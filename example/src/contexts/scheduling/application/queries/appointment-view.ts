@@ -17,3 +17,12 @@ export function appointmentView(state: AppointmentState): AppointmentView {
 export function readsThePractice(actor: Actor): boolean {
   return actor.kind !== "user" || hasRole(actor, "receptionist", "practitioner");
 }
+
+/**
+ * Whether the actor may see the appointment at all: the practice's readers every one, a patient
+ * their own. Every action on one the actor cannot see is refused as on a missing one
+ * (`APPOINTMENT_NOT_FOUND`), so that no answer tells it exists.
+ */
+export function visibleTo(actor: Actor, state: AppointmentState): boolean {
+  return readsThePractice(actor) || state.patientId === actor.id;
+}

@@ -9,7 +9,8 @@ const calendarBody = z.object({ timeZone: timeZoneSchema().optional() }).optiona
 
 /**
  * PUT /calendars/:calendarId, a function route (it answers two success statuses and sets
- * `Location`): 201 when this request opened the calendar, 200 when it was there already. An
+ * `Location`): 201 when this request opened the calendar, 200 when the caller opened it already,
+ * 409 `CALENDAR_TAKEN` when someone else in the practice did (ids are the practice's own). An
  * optional body names its time zone (UTC when a new calendar's names none; an existing
  * calendar's is replaced only when one is named).
  */
@@ -25,11 +26,11 @@ export const putCalendar: FunctionRoute = defineRoute({
     body: zodSchema(calendarBody),
   },
   responses: {
-    200: { description: "The calendar was there already", body: acceptedSchema },
+    200: { description: "The caller opened the calendar already", body: acceptedSchema },
     201: { description: "The calendar was opened; Location names it", body: acceptedSchema },
   },
   security: ["bearer"],
-  errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR],
+  errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR, schedulingErrors.CALENDAR_TAKEN],
 }, async ({ params, body, context }) => {
   const { id, created } = await context.commands.execute(
     new OpenCalendar(context.execution.actor, params.calendarId, body?.timeZone),

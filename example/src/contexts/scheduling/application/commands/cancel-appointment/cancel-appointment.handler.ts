@@ -1,4 +1,5 @@
-import { type Clock, type EventPublisher, ForbiddenError, Handles, hasRole } from "@kit/kernel";
+import { type Clock, type EventPublisher, Handles } from "@kit/kernel";
+import { visibleTo } from "../../queries/appointment-view.ts";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import { AppointmentCancelled } from "../../../published-language/appointment-cancelled.event.ts";
 import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
@@ -20,16 +21,11 @@ export class CancelAppointmentHandler {
 
   async handle(command: CancelAppointment): Promise<{ id: string }> {
     const appointment = await this.appointments.find(command.appointmentId);
-    if (appointment === undefined) {
+    // A patient cancels only their own: another's is answered as missing, never as forbidden.
+    if (appointment === undefined || !visibleTo(command.actor, appointment.snapshot)) {
       throw schedulingRefusals.appointmentNotFound(command.appointmentId);
     }
     const state = appointment.snapshot;
-    if (
-      state.patientId !== command.actor.id && command.actor.kind === "user" &&
-      !hasRole(command.actor, "receptionist", "practitioner")
-    ) {
-      throw new ForbiddenError("A patient cancels only their own appointments");
-    }
     if (appointment.cancel(command.reason, this.clock.now())) {
       await this.appointments.save(appointment);
       await this.events.publish(AppointmentCancelled, {

@@ -1,4 +1,5 @@
 import { type Clock, type EventPublisher, ForbiddenError, Handles, hasRole } from "@kit/kernel";
+import { visibleTo } from "../../queries/appointment-view.ts";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import { AppointmentConfirmed } from "../../../published-language/appointment-confirmed.event.ts";
 import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
@@ -19,7 +20,8 @@ export class ConfirmAppointmentHandler {
 
   async handle(command: ConfirmAppointment): Promise<{ id: string }> {
     const appointment = await this.appointments.find(command.appointmentId);
-    if (appointment === undefined) {
+    // Another patient's appointment is answered as missing, never as forbidden.
+    if (appointment === undefined || !visibleTo(command.actor, appointment.snapshot)) {
       throw schedulingRefusals.appointmentNotFound(command.appointmentId);
     }
     const state = appointment.snapshot;

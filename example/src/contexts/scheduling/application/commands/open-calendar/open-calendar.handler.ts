@@ -8,9 +8,11 @@ import type { CalendarRepository } from "../../ports/calendar-repository.ts";
 import { OpenCalendar, type OpenCalendarResult } from "./open-calendar.command.ts";
 
 /**
- * Runs OpenCalendar: creates the calendar once, and publishes CalendarOpened then. A time zone
- * named for an existing calendar replaces its own, under the calendar's lock (bookings read the
- * zone to decide, one at a time).
+ * Runs OpenCalendar: creates the calendar once, and publishes CalendarOpened then. Ids are the
+ * practice's own: another practice's calendar of the same id is neither met nor revealed. Opening
+ * again is idempotent for the one who opened it; anyone else of the practice naming a taken id is
+ * refused (`CALENDAR_TAKEN`). A time zone named for an existing calendar replaces its own, under
+ * the calendar's lock (bookings read the zone to decide, one at a time).
  */
 @Handles(OpenCalendar)
 export class OpenCalendarHandler {
@@ -37,9 +39,12 @@ export class OpenCalendarHandler {
       await lockFor(calendarLock(requireTenant(), command.calendarId));
     }
     const existing = await this.calendars.find(command.calendarId);
-    // Another practice's calendar of that id is not this practice's to see.
+    // (The row that refused the insert is this practice's: it cannot be gone, calendars are kept.)
     if (existing === undefined) {
       throw schedulingRefusals.unknownCalendar(command.calendarId);
+    }
+    if (existing.ownerId !== command.actor.id) {
+      throw schedulingRefusals.calendarTaken(command.calendarId);
     }
     if (command.timeZone !== undefined && existing.moveTo(command.timeZone)) {
       await this.calendars.saveTimeZone(existing);

@@ -1,12 +1,5 @@
-import {
-  type Clock,
-  type EventPublisher,
-  ForbiddenError,
-  Handles,
-  hasRole,
-  lockFor,
-  requireTenant,
-} from "@kit/kernel";
+import { type Clock, type EventPublisher, Handles, lockFor, requireTenant } from "@kit/kernel";
+import { visibleTo } from "../../queries/appointment-view.ts";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import { AppointmentRescheduled } from "../../../published-language/appointment-rescheduled.event.ts";
 import { calendarLock } from "../../../published-language/calendar-lock.ts";
@@ -35,19 +28,16 @@ export class RescheduleAppointmentHandler {
   async handle(command: RescheduleAppointment): Promise<{ id: string }> {
     const tenantId = requireTenant();
     const found = await this.appointments.find(command.appointmentId);
-    if (found === undefined) throw schedulingRefusals.appointmentNotFound(command.appointmentId);
+    // A patient moves only their own: another's is answered as missing, never as forbidden.
+    if (found === undefined || !visibleTo(command.actor, found.snapshot)) {
+      throw schedulingRefusals.appointmentNotFound(command.appointmentId);
+    }
     await lockFor(calendarLock(tenantId, found.snapshot.calendarId));
     const appointment = await this.appointments.find(command.appointmentId);
     if (appointment === undefined) {
       throw schedulingRefusals.appointmentNotFound(command.appointmentId);
     }
     const state = appointment.snapshot;
-    if (
-      state.patientId !== command.actor.id &&
-      !hasRole(command.actor, "receptionist", "practitioner")
-    ) {
-      throw new ForbiddenError("A patient moves only their own appointments");
-    }
     const calendar = await this.calendars.find(state.calendarId);
     if (calendar === undefined) throw schedulingRefusals.unknownCalendar(state.calendarId);
     const now = this.clock.now();

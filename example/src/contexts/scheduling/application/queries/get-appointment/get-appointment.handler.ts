@@ -1,7 +1,7 @@
 import { Handles } from "@kit/kernel";
 import { schedulingRefusals } from "../../../domain/scheduling-refusals.ts";
 import type { AppointmentRepository } from "../../ports/appointment-repository.ts";
-import { type AppointmentView, appointmentView, readsThePractice } from "../appointment-view.ts";
+import { type AppointmentView, appointmentView, visibleTo } from "../appointment-view.ts";
 import { GetAppointment } from "./get-appointment.query.ts";
 
 /**
@@ -16,10 +16,7 @@ export class GetAppointmentHandler {
   async handle(query: GetAppointment): Promise<AppointmentView> {
     const appointment = await this.appointments.find(query.appointmentId);
     const state = appointment?.snapshot;
-    if (
-      state === undefined ||
-      (!readsThePractice(query.actor) && state.patientId !== query.actor.id)
-    ) {
+    if (state === undefined || !visibleTo(query.actor, state)) {
       throw schedulingRefusals.appointmentNotFound(query.appointmentId);
     }
     return appointmentView(state);
