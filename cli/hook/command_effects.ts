@@ -238,7 +238,8 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     });
     return at.cwd;
   }
-  for (const path of targets) effects.push({ type: "write", path, cwd: at.cwd, by: name });
+  const by = name === "sed" ? "sed -i" : name;
+  for (const path of targets) effects.push({ type: "write", path, cwd: at.cwd, by });
   return at.cwd;
 }
 

@@ -105,24 +105,25 @@ export function decidePreToolUse(input: PreToolUseInput, scope: WorkerScope): De
   return allow;
 }
 
-/** A file written at `path` (absolute), shown to the agent as `shown`. */
-function decidePath(path: string, shown: string, scope: WorkerScope): Decision {
+/** A file written at `path` (absolute), shown to the agent as `shown`, by a command (`by`) or a tool. */
+function decidePath(path: string, shown: string, scope: WorkerScope, by?: string): Decision {
+  const how = by === undefined ? "" : ` (written by ${by})`;
   if (devices.has(path) || path.startsWith("/dev/fd/")) return allow;
   const inWorktree = relative(scope.root, path);
   if (inWorktree.startsWith("..") || isAbsolute(inWorktree)) {
     const besideWorktree = !relative(dirname(scope.root), path).startsWith("..");
     if (scratch.test(path) && !(scratch.test(scope.root + "/") && besideWorktree)) return allow;
-    return deny(`${shown} is outside this worktree (${scope.root})`);
+    return deny(`${shown}${how} is outside this worktree (${scope.root})`);
   }
   if (dependencyFiles.has(basename(inWorktree))) {
     return deny(
-      `${inWorktree} holds dependencies: a worker of '${scope.context}' changes no dependency; ask the conductor`,
+      `${inWorktree}${how} holds dependencies: a worker of '${scope.context}' changes no dependency; ask the conductor`,
     );
   }
   const own = [`src/contexts/${scope.context}`, `test/e2e/${scope.context}`];
   if (own.some((dir) => inWorktree === dir || inWorktree.startsWith(`${dir}/`))) return allow;
   return deny(
-    `${inWorktree || "."} is outside the scope of '${scope.context}': write only ` +
+    `${inWorktree || "."}${how} is outside the scope of '${scope.context}': write only ` +
       `${
         own.map((dir) => `${dir}/`).join(" and ")
       } (shared files change in sequence, by the conductor)`,
@@ -175,7 +176,7 @@ function decideEffect(effect: CommandEffect, command: string, scope: WorkerScope
       const written = glob === -1
         ? path.text
         : path.text.slice(0, path.text.lastIndexOf("/", glob) + 1) || ".";
-      return decidePath(resolve(cwd ?? "/", written), `${path.text} (written by ${by})`, scope);
+      return decidePath(resolve(cwd ?? "/", written), path.text, scope, by);
     }
     case "kit":
       return decideKit(effect, scope);

@@ -66,19 +66,25 @@ Deno.test("the hook refuses generators that write shared files, and allows the o
   assert.equal(await decide("bash-generate-local"), undefined);
 });
 
-Deno.test("the hook confines only the context-builder agent: another agent and the main thread pass", async () => {
-  assert.equal((await decide("edit-platform")).permissionDecision, "deny");
-  assert.equal(await decide("edit-platform-other-agent"), undefined);
-  assert.equal(await decide("edit-platform-main-thread"), undefined);
+Deno.test("the hook confines every session in a worker's worktree: any agent and the main thread", async () => {
+  for (const name of ["edit-platform", "edit-platform-other-agent", "edit-platform-main-thread"]) {
+    assert.equal((await decide(name)).permissionDecision, "deny", name);
+  }
+  // The person's own session, by the Write tool and by the shell from a subdirectory.
+  assert.match(
+    (await decide("write-config-main-thread")).permissionDecisionReason,
+    /src\/platform\/config\.ts is outside the scope of 'scheduling'/,
+  );
+  assert.match(
+    (await decide("bash-redirect-main-thread")).permissionDecisionReason,
+    /src\/platform\/config\.ts \(written by '>'\) is outside the scope of 'scheduling'/,
+  );
   const scope = { root: "/w", context: "scheduling" };
   const write = { tool_name: "Write", tool_input: { file_path: "/w/kit.config.json" } };
-  assert.equal(decidePreToolUse({ ...write, agent_type: "context-builder" }, scope).allow, false);
-  assert.equal(
-    decidePreToolUse({ ...write, agent_type: "kit:context-builder" }, scope).allow,
-    false,
-  );
-  assert.equal(decidePreToolUse({ ...write, agent_type: "my-context-builder" }, scope).allow, true);
-  assert.equal(decidePreToolUse({ ...write, agent_type: "Explore" }, scope).allow, true);
+  for (const agent of ["context-builder", "kit:context-builder", "Explore", undefined]) {
+    const input = agent === undefined ? write : { ...write, agent_type: agent };
+    assert.equal(decidePreToolUse(input, scope).allow, false, String(agent));
+  }
 });
 
 /** How kit is run: on the PATH, from a checkout, from JSR, as a task of the project. */
@@ -90,12 +96,21 @@ const invocations = [
   "deno task kit",
 ];
 
-function bash(command: string): boolean {
-  return decidePreToolUse({
-    agent_type: "kit:context-builder",
-    tool_name: "Bash",
-    tool_input: { command },
-  }, { root: "/w", context: "scheduling" }).allow;
+function bash(command: string, cwd = "/w"): boolean {
+  return decision(command, cwd).allow;
+}
+
+function decision(command: string, cwd = "/w") {
+  return decidePreToolUse({ cwd, tool_name: "Bash", tool_input: { command } }, {
+    root: "/w",
+    context: "scheduling",
+  });
+}
+
+function reason(command: string, cwd = "/w"): string {
+  const answer = decision(command, cwd);
+  assert.equal(answer.allow, false, `refused: ${command}`);
+  return answer.allow ? "" : answer.reason;
 }
 
 Deno.test("the hook sees a generator however kit is invoked, and decides by the catalog", () => {
@@ -125,6 +140,7 @@ Deno.test("the hook reads runs of kit generate, not words that look like them", 
       kind: "route-group",
       positionals: ["scheduling", "Desk", "admin"],
       options: ["--role", "--local-only"],
+      literal: true,
     }],
   );
   assert.equal(bash("echo kit generate context billing"), true);
@@ -160,5 +176,228 @@ Deno.test("kit hook pre-tool-use answers Claude Code over stdin and stdout", asy
     assert.equal(answer.hookSpecificOutput.permissionDecision, "deny");
   } finally {
     await rm(root, { recursive: true });
+  }
+});
+
+Deno.test("the hook refuses each bypass seen: generators through wrappers, cd out, redirection, sed -i", () => {
+  // `--config <path>` is no module: the module after it is kit's.
+  assert.match(
+    reason("deno run --config ../trunk/deno.json -A /opt/kit/cli/main.ts generate context billing"),
+    /kit generate context writes outside the context/,
+  );
+  assert.equal(bash("deno run -c deno.json -A ../kit/cli/main.ts generate worker"), false);
+  assert.match(reason("env KIT_X=1 kit generate context billing"), /kit generate context/);
+  assert.match(reason("time kit generate context billing"), /kit generate context/);
+  assert.match(reason("sh -c 'kit generate context billing'"), /kit generate context/);
+  assert.match(reason(`bash -lc "cd src && kit generate service scheduling"`), /service/);
+  assert.match(
+    reason("cd ../trunk && kit generate command scheduling Book --local-only"),
+    /kit generate would run in \/trunk, outside this worktree \(\/w\)/,
+  );
+  assert.match(
+    reason("echo > src/platform/x"),
+    /src\/platform\/x \(written by '>'\) is outside the scope of 'scheduling'/,
+  );
+  assert.match(
+    reason("sed -i 's/1.0/2.0/' deno.json"),
+    /deno\.json \(written by sed -i\) holds dependencies/,
+  );
+});
+
+Deno.test("the hook sees kit through every wrapper and follows the working directory", () => {
+  for (
+    const command of [
+      "nice -n 5 kit generate context billing",
+      "timeout 30 kit generate context billing",
+      "nohup kit generate context billing &",
+      "command kit generate context billing",
+      "exec kit generate context billing",
+      "env -i PATH=/usr/bin kit generate context billing",
+      "env -S 'kit generate context billing'",
+      "time -p env CI=1 nice kit generate context billing",
+      "bash -c 'sh -c \"kit generate context billing\"'",
+      "echo $(kit generate context billing)",
+      "X=`kit generate context billing` true",
+      "(kit generate context billing)",
+      "{ kit generate context billing; }",
+      "true && kit generate context billing || false",
+      "./node_modules/.bin/kit generate context billing",
+      "deno x jsr:@kit/cli generate context billing",
+      "deno -A /opt/kit/cli/main.ts generate context billing",
+      "deno task --eval 'kit generate context billing'",
+      "echo context | xargs kit generate",
+    ]
+  ) {
+    assert.equal(bash(command), false, command);
+  }
+  // The working directory: cd, pushd, env -C, deno task --cwd and --config, from a subdirectory.
+  for (
+    const command of [
+      "cd .. && kit generate command scheduling Book --local-only",
+      "cd /w; cd ..; kit generate command scheduling Book --local-only",
+      "pushd ../trunk && kit generate command scheduling Book --local-only",
+      "env -C ../trunk kit generate command scheduling Book --local-only",
+      "env --chdir=/trunk kit generate command scheduling Book --local-only",
+      "deno task --cwd ../trunk kit generate command scheduling Book --local-only",
+      "deno task --config ../trunk/deno.json kit generate command scheduling Book --local-only",
+      "cd ../trunk && kit docs",
+      'cd "$TRUNK" && kit generate command scheduling Book --local-only',
+    ]
+  ) {
+    assert.equal(bash(command), false, command);
+  }
+  assert.equal(
+    bash(
+      "cd ../../.. && kit generate command scheduling Book --local-only",
+      "/w/src/contexts/scheduling",
+    ),
+    true,
+  );
+  assert.equal(
+    bash(
+      "cd ../../../.. && kit generate command scheduling Book --local-only",
+      "/w/src/contexts/scheduling",
+    ),
+    false,
+  );
+  // A cd in a subshell or a pipeline does not outlast it.
+  assert.equal(
+    bash("(cd /trunk && ls) && kit generate command scheduling Book --local-only"),
+    true,
+  );
+  assert.equal(bash("cd /trunk | true; kit generate command scheduling Book --local-only"), true);
+  // Another context's files are out of scope too, even with --local-only.
+  assert.match(
+    reason("kit generate command rentals Book --local-only"),
+    /writes in the context 'rentals', not 'scheduling'/,
+  );
+});
+
+Deno.test("the hook refuses shell writes outside the scope, and allows them inside it", () => {
+  for (
+    const command of [
+      "echo x >> src/platform/x.ts",
+      "echo x >| kit.config.json",
+      "deno task test &> docs/test.log",
+      "printf x | tee -a src/platform/a.ts src/contexts/scheduling/b.ts",
+      "cp src/contexts/scheduling/a.ts src/platform/",
+      "cp -t src/platform src/contexts/scheduling/a.ts",
+      "mv src/platform/a.ts src/contexts/scheduling/a.ts",
+      "rm -rf src/contexts/identity",
+      "rm src/contexts/*/domain/x.ts",
+      "touch src/platform/x.ts",
+      "mkdir -p test/e2e/identity",
+      "ln -s /etc/passwd src/platform/x",
+      "truncate -s 0 deno.lock",
+      "chmod 000 kit.config.json",
+      "dd if=/dev/zero of=src/platform/x bs=1 count=1",
+      "sed -i.bak -e 's/a/b/' src/platform/x.ts",
+      "sed --in-place 's/a/b/' kit.config.json",
+      "sed -ni 's/a/b/p' kit.config.json",
+      "find src/platform -name '*.ts' -delete",
+      "find . -name '*.ts' -exec sed -i s/a/b/ {} +",
+      "cat <<EOF > src/platform/x.ts\nexport const x = 1;\nEOF",
+      "echo x > ../trunk/src/contexts/scheduling/a.ts",
+      "echo x > /w-rentals/src/contexts/rentals/a.ts",
+      "curl -o src/platform/x.ts https://example.com/x.ts",
+      "echo x > $OUT",
+      'echo x > "$(pwd)/src/platform/x.ts"',
+      "echo x > ~/x.ts",
+      "cd $DIR && echo x > a.ts",
+      "git ls-files | xargs sed -i s/a/b/",
+      "(echo x) > src/platform/x.ts",
+      "{ echo x; } >> src/platform/x.ts",
+    ]
+  ) {
+    assert.equal(bash(command), false, command);
+  }
+  for (
+    const command of [
+      "echo x > src/contexts/scheduling/a.ts",
+      "echo x > a.ts",
+      "printf x | tee test/e2e/scheduling/a.spec.ts",
+      "cp src/platform/config.ts src/contexts/scheduling/config.ts",
+      "mv src/contexts/scheduling/a.ts src/contexts/scheduling/b.ts",
+      "rm -rf src/contexts/scheduling/tmp src/contexts/scheduling/*.bak",
+      "mkdir -p test/e2e/scheduling/booking",
+      "sed -i 's/a/b/' src/contexts/scheduling/domain/slot.ts",
+      "deno task test > /tmp/test.log 2>&1",
+      "deno task verify 2>/dev/null | tail -5",
+      "find src/contexts/scheduling -name '*.orig' -delete",
+      "cat <<EOF > src/contexts/scheduling/notes.md\n# Notes\nEOF",
+    ]
+  ) {
+    assert.equal(
+      bash(command, command === "echo x > a.ts" ? "/w/src/contexts/scheduling" : "/w"),
+      true,
+      command,
+    );
+  }
+});
+
+Deno.test("the hook refuses what it cannot read, saying how to do it instead", () => {
+  const cases: [string, RegExp][] = [
+    ["eval 'kit generate context billing'", /'eval'.*write the command out without eval/],
+    ["$KIT generate context billing", /a command name the shell expands \('\$KIT'\)/],
+    ['"$(which kit)" generate context billing', /a command name the shell expands/],
+    [
+      `python3 -c "open('src/platform/x.ts', 'w')"`,
+      /inline code run by 'python3'.*Write and Edit tools/,
+    ],
+    ['node -e \'require("fs").writeFileSync("x", "")\'', /inline code run by 'node'/],
+    ["perl -pi -e 's/a/b/' src/platform/x.ts", /inline code run by 'perl'/],
+    ['deno eval \'Deno.writeTextFileSync("x", "")\'', /inline code run by 'deno eval'/],
+    ["python3 <<EOF\nopen('x', 'w')\nEOF", /code fed to 'python3' on its input/],
+    ["echo 'kit generate context billing' | sh", /commands piped into 'sh'/],
+    ['sh -c "$CMD"', /'sh -c' with a command the shell expands/],
+    ["f() { rm x; }; f", /cannot read this command line/],
+  ];
+  for (const [command, expected] of cases) assert.match(reason(command), expected, command);
+  // A here-document fed to a shell is read as the commands it is.
+  assert.equal(bash("bash <<EOF\nkit generate context billing\nEOF"), false);
+  assert.equal(bash("bash <<EOF\nls src\nEOF"), true);
+});
+
+Deno.test("the hook lets ordinary reads and runs through", () => {
+  for (
+    const command of [
+      "cat src/platform/compose-application.ts",
+      "grep -rn 'requireTenant' src | head -20",
+      "rg -n expectSaved src/contexts",
+      "deno test -A src/contexts/scheduling",
+      "deno task test 2>&1 | tail -20",
+      "deno task verify && deno task test",
+      "deno fmt src/contexts/scheduling && deno lint",
+      "deno check src/main.ts",
+      "git status && git diff --stat",
+      'git add -A && git commit -m "echo > src/platform/x; kit generate context y"',
+      "git log --oneline | head -5",
+      "ls -la src/contexts/scheduling; pwd",
+      "find src -name '*.ts' | xargs grep -l Slot",
+      "find . -name '*.ts' -exec grep -l Slot {} +",
+      "jq .imports deno.json",
+      "wc -l < src/platform/compose-application.ts",
+      'echo $HOME && echo "${PATH}"',
+      "python3 -m json.tool kit.config.json",
+      "cat kit.config.json | python3 -m json.tool",
+      "awk '{print $1}' docs/architecture/slices.md",
+      "sed -n 1,20p deno.json",
+      "sed 's/a/b/' src/platform/x.ts > src/contexts/scheduling/x.ts",
+      "for f in src/contexts/scheduling/*.ts; do echo $f; done",
+      "while read line; do echo $line; done < kit.config.json",
+      "if [ -f deno.json ]; then echo yes; fi",
+      "kit docs && kit docs --check && kit status && kit todo scheduling",
+      "kit generate --help --json | jq '.[].kind'",
+      "kit generate aggregate scheduling Slot --local-only",
+      "deno run -A src/main.ts",
+      "node --version && deno --version",
+      "curl -s http://localhost:8000/health -o /dev/null",
+      'TOKEN=$(kit token --sub u1 --role admin) && curl -H "authorization: Bearer $TOKEN" localhost:8000',
+      "# a comment with kit generate context x > src/platform/y",
+      "npm view zod version",
+      "deno install",
+    ]
+  ) {
+    assert.equal(bash(command), true, command);
   }
 });
