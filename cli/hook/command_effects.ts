@@ -152,8 +152,17 @@ const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash"]);
 /** Runs `words` (a command name and its arguments); answers the directory after it. */
 function run(words: readonly ShellWord[], at: Run): Cwd {
   const [program, ...args] = words;
-  if (program === undefined) return at.cwd;
   const { effects } = at.walk;
+  if (program === undefined) {
+    if (at.unknownArgs) {
+      effects.push({
+        type: "opaque",
+        what: "a command given by xargs",
+        instead: "write the command out",
+      });
+    }
+    return at.cwd;
+  }
   if (!program.literal) {
     effects.push({
       type: "opaque",
@@ -194,13 +203,17 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     case "sudo":
     case "stdbuf":
     case "ionice":
+    case "busybox":
+    case "setsid":
+    case "doas":
+    case "unbuffer":
+    case "watch":
       return wrapped(name, args, at);
-    case "xargs":
-      return run(afterOptions(args, new Set(["-n", "-I", "-L", "-P", "-d", "-a", "-s", "-E"])), {
-        ...at,
-        stdin: { from: "none" },
-        unknownArgs: true,
-      });
+    case "xargs": {
+      const command = afterOptions(args, new Set(["-n", "-I", "-L", "-P", "-d", "-a", "-s", "-E"]));
+      if (command.length === 0) return at.cwd; // echo
+      return run(command, { ...at, stdin: { from: "none" }, unknownArgs: true });
+    }
     case "deno":
       deno(args, at);
       return at.cwd;
@@ -222,6 +235,11 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
       what: inline,
       instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
     });
+    return at.cwd;
+  }
+  const kit = packageRunnerKit(name, args);
+  if (kit !== undefined) {
+    effects.push({ type: "kit", args: kit, cwd: at.cwd, unknownArgs: at.unknownArgs });
     return at.cwd;
   }
   if (dependencyChange(name, text)) {
@@ -264,6 +282,8 @@ function wrapped(name: string, args: readonly ShellWord[], at: Run): Cwd {
     sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-U", "-r", "-t"],
     stdbuf: ["-i", "-o", "-e"],
     ionice: ["-c", "-n", "-p", "-P", "-u"],
+    doas: ["-u", "-C"],
+    watch: ["-n", "--interval", "-d", "-q", "--equexit"],
   };
   if (name === "command" && args.some((a) => a.text === "-v" || a.text === "-V")) return at.cwd;
   if (name === "time") {
@@ -374,6 +394,27 @@ function inlineCode(name: string, args: readonly string[], stdin: Stdin): string
   return undefined;
 }
 
+/** The arguments of kit run by a package manager (`npm run kit -- …`, `npx kit …`), if it is. */
+function packageRunnerKit(name: string, args: readonly ShellWord[]): ShellWord[] | undefined {
+  const runners = ["npx", "pnpx", "bunx"].includes(name) ? 0 : -1;
+  const first = args.findIndex((a) => !a.text.startsWith("-"));
+  let at = runners === 0 ? first : -1;
+  if (["npm", "pnpm", "yarn", "bun"].includes(name) && first !== -1) {
+    const sub = args[first]!.text;
+    at = ["run", "run-script", "exec", "x", "dlx"].includes(sub)
+      ? args.findIndex((a, i) => i > first && !a.text.startsWith("-"))
+      : sub === "kit" && name !== "npm"
+      ? first
+      : -1;
+  }
+  const program = args[at];
+  if (program === undefined || !(program.text === "kit" || isKitModule(program.text, undefined))) {
+    return undefined;
+  }
+  const rest = args.slice(at + 1);
+  return rest[0]?.text === "--" ? rest.slice(1) : rest;
+}
+
 const dependencyWords: Record<string, RegExp> = {
   npm: /^(install|i|add|remove|rm|uninstall|un|update|upgrade|up|ci)$/,
   pnpm: /^(install|i|add|remove|rm|uninstall|un|update|upgrade|up)$/,
@@ -443,6 +484,12 @@ function writeTargets(name: string, args: readonly ShellWord[]): ShellWord[] | u
       }));
     case "sed":
       return sedInPlace(args);
+    case "sort":
+      return split(["-o", "--output", "-k", "-t", "-S", "-T"]).values.get("-o") ??
+        split(["-o", "--output", "-k", "-t", "-S", "-T"]).values.get("--output");
+    case "ed":
+    case "ex":
+      return split(["-c", "-p"]).positionals;
     case "curl":
     case "wget": {
       const { values } = split(["-o", "--output", "-O", "--output-document"]);
@@ -579,7 +626,14 @@ function deno(args: readonly ShellWord[], at: Run): void {
   ) {
     const module = command === "run" || command === "x" ? rest : args.slice(sub);
     const kit = module.findIndex((a) => isKitModule(a.text, at.cwd));
-    if (kit !== -1) {
+    const script = module.find((a) => !a.text.startsWith("-"));
+    if (kit === -1 && script !== undefined && !script.literal) {
+      effects.push({
+        type: "opaque",
+        what: `a module the shell expands ('${script.text}') run by deno`,
+        instead: "write the module's path out",
+      });
+    } else if (kit !== -1) {
       effects.push({
         type: "kit",
         args: module.slice(kit + 1),
@@ -636,6 +690,5 @@ function denoTask(args: readonly ShellWord[], at: Run): void {
 /** Whether a module run by deno is kit's CLI: a checkout's `cli/main.ts`, or `jsr:@kit/cli`. */
 function isKitModule(word: string, cwd: Cwd): boolean {
   const path = /^[a-z]+:/.test(word) || cwd === undefined ? word : resolve(cwd, word);
-  return /(^|\/)cli\/main\.ts$/.test(path) ||
-    /^jsr:@kit\/cli(@[^/\s]*)?(\/main(\.ts)?)?$/.test(word);
+  return /(^|\/)cli\/main\.ts$/.test(path) || /@kit\/cli([@/]|$)/.test(word);
 }

@@ -155,7 +155,7 @@ function decideEffect(effect: CommandEffect, command: string, scope: WorkerScope
       );
     case "opaque":
       return deny(
-        `${effect.what}: the hook cannot tell what it changes in '${command.trim()}'; ${effect.instead}`,
+        `${effect.what}: the hook cannot tell what it changes; ${effect.instead}`,
       );
     case "write": {
       const { path, cwd, by } = effect;

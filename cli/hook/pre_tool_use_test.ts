@@ -226,6 +226,17 @@ Deno.test("the hook sees kit through every wrapper and follows the working direc
       "deno -A /opt/kit/cli/main.ts generate context billing",
       "deno task --eval 'kit generate context billing'",
       "echo context | xargs kit generate",
+      "echo kit generate context billing | xargs env",
+      "time (kit generate context billing)",
+      "busybox sh -c 'kit generate context billing'",
+      "setsid -f kit generate context billing",
+      "watch -n 1 kit generate context billing",
+      "find . -maxdepth 0 -exec kit generate context billing ;",
+      "npm run kit -- generate context billing",
+      "pnpm kit generate context billing",
+      "npx jsr:@kit/cli generate context billing",
+      "deno run -A https://jsr.io/@kit/cli/0.1.0/main.ts generate context billing",
+      'deno run -A "$KIT_MAIN" generate context billing',
     ]
   ) {
     assert.equal(bash(command), false, command);
@@ -305,6 +316,8 @@ Deno.test("the hook refuses shell writes outside the scope, and allows them insi
       "echo x > ~/x.ts",
       "cd $DIR && echo x > a.ts",
       "git ls-files | xargs sed -i s/a/b/",
+      "sort -o src/platform/roles.txt roles.txt",
+      "exec 3>src/platform/x.ts",
       "(echo x) > src/platform/x.ts",
       "{ echo x; } >> src/platform/x.ts",
     ]
@@ -395,6 +408,8 @@ Deno.test("the hook lets ordinary reads and runs through", () => {
       'TOKEN=$(kit token --sub u1 --role admin) && curl -H "authorization: Bearer $TOKEN" localhost:8000',
       "# a comment with kit generate context x > src/platform/y",
       "npm view zod version",
+      "npm test && npx prettier --check .",
+      "git commit -m \"$(cat <<'EOF'\nhook: kit generate context (x) > src/platform/y\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
       "deno install",
     ]
   ) {

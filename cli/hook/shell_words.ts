@@ -147,7 +147,11 @@ class Parser {
           this.#pos += this.#peek(1) === "&" ? 2 : 1;
           finishCommand();
         }
-      } else if (c === "(" && command.words.length === 0 && command.assignments.length === 0) {
+      } else if (
+        c === "(" && command.assignments.length === 0 &&
+        command.words.every((w) => ["time", "-p", "!"].includes(w.text))
+      ) {
+        command.words.length = 0; // `time ( … )`, `! ( … )`: the subshell is the command
         if (this.#peek(1) === "(") throw new ShellSyntaxError("'((…))' is not read by the hook");
         this.#pos++;
         const body = this.#list(")");
