@@ -141,13 +141,13 @@ function decideCommand(command: string, cwd: string, scope: WorkerScope): Decisi
     );
   }
   for (const effect of effects) {
-    const decision = decideEffect(effect, command, scope);
+    const decision = decideEffect(effect, scope);
     if (!decision.allow) return decision;
   }
   return allow;
 }
 
-function decideEffect(effect: CommandEffect, command: string, scope: WorkerScope): Decision {
+function decideEffect(effect: CommandEffect, scope: WorkerScope): Decision {
   switch (effect.type) {
     case "dependencies":
       return deny(
