@@ -119,6 +119,13 @@ const keywords = new Set(["if", "then", "else", "elif", "fi", "do", "done", "whi
 function simple(command: SimpleCommand, cwd: Cwd, piped: boolean, state: Walk): Cwd {
   for (const word of [...command.assignments, ...command.words]) {
     for (const sub of word.substitutions) walkInto(sub, cwd, state);
+    if (/(^|\s)CDPATH=/.test(word.text)) {
+      state.effects.push({
+        type: "opaque",
+        what: "CDPATH, which makes cd go where the line does not say",
+        instead: "cd to a path written out, without CDPATH",
+      });
+    }
   }
   let words = [...command.words];
   while (words.length > 0 && words[0]!.literal && keywords.has(words[0]!.text)) {
@@ -208,7 +215,30 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     case "doas":
     case "unbuffer":
     case "watch":
+    case "coproc":
       return wrapped(name, args, at);
+    case "trap":
+    case "su":
+    case "runuser":
+    case "script":
+    case "flock": {
+      const line = name === "trap"
+        ? args.find((a) => !a.text.startsWith("-"))
+        : args[args.findIndex((a) => a.text === "-c" || a.text === "--command") + 1];
+      const runs = (name === "trap" && line !== undefined) ||
+        args.some((a) => a.text === "-c" || a.text === "--command");
+      if (runs && (line === undefined || !line.literal)) {
+        effects.push({
+          type: "opaque",
+          what: `'${name}' given a command the shell expands`,
+          instead: "write the command out",
+        });
+      } else if (runs) walkInto(parseShell(line!.text), at.cwd, at.walk);
+      else if (name === "flock") {
+        run(args.slice(1 + args.findIndex((a) => !a.text.startsWith("-"))), at);
+      }
+      return at.cwd;
+    }
     case "xargs": {
       const command = afterOptions(args, new Set(["-n", "-I", "-L", "-P", "-d", "-a", "-s", "-E"]));
       if (command.length === 0) return at.cwd; // echo
@@ -372,12 +402,12 @@ function shell(name: string, args: readonly ShellWord[], at: Run): void {
 /** The inline code an interpreter is given (`python -c`, `node -e`), described; else undefined. */
 function inlineCode(name: string, args: readonly string[], stdin: Stdin): string | undefined {
   const flags: Record<string, RegExp> = {
-    python: /^-[A-Za-z]*c$/,
-    node: /^(-e|--eval|-p|--print|-pe)$/,
-    nodejs: /^(-e|--eval|-p|--print)$/,
-    bun: /^(-e|--eval|-p|--print)$/,
-    perl: /^-[A-Za-z]*[eE]$/,
-    ruby: /^-[A-Za-z]*e$/,
+    python: /^-[A-Za-z]*c/,
+    node: /^(-e|--eval|-p|--print|-pe)$|^--(eval|print)=/,
+    nodejs: /^(-e|--eval|-p|--print|-pe)$|^--(eval|print)=/,
+    bun: /^(-e|--eval|-p|--print)$|^--(eval|print)=/,
+    perl: /^-[lnpaiws0-9]*[eE]/,
+    ruby: /^-[a-z]*e/,
     php: /^-r$/,
     lua: /^-e$/,
     osascript: /^-e$/,
@@ -416,7 +446,7 @@ function packageRunnerKit(name: string, args: readonly ShellWord[]): ShellWord[]
 }
 
 const dependencyWords: Record<string, RegExp> = {
-  npm: /^(install|i|add|remove|rm|uninstall|un|update|upgrade|up|ci)$/,
+  npm: /^(install|i|add|remove|rm|uninstall|un|update|upgrade|up|ci|pkg|version|init|link)$/,
   pnpm: /^(install|i|add|remove|rm|uninstall|un|update|upgrade|up)$/,
   yarn: /^(install|add|remove|upgrade|up)$/,
   bun: /^(install|i|add|a|remove|rm|update)$/,
@@ -449,8 +479,12 @@ function writeTargets(name: string, args: readonly ShellWord[]): ShellWord[] | u
       const { positionals, values } = split(["-t", "--target-directory", "-S", "--suffix"]);
       return [...positionals, ...(values.get("-t") ?? values.get("--target-directory") ?? [])];
     }
+    case "ln": {
+      const { positionals, values } = split(["-t", "--target-directory", "-S", "--suffix"]);
+      return [...positionals, ...(values.get("-t") ?? values.get("--target-directory") ?? [])];
+    }
     case "cp":
-    case "ln":
+    case "scp":
     case "install":
     case "rsync": {
       const { positionals, values, flags } = split([
@@ -482,6 +516,12 @@ function writeTargets(name: string, args: readonly ShellWord[]): ShellWord[] | u
         ...a,
         text: a.text.slice(3),
       }));
+    case "mkfifo":
+      return split(["-m", "--mode"]).positionals;
+    case "tar":
+      return tarTargets(args);
+    case "unzip":
+      return [split(["-d", "-x"]).values.get("-d")?.[0] ?? dot];
     case "sed":
       return sedInPlace(args);
     case "sort":
@@ -490,14 +530,47 @@ function writeTargets(name: string, args: readonly ShellWord[]): ShellWord[] | u
     case "ed":
     case "ex":
       return split(["-c", "-p"]).positionals;
-    case "curl":
-    case "wget": {
-      const { values } = split(["-o", "--output", "-O", "--output-document"]);
-      const out = name === "curl"
-        ? values.get("-o") ?? values.get("--output")
-        : values.get("-O") ?? values.get("--output-document");
-      return out?.filter((path) => path.text !== "-");
+    case "curl": {
+      const { values, flags } = split(["-o", "--output", "--output-dir"]);
+      const remoteName = flags.has("-O") || flags.has("--remote-name") ||
+        flags.has("--remote-name-all");
+      const dir = values.get("--output-dir") ?? [dot];
+      const out = [...(values.get("-o") ?? []), ...(values.get("--output") ?? [])];
+      const written = [...out, ...(remoteName ? dir : [])].filter((path) => path.text !== "-");
+      return written.length > 0 ? written : undefined;
     }
+    case "wget": {
+      const { values } = split(["-O", "--output-document", "-P", "--directory-prefix"]);
+      const out = values.get("-O") ?? values.get("--output-document");
+      if (out !== undefined) return out.filter((path) => path.text !== "-");
+      return values.get("-P") ?? values.get("--directory-prefix") ?? [dot];
+    }
+  }
+  return undefined;
+}
+
+const dot: ShellWord = { text: ".", literal: true, substitutions: [] };
+
+/** `tar`: the archive it creates, or the directory it extracts into. */
+function tarTargets(args: readonly ShellWord[]): ShellWord[] | undefined {
+  const first = args[0]?.text ?? "";
+  const cluster = /^-?[A-Za-z]+$/.test(first) && !first.startsWith("--") ? first : "";
+  const long = new Set(args.map((a) => a.text.split("=")[0]));
+  const has = (letter: string, option: string) =>
+    cluster.replace(/^-/, "").includes(letter) ||
+    args.some((a) => a.text === `-${letter}`) || long.has(option);
+  const { values } = splitArgs(
+    args.slice(cluster === "" ? 0 : 1),
+    new Set(["-C", "-f", "--directory", "--file"]),
+  );
+  if (has("x", "--extract") || has("x", "--get")) {
+    return values.get("-C") ?? values.get("--directory") ?? [dot];
+  }
+  if (has("c", "--create") || has("r", "--append") || has("u", "--update")) {
+    const archive = values.get("-f") ?? values.get("--file");
+    if (archive !== undefined) return archive;
+    // `tar cf out.tar …`: the archive is the first operand after the cluster.
+    return cluster.includes("f") ? args.slice(1, 2) : undefined;
   }
   return undefined;
 }
@@ -612,6 +685,24 @@ function deno(args: readonly ShellWord[], at: Run): void {
     effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
   } else if (command === "outdated" && rest.some((a) => a.text === "--update" || a.text === "-u")) {
     effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
+  } else if (command === "compile" || command === "bundle") {
+    const { values } = splitArgs(
+      rest,
+      new Set(["-o", "--output", "--outdir", "--target", "--include", "-c", "--config"]),
+    );
+    const out = values.get("-o") ?? values.get("--output") ?? values.get("--outdir") ??
+      (command === "compile" ? [dot] : undefined);
+    for (const path of out ?? []) {
+      effects.push({ type: "write", path, cwd: at.cwd, by: `deno ${command}` });
+    }
+  } else if (
+    command === "repl" || moduleWords(args, sub, command).some((a) => a.text.startsWith("data:"))
+  ) {
+    effects.push({
+      type: "opaque",
+      what: `inline code run by 'deno ${command}'`,
+      instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
+    });
   } else if (command === "eval") {
     effects.push({
       type: "opaque",
@@ -624,7 +715,7 @@ function deno(args: readonly ShellWord[], at: Run): void {
     command === "run" || command === "x" ||
     (command !== undefined && /\.[cm]?[jt]sx?$|^(jsr|npm|https?|file):/.test(command))
   ) {
-    const module = command === "run" || command === "x" ? rest : args.slice(sub);
+    const module = moduleWords(args, sub, command);
     const kit = module.findIndex((a) => isKitModule(a.text, at.cwd));
     const script = module.find((a) => !a.text.startsWith("-"));
     if (kit === -1 && script !== undefined && !script.literal) {
@@ -651,6 +742,11 @@ function deno(args: readonly ShellWord[], at: Run): void {
       });
     }
   }
+}
+
+/** The words from a deno command's module on (`deno run [flags] <module> …`, `deno <module> …`). */
+function moduleWords(args: readonly ShellWord[], sub: number, command: string | undefined) {
+  return command === "run" || command === "x" ? args.slice(sub + 1) : args.slice(sub);
 }
 
 function denoTask(args: readonly ShellWord[], at: Run): void {
@@ -680,7 +776,7 @@ function denoTask(args: readonly ShellWord[], at: Run): void {
   if (args[i]?.text === "kit") {
     at.walk.effects.push({
       type: "kit",
-      args: args.slice(i + 1),
+      args: args.slice(args[i + 1]?.text === "--" ? i + 2 : i + 1),
       cwd,
       unknownArgs: at.unknownArgs,
     });

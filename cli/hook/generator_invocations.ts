@@ -29,10 +29,15 @@ export function generatorInvocation(args: readonly ShellWord[]): GeneratorInvoca
     return undefined;
   }
   const words = rest.map((a) => a.text);
+  const end = words.indexOf("--"); // after it, every word is an operand, as kit's parser reads it
+  const options = end === -1 ? words : words.slice(0, end);
   return {
     kind: kind.text,
-    positionals: words.filter((a) => !a.startsWith("-")),
-    options: new Set(words.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0]!)),
+    positionals: [
+      ...options.filter((a) => !a.startsWith("-")),
+      ...(end === -1 ? [] : words.slice(end + 1)),
+    ],
+    options: new Set(options.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0]!)),
     literal: args.every((a) => a.literal),
   };
 }

@@ -47,7 +47,7 @@ const dependencyFiles = new Set([
 /** Files anyone may write: the null device and the standard streams. */
 const devices = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 /** The system's scratch directories: writable, unless the worktree itself is in one. */
-const scratch = /^\/(private\/)?(tmp|var\/tmp|var\/folders)\//;
+const scratch = /^\/(private\/)?(tmp|var\/tmp|var\/folders)(\/|$)/;
 /** The kit commands that write files; the others (status, todo, check, token) only read. */
 const writingKitCommands = new Set([
   "generate",

@@ -150,6 +150,23 @@ Deno.test("the hook reads runs of kit generate, not words that look like them", 
 
 Deno.test("the hook refuses dependency changes, by command and by file", async () => {
   assert.match((await decide("bash-add-dependency")).permissionDecisionReason, /dependencies/);
+  for (
+    const command of [
+      "deno add npm:zod@4",
+      "deno remove zod",
+      "deno install npm:luxon",
+      "deno outdated --update",
+      "npm install luxon",
+      "npm pkg set dependencies.x=1",
+      "pnpm add luxon",
+      "yarn add luxon",
+      "bun add luxon",
+      "npx -y npm-check-updates -u",
+      "cd src && env CI=1 deno add npm:luxon",
+    ]
+  ) {
+    assert.match(reason(command), /changes dependencies/, command);
+  }
   assert.match((await decide("edit-deno-json")).permissionDecisionReason, /holds dependencies/);
 });
 
@@ -237,6 +254,13 @@ Deno.test("the hook sees kit through every wrapper and follows the working direc
       "npx jsr:@kit/cli generate context billing",
       "deno run -A https://jsr.io/@kit/cli/0.1.0/main.ts generate context billing",
       'deno run -A "$KIT_MAIN" generate context billing',
+      "coproc kit generate context billing",
+      "trap 'kit generate context billing' EXIT",
+      "flock /tmp/lock kit generate context billing",
+      "su -c 'kit generate context billing' me",
+      "deno task kit -- generate context billing",
+      // After `--`, kit's parser reads `--local-only` as an operand: no --local-only at all.
+      "kit generate context billing -- --local-only",
     ]
   ) {
     assert.equal(bash(command), false, command);
@@ -318,6 +342,15 @@ Deno.test("the hook refuses shell writes outside the scope, and allows them insi
       "git ls-files | xargs sed -i s/a/b/",
       "sort -o src/platform/roles.txt roles.txt",
       "exec 3>src/platform/x.ts",
+      // A link is a way to write its target: both ends are checked.
+      "ln src/platform/x.ts src/contexts/scheduling/x.ts",
+      "ln -s ../../platform src/contexts/scheduling/platform",
+      "tar -xzf kit.tgz",
+      "tar czf src/platform/a.tgz src",
+      "unzip x.zip",
+      "curl -O https://example.com/x.ts",
+      "wget https://example.com/x.ts",
+      "deno compile -o src/platform/server src/main.ts",
       "(echo x) > src/platform/x.ts",
       "{ echo x; } >> src/platform/x.ts",
     ]
@@ -364,6 +397,11 @@ Deno.test("the hook refuses what it cannot read, saying how to do it instead", (
     ["echo 'kit generate context billing' | sh", /commands piped into 'sh'/],
     ['sh -c "$CMD"', /'sh -c' with a command the shell expands/],
     ["f() { rm x; }; f", /cannot read this command line/],
+    ["python3 -c'open(1)'", /inline code run by 'python3'/],
+    ["node --eval='1'", /inline code run by 'node'/],
+    ["deno repl <<EOF\n1\nEOF", /inline code run by 'deno repl'/],
+    ["deno run -A 'data:text/javascript,Deno.exit()'", /inline code run by 'deno run'/],
+    ["CDPATH=.. cd trunk && kit docs", /CDPATH/],
   ];
   for (const [command, expected] of cases) assert.match(reason(command), expected, command);
   // A here-document fed to a shell is read as the commands it is.
@@ -409,6 +447,11 @@ Deno.test("the hook lets ordinary reads and runs through", () => {
       "# a comment with kit generate context x > src/platform/y",
       "npm view zod version",
       "npm test && npx prettier --check .",
+      "tar -tzf kit.tgz && tar -czf /tmp/a.tgz src && unzip -d /tmp/x x.zip",
+      "tar -xzf fixtures.tgz -C src/contexts/scheduling/test",
+      "curl -s https://example.com/x | jq . && wget -q -O - https://example.com | head",
+      "curl -sO --output-dir /tmp https://example.com/x.ts",
+      "trap -p",
       "git commit -m \"$(cat <<'EOF'\nhook: kit generate context (x) > src/platform/y\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
       "deno install",
     ]
