@@ -645,7 +645,9 @@ function sedInPlace(args: readonly ShellWord[]): ShellWord[] | undefined {
     }
   }
   if (!inPlace) return undefined;
-  return scriptGiven ? operands : operands.slice(1);
+  // BSD sed: `sed -i '' 's/a/b/' file`, the empty word being the backup suffix.
+  const files = operands[0]?.text === "" && operands.length > 2 ? operands.slice(1) : operands;
+  return scriptGiven ? files : files.slice(1);
 }
 
 /** `find`: with `-delete`, or `-exec` of a file-changing command, it writes under its paths. */

@@ -367,6 +367,7 @@ Deno.test("the hook refuses shell writes outside the scope, and allows them insi
       "rm -rf src/contexts/scheduling/tmp src/contexts/scheduling/*.bak",
       "mkdir -p test/e2e/scheduling/booking",
       "sed -i 's/a/b/' src/contexts/scheduling/domain/slot.ts",
+      "sed -i '' 's/a/b/' src/contexts/scheduling/domain/slot.ts",
       "deno task test > /tmp/test.log 2>&1",
       "deno task verify 2>/dev/null | tail -5",
       "find src/contexts/scheduling -name '*.orig' -delete",
