@@ -9,7 +9,9 @@
  */
 
 import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { dependencyChange, inlineCode, isKitModule, packageRunnerKit } from "./known_programs.ts";
 import { parseShell, type ShellList, type ShellWord, type SimpleCommand } from "./shell_words.ts";
+import { dot, splitArgs, writeTargets } from "./write_targets.ts";
 
 /** One thing a command line does that the hook decides on. */
 export type CommandEffect =
@@ -258,7 +260,7 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     shell(name, args, at);
     return at.cwd;
   }
-  const inline = inlineCode(name, text, at.stdin);
+  const inline = inlineCode(name, text, at.stdin.from !== "none");
   if (inline !== undefined) {
     effects.push({
       type: "opaque",
@@ -399,257 +401,6 @@ function shell(name: string, args: readonly ShellWord[], at: Run): void {
   // A script file run by the shell: not read (docs/workflow.md says so).
 }
 
-/** The inline code an interpreter is given (`python -c`, `node -e`), described; else undefined. */
-function inlineCode(name: string, args: readonly string[], stdin: Stdin): string | undefined {
-  const flags: Record<string, RegExp> = {
-    python: /^-[A-Za-z]*c/,
-    node: /^(-e|--eval|-p|--print|-pe)$|^--(eval|print)=/,
-    nodejs: /^(-e|--eval|-p|--print|-pe)$|^--(eval|print)=/,
-    bun: /^(-e|--eval|-p|--print)$|^--(eval|print)=/,
-    perl: /^-[lnpaiws0-9]*[eE]/,
-    ruby: /^-[a-z]*e/,
-    php: /^-r$/,
-    lua: /^-e$/,
-    osascript: /^-e$/,
-  };
-  const key = /^python[0-9.]*$/.test(name) ? "python" : name;
-  const flag = flags[key];
-  if (flag === undefined) return undefined;
-  if (args.some((a) => flag.test(a))) return `inline code run by '${name}'`;
-  const script = args.find((a) => !a.startsWith("-"));
-  const usesModule = key === "python" && args.some((a) => /^-[A-Za-z]*m/.test(a));
-  if ((script === undefined || script === "-") && !usesModule && stdin.from !== "none") {
-    return `code fed to '${name}' on its input`;
-  }
-  return undefined;
-}
-
-/** The arguments of kit run by a package manager (`npm run kit -- …`, `npx kit …`), if it is. */
-function packageRunnerKit(name: string, args: readonly ShellWord[]): ShellWord[] | undefined {
-  const runners = ["npx", "pnpx", "bunx"].includes(name) ? 0 : -1;
-  const first = args.findIndex((a) => !a.text.startsWith("-"));
-  let at = runners === 0 ? first : -1;
-  if (["npm", "pnpm", "yarn", "bun"].includes(name) && first !== -1) {
-    const sub = args[first]!.text;
-    at = ["run", "run-script", "exec", "x", "dlx"].includes(sub)
-      ? args.findIndex((a, i) => i > first && !a.text.startsWith("-"))
-      : sub === "kit" && name !== "npm"
-      ? first
-      : -1;
-  }
-  const program = args[at];
-  if (program === undefined || !(program.text === "kit" || isKitModule(program.text, undefined))) {
-    return undefined;
-  }
-  const rest = args.slice(at + 1);
-  return rest[0]?.text === "--" ? rest.slice(1) : rest;
-}
-
-const dependencyWords: Record<string, RegExp> = {
-  npm: /^(install|i|add|remove|rm|uninstall|un|update|upgrade|up|ci|pkg|version|init|link)$/,
-  pnpm: /^(install|i|add|remove|rm|uninstall|un|update|upgrade|up)$/,
-  yarn: /^(install|add|remove|upgrade|up)$/,
-  bun: /^(install|i|add|a|remove|rm|update)$/,
-};
-
-function dependencyChange(name: string, args: readonly string[]): boolean {
-  const first = args.find((a) => !a.startsWith("-"));
-  if (dependencyWords[name]?.test(first ?? "")) return true;
-  if (name === "npx" || name === "bunx" || name === "pnpx") {
-    return ["npm-check-updates", "ncu"].includes(first ?? "");
-  }
-  return false;
-}
-
-/** The paths a file-changing command writes, or undefined when it is not one. */
-function writeTargets(name: string, args: readonly ShellWord[]): ShellWord[] | undefined {
-  const split = (valued: string[]) => splitArgs(args, new Set(valued));
-  switch (name) {
-    case "tee":
-    case "rm":
-    case "rmdir":
-    case "unlink":
-    case "mkdir":
-    case "shred":
-      return split(["-m", "--mode", "-n", "-s", "--iterations", "--size"]).positionals;
-    case "touch":
-    case "truncate":
-      return split(["-d", "-t", "-r", "-s", "--reference", "--size", "--date"]).positionals;
-    case "mv": {
-      const { positionals, values } = split(["-t", "--target-directory", "-S", "--suffix"]);
-      return [...positionals, ...(values.get("-t") ?? values.get("--target-directory") ?? [])];
-    }
-    case "ln": {
-      const { positionals, values } = split(["-t", "--target-directory", "-S", "--suffix"]);
-      return [...positionals, ...(values.get("-t") ?? values.get("--target-directory") ?? [])];
-    }
-    case "cp":
-    case "scp":
-    case "install":
-    case "rsync": {
-      const { positionals, values, flags } = split([
-        "-t",
-        "--target-directory",
-        "-S",
-        "--suffix",
-        "-m",
-        "--mode",
-        "-o",
-        "--owner",
-        "-g",
-        "--group",
-        "-e",
-      ]);
-      const target = values.get("-t") ?? values.get("--target-directory");
-      if (target !== undefined) return target;
-      if (name === "install" && flags.has("-d")) return positionals;
-      return positionals.slice(-1);
-    }
-    case "chmod":
-    case "chown":
-    case "chgrp": {
-      const { positionals, values } = split([]);
-      return values.has("--reference") ? positionals : positionals.slice(1);
-    }
-    case "dd":
-      return args.filter((a) => a.text.startsWith("of=")).map((a) => ({
-        ...a,
-        text: a.text.slice(3),
-      }));
-    case "mkfifo":
-      return split(["-m", "--mode"]).positionals;
-    case "tar":
-      return tarTargets(args);
-    case "unzip":
-      return [split(["-d", "-x"]).values.get("-d")?.[0] ?? dot];
-    case "sed":
-      return sedInPlace(args);
-    case "sort":
-      return split(["-o", "--output", "-k", "-t", "-S", "-T"]).values.get("-o") ??
-        split(["-o", "--output", "-k", "-t", "-S", "-T"]).values.get("--output");
-    case "ed":
-    case "ex":
-      return split(["-c", "-p"]).positionals;
-    case "curl": {
-      const { values, flags } = split(["-o", "--output", "--output-dir"]);
-      const remoteName = flags.has("-O") || flags.has("--remote-name") ||
-        flags.has("--remote-name-all");
-      const dir = values.get("--output-dir") ?? [dot];
-      const out = [...(values.get("-o") ?? []), ...(values.get("--output") ?? [])];
-      const written = [...out, ...(remoteName ? dir : [])].filter((path) => path.text !== "-");
-      return written.length > 0 ? written : undefined;
-    }
-    case "wget": {
-      const { values } = split(["-O", "--output-document", "-P", "--directory-prefix"]);
-      const out = values.get("-O") ?? values.get("--output-document");
-      if (out !== undefined) return out.filter((path) => path.text !== "-");
-      return values.get("-P") ?? values.get("--directory-prefix") ?? [dot];
-    }
-  }
-  return undefined;
-}
-
-const dot: ShellWord = { text: ".", literal: true, substitutions: [] };
-
-/** `tar`: the archive it creates, or the directory it extracts into. */
-function tarTargets(args: readonly ShellWord[]): ShellWord[] | undefined {
-  const first = args[0]?.text ?? "";
-  const cluster = /^-?[A-Za-z]+$/.test(first) && !first.startsWith("--") ? first : "";
-  const long = new Set(args.map((a) => a.text.split("=")[0]));
-  const has = (letter: string, option: string) =>
-    cluster.replace(/^-/, "").includes(letter) ||
-    args.some((a) => a.text === `-${letter}`) || long.has(option);
-  const { values } = splitArgs(
-    args.slice(cluster === "" ? 0 : 1),
-    new Set(["-C", "-f", "--directory", "--file"]),
-  );
-  if (has("x", "--extract") || has("x", "--get")) {
-    return values.get("-C") ?? values.get("--directory") ?? [dot];
-  }
-  if (has("c", "--create") || has("r", "--append") || has("u", "--update")) {
-    const archive = values.get("-f") ?? values.get("--file");
-    if (archive !== undefined) return archive;
-    // `tar cf out.tar …`: the archive is the first operand after the cluster.
-    return cluster.includes("f") ? args.slice(1, 2) : undefined;
-  }
-  return undefined;
-}
-
-/** Options and operands of a command line, `valued` naming the options that take a value. */
-function splitArgs(args: readonly ShellWord[], valued: ReadonlySet<string>) {
-  const positionals: ShellWord[] = [];
-  const values = new Map<string, ShellWord[]>();
-  const flags = new Set<string>();
-  const add = (option: string, value: ShellWord) =>
-    values.set(option, [...(values.get(option) ?? []), value]);
-  let options = true;
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
-    const a = word.text;
-    if (!options || !a.startsWith("-") || a === "-") positionals.push(word);
-    else if (a === "--") options = false;
-    else if (a.startsWith("--")) {
-      const [option, ...value] = a.split("=");
-      if (value.length > 0) add(option!, { ...word, text: value.join("=") });
-      else if (valued.has(option!) && args[i + 1] !== undefined) add(option!, args[++i]!);
-      else flags.add(option!);
-    } else {
-      for (let j = 1; j < a.length; j++) {
-        const option = `-${a[j]}`;
-        if (!valued.has(option)) {
-          flags.add(option);
-          continue;
-        }
-        const rest = a.slice(j + 1);
-        if (rest !== "") add(option, { ...word, text: rest });
-        else if (args[i + 1] !== undefined) add(option, args[++i]!);
-        break;
-      }
-    }
-  }
-  return { positionals, values, flags };
-}
-
-/** The files `sed` edits in place (`-i`, `-i.bak`, `--in-place`), or undefined without it. */
-function sedInPlace(args: readonly ShellWord[]): ShellWord[] | undefined {
-  let inPlace = false;
-  let scriptGiven = false;
-  const operands: ShellWord[] = [];
-  let options = true;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!.text;
-    if (!options || !a.startsWith("-") || a === "-") {
-      operands.push(args[i]!);
-      continue;
-    }
-    if (a === "--") options = false;
-    else if (a.startsWith("--in-place")) inPlace = true;
-    else if (a === "--expression" || a === "--file") {
-      scriptGiven = true;
-      i++;
-    } else if (a.startsWith("--expression=") || a.startsWith("--file=")) scriptGiven = true;
-    else if (a.startsWith("--")) continue;
-    else {
-      for (let j = 1; j < a.length; j++) {
-        const letter = a[j];
-        if (letter === "i") {
-          inPlace = true;
-          break; // the rest is the backup suffix
-        }
-        if (letter === "e" || letter === "f" || letter === "l") {
-          if (letter !== "l") scriptGiven = true;
-          if (j === a.length - 1) i++;
-          break;
-        }
-      }
-    }
-  }
-  if (!inPlace) return undefined;
-  // BSD sed: `sed -i '' 's/a/b/' file`, the empty word being the backup suffix.
-  const files = operands[0]?.text === "" && operands.length > 2 ? operands.slice(1) : operands;
-  return scriptGiven ? files : files.slice(1);
-}
-
 /** `find`: with `-delete`, or `-exec` of a file-changing command, it writes under its paths. */
 function find(args: readonly ShellWord[], at: Run): void {
   const start = args.findIndex((a) => /^[-(!]/.test(a.text));
@@ -783,10 +534,4 @@ function denoTask(args: readonly ShellWord[], at: Run): void {
       unknownArgs: at.unknownArgs,
     });
   }
-}
-
-/** Whether a module run by deno is kit's CLI: a checkout's `cli/main.ts`, or `jsr:@kit/cli`. */
-function isKitModule(word: string, cwd: Cwd): boolean {
-  const path = /^[a-z]+:/.test(word) || cwd === undefined ? word : resolve(cwd, word);
-  return /(^|\/)cli\/main\.ts$/.test(path) || /@kit\/cli([@/]|$)/.test(word);
 }
