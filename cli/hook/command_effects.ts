@@ -8,10 +8,11 @@
  * @module
  */
 
-import { basename, dirname, isAbsolute, resolve } from "node:path";
-import { dependencyChange, inlineCode, isKitModule, packageRunnerKit } from "./known_programs.ts";
+import { basename, isAbsolute, resolve } from "node:path";
+import { denoEffects } from "./deno_command.ts";
+import { dependencyChange, inlineCode, packageRunnerKit } from "./known_programs.ts";
 import { parseShell, type ShellList, type ShellWord, type SimpleCommand } from "./shell_words.ts";
-import { dot, splitArgs, writeTargets } from "./write_targets.ts";
+import { writeTargets } from "./write_targets.ts";
 
 /** One thing a command line does that the hook decides on. */
 export type CommandEffect =
@@ -247,7 +248,12 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
       return run(command, { ...at, stdin: { from: "none" }, unknownArgs: true });
     }
     case "deno":
-      deno(args, at);
+      effects.push(...denoEffects(args, {
+        cwd: at.cwd,
+        fed: at.stdin.from !== "none",
+        unknownArgs: at.unknownArgs,
+        runLine: (line, cwd) => walkInto(parseShell(line), cwd, at.walk),
+      }));
       return at.cwd;
     case "kit":
       effects.push({ type: "kit", args, cwd: at.cwd, unknownArgs: at.unknownArgs });
@@ -422,116 +428,5 @@ function find(args: readonly ShellWord[], at: Run): void {
   }
   if (by !== undefined) {
     for (const path of paths) at.walk.effects.push({ type: "write", path, cwd: at.cwd, by });
-  }
-}
-
-/** `deno`: dependency changes, inline code, and kit run as a module or a task. */
-function deno(args: readonly ShellWord[], at: Run): void {
-  const { effects } = at.walk;
-  const text = args.map((a) => a.text);
-  const sub = text.findIndex((a) => !a.startsWith("-"));
-  const command = text[sub];
-  const rest = args.slice(sub + 1);
-  if (command === "add" || command === "remove" || command === "uninstall") {
-    effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
-  } else if (command === "install" && rest.length > 0) {
-    effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
-  } else if (command === "outdated" && rest.some((a) => a.text === "--update" || a.text === "-u")) {
-    effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
-  } else if (command === "compile" || command === "bundle") {
-    const { values } = splitArgs(
-      rest,
-      new Set(["-o", "--output", "--outdir", "--target", "--include", "-c", "--config"]),
-    );
-    const out = values.get("-o") ?? values.get("--output") ?? values.get("--outdir") ??
-      (command === "compile" ? [dot] : undefined);
-    for (const path of out ?? []) {
-      effects.push({ type: "write", path, cwd: at.cwd, by: `deno ${command}` });
-    }
-  } else if (
-    command === "repl" || moduleWords(args, sub, command).some((a) => a.text.startsWith("data:"))
-  ) {
-    effects.push({
-      type: "opaque",
-      what: `inline code run by 'deno ${command}'`,
-      instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
-    });
-  } else if (command === "eval") {
-    effects.push({
-      type: "opaque",
-      what: "inline code run by 'deno eval'",
-      instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
-    });
-  } else if (command === "task") {
-    denoTask(rest, at);
-  } else if (
-    command === "run" || command === "x" ||
-    (command !== undefined && /\.[cm]?[jt]sx?$|^(jsr|npm|https?|file):/.test(command))
-  ) {
-    const module = moduleWords(args, sub, command);
-    const kit = module.findIndex((a) => isKitModule(a.text, at.cwd));
-    const script = module.find((a) => !a.text.startsWith("-"));
-    if (kit === -1 && script !== undefined && !script.literal) {
-      effects.push({
-        type: "opaque",
-        what: `a module the shell expands ('${script.text}') run by deno`,
-        instead: "write the module's path out",
-      });
-    } else if (kit !== -1) {
-      effects.push({
-        type: "kit",
-        args: module.slice(kit + 1),
-        cwd: at.cwd,
-        unknownArgs: at.unknownArgs,
-      });
-    } else if (
-      module.some((a) => a.text === "-") ||
-      (command !== "x" && !module.some((a) => !a.text.startsWith("-")) && at.stdin.from !== "none")
-    ) {
-      effects.push({
-        type: "opaque",
-        what: "code fed to 'deno run' on its input",
-        instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
-      });
-    }
-  }
-}
-
-/** The words from a deno command's module on (`deno run [flags] <module> …`, `deno <module> …`). */
-function moduleWords(args: readonly ShellWord[], sub: number, command: string | undefined) {
-  return command === "run" || command === "x" ? args.slice(sub + 1) : args.slice(sub);
-}
-
-function denoTask(args: readonly ShellWord[], at: Run): void {
-  let cwd = at.cwd;
-  let i = 0;
-  for (; i < args.length && args[i]!.text.startsWith("-"); i++) {
-    const a = args[i]!.text;
-    const value = (option: string) =>
-      a === option ? args[++i] : { ...args[i]!, text: a.slice(option.length + 1) };
-    const dirOf = (word: ShellWord | undefined, config: boolean) =>
-      word === undefined || !word.literal || (cwd === undefined && !isAbsolute(word.text))
-        ? undefined
-        : config
-        ? dirname(resolve(cwd ?? "/", word.text))
-        : resolve(cwd ?? "/", word.text);
-    if (a === "--cwd" || a.startsWith("--cwd=")) cwd = dirOf(value("--cwd"), false);
-    else if (a === "-c" || a === "--config") cwd = dirOf(args[++i], true);
-    else if (a.startsWith("--config=")) cwd = dirOf(value("--config"), true);
-    else if (a === "-f" || a === "--filter") i++;
-    else if (a === "--eval") {
-      const line = args[i + 1];
-      if (line === undefined || !line.literal) return;
-      walkInto(parseShell([line, ...args.slice(i + 2)].map((w) => w.text).join(" ")), cwd, at.walk);
-      return;
-    }
-  }
-  if (args[i]?.text === "kit") {
-    at.walk.effects.push({
-      type: "kit",
-      args: args.slice(args[i + 1]?.text === "--" ? i + 2 : i + 1),
-      cwd,
-      unknownArgs: at.unknownArgs,
-    });
   }
 }
