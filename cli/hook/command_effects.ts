@@ -187,10 +187,7 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     case "cd":
     case "pushd": {
       const target = args.find((a) => !a.text.startsWith("-") || a.text === "-");
-      if (target === undefined || !target.literal || target.text === "-") return undefined;
-      return at.cwd === undefined && !isAbsolute(target.text)
-        ? undefined
-        : resolve(at.cwd ?? "/", target.text);
+      return target === undefined || target.text === "-" ? undefined : moveTo(at.cwd, target);
     }
     case "popd":
       return undefined;
@@ -243,7 +240,26 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
       return at.cwd;
     }
     case "xargs": {
-      const command = afterOptions(args, new Set(["-n", "-I", "-L", "-P", "-d", "-a", "-s", "-E"]));
+      const command = afterOptions(
+        args,
+        new Set([
+          "-n",
+          "-I",
+          "-L",
+          "-P",
+          "-d",
+          "-a",
+          "-s",
+          "-E",
+          "--max-args",
+          "--max-lines",
+          "--max-procs",
+          "--delimiter",
+          "--arg-file",
+          "--max-chars",
+          "--eof",
+        ]),
+      );
       if (command.length === 0) return at.cwd; // echo
       return run(command, { ...at, stdin: { from: "none" }, unknownArgs: true });
     }
@@ -317,11 +333,30 @@ function wrapped(name: string, args: readonly ShellWord[], at: Run): Cwd {
     nice: ["-n", "--adjustment"],
     timeout: ["-s", "-k", "--signal", "--kill-after"],
     exec: ["-a"],
-    sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-U", "-r", "-t"],
+    sudo: [
+      "-u",
+      "-g",
+      "-h",
+      "-p",
+      "-C",
+      "-D",
+      "-U",
+      "-r",
+      "-t",
+      "--user",
+      "--group",
+      "--host",
+      "--prompt",
+      "--close-from",
+      "--chdir",
+      "--other-user",
+      "--role",
+      "--type",
+    ],
     stdbuf: ["-i", "-o", "-e"],
     ionice: ["-c", "-n", "-p", "-P", "-u"],
     doas: ["-u", "-C"],
-    watch: ["-n", "--interval", "-d", "-q", "--equexit"],
+    watch: ["-n", "--interval", "-q", "--equexit"],
   };
   if (name === "command" && args.some((a) => a.text === "-v" || a.text === "-V")) return at.cwd;
   if (name === "time") {
@@ -332,8 +367,23 @@ function wrapped(name: string, args: readonly ShellWord[], at: Run): Cwd {
   }
   let rest = afterOptions(args, new Set(valued[name] ?? []));
   if (name === "timeout") rest = rest.slice(1); // the duration
-  if (name === "sudo") rest = rest.filter((_, i) => i > 0 || !/^[A-Za-z_]\w*=/.test(rest[0]!.text));
-  return run(rest, at);
+  if (name !== "sudo") return run(rest, at);
+  rest = rest.filter((_, i) => i > 0 || !/^[A-Za-z_]\w*=/.test(rest[0]!.text));
+  // `sudo -D <dir>`, `--chdir=<dir>`: the command runs there.
+  const chdir = args.findIndex((a) => a.text === "-D" || a.text === "--chdir");
+  const inline = args.find((a) => a.text.startsWith("--chdir="));
+  const dir = chdir !== -1
+    ? args[chdir + 1]
+    : inline && { ...inline, text: inline.text.slice("--chdir=".length) };
+  if (dir === undefined) return run(rest, at);
+  run(rest, { ...at, cwd: moveTo(at.cwd, dir) });
+  return at.cwd;
+}
+
+/** The directory `dir` names from `cwd`; undefined when the hook cannot tell. */
+function moveTo(cwd: Cwd, dir: ShellWord): Cwd {
+  if (!dir.literal || (cwd === undefined && !isAbsolute(dir.text))) return undefined;
+  return resolve(cwd ?? "/", dir.text);
 }
 
 function env(args: readonly ShellWord[], at: Run): Cwd {
@@ -351,9 +401,7 @@ function env(args: readonly ShellWord[], at: Run): Cwd {
     const inline = /^--chdir=(.*)$/.exec(a)?.[1] ?? (/^-C(.+)$/.exec(a)?.[1]);
     if (chdir !== undefined || inline !== undefined) {
       const dir = chdir ?? { text: inline!, literal: args[i]!.literal, substitutions: [] };
-      cwd = dir.literal && (cwd !== undefined || isAbsolute(dir.text))
-        ? resolve(cwd ?? "/", dir.text)
-        : undefined;
+      cwd = moveTo(cwd, dir);
     } else if (
       a === "-S" || a === "--split-string" || a.startsWith("--split-string=") || /^-S./.test(a)
     ) {

@@ -261,6 +261,10 @@ Deno.test("the hook sees kit through every wrapper and follows the working direc
       "deno task kit -- generate context billing",
       // After `--`, kit's parser reads `--local-only` as an operand: no --local-only at all.
       "kit generate context billing -- --local-only",
+      // An option that takes a value is not mistaken for the command it wraps.
+      "watch -d kit generate context billing",
+      "sudo --user root kit generate context billing",
+      "xargs --max-args 1 kit generate",
     ]
   ) {
     assert.equal(bash(command), false, command);
@@ -273,6 +277,7 @@ Deno.test("the hook sees kit through every wrapper and follows the working direc
       "pushd ../trunk && kit generate command scheduling Book --local-only",
       "env -C ../trunk kit generate command scheduling Book --local-only",
       "env --chdir=/trunk kit generate command scheduling Book --local-only",
+      "sudo -D /trunk kit generate command scheduling Book --local-only",
       "deno task --cwd ../trunk kit generate command scheduling Book --local-only",
       "deno task --config ../trunk/deno.json kit generate command scheduling Book --local-only",
       "cd ../trunk && kit docs",
