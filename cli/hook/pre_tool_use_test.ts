@@ -179,18 +179,32 @@ Deno.test("the hook fails open: no worker file, an unreadable one, or input it c
 Deno.test("kit hook pre-tool-use answers Claude Code over stdin and stdout", async () => {
   const root = await worktree("scheduling");
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "hook", "pre-tool-use"],
-      stdin: "piped",
-      stdout: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(await recorded("edit-platform", root)));
-    await writer.close();
-    const { code, stdout } = await child.output();
-    assert.equal(code, 0);
-    const answer = JSON.parse(new TextDecoder().decode(stdout));
-    assert.equal(answer.hookSpecificOutput.permissionDecision, "deny");
+    // The agent's Edit, and the main thread's shell command from a subdirectory.
+    for (const name of ["edit-platform", "bash-redirect-main-thread"]) {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          new URL("../main.ts", import.meta.url).pathname,
+          "hook",
+          "pre-tool-use",
+        ],
+        stdin: "piped",
+        stdout: "piped",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(await recorded(name, root)));
+      await writer.close();
+      const { code, stdout } = await child.output();
+      assert.equal(code, 0);
+      const answer = JSON.parse(new TextDecoder().decode(stdout));
+      assert.equal(answer.hookSpecificOutput.hookEventName, "PreToolUse");
+      assert.equal(answer.hookSpecificOutput.permissionDecision, "deny", name);
+      assert.match(
+        answer.hookSpecificOutput.permissionDecisionReason,
+        /^kit worker scope \(scheduling\): /,
+      );
+    }
   } finally {
     await rm(root, { recursive: true });
   }
