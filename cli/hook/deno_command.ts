@@ -98,7 +98,11 @@ export function denoEffects(args: readonly ShellWord[], at: DenoRun): CommandEff
 }
 
 /** The words from a deno command's module on (`deno run [flags] <module> …`, `deno <module> …`). */
-function moduleWords(args: readonly ShellWord[], sub: number, command: string | undefined) {
+function moduleWords(
+  args: readonly ShellWord[],
+  sub: number,
+  command: string | undefined,
+): readonly ShellWord[] {
   return command === "run" || command === "x" ? args.slice(sub + 1) : args.slice(sub);
 }
 

@@ -122,8 +122,15 @@ function tarTargets(args: readonly ShellWord[]): ShellWord[] | undefined {
   return undefined;
 }
 
+/** A command line's operands, the values of its options (by option) and its flags. */
+export interface SplitArgs {
+  readonly positionals: ShellWord[];
+  readonly values: Map<string, ShellWord[]>;
+  readonly flags: Set<string>;
+}
+
 /** Options and operands of a command line, `valued` naming the options that take a value. */
-export function splitArgs(args: readonly ShellWord[], valued: ReadonlySet<string>) {
+export function splitArgs(args: readonly ShellWord[], valued: ReadonlySet<string>): SplitArgs {
   const positionals: ShellWord[] = [];
   const values = new Map<string, ShellWord[]>();
   const flags = new Set<string>();
