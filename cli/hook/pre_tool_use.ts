@@ -106,7 +106,8 @@ export function decidePreToolUse(input: PreToolUseInput, scope: WorkerScope): De
 }
 
 /** A file written at `path` (absolute), shown to the agent as `shown`, by a command (`by`) or a tool. */
-function decidePath(path: string, shown: string, scope: WorkerScope, by?: string): Decision {
+function decidePath(written: string, shown: string, scope: WorkerScope, by?: string): Decision {
+  const path = resolve(written); // `/tmp/../trunk/x` is no scratch file
   const how = by === undefined ? "" : ` (written by ${by})`;
   if (devices.has(path) || path.startsWith("/dev/fd/")) return allow;
   const inWorktree = relative(scope.root, path);

@@ -353,6 +353,7 @@ Deno.test("the hook refuses shell writes outside the scope, and allows them insi
       "cat <<EOF > src/platform/x.ts\nexport const x = 1;\nEOF",
       "echo x > ../trunk/src/contexts/scheduling/a.ts",
       "echo x > /w-rentals/src/contexts/rentals/a.ts",
+      "echo x > /tmp/../trunk/src/platform/x.ts",
       "curl -o src/platform/x.ts https://example.com/x.ts",
       "echo x > $OUT",
       'echo x > "$(pwd)/src/platform/x.ts"',
