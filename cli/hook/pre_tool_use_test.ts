@@ -85,6 +85,12 @@ Deno.test("the hook confines every session in a worker's worktree: any agent and
     const input = agent === undefined ? write : { ...write, agent_type: agent };
     assert.equal(decidePreToolUse(input, scope).allow, false, String(agent));
   }
+  // Outside the worktree: the scratch directories, not a path that only starts in one.
+  const at = (file_path: string) =>
+    decidePreToolUse({ tool_name: "Write", tool_input: { file_path } }, scope).allow;
+  assert.equal(at("/tmp/notes.md"), true);
+  assert.equal(at("/tmp/../trunk/src/platform/x.ts"), false);
+  assert.equal(at("/trunk/src/contexts/scheduling/x.ts"), false);
 });
 
 /** How kit is run: on the PATH, from a checkout, from JSR, as a task of the project. */
