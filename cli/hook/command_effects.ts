@@ -10,7 +10,13 @@
 
 import { basename, isAbsolute, resolve } from "node:path";
 import { denoEffects } from "./deno_command.ts";
-import { dependencyChange, inlineCode, packageRunnerKit } from "./known_programs.ts";
+import {
+  dependencyChange,
+  gitReads,
+  inlineCode,
+  packageRunnerKit,
+  readers,
+} from "./known_programs.ts";
 import { parseShell, type ShellList, type ShellWord, type SimpleCommand } from "./shell_words.ts";
 import { writeTargets } from "./write_targets.ts";
 
@@ -32,6 +38,15 @@ export type CommandEffect =
     readonly cwd: string | undefined;
     /** Arguments are added that the line does not show (`xargs kit …`). */
     readonly unknownArgs: boolean;
+  }
+  | {
+    /**
+     * A program that may change files of its own choosing (`git commit`, `deno task`, `make`, a
+     * script): decided by where it runs.
+     */
+    readonly type: "run";
+    readonly program: string;
+    readonly cwd: string | undefined;
   }
   | {
     /** A command that changes dependencies (`deno add`, `npm install`). */
@@ -264,6 +279,7 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
       return run(command, { ...at, stdin: { from: "none" }, unknownArgs: true });
     }
     case "deno":
+      if (!denoReads(text)) effects.push({ type: "run", program: "deno", cwd: at.cwd });
       effects.push(...denoEffects(args, {
         cwd: at.cwd,
         fed: at.stdin.from !== "none",
@@ -301,7 +317,11 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     return at.cwd;
   }
   const targets = writeTargets(name, args);
-  if (targets === undefined) return at.cwd;
+  if (targets === undefined) {
+    if (name === "git") git(args, at);
+    else if (!readers.has(name)) effects.push({ type: "run", program: name, cwd: at.cwd });
+    return at.cwd;
+  }
   if (at.unknownArgs) {
     effects.push({
       type: "opaque",
@@ -313,6 +333,30 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
   const by = name === "sed" ? "sed -i" : name;
   for (const path of targets) effects.push({ type: "write", path, cwd: at.cwd, by });
   return at.cwd;
+}
+
+/** `git`: its reading subcommands run anywhere; the others are decided by where they run. */
+function git(args: readonly ShellWord[], at: Run): void {
+  let cwd = at.cwd;
+  let i = 0;
+  for (; i < args.length && args[i]!.text.startsWith("-"); i++) {
+    const a = args[i]!.text;
+    if (a === "-C") cwd = moveTo(cwd, args[++i] ?? { text: "", literal: false, substitutions: [] });
+    else if (a === "-c") i++;
+    else if (/^--(git-dir|work-tree)/.test(a)) cwd = undefined;
+  }
+  const command = args[i]?.text ?? "";
+  if (gitReads(command, args.slice(i + 1).map((a) => a.text))) return;
+  at.walk.effects.push({ type: "run", program: `git ${command}`.trim(), cwd });
+}
+
+/** Whether a deno command line only reads (`deno --version`, `deno check`, `deno info`). */
+function denoReads(args: readonly string[]): boolean {
+  const command = args.find((a) => !a.startsWith("-"));
+  return command === undefined ||
+    ["check", "info", "doc", "help", "types", "completions", "lsp"].includes(command) ||
+    (command === "fmt" && args.includes("--check")) ||
+    (command === "lint" && !args.includes("--fix"));
 }
 
 /** The words after the options of a wrapper, `valued` naming the options that take a value. */
@@ -452,7 +496,10 @@ function shell(name: string, args: readonly ShellWord[], at: Run): void {
       });
     }
   }
-  // A script file run by the shell: not read (docs/workflow.md says so).
+  // A script file run by the shell: not read (docs/workflow.md says so), decided by where it runs.
+  if (!commandMode && operand !== undefined) {
+    at.walk.effects.push({ type: "run", program: `${name} ${operand.text}`, cwd: at.cwd });
+  }
 }
 
 /** `find`: with `-delete`, or `-exec` of a file-changing command, it writes under its paths. */

@@ -82,3 +82,131 @@ export function isKitModule(word: string, cwd: string | undefined): boolean {
   const path = /^[a-z]+:/.test(word) || cwd === undefined ? word : resolve(cwd, word);
   return /(^|\/)cli\/main\.ts$/.test(path) || /@kit\/cli([@/]|$)/.test(word);
 }
+
+/**
+ * Programs that change no file of their own choosing: run anywhere. (The files a program names on
+ * its command line, `cp` or `tee`, are decided one by one; wrappers and kit are seen through.)
+ */
+export const readers: ReadonlySet<string> = new Set([
+  ":",
+  "[",
+  "[[",
+  "alias",
+  "awk",
+  "basename",
+  "cat",
+  "cmp",
+  "column",
+  "comm",
+  "curl",
+  "cut",
+  "date",
+  "declare",
+  "df",
+  "diff",
+  "dirname",
+  "dirs",
+  "du",
+  "echo",
+  "egrep",
+  "exit",
+  "export",
+  "false",
+  "fgrep",
+  "file",
+  "gawk",
+  "grep",
+  "hash",
+  "head",
+  "hexdump",
+  "hostname",
+  "id",
+  "jobs",
+  "jq",
+  "kill",
+  "less",
+  "local",
+  "ls",
+  "md5sum",
+  "mktemp",
+  "more",
+  "nl",
+  "od",
+  "pgrep",
+  "printenv",
+  "printf",
+  "ps",
+  "pwd",
+  "read",
+  "readlink",
+  "realpath",
+  "return",
+  "rg",
+  "sed",
+  "seq",
+  "set",
+  "sha1sum",
+  "sha256sum",
+  "shasum",
+  "shift",
+  "sleep",
+  "sort",
+  "stat",
+  "tail",
+  "test",
+  "tr",
+  "tree",
+  "true",
+  "type",
+  "umask",
+  "uname",
+  "uniq",
+  "unset",
+  "wait",
+  "wc",
+  "wget",
+  "which",
+  "whoami",
+  "xxd",
+  "yes",
+  "yq",
+]);
+
+const gitReadCommands = new Set([
+  "blame",
+  "cat-file",
+  "describe",
+  "diff",
+  "grep",
+  "help",
+  "log",
+  "ls-files",
+  "ls-remote",
+  "ls-tree",
+  "merge-base",
+  "rev-list",
+  "rev-parse",
+  "shortlog",
+  "show",
+  "status",
+  "version",
+  "whatchanged",
+]);
+
+/** Whether `git <command> <args>` only reads the repository. */
+export function gitReads(command: string, args: readonly string[]): boolean {
+  if (command === "" || gitReadCommands.has(command)) return true;
+  const operands = args.filter((a) => !a.startsWith("-"));
+  switch (command) {
+    case "branch":
+    case "tag":
+      return operands.length === 0 || args.some((a) => a === "--list" || a === "-l");
+    case "stash":
+    case "worktree":
+    case "remote":
+      return operands[0] === undefined || operands[0] === "list" || operands[0] === "show";
+    case "config":
+      return args.some((a) => /^--(get|list|get-all|get-regexp)$|^-l$/.test(a));
+  }
+  return false;
+}

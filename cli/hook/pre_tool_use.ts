@@ -112,8 +112,7 @@ function decidePath(written: string, shown: string, scope: WorkerScope, by?: str
   if (devices.has(path) || path.startsWith("/dev/fd/")) return allow;
   const inWorktree = relative(scope.root, path);
   if (inWorktree.startsWith("..") || isAbsolute(inWorktree)) {
-    const besideWorktree = !relative(dirname(scope.root), path).startsWith("..");
-    if (scratch.test(path) && !(scratch.test(scope.root + "/") && besideWorktree)) return allow;
+    if (isScratch(path, scope)) return allow;
     return deny(`${shown}${how} is outside this worktree (${scope.root})`);
   }
   if (dependencyFiles.has(basename(inWorktree))) {
@@ -181,6 +180,8 @@ function decideEffect(effect: CommandEffect, scope: WorkerScope): Decision {
     }
     case "kit":
       return decideKit(effect, scope);
+    case "run":
+      return decideElsewhere(effect.program, effect.cwd, scope);
   }
 }
 
@@ -247,6 +248,35 @@ function decideKit(
     } outside the context (${files.join(", ")}): not in a worker's scope; ask the conductor, ` +
       `or run it with --local-only, which refuses it exactly when it writes outside the context`,
   );
+}
+
+/**
+ * A program that changes files of its own choosing runs in the worktree, or in a scratch directory
+ * that is not beside it; anywhere else (the trunk, another worker's worktree) it is refused.
+ */
+function decideElsewhere(program: string, cwd: string | undefined, scope: WorkerScope): Decision {
+  if (cwd === undefined) {
+    return deny(
+      `${program} would run in a directory the hook cannot tell (after a cd it cannot follow): ` +
+        `run it from this worktree`,
+    );
+  }
+  const where = relative(scope.root, cwd);
+  if (!where.startsWith("..") && !isAbsolute(where)) return allow;
+  if (isScratch(cwd, scope)) return allow;
+  return deny(
+    `${program} would run in ${cwd}, outside this worktree (${scope.root}): a worker changes ` +
+      `nothing outside its worktree`,
+  );
+}
+
+/**
+ * Whether `path` (absolute, normalised, outside the worktree) is in a system scratch directory,
+ * and not beside a worktree that is in one itself (where the trunk and the other workers are).
+ */
+function isScratch(path: string, scope: WorkerScope): boolean {
+  const besideWorktree = !relative(dirname(scope.root), path).startsWith("..");
+  return scratch.test(path) && !(scratch.test(scope.root + "/") && besideWorktree);
 }
 
 function deny(reason: string): Decision {

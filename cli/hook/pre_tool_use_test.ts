@@ -408,6 +408,38 @@ Deno.test("the hook refuses shell writes outside the scope, and allows them insi
   }
 });
 
+Deno.test("the hook refuses programs that change files of their own choosing outside the worktree", () => {
+  for (
+    const command of [
+      "cd ../trunk && git commit -am 'billing: done'",
+      "git -C ../trunk commit -am 'billing: done'",
+      "git --work-tree=../trunk checkout main -- src",
+      "cd ../trunk && git checkout -- src/platform",
+      "cd ../trunk && deno task docs:generate",
+      "cd ../trunk && deno fmt",
+      "cd ../trunk && make",
+      "cd ../trunk && sh scripts/release.sh",
+      "cd ../trunk && source scripts/env.sh",
+      "cd ../trunk && npm test",
+      'cd "$TRUNK" && git commit -am x',
+    ]
+  ) {
+    assert.match(reason(command), /outside this worktree|cannot tell/, command);
+  }
+  for (
+    const command of [
+      "cd ../trunk && git log --oneline | head && git status && git diff main",
+      "git -C ../trunk status && git -C ../trunk branch",
+      "cd ../trunk && ls src/contexts && cat deno.json && deno check src/main.ts",
+      "cd /tmp && tar -xzf /w/fixtures.tgz && deno run -A /tmp/x.ts",
+      "git commit -am 'scheduling: book' && git stash && git stash pop",
+      "make test && sh scripts/check.sh",
+    ]
+  ) {
+    assert.equal(bash(command), true, command);
+  }
+});
+
 Deno.test("the hook refuses what it cannot read, saying how to do it instead", () => {
   const cases: [string, RegExp][] = [
     ["eval 'kit generate context billing'", /'eval'.*write the command out without eval/],
