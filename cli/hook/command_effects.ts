@@ -1,7 +1,8 @@
 /**
  * What a parsed command line does that the pre-tool-use hook decides on: the files it writes (by
  * redirection, `tee`, `sed -i`, `cp`, `mv`, `rm`, `touch` and their kind), the runs of kit, the
- * dependency changes, and what the hook cannot read. Wrappers (`env`, `time`, `nice`, `timeout`,
+ * programs that change files of their own choosing (and where they run), the dependency changes,
+ * and what the hook cannot read. Wrappers (`env`, `time`, `nice`, `timeout`,
  * `nohup`, `command`, `exec`, `sudo`, `xargs`, `sh -c`, `bash -c`) are seen through, and the working
  * directory is followed through `cd`, `pushd`, `env -C` and `deno task --cwd`.
  *

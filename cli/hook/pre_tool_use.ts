@@ -75,7 +75,9 @@ const writingKitCommands = new Set([
  * `deno task kit generate`): one naming another context, the kinds that always write shared files,
  * and the others given the option that makes them (`route-group --role`), as the catalog says. A
  * generator run with `--local-only` in the worker's own context is let through: the CLI then
- * refuses it exactly when its plan changes a file outside the context. What the hook cannot read
+ * refuses it exactly when its plan changes a file outside the context. A program that changes
+ * files of its own choosing (git beyond its reads, `deno task`, `make`, a script) runs only in the
+ * worktree or a scratch directory. What the hook cannot read
  * (`eval`, a command name the shell expands, inline code given to an interpreter, commands piped
  * into a shell, a write to a path the shell expands) is refused, saying how to do it instead.
  * Anything else is allowed: the confinement is a guard rail, not a sandbox (docs/workflow.md says
