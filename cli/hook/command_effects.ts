@@ -189,7 +189,7 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     }
     return at.cwd;
   }
-  if (!program.literal) {
+  if (!program.literal || (program.pattern && !["[", "[["].includes(program.text))) {
     effects.push({
       type: "opaque",
       what: `a command name the shell expands ('${program.text}')`,
@@ -427,7 +427,7 @@ function wrapped(name: string, args: readonly ShellWord[], at: Run): Cwd {
 
 /** The directory `dir` names from `cwd`; undefined when the hook cannot tell. */
 function moveTo(cwd: Cwd, dir: ShellWord): Cwd {
-  if (!dir.literal || (cwd === undefined && !isAbsolute(dir.text))) return undefined;
+  if (!dir.literal || dir.pattern || (cwd === undefined && !isAbsolute(dir.text))) return undefined;
   return resolve(cwd ?? "/", dir.text);
 }
 
@@ -478,7 +478,7 @@ function shell(name: string, args: readonly ShellWord[], at: Run): void {
   }
   const operand = args[i];
   if (commandMode) {
-    if (operand === undefined || !operand.literal) {
+    if (operand === undefined || !operand.literal || operand.pattern) {
       at.walk.effects.push({
         type: "opaque",
         what: `'${name} -c' with a command the shell expands`,

@@ -70,7 +70,7 @@ export function denoEffects(args: readonly ShellWord[], at: DenoRun): CommandEff
     const module = moduleWords(args, sub, command);
     const kit = module.findIndex((a) => isKitModule(a.text, at.cwd));
     const script = module.find((a) => !a.text.startsWith("-"));
-    if (kit === -1 && script !== undefined && !script.literal) {
+    if (kit === -1 && script !== undefined && (!script.literal || script.pattern)) {
       effects.push({
         type: "opaque",
         what: `a module the shell expands ('${script.text}') run by deno`,

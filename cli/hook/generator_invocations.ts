@@ -15,7 +15,7 @@ export interface GeneratorInvocation {
   readonly positionals: readonly string[];
   /** The options given (`--role`, `--local-only`), without their values. */
   readonly options: ReadonlySet<string>;
-  /** Whether every argument is passed as written (no `$NAME`, no `$(…)`). */
+  /** Whether every argument is passed as written (no `$NAME`, no `$(…)`, no `*` or `{a,b}`). */
   readonly literal: boolean;
 }
 
@@ -38,7 +38,7 @@ export function generatorInvocation(args: readonly ShellWord[]): GeneratorInvoca
       ...(end === -1 ? [] : words.slice(end + 1)),
     ],
     options: new Set(options.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0]!)),
-    literal: args.every((a) => a.literal),
+    literal: args.every((a) => a.literal && !a.pattern),
   };
 }
 

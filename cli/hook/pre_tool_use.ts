@@ -193,7 +193,7 @@ function decideKit(
 ): Decision {
   const [command, ...rest] = run.args;
   const options = new Set(rest.map((a) => a.text));
-  if (command !== undefined && !command.literal) {
+  if (command !== undefined && (!command.literal || command.pattern)) {
     return deny(`kit '${command.text}': a command the shell expands; write it out`);
   }
   const name = command?.text;
@@ -225,6 +225,12 @@ function decideKit(
   }
   if (name !== "generate") return allow;
   const generator = generatorInvocation(run.args);
+  const kindWord = run.args[1];
+  if (
+    generator !== undefined && kindWord !== undefined && (!kindWord.literal || kindWord.pattern)
+  ) {
+    return deny(`kit generate '${kindWord.text}': a kind the shell expands; write it out`);
+  }
   const kind = generatorKinds.find((k) => k.kind === generator?.kind);
   if (generator === undefined || kind === undefined) return allow;
   const localOnly = generator.options.has("--local-only");

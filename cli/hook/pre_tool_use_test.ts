@@ -285,6 +285,14 @@ Deno.test("the hook sees kit through every wrapper and follows the working direc
       "watch -d kit generate context billing",
       "sudo --user root kit generate context billing",
       "xargs --max-args 1 kit generate",
+      // Globs and braces the shell expands, in the command name, the module, the kind.
+      "/usr/bin/k?t generate context billing",
+      "{kit,true} generate context billing",
+      "deno run -A /opt/kit/cli/mai?.ts generate context billing",
+      "kit generate {context,x} billing",
+      "kit generate c*t billing --local-only",
+      "kit generate command sched* Book --local-only",
+      "cd ../tr* && kit generate command scheduling Book --local-only",
     ]
   ) {
     assert.equal(bash(command), false, command);

@@ -19,6 +19,11 @@ export interface ShellWord {
   readonly literal: boolean;
   /** The command lists run to expand the word (`$(…)`, `` `…` ``, `<(…)`, `>(…)`). */
   readonly substitutions: readonly ShellList[];
+  /**
+   * Whether the word holds unquoted `*`, `?`, `[` or `{`: the shell may expand it into other
+   * words (`k?t`, `{context,x}`).
+   */
+  readonly pattern?: boolean;
 }
 
 /** A redirection of one command: `> file`, `2>> log`, `<<EOF`, `>&2`. */
@@ -268,7 +273,7 @@ class Parser {
 
   /** One word, up to the next unquoted metacharacter. */
   #word(): ShellWord {
-    const word = { text: "", literal: true, substitutions: [] as ShellList[] };
+    const word = { text: "", literal: true, substitutions: [] as ShellList[], pattern: false };
     const c = this.#peek();
     if ((c === "<" || c === ">") && this.#peek(1) === "(") {
       this.#pos += 2;
@@ -297,6 +302,7 @@ class Parser {
       } else if (ch === "$" || ch === "`") {
         this.#dollarOrBackquote(word, false);
       } else {
+        if ("*?[{".includes(ch)) word.pattern = true;
         word.text += ch;
         this.#pos++;
       }

@@ -36,6 +36,17 @@ Deno.test("parseShell() removes quotes and escapes, and marks the words the shel
     true,
     true,
   ]);
+  // Unquoted glob and brace characters: the shell may expand the word.
+  const patterns = only(`ls *.ts "*.md" a\\* {a,b} x[1] '?'`).words;
+  assert.deepEqual(patterns.map((w) => w.pattern ?? false), [
+    false,
+    true,
+    false,
+    false,
+    true,
+    true,
+    false,
+  ]);
 });
 
 Deno.test("parseShell() splits lists, pipelines, subshells and groups", () => {
