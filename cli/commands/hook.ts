@@ -4,7 +4,8 @@ import { findWorkerScope } from "../hook/worker_scope_file.ts";
 /**
  * `kit hook pre-tool-use`: the decision of the coding-agent plugin's pre-write hook. Reads the
  * Claude Code hook input (JSON) from `input`, and answers what to print: nothing (allow) or a
- * PreToolUse `deny` with its reason. Fails open: unreadable input, no `.kit/worker.json`, or an
+ * PreToolUse `deny` with its reason. Every session in a worker's worktree is decided alike (any
+ * agent and the main thread). Fails open: unreadable input, no `.kit/worker.json`, or an
  * unreadable one allow the call.
  */
 export async function preToolUseHook(input: string): Promise<string> {

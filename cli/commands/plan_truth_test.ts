@@ -110,13 +110,13 @@ function optionsOf(args: readonly string[]): Set<string> {
   return new Set(args.filter((a) => a.startsWith("--")));
 }
 
-/** The hook's decision on a command line run by the context-builder agent. */
-function hookAllows(command: string): boolean {
+/** The hook's decision on a command line run in the worktree of `context`'s worker. */
+function hookAllows(command: string, context: string): boolean {
   return decidePreToolUse({
     agent_type: "kit:context-builder",
     tool_name: "Bash",
     tool_input: { command },
-  }, { root: "/w", context: "scheduling" }).allow;
+  }, { root: "/w", context }).allow;
 }
 
 const invocations = [
@@ -198,7 +198,10 @@ Deno.test("for every kind, --help --json, --local-only, the briefing and the hoo
       // (It runs in a worker's worktree, where the conductor's documents are not written.)
       const inWorktree = sharedFilesGiven(kind, given);
       for (const kit of invocations) {
-        const allows = hookAllows(`${kit} generate ${step.args.join(" ")}`);
+        const allows = hookAllows(
+          `${kit} generate ${step.args.join(" ")}`,
+          step.args[1] ?? "scheduling",
+        );
         assert.equal(allows, inWorktree.length === 0, `${kit} generate ${step.args.join(" ")}`);
         if (step.holds && conductors.length === 0) {
           assert.equal(allows, !refused, `${kit}: as --local-only`);

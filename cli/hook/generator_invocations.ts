@@ -4,6 +4,9 @@
  * @module
  */
 
+import { commandEffects } from "./command_effects.ts";
+import { parseShell, type ShellWord } from "./shell_words.ts";
+
 /** One run of `kit generate` seen in a command line. */
 export interface GeneratorInvocation {
   /** The kind, as typed after `generate`. */
@@ -12,97 +15,52 @@ export interface GeneratorInvocation {
   readonly positionals: readonly string[];
   /** The options given (`--role`, `--local-only`), without their values. */
   readonly options: ReadonlySet<string>;
+  /** Whether every argument is passed as written (no `$NAME`, no `$(…)`, no `*` or `{a,b}`). */
+  readonly literal: boolean;
 }
-
-const separator = Symbol("separator");
-type Token = string | typeof separator;
 
 /**
- * The runs of `kit generate` in `command`, each a command of its own (first in the line or after
- * `;`, `&&`, `||`, `|`, `&`, a parenthesis or a new line, after any `NAME=value`): `kit generate`
- * (`kit` on the PATH or a path ending in `/kit`), `deno run [flags] <module> generate` where the
- * module ends in `cli/main.ts` (a checkout) or is `jsr:@kit/cli` with or without a version, and
- * `deno task [flags] kit generate` (a project's task named `kit`). Quoted text is one word, so a
- * commit message that names a generator is no run of it.
+ * The run of `kit generate` that `args` (the words after kit's executable or module) make, or
+ * undefined when they run another command or no kind.
  */
-export function generatorInvocations(command: string): GeneratorInvocation[] {
-  const runs: GeneratorInvocation[] = [];
-  for (const words of commands(tokenize(command))) {
-    const args = generateArguments(
-      words.filter((_, i) => i >= words.findIndex((w) => !isAssignment(w))),
-    );
-    const [kind, ...rest] = args ?? [];
-    if (kind === undefined || kind.startsWith("-")) continue;
-    runs.push({
-      kind,
-      positionals: rest.filter((a) => !a.startsWith("-")),
-      options: new Set(rest.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0]!)),
-    });
+export function generatorInvocation(args: readonly ShellWord[]): GeneratorInvocation | undefined {
+  const [command, kind, ...rest] = args;
+  if (command?.text !== "generate" || kind === undefined || kind.text.startsWith("-")) {
+    return undefined;
   }
-  return runs;
-}
-
-/** The words after `generate` when `words` run kit's generate, else undefined. */
-function generateArguments(words: readonly string[]): readonly string[] | undefined {
-  const [program, ...rest] = words;
-  if (program === undefined) return undefined;
-  let i: number;
-  if (program === "kit" || program.endsWith("/kit")) i = 0;
-  else if (program === "deno" && (rest[0] === "run" || rest[0] === "task")) {
-    i = 1;
-    while (rest[i]?.startsWith("-")) i++;
-    const entry = rest[i] ?? "";
-    const kit = rest[0] === "task" ? entry === "kit" : isKitModule(entry);
-    if (!kit) return undefined;
-    i++;
-  } else return undefined;
-  return rest[i] === "generate" ? rest.slice(i + 1) : undefined;
-}
-
-function isKitModule(word: string): boolean {
-  return /(^|\/)cli\/main\.ts$/.test(word) ||
-    /^jsr:@kit\/cli(@[^/\s]*)?(\/main(\.ts)?)?$/.test(word);
-}
-
-function isAssignment(word: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
-}
-
-/** The commands of a token list: the words between separators. */
-function commands(tokens: readonly Token[]): string[][] {
-  const out: string[][] = [[]];
-  for (const token of tokens) {
-    if (typeof token === "string") out.at(-1)!.push(token);
-    else out.push([]);
-  }
-  return out.filter((words) => words.length > 0);
-}
-
-/** Words of a shell command line, quotes removed, with the command separators as `separator`. */
-function tokenize(command: string): Token[] {
-  const tokens: Token[] = [];
-  let word: string | undefined;
-  let quote: string | undefined;
-  const end = () => {
-    if (word !== undefined) tokens.push(word);
-    word = undefined;
+  const words = rest.map((a) => a.text);
+  const end = words.indexOf("--"); // after it, every word is an operand, as kit's parser reads it
+  const options = end === -1 ? words : words.slice(0, end);
+  return {
+    kind: kind.text,
+    positionals: [
+      ...options.filter((a) => !a.startsWith("-")),
+      ...(end === -1 ? [] : words.slice(end + 1)),
+    ],
+    options: new Set(options.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0]!)),
+    literal: args.every((a) => a.literal && !a.pattern),
   };
-  for (const char of command) {
-    if (quote !== undefined) {
-      if (char === quote) quote = undefined;
-      else word = (word ?? "") + char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      word ??= "";
-    } else if (/\s/.test(char) && char !== "\n") {
-      end();
-    } else if (";&|()\n".includes(char)) {
-      end();
-      tokens.push(separator);
-    } else {
-      word = (word ?? "") + char;
-    }
-  }
-  end();
-  return tokens;
+}
+
+/**
+ * The runs of `kit generate` in `command` run from `cwd`, each a command of its own, seen through
+ * wrappers (`env`, `time`, `sh -c`, `cd … &&`): `kit generate` (`kit` on the PATH or a path ending
+ * in `/kit`), `deno run [flags] <module> generate` where the module ends in `cli/main.ts` (a
+ * checkout) or is `jsr:@kit/cli` with or without a version, and `deno task [flags] kit generate`
+ * (a project's task named `kit`). Quoted text is one word, so a commit message that names a
+ * generator is no run of it.
+ *
+ * @example
+ * ```ts
+ * import { generatorInvocations } from "./generator_invocations.ts";
+ * generatorInvocations("env CI=1 kit generate context billing");
+ * // [{ kind: "context", positionals: ["billing"], options: new Set(), literal: true }]
+ * ```
+ * @throws {import("./shell_words.ts").ShellSyntaxError} when the line cannot be read.
+ */
+export function generatorInvocations(command: string, cwd = "/"): GeneratorInvocation[] {
+  return commandEffects(parseShell(command), cwd).flatMap((effect) => {
+    const run = effect.type === "kit" ? generatorInvocation(effect.args) : undefined;
+    return run === undefined ? [] : [run];
+  });
 }
