@@ -204,3 +204,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a branch that merges the trunk in moves its own migration: the trunk's keeps its number, though it came in with the merge",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await twoBranches();
+    try {
+      await git(dir, "checkout", "-q", "persons");
+      assert.notEqual((await git(dir, "merge", "--no-edit", "main")).code, 0);
+      const resolved = await kit(dir, "resolve");
+      assert.equal(resolved.result, 0, resolved.out);
+      assert.match(
+        resolved.out,
+        new RegExp(
+          `^renumbered ${RegExp.escape(persons)} to 0003-create-persons\\.ts, .*\\(${
+            RegExp.escape(messages)
+          } came first`,
+          "m",
+        ),
+      );
+      assert.equal(existsSync(join(dir, messages)), true);
+      assert.equal((await kit(dir, "docs", "--check")).result, 0);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

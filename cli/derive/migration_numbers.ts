@@ -137,19 +137,39 @@ export function clashLine(clash: MigrationClash, renumber: string): string {
 }
 
 /**
- * Of migrations sharing a number, those to move on top: all but the one that reached the
- * checked-out branch first. A migration that came in with the merge (or the commit a rebase
- * replays), not in `HEAD` yet, came last; among committed ones, the commit that added each to
- * `HEAD`'s first-parent history (the trunk's own line: a merged branch's file counts from its
- * merge) orders them. The trunk's migration may have run on a shared database (staging,
- * production), the one merged in only on its worker's: the trunk's keeps its number. Without
- * git, or on a tie, the first in path order keeps it.
+ * Of migrations sharing a number, those to move on top: all but the one that reached the trunk
+ * first. The trunk's migration may have run on a shared database (staging, production), the other
+ * only on its worker's. First, a migration already on the trunk (`origin/HEAD`, `main` or `master`,
+ * whichever exist) keeps it over one that is not: so a branch that merges the trunk in moves its
+ * own. Then the first to come into `HEAD`'s first-parent line (the checked-out branch's own
+ * history: a merged branch's file counts from its merge; a migration of the merge or rebase in
+ * progress, not in `HEAD` yet, comes last). Without git, or on a tie, the first in path order.
  */
 export async function toRenumber(root: string, clash: MigrationClash): Promise<string[]> {
-  const arrivals = await Promise.all(clash.paths.map((path) => arrival(root, path)));
-  const keeper = clash.paths.map((path, i) => ({ path, at: arrivals[i]! }))
-    .sort((a, b) => a.at - b.at || a.path.localeCompare(b.path))[0]!.path;
+  const trunks = (await git(root, [
+    "for-each-ref",
+    "--format=%(refname)",
+    "refs/remotes/origin/HEAD",
+    "refs/heads/main",
+    "refs/heads/master",
+  ])).split("\n").filter((ref) => ref !== "");
+  const ranked = await Promise.all(clash.paths.map(async (path) => ({
+    path,
+    onTrunk: await onAnyTrunk(root, trunks, path),
+    at: await arrival(root, path),
+  })));
+  const keeper =
+    ranked.sort((a, b) =>
+      Number(b.onTrunk) - Number(a.onTrunk) || a.at - b.at || a.path.localeCompare(b.path)
+    )[0]!.path;
   return clash.paths.filter((path) => path !== keeper);
+}
+
+async function onAnyTrunk(root: string, trunks: readonly string[], path: string): Promise<boolean> {
+  for (const trunk of trunks) {
+    if ((await git(root, ["ls-tree", "--name-only", trunk, "--", path])) !== "") return true;
+  }
+  return false;
 }
 
 /** How many commits `HEAD`'s first-parent line had when `path` came into it (none: Infinity). */
