@@ -76,7 +76,8 @@ Commands:
                                regions (permissions, error codes, registrations, migrations);
                                names every conflict outside them (exit 1; merge them by hand and
                                run it again, before or after git add); moves on top a migration
-                               whose number one merged earlier has (or the one --renumber names);
+                               whose number one already on the trunk has (or the one --renumber
+                               names: docs/workflow.md, section 8);
                                fails while a file holds a conflict marker; stages nothing
   token --sub <id> [--role <r>]... [--tenant <t>]... [--scope <s>]... [--expires 1h]
                                prints a bearer token the project's API accepts (JWT_SECRET, or the

@@ -62,9 +62,8 @@ function hasMarkers(text: string): boolean {
  * entries. A conflicted file that holds no conflict marker any more (merged by hand, or by an
  * earlier pass) is kept as it is, staged or not. Any other conflict is left as git wrote it and
  * named. The derived files are rewritten only once nothing is left, since they are derived from
- * the sources; two migrations under one number then see the one that came last (not in `HEAD`
- * yet, or merged into its first-parent line later) moved on top, or `renumber` (paths) when
- * given. It succeeds only when no file of the project holds a conflict marker. Nothing is staged:
+ * the sources; two migrations under one number then see all but the one that reached the trunk
+ * first moved on top (the rule of `toRenumber`), or those `renumber` names. It succeeds only when no file of the project holds a conflict marker. Nothing is staged:
  * read the diff, then `git add`.
  */
 export async function resolveConflicts(
@@ -133,7 +132,8 @@ export async function resolveConflicts(
 }
 
 /**
- * Moves on top each migration that shares its number and came last (or that `chosen` names),
+ * Moves on top each migration that shares its number with one that reached the trunk first (or
+ * that `chosen` names),
  * migration list included, and answers what moved.
  */
 async function renumberClashes(
