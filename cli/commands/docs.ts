@@ -5,6 +5,7 @@ import {
   cachedCurrent,
   currentContexts,
   derivationInputs,
+  isDerivedOutput,
   readDerivedCache,
   recordDerivation,
 } from "../derive/derived_cache.ts";
@@ -75,7 +76,8 @@ export async function planDerived(
 /**
  * `kit docs`: writes the derived files; with `check`, answers the stale ones and writes nothing.
  * Either way it fails, naming each, on what a merge left that no derivation settles: a file
- * holding a conflict marker (nothing derived or written then: the sources are not code yet) and
+ * holding a conflict marker (nothing derived or written then: the sources are not code yet; a
+ * derived file holding one is only stale to `kit docs`, which writes it again) and
  * two migrations under one number (with the command that moves the one merged last on top).
  */
 export async function docs(
@@ -84,8 +86,11 @@ export async function docs(
 ): Promise<readonly string[]> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
-  // Not derived, so not in the cache: searched on every run (a few milliseconds).
-  const markers = conflictMarkers(root);
+  // Not derived, so not in the cache: searched on every run (a few milliseconds). A derived file
+  // holding markers is no obstacle to writing it again.
+  const markers = conflictMarkers(root).filter((at) =>
+    options.check || !isDerivedOutput(at.replace(/:\d+$/, ""))
+  );
   if (markers.length > 0) {
     throw new CliError(
       [

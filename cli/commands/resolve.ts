@@ -22,13 +22,13 @@ export interface Resolution {
   readonly regenerated: readonly string[];
   /** Files whose conflicts lay in kit's regions: both sides' entries kept. */
   readonly merged: readonly string[];
-  /** Conflicted files with no conflict marker left (merged by hand, or by an earlier pass): kept. */
+  /** Conflicted files with no conflict marker left (merged by hand, or by an earlier pass). */
   readonly kept: readonly string[];
   /** Migrations moved on top of the list: each shared its number with one that stays. */
   readonly renumbered: readonly Renumbered[];
   /** Files with conflicts outside kit's regions: to merge by hand, then run `kit resolve` again. */
   readonly left: readonly string[];
-  /** Files holding a conflict marker, as `path:line`, that no conflict of git's names: to fix by hand. */
+  /** Files holding a conflict marker git no longer lists as conflicted, as `path:line`. */
   readonly markers: readonly string[];
 }
 
@@ -63,8 +63,9 @@ function hasMarkers(text: string): boolean {
  * earlier pass) is kept as it is, staged or not. Any other conflict is left as git wrote it and
  * named. The derived files are rewritten only once nothing is left, since they are derived from
  * the sources; two migrations under one number then see all but the one that reached the trunk
- * first moved on top (the rule of `toRenumber`), or those `renumber` names. It succeeds only when no file of the project holds a conflict marker. Nothing is staged:
- * read the diff, then `git add`.
+ * first moved on top (the rule of `toRenumber`), or those `renumber` names. It succeeds only when
+ * no file of the project holds a conflict marker (a source staged with its markers is named, and
+ * nothing is derived from it). Nothing is staged: read the diff, then `git add`.
  */
 export async function resolveConflicts(
   cwd: string,
@@ -104,6 +105,11 @@ export async function resolveConflicts(
   await applyPlan(root, await formatPlan(root, writes));
   if (left.length > 0) {
     return { regenerated: [], merged, kept, renumbered: [], left, markers: [] };
+  }
+  // A source staged with its markers (`git add -A` too early): nothing derives from it yet.
+  const staged = conflictMarkers(root).filter((at) => !isDerived(at.replace(/:\d+$/, "")));
+  if (staged.length > 0) {
+    return { regenerated: [], merged, kept, renumbered: [], left, markers: staged };
   }
   const config = await readConfig(root);
   const renumbered = await renumberClashes(root, config, options.renumber ?? []);
