@@ -55,7 +55,8 @@ Commands:
   docs [--check | --watch]     regenerates the derived files (barrels, manifests, CONTEXT.md lists,
                                context map with the events each context consumes); --check writes
                                nothing and fails naming each stale file and its rule (verify runs
-                               it); --watch regenerates them again on every change under
+                               it); both fail on a conflict marker and on two migrations under one
+                               number; --watch regenerates them again on every change under
                                src/contexts/ or to kit.config.json, one line per regeneration,
                                until stopped (deno task dev runs it)
   depcruise-config [--check | --write]
@@ -68,11 +69,16 @@ Commands:
                                ignoreExportsUsedInFile of knip.json, keeps exports tagged @public
   status                       slices by status and owner, what is left in each context, and the
                                merge order of the contexts (upstream first; a cycle is named)
-  resolve                      after a merge or rebase stopped on conflicts: rewrites the derived
+  resolve [--renumber <migration>]...
+                               after a merge or rebase stopped on conflicts: rewrites the derived
                                files (barrels, manifests, context map, .dependency-cruiser.cjs)
                                from the merged sources and keeps both sides' entries in kit's
-                               regions (permissions, error codes, registrations); names every
-                               conflict outside them (exit 1); stages nothing
+                               regions (permissions, error codes, registrations, migrations);
+                               names every conflict outside them (exit 1; merge them by hand and
+                               run it again, before or after git add); moves on top a migration
+                               whose number one already on the trunk has (or the one --renumber
+                               names: docs/workflow.md, section 8);
+                               fails while a file holds a conflict marker; stages nothing
   token --sub <id> [--role <r>]... [--tenant <t>]... [--scope <s>]... [--expires 1h]
                                prints a bearer token the project's API accepts (JWT_SECRET, or the
                                development secret of deno task dev without DATABASE_URL; issuer and
@@ -399,9 +405,15 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         return 0;
       }
       case "resolve": {
-        const resolution = await (await commands.resolve()).resolveConflicts(cwd);
+        const { values } = parseArgs({
+          args: [...rest],
+          options: { renumber: { type: "string", multiple: true } },
+        });
+        const resolution = await (await commands.resolve()).resolveConflicts(cwd, {
+          renumber: values.renumber ?? [],
+        });
         console.log((await commands.resolve()).formatResolution(resolution));
-        return resolution.left.length > 0 ? 1 : 0;
+        return resolution.left.length > 0 || resolution.markers.length > 0 ? 1 : 0;
       }
       case "todo": {
         if (rest[0] === undefined) throw new CliError("Usage: kit todo <context>");

@@ -25,11 +25,14 @@ export function kitCommand(links: readonly string[]): string {
 
 /**
  * The `verify` task of a generated project: the derived files current (`kit docs --check`: barrels,
- * dependency manifests, CONTEXT.md lists, context map), format, lint (with kit's architecture lint rules),
+ * dependency manifests, CONTEXT.md lists, context map; no conflict marker, no migration number
+ * taken twice), format, lint (with kit's architecture lint rules),
  * type check, the extractability and contract specs (the contract spec composes the platform, so
- * a route declaring an error code of unknown status fails it), `.dependency-cruiser.cjs` current
+ * a route declaring an error code of unknown status fails it), the project's own documents current
+ * once generated (`deno task docs:check`: `openapi/`, `docs/integration/`), `.dependency-cruiser.cjs` current
  * and cruised, and
  * `kit check unused` (knip's check: knip itself refuses a project without `package.json`).
+ * The type check and the specs run `--quiet`: a failure prints, a file checked does not.
  *
  * @param links The `links` of the project's `deno.json`.
  * @returns The task's command line.
@@ -45,8 +48,9 @@ export function verifyTask(links: readonly string[]): string {
     `${kit} docs --check`,
     "deno fmt --check",
     "deno lint",
-    "deno check .",
-    "deno test -A test/architecture/extractable.spec.ts test/contract.spec.ts",
+    "deno check --quiet .",
+    "deno test --quiet -A test/architecture/extractable.spec.ts test/contract.spec.ts",
+    "deno task docs:check",
     `${kit} depcruise-config --check`,
     `deno run -A --preload ${cruiserTypeScript} ${dependencyCruiser} --config .dependency-cruiser.cjs src`,
     `${kit} check unused`,

@@ -5,9 +5,17 @@ import {
   cachedCurrent,
   currentContexts,
   derivationInputs,
+  isDerivedOutput,
   readDerivedCache,
   recordDerivation,
 } from "../derive/derived_cache.ts";
+import { conflictMarkers, markerLine } from "../derive/conflict_markers.ts";
+import {
+  clashLine,
+  migrationClashes,
+  migrationFiles,
+  toRenumber,
+} from "../derive/migration_numbers.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
@@ -65,13 +73,62 @@ export async function planDerived(
   return writes;
 }
 
-/** `kit docs`: writes the derived files; with `check`, answers the stale ones and writes nothing. */
+/**
+ * `kit docs`: writes the derived files; with `check`, answers the stale ones and writes nothing.
+ * Either way it fails, naming each, on what a merge left that no derivation settles: a file
+ * holding a conflict marker (nothing derived or written then: the sources are not code yet; a
+ * derived file holding one is only stale to `kit docs`, which writes it again) and
+ * two migrations under one number (with the command that moves the one merged last on top).
+ */
 export async function docs(
   cwd: string,
   options: { check?: boolean } = {},
 ): Promise<readonly string[]> {
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
+  // Not derived, so not in the cache: searched on every run (a few milliseconds). A derived file
+  // holding markers is no obstacle to writing it again.
+  const markers = conflictMarkers(root).filter((at) =>
+    options.check || !isDerivedOutput(at.replace(/:\d+$/, ""))
+  );
+  if (markers.length > 0) {
+    throw new CliError(
+      [
+        `docs${options.check ? " --check" : ""}: ${markers.length} file(s) hold conflict markers`,
+        ...markers.map(markerLine),
+      ].join("\n"),
+    );
+  }
+  const clashes = await clashLines(root, config);
+  const written = await derive(root, config, options, clashes);
+  if (clashes.length > 0) {
+    throw new CliError(
+      [
+        `docs${options.check ? " --check" : ""}: ${clashes.length} migration number(s) taken twice${
+          written.length > 0 ? ` (wrote ${written.join(", ")})` : ""
+        }`,
+        ...clashes,
+      ].join("\n"),
+    );
+  }
+  return written;
+}
+
+/** One line for each number two migrations share, naming the one to move. */
+async function clashLines(root: string, config: KitConfig): Promise<string[]> {
+  const lines: string[] = [];
+  for (const clash of migrationClashes(migrationFiles(root, config))) {
+    for (const path of await toRenumber(root, clash)) lines.push(clashLine(clash, path));
+  }
+  return lines;
+}
+
+async function derive(
+  root: string,
+  config: KitConfig,
+  options: { check?: boolean },
+  clashes: readonly string[],
+): Promise<readonly string[]> {
   // Nothing changed since the last derivation found every file current: no parse, no format.
   const inputs = await derivationInputs(root);
   const cache = readDerivedCache(root);
@@ -93,12 +150,18 @@ export async function docs(
     if (current !== write.contents) stale.push(write.path);
   }
   if (options.check) {
-    if (stale.length > 0) {
+    if (stale.length > 0 || clashes.length > 0) {
       const missing = new Set(stale.filter((path) => !existsSync(join(root, path))));
       throw new CliError(
         [
-          `docs --check: ${stale.length} derived file(s) stale`,
+          `docs --check: ${
+            [
+              ...(stale.length > 0 ? [`${stale.length} derived file(s) stale`] : []),
+              ...(clashes.length > 0 ? [`${clashes.length} migration number(s) taken twice`] : []),
+            ].join(", ")
+          }`,
           ...stale.sort().map((path) => staleLine(path, missing.has(path))),
+          ...clashes,
         ].join("\n"),
       );
     }

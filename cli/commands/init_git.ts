@@ -5,6 +5,9 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, isAbsolute, join } from "node:path";
 
 /**
  * What became of the new project's repository: `committed` (a new repository, every file in its
@@ -31,7 +34,8 @@ export interface GitSetup {
 export const initCommitMessage = "kit init";
 
 /**
- * Makes `dir` a git repository whose first commit holds every file not ignored. Reads git's
+ * Makes `dir` a git repository whose first commit holds every file not ignored, with the
+ * {@linkcode preCommitHook} installed. Reads git's
  * configuration and the environment (`HOME`, `GIT_AUTHOR_NAME`...) as git does.
  *
  * @param dir The new project.
@@ -45,6 +49,7 @@ export async function initGitRepository(dir: string): Promise<GitSetup> {
     const step = await git(dir, args);
     if (!step?.ok) return { outcome: "init-failed", detail: firstLine(step?.stderr) };
   }
+  await installPreCommitHook(dir);
   for (const ident of ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"]) {
     if (!(await git(dir, ["var", ident]))?.ok) return { outcome: "no-identity" };
   }
@@ -96,6 +101,31 @@ export function describeGitSetup(
     case "init-failed":
       return { note: `git: no repository made: ${setup.detail}`, next: fresh };
   }
+}
+
+/**
+ * The pre-commit hook `kit init` installs: it refuses a commit whose staged files hold a line git
+ * writes at a conflict (`<<<<<<< ` or `>>>>>>> `), naming each, so a `git add -A` in the middle
+ * of a merge commits no half-merged file. Plain `sh` and git, no kit: it runs wherever the
+ * repository is cloned to, once copied into `.git/hooks/` (worktrees share it).
+ */
+export const preCommitHook = `#!/bin/sh
+# Installed by kit init: refuses a commit that stages a conflict marker (a merge left half done).
+# Merge the files named (kit resolve settles kit's own), stage them again, then commit.
+if git grep --cached -n -I -E '^(<<<<<<<|>>>>>>>)( |$)' -- . >&2; then
+  echo "pre-commit: the staged lines above are conflict markers: merge them, then git add" >&2
+  exit 1
+fi
+`;
+
+/** Writes the pre-commit hook into the repository's hooks folder, unless one is there already. */
+async function installPreCommitHook(dir: string): Promise<void> {
+  const hooks = (await git(dir, ["rev-parse", "--git-path", "hooks"]))?.stdout.trim();
+  if (hooks === undefined || hooks === "") return;
+  const path = isAbsolute(hooks) ? join(hooks, "pre-commit") : join(dir, hooks, "pre-commit");
+  if (existsSync(path)) return;
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, preCommitHook, { mode: 0o755 });
 }
 
 function firstLine(text: string | undefined): string {

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { preCommitHook } from "./init_git.ts";
 import { kitExecutable, kitIn, projectTree, runIn } from "./test_project.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
@@ -80,6 +81,10 @@ Deno.test("kit init makes a git repository whose one commit holds every file", a
     const files = Object.keys(await projectTree(dir)).sort();
     assert.ok(files.includes(".gitignore") && files.includes("deno.json"));
     assert.deepEqual((await runIn(dir, "git", ["ls-files"])).trim().split("\n").sort(), files);
+    // The hook that refuses a staged conflict marker, executable, outside the tree git tracks.
+    const hook = join(dir, ".git/hooks/pre-commit");
+    assert.equal(await Deno.readTextFile(hook), preCommitHook);
+    assert.equal((await Deno.stat(hook)).mode! & 0o111, 0o111);
   } finally {
     await Deno.remove(parent, { recursive: true });
   }

@@ -1,11 +1,18 @@
 import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { mergeRegions, type ThreeSides } from "../files/merge_regions.ts";
-import { findProjectRoot, readConfig } from "../project/kit_config.ts";
+import { conflictMarkers } from "../derive/conflict_markers.ts";
+import {
+  migrationClashes,
+  migrationFiles,
+  planRenumber,
+  toRenumber,
+} from "../derive/migration_numbers.ts";
+import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { planDerived } from "./docs.ts";
 
@@ -15,8 +22,24 @@ export interface Resolution {
   readonly regenerated: readonly string[];
   /** Files whose conflicts lay in kit's regions: both sides' entries kept. */
   readonly merged: readonly string[];
+  /** Conflicted files with no conflict marker left (merged by hand, or by an earlier pass). */
+  readonly kept: readonly string[];
+  /** Migrations moved on top of the list: each shared its number with one that stays. */
+  readonly renumbered: readonly Renumbered[];
   /** Files with conflicts outside kit's regions: to merge by hand, then run `kit resolve` again. */
   readonly left: readonly string[];
+  /** Files holding a conflict marker git no longer lists as conflicted, as `path:line`. */
+  readonly markers: readonly string[];
+}
+
+/** A migration `kit resolve` moved. */
+export interface Renumbered {
+  /** Its path before. */
+  readonly from: string;
+  /** Its path now. */
+  readonly to: string;
+  /** The migration that kept the number. */
+  readonly keeps: readonly string[];
 }
 
 /** Files `kit docs` (or `kit depcruise-config`) writes whole: their conflicts are never merged. */
@@ -25,30 +48,53 @@ function isDerived(path: string): boolean {
     /^src\/contexts\/([^/]+)\/\1\.(declarations|dependencies)\.ts$/.test(path);
 }
 
+/** Whether a text holds a line git writes at a conflict. */
+function hasMarkers(text: string): boolean {
+  return /^(<{7}|>{7})( |$)/m.test(text);
+}
+
 /**
  * `kit resolve`: after a merge or rebase that stopped on conflicts, settles those kit can decide.
  * A derived file (a barrel, a dependency manifest, `docs/context-map.md`,
  * `.dependency-cruiser.cjs`) is rewritten from the merged sources; a file whose sides differ only
  * in the entries of kit's regions (a context's permissions or error codes, the platform's
- * registrations, the generated list of a `CONTEXT.md`) gets both sides' entries. Any other
- * conflict is left as git wrote it and named. The derived files are rewritten only once nothing
- * is left, since they are derived from the sources. Nothing is staged: read the diff, then
- * `git add`.
+ * registrations, the migration list, the generated list of a `CONTEXT.md`) gets both sides'
+ * entries. A conflicted file that holds no conflict marker any more (merged by hand, or by an
+ * earlier pass) is kept as it is, staged or not. Any other conflict is left as git wrote it and
+ * named. The derived files are rewritten only once nothing is left, since they are derived from
+ * the sources; two migrations under one number then see all but the one that reached the trunk
+ * first moved on top (the rule of `toRenumber`), or those `renumber` names. It succeeds only when
+ * no file of the project holds a conflict marker (a source staged with its markers is named, and
+ * nothing is derived from it). Nothing is staged: read the diff, then `git add`.
  */
-export async function resolveConflicts(cwd: string): Promise<Resolution> {
+export async function resolveConflicts(
+  cwd: string,
+  options: { renumber?: readonly string[] } = {},
+): Promise<Resolution> {
   const root = findProjectRoot(cwd);
   const conflicted = (await git(root, ["diff", "--name-only", "--diff-filter=U", "--relative"]))
     .split("\n").filter((line) => line !== "").sort();
   const merged: string[] = [];
+  const kept: string[] = [];
   const left: string[] = [];
   const writes: FileWrite[] = [];
   for (const path of conflicted) {
     if (isDerived(path)) continue;
-    const sides: ThreeSides = {
-      base: await stage(root, 1, path),
-      ours: await stage(root, 2, path),
-      theirs: await stage(root, 3, path),
-    };
+    const [base, ours, theirs] = [
+      await stage(root, 1, path),
+      await stage(root, 2, path),
+      await stage(root, 3, path),
+    ];
+    if (ours === undefined || theirs === undefined || !existsSync(join(root, path))) {
+      // Removed on one side, changed on the other: only a person decides (git add or git rm).
+      left.push(path);
+      continue;
+    }
+    const sides: ThreeSides = { base: base ?? "", ours, theirs };
+    if (!hasMarkers(await readFile(join(root, path), "utf8"))) {
+      kept.push(path);
+      continue;
+    }
     const text = await mergeRegions(sides, mergeText);
     if (text === undefined) left.push(path);
     else {
@@ -57,8 +103,16 @@ export async function resolveConflicts(cwd: string): Promise<Resolution> {
     }
   }
   await applyPlan(root, await formatPlan(root, writes));
-  if (left.length > 0) return { regenerated: [], merged, left };
+  if (left.length > 0) {
+    return { regenerated: [], merged, kept, renumbered: [], left, markers: [] };
+  }
+  // A source staged with its markers (`git add -A` too early): nothing derives from it yet.
+  const staged = conflictMarkers(root).filter((at) => !isDerived(at.replace(/:\d+$/, "")));
+  if (staged.length > 0) {
+    return { regenerated: [], merged, kept, renumbered: [], left, markers: staged };
+  }
   const config = await readConfig(root);
+  const renumbered = await renumberClashes(root, config, options.renumber ?? []);
   const derived = await formatPlan(root, [
     ...await planDerived(root, config),
     depcruiseConfigWrite(config),
@@ -71,41 +125,110 @@ export async function resolveConflicts(cwd: string): Promise<Resolution> {
     if (current !== write.contents) stale.push(write);
   }
   await applyPlan(root, stale);
+  const settled = new Set([...merged, ...kept]);
   const regenerated = [...new Set([...conflicted.filter(isDerived), ...stale.map((w) => w.path)])]
-    .sort();
+    .filter((path) => !settled.has(path)).sort();
   const missing = conflicted.filter(isDerived).filter((path) =>
     !derived.some((w) => w.path === path)
   );
   if (missing.length > 0) {
     throw new CliError(`resolve: kit derives no '${missing[0]}' here; merge it by hand`);
   }
-  return { regenerated, merged, left };
+  return { regenerated, merged, kept, renumbered, left, markers: conflictMarkers(root) };
+}
+
+/**
+ * Moves on top each migration that shares its number with one that reached the trunk first (or
+ * that `chosen` names),
+ * migration list included, and answers what moved.
+ */
+async function renumberClashes(
+  root: string,
+  config: KitConfig,
+  chosen: readonly string[],
+): Promise<Renumbered[]> {
+  let files = migrationFiles(root, config);
+  const clashes = migrationClashes(files);
+  for (const path of chosen) {
+    if (!clashes.some((clash) => clash.paths.includes(path))) {
+      // planRenumber names why: not a migration, or one whose number is its own.
+      planRenumber(root, files, path);
+    }
+  }
+  const moves: { path: string; keeps: string[] }[] = [];
+  for (const clash of clashes) {
+    const named = clash.paths.filter((path) => chosen.includes(path));
+    const move = named.length > 0 ? named : await toRenumber(root, clash);
+    if (move.length === clash.paths.length) {
+      throw new CliError(
+        `resolve --renumber: migration ${clash.version} must stay with one of ${
+          clash.paths.join(", ")
+        }: name all but the one that keeps it`,
+      );
+    }
+    for (const path of move) {
+      moves.push({ path, keeps: clash.paths.filter((p) => !move.includes(p)) });
+    }
+  }
+  const overlay = new Map<string, string>();
+  const plan = new Map<string, FileWrite>();
+  const renumbered: Renumbered[] = [];
+  for (const move of moves) {
+    const step = planRenumber(root, files, move.path, overlay);
+    files = step.files;
+    for (const write of step.writes) {
+      plan.set(write.path, write);
+      if (!write.remove) overlay.set(write.path, write.contents);
+    }
+    const to = step.writes.find((w) => w.create)!.path;
+    renumbered.push({ from: move.path, to, keeps: move.keeps });
+  }
+  await applyPlan(root, await formatPlan(root, [...plan.values()]));
+  return renumbered;
 }
 
 /** The lines `kit resolve` prints. */
 export function formatResolution(resolution: Resolution): string {
-  const all = [...resolution.regenerated, ...resolution.merged];
+  const moved = resolution.renumbered.flatMap((r) => [r.from, r.to]);
+  const all = [
+    ...new Set([
+      ...resolution.regenerated,
+      ...resolution.merged,
+      ...resolution.kept,
+      ...moved,
+      ...(moved.length > 0 ? ["src/platform/database/migrations.ts"] : []),
+    ]),
+  ].sort();
+  const clean = resolution.left.length === 0 && resolution.markers.length === 0;
   return [
     ...resolution.regenerated.map((path) => `regenerated ${path} (derived)`),
     ...resolution.merged.map((path) => `merged ${path} (kit regions: both sides' entries)`),
+    ...resolution.kept.map((path) => `kept ${path} (no conflict marker left: merged by hand)`),
+    ...resolution.renumbered.map((r) =>
+      `renumbered ${r.from} to ${basename(r.to)}, on top of the migration list (${
+        r.keeps.join(" and ")
+      } came first and keeps the number: it may have run on a shared database)`
+    ),
     ...resolution.left.map((path) =>
       `left ${path}: conflicts outside kit's regions; merge it by hand, then run 'kit resolve' again`
     ),
-    ...(all.length === 0 && resolution.left.length === 0 ? ["resolve: no conflicted file"] : []),
-    ...(all.length > 0 && resolution.left.length === 0
-      ? [`review and stage: git add ${all.join(" ")}`]
-      : []),
+    ...resolution.markers.map((at) =>
+      `left ${at}: a conflict marker git no longer lists as a conflict; remove it by hand, then run 'kit resolve' again`
+    ),
+    ...(all.length === 0 && clean ? ["resolve: no conflicted file"] : []),
+    ...(all.length > 0 && clean ? [`review and stage: git add ${all.join(" ")}`] : []),
   ].join("\n");
 }
 
-async function stage(root: string, number: 1 | 2 | 3, path: string): Promise<string> {
+/** The side git keeps of a conflicted file (none: the file is not on that side). */
+async function stage(root: string, number: 1 | 2 | 3, path: string): Promise<string | undefined> {
   const output = await new Deno.Command("git", {
     args: ["show", `:${number}:./${path}`],
     cwd: root,
     stdout: "piped",
     stderr: "null",
   }).output();
-  return output.code === 0 ? new TextDecoder().decode(output.stdout) : "";
+  return output.code === 0 ? new TextDecoder().decode(output.stdout) : undefined;
 }
 
 async function git(root: string, args: string[]): Promise<string> {

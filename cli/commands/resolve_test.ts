@@ -58,6 +58,11 @@ Deno.test({
 
       const resolved = await kit(dir, "resolve");
       assert.equal(resolved.result, 0, resolved.out);
+      // Each file named once: CONTEXT.md, merged in its regions, is not also "regenerated".
+      const named = resolved.out.split("\n").filter((line) => !line.startsWith("review"))
+        .map((line) => line.split(" ")[1]!);
+      assert.deepEqual(named, [...new Set(named)], resolved.out);
+      assert.match(resolved.out, /^merged src\/contexts\/scheduling\/CONTEXT\.md /m);
       assert.match(
         resolved.out,
         /regenerated src\/contexts\/scheduling\/scheduling\.declarations\.ts \(derived\)/,

@@ -82,3 +82,47 @@ Deno.test("kit slice add and done keep the slice plan, the conductor's only; bad
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a slice added without --start-with or --depends-on is briefed with no empty clause", async () => {
+  const dir = await initializedProject(["--no-git"]);
+  try {
+    for (
+      const args of [["init", "-q", "-b", "main"], ["add", "."], ["commit", "-qm", "bootstrap"]]
+    ) {
+      const output = await new Deno.Command("git", {
+        args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+        cwd: dir,
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      assert.equal(output.code, 0, args.join(" "));
+    }
+    assert.equal((await kit(dir, "slice", "add", "scheduling", "slice", "Rooms")).result, 0);
+    const number = (await readSlicePlan(dir)).at(-1)!.number;
+    assert.equal(
+      (await kit(
+        dir,
+        ..."slice add scheduling slice Book --start-with".split(" "),
+        "kit generate command scheduling Book",
+        "--depends-on",
+        String(number),
+      )).result,
+      0,
+    );
+    const briefed = await kit(dir, "worker-scope", "scheduling", "--dry-run");
+    assert.equal(briefed.result, 0, briefed.out);
+    assert.match(briefed.out, new RegExp(`^  #${number} \\[todo\\] slice: Rooms$`, "m"));
+    assert.match(
+      briefed.out,
+      new RegExp(
+        `^  #${
+          number + 1
+        } \\[todo\\] slice: Book \\(start with \`kit generate command scheduling Book\`\\) \\(after #${number}\\)$`,
+        "m",
+      ),
+    );
+    assert.doesNotMatch(briefed.out, /start with \)|\(after #\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -70,32 +70,46 @@ export function allowedGenerators(): string[] {
   return generatorKinds.filter((k) => !k.writesShared).map((k) => k.kind);
 }
 
-/** A kind as the briefing names it: with the case in which `--local-only` refuses it. */
-function describeAllowed(kind: string): string {
-  const writes = generatorKinds.find((k) => k.kind === kind)?.sharedWrites ?? [];
-  const cases = [...new Set(writes.map((w) => w.option))].map((option) => {
-    const whens = writes.filter((w) => w.option === option && w.when !== undefined)
-      .map((w) => w.when!);
-    const given = option === undefined ? [] : [`with ${option}`];
-    return [...given, ...(whens.length === 0 ? [] : [`when ${whens.join(" or ")}`])].join(" ");
+/**
+ * The cases in which `--local-only` refuses a kind, one per option (`with --aggregate when the
+ * aggregate has no repository yet or ...`): its writes outside the context, but those a worker's
+ * tree never makes (the conductor's documents).
+ */
+function refusedCases(kind: string): string[] {
+  const writes = (generatorKinds.find((k) => k.kind === kind)?.sharedWrites ?? [])
+    .filter((w) => w.outsideWorktree !== true);
+  return [...new Set(writes.map((w) => w.option))].map((option) => {
+    const whens = [
+      ...new Set(
+        writes.filter((w) => w.option === option && w.when !== undefined)
+          .map((w) => w.when!),
+      ),
+    ];
+    return [
+      ...(option === undefined ? [] : [`with ${option}`]),
+      ...(whens.length === 0 ? [] : [`when ${whens.join(" or ")}`]),
+    ].join(" ");
   });
-  return cases.length === 0 ? kind : `${kind} (refused ${cases.join("; ")})`;
 }
 
 /** The briefing as text for a person or an agent. */
 export function formatBriefing(briefing: Briefing): string {
+  const free = briefing.allowedGenerators.filter((kind) => refusedCases(kind).length === 0);
+  const bounded = briefing.allowedGenerators.filter((kind) => refusedCases(kind).length > 0);
   return [
     `Worker scope: ${briefing.context}`,
     `Working directory: ${briefing.worktree} (branch ${briefing.branch})`,
     `Writable: ${briefing.writable.join(", ")}`,
-    `Allowed generators (with --local-only): ${
-      briefing.allowedGenerators.map(describeAllowed).join(", ")
-    }`,
+    "Allowed generators, each run with --local-only (it refuses a run that would write a shared file):",
+    `  ${free.join(", ")}`,
+    ...bounded.flatMap((kind) => refusedCases(kind).map((c) => `  ${kind}: refused ${c}`)),
     "Your slices:",
     ...(briefing.slices.length === 0
       ? ["  (none)"]
       : briefing.slices.map((s) =>
-        `  #${s.number} [${s.status}] ${s.kind}: ${s.slice} (start with ${s.startWith})`
+        `  #${s.number} [${s.status}] ${s.kind}: ${s.slice}${
+          s.startWith.trim() === "" ? "" : ` (start with ${s.startWith})`
+        }${s.dependsOn.trim() === "" ? "" : ` (after #${s.dependsOn.split(/,\s*/).join(", #")})`}`
       )),
     "Consumed contracts:",
     ...(briefing.consumedContracts.length === 0

@@ -55,10 +55,13 @@ Deno.test("kit worker-scope adds a worktree on build/<context>, writes .kit/work
     "route-group",
   ]);
   const text = formatBriefing(briefing);
+  // One line per kind and option refused, each a clause of its own; integration-handler's write
+  // of the context map happens only in the conductor's tree, so it is no refusal.
   assert.match(
     text,
-    /^Allowed generators \(with --local-only\): adr \(refused with --deviation\), aggregate, background-job, command \(refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet; with --grant\), error-code, .*, route \(refused with --function\), route-group \(refused with --role when it names a role the platform does not grant yet\)$/m,
+    /^Allowed generators, each run with --local-only \(it refuses a run that would write a shared file\):\n {2}aggregate, background-job, error-code, integration-event, integration-handler, job, port\n {2}adr: refused with --deviation\n {2}command: refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet\n {2}command: refused with --grant\n(.*\n)* {2}route: refused with --function\n {2}route-group: refused with --role when it names a role the platform does not grant yet\nYour slices:$/m,
   );
+  assert.doesNotMatch(text, /integration-handler: refused/);
   assert.deepEqual(briefing.slices.map((s) => s.context), ["scheduling"]);
   assert.deepEqual(briefing.consumedContracts, [
     "src/contexts/identity/published-language/ (read-only)",
