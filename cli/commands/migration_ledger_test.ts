@@ -167,7 +167,7 @@ Deno.test({
       assert.equal(reapplied.code, 0, reapplied.text);
       assert.match(
         reapplied.text,
-        /kit: kit_app_migrations: reapply \(development database\): forgetting migration 2 \(notifications\/create-messages\) and running the list from 2/,
+        /WARN db.migrations MIGRATION_REAPPLIED kit_app_migrations: reapply \(development database\): forgetting migration 2 \(notifications\/create-messages\) and running the list from 2/,
       );
       assert.deepEqual(await ledger(onMessages), await ledger(onPersons));
       assert.deepEqual(await tables(onMessages), await tables(onPersons));
