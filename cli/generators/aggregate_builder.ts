@@ -83,10 +83,8 @@ export function builderFile(
   const firstOptional = all.findIndex((parameter) => parameter.optional);
   const required = firstOptional === -1 ? all : all.slice(0, firstOptional);
   const values = required.map((parameter, index) =>
-    index === idIndex
-      ? "id"
-      : sampleOf(parameter.shape, parameter.name) ??
-        `undefined /* TODO(domain): a valid ${parameter.name} (${parameter.type}) */`
+    index === idIndex ? "id" : sampleOf(parameter.shape, parameter.name) ??
+      `undefined /* TODO(domain): a valid ${parameter.name} (${parameter.type}) */`
   );
   return `import { ${aggregate} } from "./${kebabOf(aggregate)}.ts";
 

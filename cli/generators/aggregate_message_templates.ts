@@ -52,13 +52,13 @@ export function specPreamble(
   const builder = builderNames(aggregate);
   return `import { testApplication } from "../../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../../${context}.module.ts";
-${
-    permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
+${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}${
+    also.withType
+      ? `import type { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";\n`
       : ""
-  }${
-    also.withType ? `import type { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";\n` : ""
-  }import { ${[builder.instance, ...(also.builder ?? [])].join(", ")} } from "../../../domain/${builder.file}";
+  }import { ${
+    [builder.instance, ...(also.builder ?? [])].join(", ")
+  } } from "../../../domain/${builder.file}";
 import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
 import { InMemory${repository} } from "../../../infrastructure/${aggregateKebab}.memory-repository.ts";
 import { ${message} } from "./${kebabOf(message)}.${kind}.ts";
@@ -116,7 +116,9 @@ ${
     typeImports.length > 0
       ? `import type { ${typeImports.join(", ")} } from "../../../domain/${aggregateKebab}.ts";\n`
       : ""
-  }${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
+  }${
+    permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""
+  }
 /**
  * ${name}: creates ${one} with the id the caller gives, for the work's tenant${
     permission ? `; needs '${permission}'` : ""
@@ -157,9 +159,7 @@ export class ${name}Handler {
 import { ${
     permission ? "ForbiddenError, " : ""
   }isRefusal, runInScope, userActor } from "@kit/kernel";
-${
-    specPreamble(context, aggregate, permission, name, "command", { builder: [builder.arguments] })
-  }
+${specPreamble(context, aggregate, permission, name, "command", { builder: [builder.arguments] })}
 /** The version of the ${aggregate} as the tenant t1 finds it. */
 async function versionOf(id: string): Promise<number | undefined> {
   return (await runInScope({ execution: inT1 }, () => ${variable}s.get(id)))?.version;

@@ -103,11 +103,26 @@ Deno.test({
       // What a human decides: the field, in the aggregate, the creating command and its handler.
       const aggregate = `${fleet}/domain/bike.ts`;
       await edit(dir, aggregate, /readonly id: string;\n/, "$&  readonly model: string;\n");
-      await edit(dir, aggregate, "static create(id: string)", "static create(id: string, model: string)");
+      await edit(
+        dir,
+        aggregate,
+        "static create(id: string)",
+        "static create(id: string, model: string)",
+      );
       await edit(dir, aggregate, "new Bike({ id })", "new Bike({ id, model })");
       const register = `${fleet}/application/commands/register-bike/register-bike`;
-      await edit(dir, `${register}.command.ts`, /readonly bikeId: string/, "$&, readonly model: string");
-      await edit(dir, `${register}.handler.ts`, /Bike\.create\(command\.bikeId\)/, "Bike.create(command.bikeId, command.model)");
+      await edit(
+        dir,
+        `${register}.command.ts`,
+        /readonly bikeId: string/,
+        "$&, readonly model: string",
+      );
+      await edit(
+        dir,
+        `${register}.handler.ts`,
+        /Bike\.create\(command\.bikeId\)/,
+        "Bike.create(command.bikeId, command.model)",
+      );
 
       const builder = `${fleet}/domain/bike.builder.ts`;
       const controller = `${fleet}/presentation/http/register-bike.controller.ts`;
@@ -137,7 +152,12 @@ Deno.test({
       assert.match(route, /model: z\.string\(\)\.max\(1000\)/);
       assert.match(route, /request\.body\.model/);
       assert.match(route, /\/\/ Kept by hand\.\nexport class RegisterBikeController/);
-      const tested = await run(dir, Deno.execPath(), ["test", "-A", "--quiet", ...await specs(dir)]);
+      const tested = await run(dir, Deno.execPath(), [
+        "test",
+        "-A",
+        "--quiet",
+        ...await specs(dir),
+      ]);
       assert.equal(tested.code, 0, tested.out);
 
       // The OpenAPI document the project writes has the new input.
@@ -157,7 +177,10 @@ Deno.test({
       await kit(dir, ..."generate command fleet RepairBike --aggregate Bike".split(" "));
       await kit(dir, ..."generate route fleet ImportBike --path /imports".split(" "));
       const imported = `${fleet}/application/commands/import-bike/import-bike`;
-      assert.match(await readFile(join(dir, `${imported}.command.ts`), "utf8"), /readonly model: string/);
+      assert.match(
+        await readFile(join(dir, `${imported}.command.ts`), "utf8"),
+        /readonly model: string/,
+      );
       assert.match(
         await readFile(join(dir, `${imported}.handler.ts`), "utf8"),
         /Bike\.create\(command\.bikeId, command\.model\)/,

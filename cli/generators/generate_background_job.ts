@@ -111,7 +111,9 @@ ${
       : `${
         seeded.id === undefined
           ? ""
-          : `import { ${builderNames(seeded.aggregate).instance} } from "../../domain/${seeded.kebab}.builder.ts";\n`
+          : `import { ${
+            builderNames(seeded.aggregate).instance
+          } } from "../../domain/${seeded.kebab}.builder.ts";\n`
       }import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
 import { InMemory${seeded.aggregate}Repository } from "../../infrastructure/${seeded.kebab}.memory-repository.ts";
 `
@@ -127,7 +129,9 @@ ${
 ${
         seeded.id === undefined
           ? ""
-          : `  await runInScope({ execution }, () => ${seeded.variable}.add(${builderNames(seeded.aggregate).instance}(${seeded.id})));
+          : `  await runInScope({ execution }, () => ${seeded.variable}.add(${
+            builderNames(seeded.aggregate).instance
+          }(${seeded.id})));
 `
       }`
   }  const application = testApplication([${camel}Module], {

@@ -412,7 +412,9 @@ Deno.test("${name} over other work's save is refused (CONCURRENT_UPDATE), the ot
     grants: ${grants},
     providers: [{ provide: ${repository}, provider: { useValue: overtaken } }],
   });
-  await runInScope({ execution: inT1 }, () => overtaken.add(${builderNames(aggregate).instance}("x3")));
+  await runInScope({ execution: inT1 }, () => overtaken.add(${
+    builderNames(aggregate).instance
+  }("x3")));
   await assert.rejects(
     () => raced.commands.execute(new ${name}(actor, "x3")),
     (error) => isRefusal(error, "CONCURRENT_UPDATE"),

@@ -111,8 +111,11 @@ export async function planRoute(
       );
     }
   }
-  const asFunction = existing === undefined ? options.function === true : existing.endsWith(".route.ts");
-  const file = existing ?? `${base}/presentation/http/${kebab}.${asFunction ? "route" : "controller"}.ts`;
+  const asFunction = existing === undefined
+    ? options.function === true
+    : existing.endsWith(".route.ts");
+  const file = existing ??
+    `${base}/presentation/http/${kebab}.${asFunction ? "route" : "controller"}.ts`;
   const current = existing === undefined ? undefined : await readFile(join(root, existing), "utf8");
   const kept = current === undefined ? undefined : keptOf(current, existing!);
   const group = kept !== undefined

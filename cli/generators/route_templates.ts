@@ -127,7 +127,11 @@ ${imports.join("\n")}
 import { ${group!.name} } from "${group!.module}";
 
 // kit:begin route schemas
-${usesZod ? `${schemas.join("\n\n")}\n\n` : ""}/** What the route reads of a request, as its schemas parse it. */
+${
+    usesZod
+      ? `${schemas.join("\n\n")}\n\n`
+      : ""
+  }/** What the route reads of a request, as its schemas parse it. */
 type Parsed = ${requestParts};
 
 /** What it answers. */
