@@ -41,7 +41,7 @@ export function idIndexOf(parameters: readonly FactoryParameter[], aggregate: st
 }
 
 /** A valid value of a shape, for a spec (`"model-1"`, `1`, `false`, an enum's first value). */
-export function sampleOf(shape: Shape | undefined, name: string): string | undefined {
+function sampleOf(shape: Shape | undefined, name: string): string | undefined {
   switch (shape?.kind) {
     case "string":
       return JSON.stringify(`${name}-1`);
