@@ -3,7 +3,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
 import { creatingTemplates } from "./aggregate_message_templates.ts";
-import { generatedParts, replaceGeneratedParts } from "./generated_parts.ts";
 
 Deno.test("an aggregate's builder is named after it", () => {
   assert.deepEqual(builderNames("Bike"), {
@@ -43,21 +42,6 @@ export class Bike {
   } finally {
     await Deno.remove(root, { recursive: true });
   }
-});
-
-Deno.test("kit's parts of a file are replaced whole; the lines outside them are kept", () => {
-  const generated = "// kit:begin route schemas\nconst a = 2;\n// kit:end\nlast\n";
-  const current =
-    'mine\n// kit:begin route schemas\nconst a = 1;\nconst b = 1;\n// kit:end\n// kit:begin permissions\n"x",\n// kit:end\nalso mine\n';
-  assert.deepEqual([...generatedParts(current).keys()], ["route schemas"]);
-  assert.equal(
-    replaceGeneratedParts(current, generated, "f.ts", "fix it"),
-    'mine\n// kit:begin route schemas\nconst a = 2;\n// kit:end\n// kit:begin permissions\n"x",\n// kit:end\nalso mine\n',
-  );
-  assert.throws(
-    () => replaceGeneratedParts("mine\n", generated, "f.ts", "fix it"),
-    /f\.ts has no '\/\/ kit:begin route schemas'.*: fix it/,
-  );
 });
 
 Deno.test("a creating command takes the factory's parameters, importing the aggregate's types it names", () => {

@@ -247,11 +247,11 @@ function sample(input: Field, index: number): string {
 }
 
 /**
- * The route's spec: it calls the route over HTTP through the test application (`call`, kit's part
- * that `--update` rewrites from the message's inputs), every answer checked against the OpenAPI
- * document: the success status for a caller with the permission (any
+ * The route's spec: it calls the route over HTTP through the test application, every answer
+ * checked against the OpenAPI document: the success status for a caller with the permission (any
  * documented refusal when its path names what the in-memory application lacks), 401 without a
- * token, 403 without the permission.
+ * token, 403 without the permission. Its setup, `call` and the success status are kit's part,
+ * which `--update` rewrites; the tests are the user's.
  */
 export function specFile(parts: RouteParts): string {
   const { context, kind, shape, status, inPath, rest } = parts;
@@ -267,7 +267,8 @@ export function specFile(parts: RouteParts): string {
   const permissionsModule = `../../${context}.permissions.ts`;
   const exact = inPath.length === 0;
   const title = `${method} ${fullPath(parts)}`;
-  return `import assert from "node:assert/strict";
+  return `// kit:begin route call
+import assert from "node:assert/strict";
 import { validatingFetch } from "@kit/http/testing";
 import { testApplication, testToken } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";
@@ -279,7 +280,6 @@ const application = testApplication([${camel}Module], {
 // Every answer is checked against the OpenAPI document: an undocumented status or body fails.
 const fetch = validatingFetch(application.http.fetch, () => application.http.openapi());
 
-// kit:begin route call
 /** Calls the route, with a valid request, as the caller of \`token\` (none: without a token). */
 function call(token?: string): Promise<Response> {
   return fetch(
@@ -292,7 +292,11 @@ function call(token?: string): Promise<Response> {
       },${body === undefined ? "" : `\n      body: JSON.stringify(${body}),`}
     }),
   );
-}
+}${
+    exact
+      ? `\n\n/** What the route answers a caller with the permission: its documented success. */\nconst success = ${status};`
+      : ""
+  }
 // kit:end
 
 Deno.test("${title} answers ${exact ? status : "as its document says"} to a caller of one tenant${
@@ -301,7 +305,7 @@ Deno.test("${title} answers ${exact ? status : "as its document says"} to a call
   const response = await call(await testToken({ sub: "someone", roles: ["granted"], tenants: ["t1"] }));
   ${
     exact
-      ? `assert.equal(response.status, ${status}, await response.clone().text());`
+      ? `assert.equal(response.status, success, await response.clone().text());`
       : `// ${url} names nothing the in-memory application holds: a documented refusal, never a 5xx.
   assert.ok(response.status < 500, await response.clone().text());`
   }
