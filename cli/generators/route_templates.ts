@@ -267,7 +267,7 @@ export function specFile(parts: RouteParts): string {
   const permissionsModule = `../../${context}.permissions.ts`;
   const exact = inPath.length === 0;
   const title = `${method} ${fullPath(parts)}`;
-  return `// kit:begin route call
+  return `// kit:begin route setup
 import assert from "node:assert/strict";
 import { validatingFetch } from "@kit/http/testing";
 import { testApplication, testToken } from "../../../../platform/platform-test.module.ts";
