@@ -142,6 +142,17 @@ Deno.test({
       assert.notEqual(again.code, 0);
       assert.match(again.out, /kit generate route fleet RegisterBike --update/);
 
+      // The update is documented where a user looks: --help, and --help --json for agents.
+      assert.match(
+        await kit(dir, "generate", "route", "--help"),
+        /\[--update\][\s\S]*With --update/,
+      );
+      const kinds = JSON.parse(await kit(dir, "generate", "--help", "--json")).kinds as {
+        kind: string;
+        options: string[];
+      }[];
+      assert.ok(kinds.find((k) => k.kind === "route")!.options.includes("--update"));
+
       // A hand edit outside the route's kit regions is kept by the update.
       await edit(dir, controller, /export class RegisterBikeController/, "// Kept by hand.\n$&");
       await kit(dir, ..."generate route fleet RegisterBike --update".split(" "));
