@@ -204,6 +204,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             description: { type: "string" },
             deviation: { type: "boolean" },
             decorators: { type: "boolean" },
+            update: { type: "boolean" },
           },
         });
         if (values.help) {

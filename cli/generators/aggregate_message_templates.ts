@@ -1,11 +1,19 @@
 import { aOrAn, camelOf, kebabOf } from "../project/kit_config.ts";
 import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
+import { builderNames, idIndexOf } from "./aggregate_builder.ts";
+import type { FactoryParameter } from "./message_shape.ts";
 
 /** The three files of a message: the message, its handler, its spec. */
 export interface MessageFiles {
   readonly message: string;
   readonly handler: string;
   readonly spec: string;
+}
+
+/** What a generator read of the aggregate's factory (nothing: the factory as kit writes it). */
+export interface FactoryParameters {
+  readonly parameters?: readonly FactoryParameter[] | undefined;
+  readonly exportedTypes?: readonly string[];
 }
 
 /** The names a template of a message on an aggregate uses. */
@@ -24,7 +32,9 @@ function namesOf(context: string, aggregate: string, permission: string | undefi
 
 /**
  * The imports and setup every spec of a message on an aggregate shares: the test application
- * with the aggregate's in-memory repository, callers of the tenants t1 and t2, and `seed`.
+ * with the aggregate's in-memory repository, callers of the tenants t1 and t2, and `seed`. It
+ * makes its aggregates through the aggregate's test builder (`also`: more of its functions to
+ * import; `withType`: the aggregate's type too).
  */
 export function specPreamble(
   context: string,
@@ -32,19 +42,23 @@ export function specPreamble(
   permission: string | undefined,
   message: string,
   kind: "command" | "query",
+  also: { readonly builder?: readonly string[]; readonly withType?: boolean } = {},
 ): string {
   const { camel, aggregateKebab, variable, repository, grants } = namesOf(
     context,
     aggregate,
     permission,
   );
+  const builder = builderNames(aggregate);
   return `import { testApplication } from "../../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../../${context}.module.ts";
-${
-    permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
+${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}${
+    also.withType
+      ? `import type { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";\n`
       : ""
-  }import { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";
+  }import { ${
+    [builder.instance, ...(also.builder ?? [])].join(", ")
+  } } from "../../../domain/${builder.file}";
 import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
 import { InMemory${repository} } from "../../../infrastructure/${aggregateKebab}.memory-repository.ts";
 import { ${message} } from "./${kebabOf(message)}.${kind}.ts";
@@ -61,7 +75,7 @@ const inT1 = { origin: "test", actor, tenantId: "t1", correlationId: "spec" };
 
 /** A ${aggregate} of the tenant t1, added as its repository's owner would. */
 function seed(id: string): Promise<number> {
-  return runInScope({ execution: inT1 }, () => ${variable}s.add(${aggregate}.create(id)));
+  return runInScope({ execution: inT1 }, () => ${variable}s.add(${builder.instance}(id)));
 }
 `;
 }
@@ -77,6 +91,7 @@ export function creatingTemplates(
   kebab: string,
   permission: string | undefined,
   aggregate: string,
+  factory: FactoryParameters = {},
 ): MessageFiles {
   const { camel, aggregateKebab, variable, id, repository } = namesOf(
     context,
@@ -85,10 +100,25 @@ export function creatingTemplates(
   );
   const base = permission ? "AuthorizedCommand" : "Command";
   const one = aOrAn(aggregate);
+  const builder = builderNames(aggregate);
+  // Its inputs are the factory's parameters as the code has them now (the id named for the aggregate).
+  const parameters = factory.parameters ??
+    [{ name: "id", type: "string", shape: undefined, optional: false }];
+  const idIndex = idIndexOf(parameters, aggregate);
+  const inputs = parameters.map((p, index) => ({ ...p, name: index === idIndex ? id : p.name }));
+  const typeImports = (factory.exportedTypes ?? []).filter((type) =>
+    inputs.some((input) => new RegExp(`\\b${type}\\b`).test(input.type))
+  );
   const message = `import { type Actor, ${
     permission ? `${base}, Requires` : base
   } } from "@kit/kernel";
-${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
+${
+    typeImports.length > 0
+      ? `import type { ${typeImports.join(", ")} } from "../../../domain/${aggregateKebab}.ts";\n`
+      : ""
+  }${
+    permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""
+  }
 /**
  * ${name}: creates ${one} with the id the caller gives, for the work's tenant${
     permission ? `; needs '${permission}'` : ""
@@ -99,7 +129,9 @@ ${
       ? `@Requires(${camel}Permissions["${permission}"])\n`
       : ""
   }export class ${name} extends ${base}<{ id: string }> {
-  constructor(actor: Actor, readonly ${id}: string) {
+  constructor(actor: Actor, ${
+    inputs.map((i) => `readonly ${i.name}${i.optional ? "?" : ""}: ${i.type}`).join(", ")
+  }) {
     super(actor);
   }
 }
@@ -116,7 +148,9 @@ export class ${name}Handler {
 
   async handle(command: ${name}): Promise<{ id: string }> {
     // TODO(domain): what a new ${aggregate} is given, and what it refuses.
-    await this.${variable}s.add(${aggregate}.create(command.${id}));
+    await this.${variable}s.add(${aggregate}.create(${
+    inputs.map((i) => `command.${i.name}`).join(", ")
+  }));
     return { id: command.${id} };
   }
 }
@@ -125,25 +159,25 @@ export class ${name}Handler {
 import { ${
     permission ? "ForbiddenError, " : ""
   }isRefusal, runInScope, userActor } from "@kit/kernel";
-${specPreamble(context, aggregate, permission, name, "command")}
+${specPreamble(context, aggregate, permission, name, "command", { builder: [builder.arguments] })}
 /** The version of the ${aggregate} as the tenant t1 finds it. */
 async function versionOf(id: string): Promise<number | undefined> {
   return (await runInScope({ execution: inT1 }, () => ${variable}s.get(id)))?.version;
 }
 
 Deno.test("${name} adds the ${aggregate} at version 1 and answers its id", async () => {
-  assert.deepEqual(await application.commands.execute(new ${name}(actor, "x1")), { id: "x1" });
+  assert.deepEqual(await application.commands.execute(new ${name}(actor, ...${builder.arguments}("x1"))), { id: "x1" });
   assert.equal(await versionOf("x1"), 1);
 });
 
 Deno.test("${name} of an id taken already is refused (CONCURRENT_UPDATE), the first stands", async () => {
   await seed("x2");
   await assert.rejects(
-    () => application.commands.execute(new ${name}(actor, "x2")),
+    () => application.commands.execute(new ${name}(actor, ...${builder.arguments}("x2"))),
     (error) => isRefusal(error, "CONCURRENT_UPDATE"),
   );
   await assert.rejects(
-    () => application.commands.execute(new ${name}(ofAnotherTenant, "x2")),
+    () => application.commands.execute(new ${name}(ofAnotherTenant, ...${builder.arguments}("x2"))),
     (error) => isRefusal(error, "CONCURRENT_UPDATE"),
   );
   assert.equal(await versionOf("x2"), 1);
@@ -152,7 +186,7 @@ Deno.test("${name} of an id taken already is refused (CONCURRENT_UPDATE), the fi
 Deno.test("${name} by a caller who names none of their tenants is refused (TENANT_REQUIRED)", async () => {
   const ofTwo = userActor("someone-of-two", { roles: ["granted"], tenants: ["t1", "t2"] });
   await assert.rejects(
-    () => application.commands.execute(new ${name}(ofTwo, "x3")),
+    () => application.commands.execute(new ${name}(ofTwo, ...${builder.arguments}("x3"))),
     (error) => isRefusal(error, "TENANT_REQUIRED"),
   );
   assert.equal(await versionOf("x3"), undefined);
@@ -161,14 +195,14 @@ ${
     permission
       ? `
 Deno.test("${name} is refused to an actor without ${permission}", async () => {
-  await assert.rejects(() => application.commands.execute(new ${name}(userActor("someone-else", { tenants: ["t1"] }), "x4")), ForbiddenError);
+  await assert.rejects(() => application.commands.execute(new ${name}(userActor("someone-else", { tenants: ["t1"] }), ...${builder.arguments}("x4"))), ForbiddenError);
   assert.equal(await versionOf("x4"), undefined);
 });
 `
       : `
 Deno.test("${name} needs no permission: an actor with no role runs it", async () => {
   const withNoRole = userActor("someone-without-a-role", { tenants: ["t1"] });
-  await application.commands.execute(new ${name}(withNoRole, "x4"));
+  await application.commands.execute(new ${name}(withNoRole, ...${builder.arguments}("x4")));
   assert.equal(await versionOf("x4"), 1);
 });
 `
@@ -280,7 +314,7 @@ Deno.test("${name} answers a page of the tenant's ${plural} by id, and their tot
   for (const id of ["s3", "s1", "s2"]) await seed(id);
   await runInScope(
     { execution: { origin: "test", actor: ofAnotherTenant, tenantId: "t2", correlationId: "spec" } },
-    () => ${variable}s.add(${aggregate}.create("s0-of-t2")),
+    () => ${variable}s.add(${builderNames(aggregate).instance}("s0-of-t2")),
   );
   const first = await application.queries.execute(new ${name}(actor, 1, 2));
   assert.deepEqual(first.items.map((item) => item.id), ["s1", "s2"]);

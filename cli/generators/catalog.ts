@@ -250,11 +250,12 @@ export const generatorKinds: readonly GeneratorKind[] = [
   }),
   kind({
     kind: "route",
-    usage: "<context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function]",
+    usage:
+      "<context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function] [--update]",
     example: "kit generate route scheduling CancelAppointment --group AppointmentRoutes",
     summary:
-      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does, the message's permission as x-permissions), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document",
-    options: ["--group <RouteGroup>", "--path </path>", "--function"],
+      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does, the message's permission as x-permissions), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document. With --update, after the message or its handler changed: rewrites the parts of the existing route and its spec that kit owns (between '// kit:begin route …' and '// kit:end': imports, schemas, the message a request sends, the request, answer and codes it declares, the spec's call) from them as they are now, keeping every other line (its group, path, summary, the class and its handler, the spec's tests)",
+    options: ["--group <RouteGroup>", "--path </path>", "--function", "--update"],
     sharedWrites: [{ file: "src/platform/function-routes.ts", option: "--function" }],
   }),
   kind({

@@ -7,6 +7,7 @@ import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
+import { builderNames, planBuilder } from "./aggregate_builder.ts";
 
 interface Input {
   readonly name: string;
@@ -107,8 +108,13 @@ import { ${camel}Permissions } from "../../${context}.permissions.ts";
 ${
     seeded === undefined
       ? ""
-      : `import { ${seeded.aggregate} } from "../../domain/${seeded.kebab}.ts";
-import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
+      : `${
+        seeded.id === undefined
+          ? ""
+          : `import { ${
+            builderNames(seeded.aggregate).instance
+          } } from "../../domain/${seeded.kebab}.builder.ts";\n`
+      }import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
 import { InMemory${seeded.aggregate}Repository } from "../../infrastructure/${seeded.kebab}.memory-repository.ts";
 `
   }import { ${name} } from "./${kebab}.job.ts";
@@ -123,7 +129,9 @@ ${
 ${
         seeded.id === undefined
           ? ""
-          : `  await runInScope({ execution }, () => ${seeded.variable}.add(${seeded.aggregate}.create(${seeded.id})));
+          : `  await runInScope({ execution }, () => ${seeded.variable}.add(${
+            builderNames(seeded.aggregate).instance
+          }(${seeded.id})));
 `
       }`
   }  const application = testApplication([${camel}Module], {
@@ -164,6 +172,7 @@ ${
   return await withDerived(root, config, [
     { path: `${dir}/${kebab}.job.ts`, contents: job, create: true },
     { path: `${dir}/${kebab}.spec.ts`, contents: spec, create: true },
+    ...(seeded?.id === undefined ? [] : await planBuilder(root, context, seeded.aggregate)),
   ]);
 }
 

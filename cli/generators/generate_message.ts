@@ -20,6 +20,7 @@ import {
   specPreamble,
 } from "./aggregate_message_templates.ts";
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
+import { builderNames, planBuilder } from "./aggregate_builder.ts";
 import { errorCodesName, errorCodesPath, planErrorCodeDeclaration } from "./generate_error_code.ts";
 
 /** The options of a command or query generator. */
@@ -110,6 +111,9 @@ export async function planMessage(
   const writes: FileWrite[] = [];
   if (aggregate !== undefined) {
     writes.push(...await planAggregateRepository(root, config, context, aggregate));
+    // Its spec makes the aggregates it needs through the aggregate's test builder.
+    const builder = await planBuilder(root, context, aggregate);
+    writes.push(...builder.filter((b) => !writes.some((w) => w.path === b.path)));
     const findsOne = kind === "command" ? !options.creates : !options.search;
     if (findsOne) {
       writes.push(
@@ -130,7 +134,18 @@ export async function planMessage(
     : kind === "query"
     ? aggregateQueryTemplates(context, name, kebab, permission, aggregate, options.search === true)
     : options.creates
-    ? creatingTemplates(context, name, kebab, permission, aggregate)
+    ? creatingTemplates(
+      context,
+      name,
+      kebab,
+      permission,
+      aggregate,
+      // The factory as the code has it now: the command takes what it takes.
+      (await import("./message_shape.ts")).readAggregateFactory(
+        join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`),
+        aggregate,
+      ),
+    )
     : aggregateTemplates(context, name, kebab, permission, aggregate);
   writes.push(
     { path: `${dir}/${kebab}.${kind}.ts`, contents: template.message, create: true },
@@ -347,7 +362,7 @@ import {
   userActor,
   type Versioned,
 } from "@kit/kernel";
-${specPreamble(context, aggregate, permission, name, "command")}
+${specPreamble(context, aggregate, permission, name, "command", { withType: true })}
 /** The version of the ${aggregate} as the tenant t1 finds it. */
 async function versionOf(id: string): Promise<number | undefined> {
   return (await runInScope({ execution: inT1 }, () => ${variable}s.get(id)))?.version;
@@ -397,7 +412,9 @@ Deno.test("${name} over other work's save is refused (CONCURRENT_UPDATE), the ot
     grants: ${grants},
     providers: [{ provide: ${repository}, provider: { useValue: overtaken } }],
   });
-  await runInScope({ execution: inT1 }, () => overtaken.add(${aggregate}.create("x3")));
+  await runInScope({ execution: inT1 }, () => overtaken.add(${
+    builderNames(aggregate).instance
+  }("x3")));
   await assert.rejects(
     () => raced.commands.execute(new ${name}(actor, "x3")),
     (error) => isRefusal(error, "CONCURRENT_UPDATE"),

@@ -9,6 +9,7 @@ import { readRegion } from "../files/marker_regions.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig, pascalOf } from "../project/kit_config.ts";
 import { migrationFile, migrationsListFile, repositoryFiles } from "./repository_templates.ts";
 import { checkContext } from "./generate_simple.ts";
+import { planBuilder } from "./aggregate_builder.ts";
 
 /** The shared, ordered migration list of the project. */
 export const migrationsListPath = "src/platform/database/migrations.ts";
@@ -181,6 +182,8 @@ export async function planRepository(
     },
     await planList(root, [...migrations, migration]),
     await planRepositoryRegistration(root, context, name),
+    // Its spec makes its aggregates through the aggregate's test builder.
+    ...await planBuilder(root, context, name),
   ];
   return await withDerived(root, config, writes);
 }

@@ -9,6 +9,7 @@ import { checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { errorCodesName } from "./generate_error_code.ts";
 import { checkContext } from "./generate_simple.ts";
 import { type Field, readMessageShape } from "./message_shape.ts";
+import { replaceGeneratedParts } from "./generated_parts.ts";
 import {
   controllerFile,
   functionRouteFile,
@@ -35,6 +36,12 @@ export interface RouteOptions {
    * controller: it states its own security (bearer), and no group's guards apply to it.
    */
   readonly function?: boolean;
+  /**
+   * Rewrites an existing route's parts that follow its message (`// kit:begin route …`: imports,
+   * schemas, the message a request sends, the request, answer and codes it declares, and its
+   * spec's request) from the message and its handler as they are now; every other line is kept.
+   */
+  readonly update?: boolean;
 }
 
 /**
@@ -82,16 +89,40 @@ export async function planRoute(
       `Context '${context}' has no command or query ${name}: run 'kit generate command ${context} ${name}' (or query) first`,
     );
   }
-  const file = `${base}/presentation/http/${kebab}.${options.function ? "route" : "controller"}.ts`;
-  for (const existing of ["controller", "route"]) {
-    const path = `${base}/presentation/http/${kebab}.${existing}.ts`;
-    if (existsSync(join(root, path))) {
-      throw new CliError(`The route of ${name} exists already: ${path}`);
+  const existing = ["controller", "route"]
+    .map((suffix) => `${base}/presentation/http/${kebab}.${suffix}.ts`)
+    .find((path) => existsSync(join(root, path)));
+  const update = `kit generate route ${context} ${name} --update`;
+  if (existing !== undefined && !options.update) {
+    throw new CliError(
+      `The route of ${name} exists already: ${existing}. To rewrite its schemas, request, answer and codes from ${name} and its handler as they are now, keeping your edits outside its '// kit:begin route …' parts: ${update}`,
+    );
+  }
+  if (options.update) {
+    if (existing === undefined) {
+      throw new CliError(
+        `${name} has no route to update: 'kit generate route ${context} ${name}' (without --update) writes it`,
+      );
+    }
+    const given = (["group", "path", "function"] as const).find((o) => options[o] !== undefined);
+    if (given !== undefined) {
+      throw new CliError(
+        `--update keeps the route's group, path and kind as ${existing} has them: drop --${given} (edit them in the file)`,
+      );
     }
   }
-  const group = options.function && options.group === undefined && options.path !== undefined
+  const asFunction = existing === undefined
+    ? options.function === true
+    : existing.endsWith(".route.ts");
+  const file = existing ??
+    `${base}/presentation/http/${kebab}.${asFunction ? "route" : "controller"}.ts`;
+  const current = existing === undefined ? undefined : await readFile(join(root, existing), "utf8");
+  const kept = current === undefined ? undefined : keptOf(current, existing!);
+  const group = kept !== undefined
+    ? kept.group === undefined ? undefined : await findGroup(root, context, kept.group, false)
+    : asFunction && options.group === undefined && options.path !== undefined
     ? undefined
-    : await findGroup(root, context, options.group, options.function === true);
+    : await findGroup(root, context, options.group, asFunction);
   const messagePath = kind === "command" ? command : query;
   const shape = readMessageShape(join(root, base, messagePath), name);
   const handlerText = await readFile(
@@ -113,11 +144,24 @@ export async function planRoute(
     : shape.result.kind === "void"
     ? 204
     : 200;
-  const inPath = creates ? [] : shape.inputs.filter(isPathInput);
+  // An updated route keeps its path: the inputs it names are read from the path.
+  const inPath = kept !== undefined
+    ? shape.inputs.filter((input) => pathParams(kept.path).includes(input.name))
+    : creates
+    ? []
+    : shape.inputs.filter(isPathInput);
   const rest = shape.inputs.filter((input) => !inPath.includes(input));
-  const path = options.path ?? routePath(kind, name, inPath, creates);
+  const path = kept?.path ?? options.path ?? routePath(kind, name, inPath, creates);
   const declared = pathParams(path);
   const missing = inPath.filter((input) => !declared.includes(input.name));
+  if (kept !== undefined) {
+    const gone = declared.find((param) => !inPath.some((input) => input.name === param));
+    if (gone !== undefined) {
+      throw new CliError(
+        `${existing} has the path '${path}', whose :${gone} is no longer an input of ${name}: change its path by hand (or delete the route and its spec and generate it again), then run ${update}`,
+      );
+    }
+  }
   if (options.path !== undefined && missing.length > 0) {
     throw new CliError(
       `--path '${path}' lacks :${missing[0]!.name}, an input of ${name} that names what it acts on`,
@@ -143,15 +187,29 @@ export async function planRoute(
     messageModule: `../../${messagePath}`,
     refusals,
   };
+  const contents = asFunction ? functionRouteFile(parts) : controllerFile(parts);
+  const spec = file.replace(/\.ts$/, ".spec.ts");
+  if (current !== undefined) {
+    // --update: kit's parts rewritten, the user's lines kept, in the route and in its spec.
+    const remedy =
+      `add the markers around what kit owns, or delete ${file} and ${spec} and run 'kit generate route ${context} ${name}' again (your edits in them are lost)`;
+    const writes: FileWrite[] = [
+      { path: file, contents: replaceGeneratedParts(current, contents, file, remedy) },
+    ];
+    if (existsSync(join(root, spec))) {
+      const currentSpec = await readFile(join(root, spec), "utf8");
+      writes.push({
+        path: spec,
+        contents: replaceGeneratedParts(currentSpec, specFile(parts), spec, remedy),
+      });
+    } else writes.push({ path: spec, create: true, contents: specFile(parts) });
+    return await withDerived(root, config, writes);
+  }
   const writes: FileWrite[] = [
-    {
-      path: file,
-      create: true,
-      contents: options.function ? functionRouteFile(parts) : controllerFile(parts),
-    },
-    { path: file.replace(/\.ts$/, ".spec.ts"), create: true, contents: specFile(parts) },
+    { path: file, create: true, contents },
+    { path: spec, create: true, contents: specFile(parts) },
   ];
-  if (options.function) writes.push(await planRegistration(root, context, kebab, name));
+  if (asFunction) writes.push(await planRegistration(root, context, kebab, name));
   return await withDerived(root, config, writes);
 }
 
@@ -185,6 +243,23 @@ async function planRegistration(
       functionRoutesPath,
     ),
   };
+}
+
+/**
+ * What an update keeps of an existing route: its path (a controller's under its group, a function
+ * route's whole) and a controller's group.
+ */
+function keptOf(text: string, file: string): { path: string; group: string | undefined } {
+  const path = /^\s*path: "([^"]*)",$/m.exec(text)?.[1];
+  const group = /^\s*group: (\w+),$/m.exec(text)?.[1];
+  if (path === undefined || (file.endsWith(".controller.ts") && group === undefined)) {
+    throw new CliError(
+      `${file} states no \`path: "…",\`${
+        file.endsWith(".controller.ts") ? " or `group: …,`" : ""
+      } line kit can read: it cannot update this route`,
+    );
+  }
+  return { path, group };
 }
 
 /** An input that names what a message acts on (`loanId`): a path parameter. */

@@ -183,6 +183,7 @@ Deno.test("kit generate route refuses, in one line and writing nothing, what it 
     );
     assert.equal(again.result, 1);
     assert.match(again.out, /The route of FindSlots exists already/);
+    assert.match(again.out, /kit generate route scheduling FindSlots --update/);
     assert.deepEqual(await projectTree(dir), generated);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -271,6 +272,86 @@ Deno.test("kit generate route --function: its whole path without a group, refuse
     assert.equal(refused.result, 1);
     assert.match(refused.out, /This project's platform registers no function routes/);
     assert.deepEqual(await projectTree(dir), older);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kit generate route --update: kit's parts from the message, the user's lines kept; refusals write nothing", async () => {
+  const dir = await initializedProject();
+  const http = "src/contexts/scheduling/presentation/http";
+  const query = "src/contexts/scheduling/application/queries/get-loan/get-loan.query.ts";
+  try {
+    for (
+      const args of [
+        "generate aggregate scheduling Loan",
+        "generate query scheduling GetLoan --aggregate Loan",
+        "generate command scheduling Recount",
+        "generate route-group scheduling LoanRoutes",
+        "generate route scheduling GetLoan",
+      ]
+    ) {
+      const run = await kit(dir, ...args.split(" "));
+      assert.equal(run.result, 0, `${args}: ${run.out}`);
+    }
+    const before = await projectTree(dir);
+    for (
+      const [args, refusal] of [
+        ["generate route scheduling Recount --update", /Recount has no route to update/],
+        ["generate route scheduling GetLoan --update --path /x", /--update keeps .* drop --path/],
+      ] as const
+    ) {
+      const run = await kit(dir, ...args.split(" "));
+      assert.equal(run.result, 1, run.out);
+      assert.match(run.out, refusal);
+    }
+    assert.deepEqual(await projectTree(dir), before);
+
+    // Unchanged message: nothing to write.
+    assert.equal(
+      (await kit(dir, ..."generate route scheduling GetLoan --update".split(" "))).result,
+      0,
+    );
+    assert.deepEqual(await projectTree(dir), before);
+
+    // A new input and a hand edit outside kit's parts.
+    const controller = `${http}/get-loan.controller.ts`;
+    await writeFile(
+      join(dir, query),
+      (await read(dir, query)).replace(
+        "readonly loanId: string",
+        'readonly loanId: string, readonly view: "short" | "full" = "short"',
+      ),
+    );
+    await writeFile(
+      join(dir, controller),
+      (await read(dir, controller)).replace(
+        'summary: "Get loan",',
+        'summary: "Get loan",\n  description: "Written by hand.",',
+      ),
+    );
+    const updated = await kit(dir, ..."generate route scheduling GetLoan --update".split(" "));
+    assert.equal(updated.result, 0, updated.out);
+    const text = await read(dir, controller);
+    assert.match(
+      text,
+      /const querySchema = z\.object\(\{\n\s+view: z\.enum\(\["short", "full"\]\)\.default\("short"\),/,
+    );
+    assert.match(text, /query: zodSchema\(querySchema\),/);
+    assert.match(text, /request\.params\.loanId, request\.query\.view/);
+    assert.match(text, /description: "Written by hand\.",/);
+    assert.match(text, /path: "\/:loanId",/);
+
+    // A route whose markers are gone is refused, naming what to do.
+    const stripped = text.replaceAll(/^\s*\/\/ kit:(begin route schemas|end)\n/gm, "");
+    await writeFile(join(dir, controller), stripped);
+    const unmarked = await kit(dir, ..."generate route scheduling GetLoan --update".split(" "));
+    assert.equal(unmarked.result, 1);
+    assert.match(
+      unmarked.out,
+      /has no '\/\/ kit:begin route schemas'.*delete .*get-loan\.controller\.ts/,
+    );
+    assert.equal(await read(dir, controller), stripped);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

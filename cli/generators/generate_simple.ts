@@ -4,6 +4,7 @@ import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { aOrAn, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { builderFile, builderNames, builderPath } from "./aggregate_builder.ts";
 
 /** Refuses an unknown context, naming the known ones. */
 export function checkContext(config: KitConfig, context: string): void {
@@ -18,7 +19,8 @@ export function checkContext(config: KitConfig, context: string): void {
 
 /**
  * Plans an aggregate: the domain class with an identity, its snapshot (the plain data its
- * repository keeps, with the tenant and the version beside it) and a spec.
+ * repository keeps, with the tenant and the version beside it), its test builder (the one place
+ * specs make one: `<aggregate>.builder.ts`) and a spec.
  */
 export async function planAggregate(
   root: string,
@@ -33,21 +35,25 @@ export async function planAggregate(
   if (existsSync(join(root, path))) {
     throw new CliError(`Aggregate '${name}' exists already in context '${context}'`);
   }
+  const builder = builderNames(name);
   return await withDerived(root, config, [
     { path, create: true, contents: aggregateFile(name) },
+    { path: builderPath(context, name), create: true, contents: builderFile(name, undefined) },
     {
       path: `src/contexts/${context}/domain/${kebab}.spec.ts`,
       create: true,
       contents: `import assert from "node:assert/strict";
 import { ${name} } from "./${kebab}.ts";
+import { ${builder.instance}, ${builder.arguments} } from "./${builder.file}";
 
 Deno.test("${name}.create keeps its id and refuses an empty one", () => {
-  assert.equal(${name}.create("x1").id, "x1");
-  assert.throws(() => ${name}.create(""), /needs an id/);
+  assert.equal(${builder.instance}("x1").id, "x1");
+  const [, ...others] = ${builder.arguments}("x1");
+  assert.throws(() => ${name}.create("", ...others), /needs an id/);
 });
 
 Deno.test("${name}.restore gives back the ${name} its snapshot kept", () => {
-  const snapshot = ${name}.create("x1").snapshot();
+  const snapshot = ${builder.instance}("x1").snapshot();
   assert.deepEqual(JSON.parse(JSON.stringify(snapshot)), snapshot, "a snapshot is plain JSON");
   assert.deepEqual(${name}.restore(snapshot).snapshot(), snapshot);
 });

@@ -237,3 +237,62 @@ function exportsType(module: Module, name: string): boolean {
     s.declaration.id.name === name
   );
 }
+
+/** A parameter of an aggregate's factory, as a generator that calls it needs it. */
+export interface FactoryParameter {
+  readonly name: string;
+  /** Its type as written (`string`, `BikeKind`), `unknown` when it has none. */
+  readonly type: string;
+  /** Its shape, when its type is one kit can state (else a builder leaves its value to the user). */
+  readonly shape: Shape | undefined;
+  /** Whether it may be left out (a default, or `?`). */
+  readonly optional: boolean;
+}
+
+/** What a generator reads of an aggregate's module: its factory's parameters, its exported types. */
+export interface AggregateFactory {
+  /** The parameters of its static `create`, in order; none found: `undefined`. */
+  readonly parameters: readonly FactoryParameter[] | undefined;
+  /** The types its module exports by name (a parameter's type a command can import from it). */
+  readonly exportedTypes: readonly string[];
+}
+
+/**
+ * Reads an aggregate's factory (`static create(...)` of the class `name`) from its module as it is
+ * now, not as it was generated: its parameters, their types and shapes.
+ */
+export function readAggregateFactory(path: string, name: string): AggregateFactory {
+  const module = load(path);
+  const declarations = module.body.map((s) =>
+    s.type === "ExportNamedDeclaration" ? s.declaration : s
+  );
+  const exportedTypes = module.body
+    .filter((s) => s.type === "ExportNamedDeclaration" && s.declaration?.id?.name !== undefined)
+    .map((s) => s.declaration.id.name as string);
+  const declaration = declarations.find((d) =>
+    d?.type === "ClassDeclaration" && d.id?.name === name
+  );
+  const create = declaration?.body.body.find((m: Node) =>
+    m.type === "ClassMethod" && m.static && m.key?.name === "create"
+  );
+  if (create === undefined) return { parameters: undefined, exportedTypes };
+  const parameters = create.params.map((parameter: Node, index: number): FactoryParameter => {
+    const binding = parameter.type === "AssignmentPattern" ? parameter.left : parameter;
+    const annotation = binding.typeAnnotation?.typeAnnotation;
+    let shape: Shape | undefined;
+    try {
+      shape = annotation === undefined ? undefined : shapeOf(annotation, module, name);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+    }
+    return {
+      name: binding.type === "Identifier" ? binding.name : `argument${index + 1}`,
+      type: annotation === undefined
+        ? "unknown"
+        : module.text.slice(annotation.start, annotation.end),
+      shape,
+      optional: parameter.type === "AssignmentPattern" || binding.optional === true,
+    };
+  });
+  return { parameters, exportedTypes };
+}

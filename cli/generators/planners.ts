@@ -119,6 +119,7 @@ export const planners: Readonly<Record<string, Planner>> = {
       ...text(options, "group"),
       ...text(options, "path"),
       ...(options.function === true ? { function: true } : {}),
+      ...(options.update === true ? { update: true } : {}),
     }),
   "route-group": async ({ root, config, names, options }) =>
     (await import("./generate_route_group.ts")).planRouteGroup(

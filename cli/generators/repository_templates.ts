@@ -1,4 +1,5 @@
 import { aOrAn, camelOf } from "../project/kit_config.ts";
+import { builderNames } from "./aggregate_builder.ts";
 
 /** The project's ordered migration list, created by the first `generate repository`. */
 export function migrationsListFile(): string {
@@ -306,6 +307,7 @@ export function ${camelOf(context)}${port}OnPostgres(sql: postgres.Sql): Registr
 }
 
 function repositorySpecFile(name: string, kebab: string, port: string): string {
+  const build = builderNames(name).instance;
   return `import assert from "node:assert/strict";
 import postgres from "postgres";
 import {
@@ -316,7 +318,7 @@ import {
   userActor,
 } from "@kit/kernel";
 import { migrateDatabase } from "../../../platform/database/migrations.ts";
-import { ${name} } from "../domain/${kebab}.ts";
+import { ${build} } from "../domain/${kebab}.builder.ts";
 import type { ${port} } from "../application/ports/${kebab}-repository.ts";
 import { InMemory${port} } from "./${kebab}.memory-repository.ts";
 import { Postgres${port} } from "./${kebab}.postgres-repository.ts";
@@ -349,10 +351,10 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
   "keeps and finds each ${name} added, at its version": async (repository) => {
     const id = crypto.randomUUID();
     assert.equal(await inTenant("t1", () => repository.get(id)), undefined);
-    assert.equal(await inTenant("t1", () => repository.add(${name}.create(id))), 1);
+    assert.equal(await inTenant("t1", () => repository.add(${build}(id))), 1);
     const loaded = await inTenant("t1", () => repository.get(id));
     assert.ok(loaded, "found in its tenant");
-    assert.deepEqual(loaded.state.snapshot(), ${name}.create(id).snapshot());
+    assert.deepEqual(loaded.state.snapshot(), ${build}(id).snapshot());
     assert.equal(loaded.version, 1);
     assert.equal(await inTenant("t1", () => repository.save(loaded.state, loaded.version)), 2);
     assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 2);
@@ -361,14 +363,14 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
     repository,
   ) => {
     const id = crypto.randomUUID();
-    await inTenant("t1", () => repository.add(${name}.create(id)));
+    await inTenant("t1", () => repository.add(${build}(id)));
     assert.equal(await inTenant("t2", () => repository.get(id)), undefined);
     await assert.rejects(
-      inTenant("t2", () => repository.save(${name}.create(id), 1)),
+      inTenant("t2", () => repository.save(${build}(id), 1)),
       refusal("CONCURRENT_UPDATE"),
     );
     await assert.rejects(
-      inTenant("t2", () => repository.add(${name}.create(id))),
+      inTenant("t2", () => repository.add(${build}(id))),
       refusal("CONCURRENT_UPDATE"),
     );
     assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 1);
@@ -379,11 +381,11 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
   ) => {
     const id = crypto.randomUUID();
     await assert.rejects(
-      withoutTenant(() => repository.add(${name}.create(id))),
+      withoutTenant(() => repository.add(${build}(id))),
       refusal("TENANT_REQUIRED"),
     );
     await assert.rejects(
-      asSystem(() => repository.add(${name}.create(id))),
+      asSystem(() => repository.add(${build}(id))),
       refusal("TENANT_REQUIRED"),
     );
     await assert.rejects(withoutTenant(() => repository.get(id)), refusal("TENANT_REQUIRED"));
@@ -391,7 +393,7 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
   },
   "refuses a stale save (CONCURRENT_UPDATE) and keeps the newer one": async (repository) => {
     const id = crypto.randomUUID();
-    await inTenant("t1", () => repository.add(${name}.create(id)));
+    await inTenant("t1", () => repository.add(${build}(id)));
     const first = await inTenant("t1", () => repository.get(id));
     const second = await inTenant("t1", () => repository.get(id));
     assert.ok(first && second);
@@ -409,8 +411,8 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
   ) => {
     const tenant = \`t-\${crypto.randomUUID()}\`;
     const ids = ["c", "a", "b"].map((letter) => \`\${letter}-\${crypto.randomUUID()}\`);
-    for (const id of ids) await inTenant(tenant, () => repository.add(${name}.create(id)));
-    await inTenant("t-other", () => repository.add(${name}.create(crypto.randomUUID())));
+    for (const id of ids) await inTenant(tenant, () => repository.add(${build}(id)));
+    await inTenant("t-other", () => repository.add(${build}(crypto.randomUUID())));
     const first = await inTenant(tenant, () => repository.list(1, 2));
     assert.deepEqual(first.items.map((item) => item.id), [...ids].sort().slice(0, 2));
     assert.equal(first.total, 3);

@@ -57,7 +57,7 @@ function describe(status: number): string {
 }
 
 /** What the controller and the function route share: schemas, codes, the message's arguments. */
-function common(parts: RouteParts, source: "request." | "") {
+function common(parts: RouteParts, source: "request." | "input.") {
   const { context, kind, shape, status, inPath, rest } = parts;
   const where = kind === "query" ? "query" : "body";
   const hasAnswer = shape.result.kind !== "void" && status !== 204;
@@ -101,29 +101,48 @@ function common(parts: RouteParts, source: "request." | "") {
  * A controller of the route in its group (`@Controller`). Its `permissions` names the message it
  * sends, whether or not that message requires one: the OpenAPI document lists the message's
  * `@Requires` permission as the operation's `x-permissions`, and nothing for a message without
- * one, so the document follows the message when its permission changes.
+ * one, so the document follows the message when its permission changes. What follows the message
+ * (imports, schemas, the message a request sends, the request, answer and codes it declares) is in
+ * kit's parts (`// kit:begin route …`), which `kit generate route --update` rewrites; the rest
+ * (its group, method, path, summary, the class and its handler) is the user's.
  */
 export function controllerFile(parts: RouteParts): string {
   const { kind, shape, group, path, status } = parts;
   const bus = kind === "command" ? "commands" : "queries";
   const Bus = kind === "command" ? "CommandBus" : "QueryBus";
   const { hasAnswer, schemas, parsed, args, codes, imports, usesZod } = common(parts, "request.");
-  const resultType = !hasAnswer
+  const answer = !hasAnswer
     ? "void"
     : shape.resultType === undefined
     ? "z.output<typeof answerSchema>"
     : shape.resultType.text;
-  const requestType = parsed.length === 0
-    ? ""
-    : `<{ ${parsed.map((p) => `${p.part}: z.output<typeof ${p.schema}>`).join("; ")} }>`;
-  const execute = `this.${bus}.execute(new ${shape.name}(request.actor${
-    args.map((arg) => `, ${arg}`).join("")
-  }))`;
-  return `import { Controller, type HttpRequest${usesZod ? ", zodSchema" : ""} } from "@kit/http";
+  const requestParts = parsed.length === 0
+    ? "Record<never, never>"
+    : `{ ${parsed.map((p) => `${p.part}: z.output<typeof ${p.schema}>`).join("; ")} }`;
+  return `// kit:begin route imports
+import { Controller, type HttpRequest${usesZod ? ", zodSchema" : ""} } from "@kit/http";
 import type { ${Bus} } from "@kit/kernel";
 ${imports.join("\n")}
+// kit:end
 import { ${group!.name} } from "${group!.module}";
-${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
+
+// kit:begin route schemas
+${
+    usesZod
+      ? `${schemas.join("\n\n")}\n\n`
+      : ""
+  }/** What the route reads of a request, as its schemas parse it. */
+type Parsed = ${requestParts};
+
+/** What it answers. */
+type Answer = ${answer};
+
+/** The message a parsed request sends. */
+function messageOf(request: HttpRequest<Parsed>): ${shape.name} {
+  return new ${shape.name}(request.actor${args.map((arg) => `, ${arg}`).join("")});
+}
+// kit:end
+
 /** ${methodOf(kind)} ${fullPath(parts)}: ${shape.name}${
     kind === "command" ? "" : ", answered as it is"
   }. */
@@ -133,16 +152,18 @@ ${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
   path: "${path}",
   permissions: [${shape.name}],
   summary: "${summaryOf(shape.name)}",
+  // kit:begin route contract
   ${parsed.map((p) => `${p.part}: zodSchema(${p.schema}),`).join("\n  ")}
   response: { status: ${status}, description: "${describe(status)}"${
     hasAnswer ? ", body: zodSchema(answerSchema)" : ""
   } },${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
+  // kit:end
 })
 export class ${shape.name}Controller {
   constructor(private readonly ${bus}: ${Bus}) {}
 
-  ${hasAnswer ? "" : "async "}handle(request: HttpRequest${requestType}): Promise<${resultType}> {
-    ${hasAnswer ? `return ${execute};` : `await ${execute};`}
+  handle(request: HttpRequest<Parsed>): Promise<Answer> {
+    return this.${bus}.execute(messageOf(request));
   }
 }
 `;
@@ -156,21 +177,25 @@ export function functionRouteName(message: string): string {
 /**
  * A function route (`defineRoute`): the same schemas, codes, status and permissions as the
  * controller, its whole path stated, its security the bearer scheme (a group's guards do not
- * apply to it).
+ * apply to it). What follows the message is in kit's parts (`// kit:begin route …`), as in a
+ * controller.
  */
 export function functionRouteFile(parts: RouteParts): string {
   const { context, kind, shape, status } = parts;
   const bus = kind === "command" ? "commands" : "queries";
-  const { hasAnswer, schemas, parsed, args, codes, imports, usesZod } = common(parts, "");
-  const execute = `context.${bus}.execute(new ${shape.name}(context.execution.actor${
+  const { hasAnswer, schemas, parsed, args, codes, imports, usesZod } = common(parts, "input.");
+  const execute = `input.context.${bus}.execute(new ${shape.name}(input.context.execution.actor${
     args.map((arg) => `, ${arg}`).join("")
   }))`;
-  const inputs = [...parsed.map((p) => p.part), "context"].join(", ");
-  return `import { defineRoute, type FunctionRoute${
-    usesZod ? ", zodSchema" : ""
-  } } from "@kit/http";
+  return `// kit:begin route imports
+import { defineRoute, type FunctionRoute${usesZod ? ", zodSchema" : ""} } from "@kit/http";
 ${imports.join("\n")}
-${usesZod ? `\n${schemas.join("\n\n")}\n` : ""}
+// kit:end
+
+// kit:begin route schemas
+${usesZod ? schemas.join("\n\n") : ""}
+// kit:end
+
 /**
  * ${methodOf(kind)} ${
     fullPath(parts)
@@ -184,6 +209,8 @@ export const ${functionRouteName(shape.name)}: FunctionRoute = defineRoute({
   operationId: "${camelOf(kebabOf(shape.name))}",
   summary: "${summaryOf(shape.name)}",
   tags: ["${context}"],
+  security: ["bearer"],
+  // kit:begin route contract
   ${
     parsed.length === 0
       ? ""
@@ -191,14 +218,16 @@ export const ${functionRouteName(shape.name)}: FunctionRoute = defineRoute({
   }
   responses: { ${status}: { description: "${describe(status)}"${
     hasAnswer ? ", body: zodSchema(answerSchema)" : ""
-  } } },
-  security: ["bearer"],${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
-}, async ({ ${inputs} }) => {
+  } } },${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
+  // kit:end
+}, async (input) => {
+  // kit:begin route call
   ${
     hasAnswer
       ? `return { status: ${status}, body: await ${execute} };`
       : `await ${execute};\n  return { status: ${status} };`
   }
+  // kit:end
 });
 `;
 }
@@ -218,10 +247,11 @@ function sample(input: Field, index: number): string {
 }
 
 /**
- * The route's spec: it calls the route over HTTP through the test application, every answer checked
- * against the OpenAPI document: the success status for a caller with the permission (any
+ * The route's spec: it calls the route over HTTP through the test application, every answer
+ * checked against the OpenAPI document: the success status for a caller with the permission (any
  * documented refusal when its path names what the in-memory application lacks), 401 without a
- * token, 403 without the permission.
+ * token, 403 without the permission. Its setup, `call` and the success status are kit's part,
+ * which `--update` rewrites; the tests are the user's.
  */
 export function specFile(parts: RouteParts): string {
   const { context, kind, shape, status, inPath, rest } = parts;
@@ -237,7 +267,8 @@ export function specFile(parts: RouteParts): string {
   const permissionsModule = `../../${context}.permissions.ts`;
   const exact = inPath.length === 0;
   const title = `${method} ${fullPath(parts)}`;
-  return `import assert from "node:assert/strict";
+  return `// kit:begin route setup
+import assert from "node:assert/strict";
 import { validatingFetch } from "@kit/http/testing";
 import { testApplication, testToken } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";
@@ -249,6 +280,7 @@ const application = testApplication([${camel}Module], {
 // Every answer is checked against the OpenAPI document: an undocumented status or body fails.
 const fetch = validatingFetch(application.http.fetch, () => application.http.openapi());
 
+/** Calls the route, with a valid request, as the caller of \`token\` (none: without a token). */
 function call(token?: string): Promise<Response> {
   return fetch(
     new Request("http://api.test${url}", {
@@ -260,7 +292,12 @@ function call(token?: string): Promise<Response> {
       },${body === undefined ? "" : `\n      body: JSON.stringify(${body}),`}
     }),
   );
-}
+}${
+    exact
+      ? `\n\n/** What the route answers a caller with the permission: its documented success. */\nconst success = ${status};`
+      : ""
+  }
+// kit:end
 
 Deno.test("${title} answers ${exact ? status : "as its document says"} to a caller of one tenant${
     shape.requiresPermission ? " with the permission" : ""
@@ -268,7 +305,7 @@ Deno.test("${title} answers ${exact ? status : "as its document says"} to a call
   const response = await call(await testToken({ sub: "someone", roles: ["granted"], tenants: ["t1"] }));
   ${
     exact
-      ? `assert.equal(response.status, ${status}, await response.clone().text());`
+      ? `assert.equal(response.status, success, await response.clone().text());`
       : `// ${url} names nothing the in-memory application holds: a documented refusal, never a 5xx.
   assert.ok(response.status < 500, await response.clone().text());`
   }
