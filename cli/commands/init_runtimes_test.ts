@@ -289,7 +289,7 @@ Deno.test({
       served.push(node);
       assert.match(
         node.output(),
-        /listening on .* \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+        /listening on .* \(data on PostgreSQL \(DATABASE_URL\), jobs Redis \(through the outbox\)\)/,
       );
       const deno = await serveCommand(dir, Deno.execPath(), ["run", "-A", "src/main.ts"], env);
       served.push(deno);
@@ -417,7 +417,7 @@ Deno.test({
         Deno.execPath(),
         ["run", "-A", "apps/worker/main.ts"],
         env,
-        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis \(through the outbox\)\)/,
       );
       served.push(jobWorker);
       await ran(forWorker, "loan-by-worker", jobWorker);
@@ -437,7 +437,7 @@ Deno.test({
         "node",
         ["dist/worker.node.mjs"],
         env,
-        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis\)/,
+        /worker started \(data on PostgreSQL \(DATABASE_URL\), jobs Redis \(through the outbox\)\)/,
       );
       served.push(nodeWorker);
       await ran(forNodeWorker, "loan-by-node-worker", nodeWorker);
