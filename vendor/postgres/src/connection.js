@@ -462,10 +462,22 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     socket.removeAllListeners()
     socket = null
 
+    // kit patch: nothing of this session is left for the next one. A statement sent after the
+    // socket's error and before its close (a failed transaction's rollback) stayed in `sent`, and
+    // the next session's ReadyForQuery took it for the statement being answered: the answers of
+    // the statement after it went to it, so that statement's Bind was never sent and its
+    // session waited on the client for good.
+    const stale = Errors.connection('CONNECTION_CLOSED', options, socket)
+    query && queryError(query, stale)
+    while (sent.length)
+      queryError(sent.shift(), stale)
+    query = results = errorResponse = null
+    result = new Result()
+    rows = 0
+
     if (initial)
       return reconnect()
 
-    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))
     closedTime = performance.now()
     hadError && options.shared.retries++
     delay = (typeof backoff === 'function' ? backoff(options.shared.retries) : backoff) * 1000
