@@ -297,3 +297,31 @@ patchTest(
     }
   },
 );
+
+patchTest(
+  "postgres.js (kit patch): query_timeout fails a statement that gets no answer in time with QUERY_TIMEOUT and destroys its connection; the next statement runs on a new one",
+  async (url, schema) => {
+    const { sql, sockets } = client(url, schema, { query_timeout: 0.3 } as postgres.Options<never>);
+    try {
+      const [slow] = await sql`select pg_sleep(0.1), 1 as one`;
+      assert.equal(slow?.one, 1, "a statement answered in time is unaffected");
+      const socket = sockets.at(-1)!;
+      // The server's answers no longer arrive, as from a frozen server (SIGSTOP).
+      socket.pause();
+      const started = performance.now();
+      const outcome = await within(
+        sql`select 2`.then(() => "answered", (error) => error.code),
+        3_000,
+      );
+      const tookMs = performance.now() - started;
+      assert.equal(outcome, "QUERY_TIMEOUT");
+      assert.ok(tookMs >= 250 && tookMs < 2_000, `failed at its deadline, after ${tookMs} ms`);
+      assert.ok(socket.destroyed, "the connection is destroyed, never reused");
+      const [row] = await sql`select 3 as three`;
+      assert.equal(row?.three, 3);
+      assert.equal(sockets.length, 2, "on a new connection");
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  },
+);

@@ -170,6 +170,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
 
     try {
       q.state = backend
+      options.query_timeout && !q.cursorFn && !q.deadline && deadline(q) // kit patch
       query
         ? sent.push(q)
         : (query = q, query.active = true)
@@ -185,6 +186,23 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
       errored(error)
       return true
     }
+  }
+
+  // kit patch: query_timeout, how long a statement may go without its answer. One that gets none
+  // in time fails with QUERY_TIMEOUT and its connection is destroyed, never reused: what the
+  // server was doing with it is unknown (frozen, or the statement half-sent).
+  function deadline(q) {
+    const { resolve, reject } = q
+    q.deadline = setTimeout(queryTimedOut, options.query_timeout * 1000, q)
+    q.resolve = x => (clearTimeout(q.deadline), resolve(x))
+    q.reject = x => (clearTimeout(q.deadline), reject(x))
+  }
+
+  function queryTimedOut(q) {
+    queryError(q, Errors.connection('QUERY_TIMEOUT', options, socket))
+    const timedOut = socket
+    // Closed at once, before anything else is sent on it; the socket destroyed after.
+    timedOut && (closed(false), timedOut.destroy())
   }
 
   function toBuffer(q) {

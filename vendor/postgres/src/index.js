@@ -476,7 +476,7 @@ function parseOptions(a, b) {
   'timeout' in o && (console.log('The timeout option is deprecated, use idle_timeout instead'), o.idle_timeout = o.timeout) // eslint-disable-line
   query.sslrootcert === 'system' && (query.ssl = 'verify-full')
 
-  const ints = ['idle_timeout', 'connect_timeout', 'acquire_timeout', 'max_lifetime', 'max_pipeline', 'backoff', 'keep_alive']
+  const ints = ['idle_timeout', 'connect_timeout', 'acquire_timeout', 'query_timeout', 'max_lifetime', 'max_pipeline', 'backoff', 'keep_alive']
   const defaults = {
     max             : globalThis.Cloudflare ? 3 : 10,
     ssl             : false,
@@ -484,6 +484,7 @@ function parseOptions(a, b) {
     idle_timeout    : null,
     connect_timeout : 30,
     acquire_timeout : null, // kit patch
+    query_timeout   : null, // kit patch
     max_lifetime    : max_lifetime,
     max_pipeline    : 100,
     backoff         : backoff,
