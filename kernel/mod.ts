@@ -27,6 +27,7 @@ export {
 export * from "./errors/error_codes.ts";
 export { type ErrorReport, ErrorReporter } from "./errors/error_reporter.ts";
 export * from "./health/readiness.ts";
+export * from "./health/shutdown_deadline.ts";
 export * from "./time/clock.ts";
 export * from "./time/test_clock.ts";
 export * from "./time/duration.ts";

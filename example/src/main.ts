@@ -12,6 +12,7 @@
  * everything works again once it is back, without a restart.
  */
 import type { HealthCheck } from "@kit/kernel";
+import { type Duration, shutdownWithin } from "@kit/kernel";
 import { postgresHealthCheck } from "@kit/kernel/postgres";
 import type { JobStore } from "@kit/jobs";
 import {
@@ -138,14 +139,14 @@ console.log(`scheduling API on ${served.url}
     operator ops-1 of ${first!.tenant} (jobs dashboard): ${tokens.operator}
   book a check-up as the patient:
     curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
-    application.jobsDashboard.close();
-    await served.shutdown();
-    await application.stop();
-    await sql.end({ timeout: 5 });
-    await dev?.stop();
-    Deno.exit(0);
-  });
-}
+// SIGINT/SIGTERM: a graceful shutdown, ended anyway after SHUTDOWN_TIMEOUT (default 25s) with
+// exit code 1 and a SHUTDOWN_DEADLINE line (a request or the database that never answers).
+const shutdown = shutdownWithin(async () => {
+  // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
+  application.jobsDashboard.close();
+  await served.shutdown();
+  await application.stop();
+  await sql.end({ timeout: 5 });
+  await dev?.stop();
+}, { deadline: (Deno.env.get("SHUTDOWN_TIMEOUT") ?? "25s") as Duration, exit: Deno.exit });
+for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);

@@ -8,6 +8,7 @@
  * reads change them): while PostgreSQL is out of reach the worker keeps running and claims again
  * once it is back.
  */
+import { type Duration, shutdownWithin } from "@kit/kernel";
 import { postgresHealthCheck } from "@kit/kernel/postgres";
 import { composePlatform } from "../../src/platform/compose-application.ts";
 import { readConfig } from "../../src/platform/config.ts";
@@ -35,11 +36,11 @@ const health = healthPort === undefined ? undefined : Deno.serve(
   (request) => endpoints(request) ?? new Response(null, { status: 404 }),
 );
 console.log("worker started");
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    await health?.shutdown();
-    await application.stop();
-    await environment.close();
-    Deno.exit(0);
-  });
-}
+// SIGINT/SIGTERM: a graceful shutdown (the database client ended within 5 s), ended anyway after
+// SHUTDOWN_TIMEOUT (default 25s) with exit code 1 and a SHUTDOWN_DEADLINE line.
+const shutdown = shutdownWithin(async () => {
+  await health?.shutdown();
+  await application.stop();
+  await environment.close();
+}, { deadline: (Deno.env.get("SHUTDOWN_TIMEOUT") ?? "25s") as Duration, exit: Deno.exit });
+for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);
