@@ -578,6 +578,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
   }
 
   function ReadyForQuery(x) {
+    options.shared.lastAnswerAt = Date.now() // kit patch: for poolState
     if (query) {
       if (errorResponse) {
         query.retried

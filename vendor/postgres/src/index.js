@@ -79,10 +79,23 @@ function Postgres(a, b) {
     listen,
     begin,
     close,
-    end
+    end,
+    poolState // kit patch
   })
 
   return sql
+
+  // kit patch: the pool at a glance (readiness, metrics): connections in use (busy, full or
+  // reserved), idle and connecting, queries waiting for one, and when the server last answered.
+  function poolState() {
+    return {
+      inUse: busy.length + full.length + reserved.length,
+      idle: open.length,
+      connecting: connecting.length,
+      waiting: queries.length,
+      lastAnswerAt: options.shared.lastAnswerAt
+    }
+  }
 
   function Sql(handler) {
     handler.debug = options.debug
@@ -529,7 +542,7 @@ function parseOptions(a, b) {
     socket          : o.socket,
     transform       : parseTransform(o.transform || { undefined: undefined }),
     parameters      : {},
-    shared          : { retries: 0, typeArrayMap: {} },
+    shared          : { retries: 0, typeArrayMap: {}, lastAnswerAt: Date.now() }, // kit patch: lastAnswerAt
     ...mergeUserTypes(o.types)
   }
 }
