@@ -13,7 +13,7 @@
  */
 import type { HealthCheck } from "@kit/kernel";
 import { type Duration, shutdownWithin } from "@kit/kernel";
-import { postgresHealthCheck } from "@kit/kernel/postgres";
+import { observePostgresPool, postgresHealthCheck } from "@kit/kernel/postgres";
 import type { JobStore } from "@kit/jobs";
 import {
   failFastRedisOptions,
@@ -98,10 +98,15 @@ await seedDevData(application);
 const health = healthEndpoints({
   readiness: {
     database: postgresHealthCheck(sql),
+    // Red while the relay makes no progress with deliveries pending (RELAY_STALLED).
+    outbox: application.events.relay.stallCheck({
+      stalledAfter: (Deno.env.get("RELAY_STALLED_AFTER") ?? "30s") as Duration,
+    }),
     ...(jobs ? { jobs: jobs.check } : {}),
   },
   onFailure: (name, error) => console.error(`readiness: ${name} is down: ${error}`),
 });
+observePostgresPool(sql); // kit.db.pool.connections
 const served = serveApplication(application, {
   hostname: config.host,
   port: config.port,

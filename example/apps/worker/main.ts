@@ -9,7 +9,7 @@
  * once it is back.
  */
 import { type Duration, shutdownWithin } from "@kit/kernel";
-import { postgresHealthCheck } from "@kit/kernel/postgres";
+import { observePostgresPool, postgresHealthCheck } from "@kit/kernel/postgres";
 import { composePlatform } from "../../src/platform/compose-application.ts";
 import { readConfig } from "../../src/platform/config.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";
@@ -26,6 +26,7 @@ const environment = await readEnvironment(config);
 const sql = environment.options.sql!;
 const application = composePlatform({ ...environment.options, startJobs: true });
 await application.start();
+observePostgresPool(sql); // kit.db.pool.connections
 const healthPort = Deno.env.get("HEALTH_PORT");
 const endpoints = healthEndpoints({
   readiness: { database: postgresHealthCheck(sql) },
