@@ -486,6 +486,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     // the statement after it went to it, so that statement's Bind was never sent and its
     // session waited on the client for good.
     const stale = Errors.connection('CONNECTION_CLOSED', options, socket)
+    stream && (stream.destroy(stale), stream = null)
     query && queryError(query, stale)
     while (sent.length)
       queryError(sent.shift(), stale)
