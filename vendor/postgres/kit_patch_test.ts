@@ -325,3 +325,28 @@ patchTest(
     }
   },
 );
+
+patchTest(
+  "postgres.js (kit patch): sql.end() after a connection was lost under a statement ends at once, not at its time-out (upstream #1130)",
+  async (url, schema) => {
+    const { sql, sockets } = client(url, schema);
+    try {
+      await sql`select 1`;
+      const socket = sockets.at(-1)!;
+      const lost = sql`select pg_sleep(0.2)`.then(() => "answered", (error) => error.code);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.emit("error", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+      socket.emit("close", true);
+      socket.destroy();
+      assert.equal(await lost, "ECONNRESET");
+      // Upstream keeps the lost statement as the one being answered: end() waits for its answer
+      // until its time-out.
+      const started = performance.now();
+      await sql.end({ timeout: 2 });
+      const tookMs = performance.now() - started;
+      assert.ok(tookMs < 1_000, `sql.end() took ${Math.round(tookMs)} ms`);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  },
+);
