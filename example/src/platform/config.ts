@@ -13,7 +13,7 @@ export interface PlatformConfig {
   /** `DATABASE_URL`: every context on PostgreSQL; unset, in memory. */
   readonly databaseUrl: string | undefined;
   /**
-   * `DATABASE_POOL_SIZE` and `DATABASE_{CONNECT,ACQUIRE,STATEMENT,QUERY}_TIMEOUT`: the client's pool
+   * `DATABASE_POOL_SIZE` and `DATABASE_{CONNECT,ACQUIRE,STATEMENT}_TIMEOUT`: the client's pool
    * and time-outs (unset: kit's, see `databaseSettingsFromEnv`).
    */
   readonly database: PostgresClientSettings;
