@@ -28,6 +28,7 @@ export * from "./errors/error_codes.ts";
 export { type ErrorReport, ErrorReporter, loggingErrorReporter } from "./errors/error_reporter.ts";
 export { type KnownFailure, knownFailure } from "./errors/known_failure.ts";
 export * from "./health/readiness.ts";
+export * from "./health/shutdown_deadline.ts";
 export * from "./time/clock.ts";
 export * from "./time/test_clock.ts";
 export * from "./time/duration.ts";

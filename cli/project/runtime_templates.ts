@@ -42,12 +42,13 @@ const variables = {
   DATABASE_CONNECT_TIMEOUT: "connectTimeout",
   DATABASE_ACQUIRE_TIMEOUT: "acquireTimeout",
   DATABASE_STATEMENT_TIMEOUT: "statementTimeout",
+  DATABASE_QUERY_TIMEOUT: "queryTimeout",
 } as const;
 
 /**
  * The database settings an operator gives in the environment: \`DATABASE_POOL_SIZE\` (a number),
- * \`DATABASE_CONNECT_TIMEOUT\`, \`DATABASE_ACQUIRE_TIMEOUT\` and \`DATABASE_STATEMENT_TIMEOUT\`
- * (durations with a unit: \`500ms\`, \`5s\`, \`1m\`; \`0\` for no statement time-out). Unset:
+ * \`DATABASE_CONNECT_TIMEOUT\`, \`DATABASE_ACQUIRE_TIMEOUT\`, \`DATABASE_STATEMENT_TIMEOUT\` and
+ * \`DATABASE_QUERY_TIMEOUT\` (durations with a unit: \`500ms\`, \`5s\`, \`1m\`; \`0\` for none). Unset:
  * kit's defaults. A value that is not one throws, naming the variable.
  */
 export function databaseSettingsFromEnv(

@@ -11,7 +11,8 @@
  * reach requests answer 503 with `Retry-After` within seconds, `/health/ready` answers 503, and
  * everything works again once it is back, without a restart.
  */
-import { postgresHealthCheck } from "@kit/kernel/postgres";
+import { type Duration, shutdownWithin } from "@kit/kernel";
+import { observePostgresPool, postgresHealthCheck } from "@kit/kernel/postgres";
 import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
 import { readConfig, tokenSecret } from "./platform/config.ts";
@@ -72,10 +73,15 @@ await seedDevData(application);
 const health = healthEndpoints({
   readiness: {
     database: postgresHealthCheck(sql),
+    // Red while the relay makes no progress with deliveries pending (RELAY_STALLED).
+    outbox: application.events.relay.stallCheck({
+      stalledAfter: (Deno.env.get("RELAY_STALLED_AFTER") ?? "30s") as Duration,
+    }),
     ...(jobs ? { jobs: jobs.check } : {}),
   },
   onFailure: readinessFailureLine(logger),
 });
+observePostgresPool(sql); // kit.db.pool.connections
 const served = serveApplication(application, {
   hostname: config.host,
   port: config.port,
@@ -122,15 +128,19 @@ if (config.logFormat === "text") {
   book a check-up as the patient:
     curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
 }
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
-    application.jobsDashboard.close();
-    await served.shutdown();
-    await application.stop();
-    await jobs?.close();
-    await sql.end({ timeout: 5 });
-    await dev?.stop();
-    Deno.exit(0);
-  });
-}
+// SIGINT/SIGTERM: a graceful shutdown, ended anyway after SHUTDOWN_TIMEOUT (default 25s) with
+// exit code 1 and a SHUTDOWN_DEADLINE line (a request or the database that never answers).
+const shutdown = shutdownWithin(async () => {
+  // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
+  application.jobsDashboard.close();
+  await served.shutdown();
+  await application.stop();
+  await jobs?.close();
+  await sql.end({ timeout: 5 });
+  await dev?.stop();
+}, {
+  deadline: (Deno.env.get("SHUTDOWN_TIMEOUT") ?? "25s") as Duration,
+  exit: Deno.exit,
+  logger,
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);

@@ -7,6 +7,8 @@ import { currentScope } from "../unit_of_work/work_scope.ts";
 import { type Lane, runLane } from "./delivery_lane.ts";
 import type { EventHandler } from "./handles_event.ts";
 import type { DeadDelivery, Outbox, OutboxDelivery } from "./outbox.ts";
+import { relayStallCheck, type RelayStallOptions } from "./relay_stall.ts";
+import type { HealthCheck } from "../health/readiness.ts";
 import {
   type EventRelaySettings,
   type ResolvedRelaySettings,
@@ -14,6 +16,7 @@ import {
 } from "./relay_settings.ts";
 
 export type { EventRelaySettings } from "./relay_settings.ts";
+export type { RelayStallOptions } from "./relay_stall.ts";
 
 /** Which dead deliveries {@linkcode EventRelay.retryDead} revives: an event's, a handler's, or both. */
 export type DeadDeliverySelection =
@@ -69,6 +72,8 @@ export class EventRelay {
   #listening: "no" | "starting" | "yes" = "no";
   #listenAgainAt = 0;
   #unlisten: (() => Promise<void>) | undefined;
+  /** When the started relay last claimed, or a lane of it ended (stall detection). */
+  #passedAt: number | undefined;
 
   /** Builds a relay over an outbox and the handlers by name; throws on a setting out of range. */
   constructor(options: {
@@ -104,6 +109,20 @@ export class EventRelay {
    */
   get listening(): boolean {
     return this.#listening === "yes";
+  }
+
+  /**
+   * A readiness check that fails while the started relay is stalled: no claim and no lane
+   * ended for `stalledAfter` (default 30 s) while deliveries are pending, logging `RELAY_STALLED`
+   * once per stall and `RELAY_RECOVERED` when it ends (component `outbox.relay`).
+   */
+  stallCheck(options: RelayStallOptions = {}): HealthCheck {
+    return relayStallCheck({
+      lastPassAt: () => this.#loop === undefined ? undefined : this.#passedAt,
+      pending: async () =>
+        (await this.#outbox.backlog()).reduce((sum, handler) => sum + handler.pending, 0),
+      clock: this.#clock,
+    }, options);
   }
 
   /**
@@ -196,7 +215,7 @@ export class EventRelay {
 
   async #run(signal: AbortSignal): Promise<void> {
     let failures = 0;
-    this.#polledAt = this.#clock.now().getTime();
+    this.#polledAt = this.#passedAt = this.#clock.now().getTime();
     while (!signal.aborted) {
       const now = this.#clock.now().getTime();
       if (now - this.#polledAt >= this.#settings.pollIntervalMs) {
@@ -210,6 +229,7 @@ export class EventRelay {
       if (candidates.length > 0 && this.#running < this.#settings.concurrency) {
         try {
           await this.#claimRound(candidates);
+          this.#passedAt = this.#clock.now().getTime();
           if (failures > 0 && this.#listening === "yes") this.#relisten();
           failures = 0;
           if (this.#listening === "no" && this.#clock.now().getTime() >= this.#listenAgainAt) {
@@ -305,6 +325,7 @@ export class EventRelay {
       this.#reporter.report(error, { origin: "event", details: { stage: "lane", handler } });
       return 0;
     }).finally(() => {
+      this.#passedAt = this.#clock.now().getTime();
       this.#running--;
       this.#runningBy.set(handler, this.#runningBy.get(handler)! - 1);
       this.#lanes.delete(lane);

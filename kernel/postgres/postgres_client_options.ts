@@ -27,6 +27,16 @@ export interface PostgresClientSettings {
    */
   readonly statementTimeout?: Duration;
   /**
+   * How long a statement sent may go without its answer before it fails with `QUERY_TIMEOUT`
+   * and its connection is destroyed, never reused (default: `statementTimeout` plus 5 s, 20 s
+   * with the defaults; none when `statementTimeout` is `0`; `0`: none). The client's own
+   * deadline, for what `statement_timeout` cannot end: a server frozen or out of reach without
+   * the connection closing, or a statement half-sent. Keep it above `statementTimeout`, so that
+   * a slow statement is cancelled by the server (57014) first. Needs kit's patched postgres.js
+   * (`vendor/postgres`).
+   */
+  readonly queryTimeout?: Duration;
+  /**
    * The server's `idle_in_transaction_session_timeout` (default: none): a session idle inside a
    * transaction longer than this is ended, and its locks released.
    */
@@ -49,11 +59,11 @@ export interface PostgresClientSettings {
 
 /**
  * The postgres.js options of {@linkcode postgresClientOptions}: upstream's, and `acquire_timeout`
- * (seconds), which only kit's patched copy (`vendor/postgres`) knows.
+ * and `query_timeout` (seconds), which only kit's patched copy (`vendor/postgres`) knows.
  */
 export type PostgresClientOptions =
   & postgres.Options<Record<string, postgres.PostgresType>>
-  & { acquire_timeout?: number };
+  & { acquire_timeout?: number; query_timeout?: number };
 
 /**
  * The postgres.js options with kit's time-outs (see {@linkcode PostgresClientSettings} for each
@@ -84,10 +94,17 @@ export function postgresClientOptions(
       settings.idleInTransactionTimeout,
     );
   }
+  const queryTimeout = settings.queryTimeout === undefined
+    ? (statementTimeout > 0 ? (statementTimeout + 5_000) / 1000 : 0)
+    : seconds(settings.queryTimeout, "queryTimeout");
+  if (queryTimeout < 0) {
+    throw new RangeError(`queryTimeout must be 0 or longer, got ${String(settings.queryTimeout)}`);
+  }
   return {
     max,
     connect_timeout: positiveSeconds(settings.connectTimeout ?? "5s", "connectTimeout"),
     acquire_timeout: positiveSeconds(settings.acquireTimeout ?? "5s", "acquireTimeout"),
+    ...(queryTimeout > 0 ? { query_timeout: queryTimeout } : {}),
     ...(settings.idleTimeout === undefined
       ? {}
       : { idle_timeout: positiveSeconds(settings.idleTimeout, "idleTimeout") }),

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { postgresClientOptions } from "../postgres.ts";
 
-Deno.test("postgresClientOptions: 10 connections, connect and acquire in 5 s, statements in 15 s, reconnection within 1 s", () => {
+Deno.test("postgresClientOptions: 10 connections, connect and acquire in 5 s, statements in 15 s, an answer within 20 s, reconnection within 1 s", () => {
   const options = postgresClientOptions();
   assert.equal(options.max, 10);
   assert.equal(options.connect_timeout, 5);
   assert.equal(options.acquire_timeout, 5);
+  assert.equal(options.query_timeout, 20, "a deadline 5 s above the statement time-out");
   assert.equal(options.idle_timeout, undefined);
   assert.deepEqual(options.connection, { statement_timeout: 15_000 });
   const backoff = options.backoff as (retries: number) => number;
@@ -26,6 +27,10 @@ Deno.test("postgresClientOptions takes durations of every form, 0 for no stateme
   assert.equal(options.max, 3);
   assert.equal(options.connect_timeout, 2);
   assert.equal(options.acquire_timeout, 0.5);
+  assert.equal(options.query_timeout, undefined, "no statement time-out: no deadline either");
+  assert.equal(postgresClientOptions({ queryTimeout: "3s" }).query_timeout, 3);
+  assert.equal(postgresClientOptions({ queryTimeout: 0 }).query_timeout, undefined);
+  assert.equal(postgresClientOptions({ statementTimeout: "1m" }).query_timeout, 65);
   assert.equal(options.idle_timeout, 30);
   assert.deepEqual(options.connection, {
     search_path: "billing",

@@ -83,6 +83,7 @@ const clientCodes: Readonly<Record<string, string>> = {
   CONNECTION_ENDED: "client closed",
   CONNECT_TIMEOUT: "connect time-out",
   ACQUIRE_TIMEOUT: "no connection free in time",
+  QUERY_TIMEOUT: "no answer in time",
 };
 
 // SQLSTATEs of a server going away, refusing connections, out of resources or too slow.
@@ -100,9 +101,9 @@ const serverStates: Readonly<Record<string, string>> = {
  * Why the database is out of reach, when the error says so, else undefined: a connection that
  * could not be made or was lost (SQLSTATE class 08, `ECONNREFUSED`, `ECONNRESET`,
  * `CONNECTION_CLOSED`, `CONNECT_TIMEOUT`, ...), no connection of the pool free within
- * `acquire_timeout` (`ACQUIRE_TIMEOUT`), the server shutting down or starting (57P01-57P03), out of
- * resources (class 53: too many connections, disk full, out of memory), or a statement or lock
- * time-out (57014, 55P03). Follows `cause` a few levels deep.
+ * `acquire_timeout` (`ACQUIRE_TIMEOUT`), no answer within `query_timeout` (`QUERY_TIMEOUT`),
+ * the server shutting down or starting (57P01-57P03), out of resources (class 53: too many
+ * connections, disk full, out of memory), or a statement or lock time-out (57014, 55P03). Follows `cause` a few levels deep.
  *
  * @example
  * ```ts

@@ -13,6 +13,7 @@ const outages: Record<string, string> = {
   CONNECTION_ENDED: "client closed",
   CONNECT_TIMEOUT: "connect time-out",
   ACQUIRE_TIMEOUT: "no connection free in time",
+  QUERY_TIMEOUT: "no answer in time",
   "08006": "connection failed",
   "08001": "connection failed",
   "57P01": "server shutting down",

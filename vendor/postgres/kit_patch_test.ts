@@ -2,7 +2,8 @@
  * What kit's patch of postgres.js 3.4.9 guarantees (see README.md beside this file), each
  * against a socket of the test's own that it closes at a chosen moment. Every test here fails
  * on the upstream 3.4.9: the first crashes the process, the second commits a statement of a
- * failed transaction, the third times out, the fourth crashes.
+ * failed transaction, the third times out, the fourth crashes, the last leaves its statements
+ * without an answer (the connection-exhaustion wedge of issue #28).
  */
 import assert from "node:assert/strict";
 import net from "node:net";
@@ -233,6 +234,117 @@ patchTest(
       assert.ok(cut, "the array types were asked for");
       const [row] = await sql`select 2 as two`;
       assert.equal(row?.two, 2);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  },
+);
+
+/** Settles with the promise's outcome, or "no answer" once `ms` have passed. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | "no answer"> {
+  let timer!: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    promise,
+    new Promise<"no answer">((resolve) => timer = setTimeout(() => resolve("no answer"), ms)),
+  ]).finally(() => clearTimeout(timer));
+}
+
+patchTest(
+  "postgres.js (kit patch): a statement sent between a connection's error and its close settles with it; the next session answers its own statements, none is left half-sent with the server waiting on the client",
+  async (url, schema) => {
+    const application = `kit-wedge-${crypto.randomUUID().slice(0, 8)}`;
+    const { sql, sockets } = client(url, schema, {
+      connection: { search_path: schema, application_name: application },
+    });
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await sql`select 1`;
+      const socket = sockets.at(-1)!;
+      const outcome = (error: { code?: string }) => error.code;
+      let reset!: () => void;
+      const resetDone = new Promise<void>((resolve) => reset = resolve);
+      const failed = sql.begin(async (tx) => {
+        const inFlight = tx`select pg_sleep(0.2)`.execute();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        // The reset arrives before the socket closes (as Deno's node:net reports an ECONNRESET
+        // of a backend terminated under load): the transaction's `rollback` is sent in between.
+        socket.emit("error", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+        reset();
+        await inFlight;
+      }).then(() => "committed", outcome);
+      await resetDone;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.emit("close", true);
+      socket.destroy();
+      assert.equal(await within(failed, 3_000), "CONNECTION_CLOSED", "the transaction fails");
+      // The next session: parameterised statements (Parse, Describe, Flush, then Bind once the
+      // parameters are described), as the idempotency-key lookup and the relay's claim send.
+      const answers = await within(
+        Promise.all(
+          [1, 2, 3, 4].map((n) => sql`select ${n}::int as n`.then(([row]) => row?.n, outcome)),
+        ),
+        3_000,
+      );
+      const waiting = await admin`
+        select state, wait_event, query from pg_stat_activity
+        where application_name = ${application} and state = 'active'
+          and wait_event = 'ClientRead'`;
+      assert.deepEqual([...waiting], [], "no session left waiting on the client");
+      assert.deepEqual(answers, [1, 2, 3, 4], "every statement of the next session answered");
+    } finally {
+      await sql.end({ timeout: 1 });
+      await admin.end({ timeout: 1 });
+    }
+  },
+);
+
+patchTest(
+  "postgres.js (kit patch): query_timeout fails a statement that gets no answer in time with QUERY_TIMEOUT and destroys its connection; the next statement runs on a new one",
+  async (url, schema) => {
+    const { sql, sockets } = client(url, schema, { query_timeout: 0.3 } as postgres.Options<never>);
+    try {
+      const [slow] = await sql`select pg_sleep(0.1), 1 as one`;
+      assert.equal(slow?.one, 1, "a statement answered in time is unaffected");
+      const socket = sockets.at(-1)!;
+      // The server's answers no longer arrive, as from a frozen server (SIGSTOP).
+      socket.pause();
+      const started = performance.now();
+      const outcome = await within(
+        sql`select 2`.then(() => "answered", (error) => error.code),
+        3_000,
+      );
+      const tookMs = performance.now() - started;
+      assert.equal(outcome, "QUERY_TIMEOUT");
+      assert.ok(tookMs >= 250 && tookMs < 2_000, `failed at its deadline, after ${tookMs} ms`);
+      assert.ok(socket.destroyed, "the connection is destroyed, never reused");
+      const [row] = await sql`select 3 as three`;
+      assert.equal(row?.three, 3);
+      assert.equal(sockets.length, 2, "on a new connection");
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  },
+);
+
+patchTest(
+  "postgres.js (kit patch): sql.end() after a connection was lost under a statement ends at once, not at its time-out (upstream #1130)",
+  async (url, schema) => {
+    const { sql, sockets } = client(url, schema);
+    try {
+      await sql`select 1`;
+      const socket = sockets.at(-1)!;
+      const lost = sql`select pg_sleep(0.2)`.then(() => "answered", (error) => error.code);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.emit("error", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+      socket.emit("close", true);
+      socket.destroy();
+      assert.equal(await lost, "ECONNRESET");
+      // Upstream keeps the lost statement as the one being answered: end() waits for its answer
+      // until its time-out.
+      const started = performance.now();
+      await sql.end({ timeout: 2 });
+      const tookMs = performance.now() - started;
+      assert.ok(tookMs < 1_000, `sql.end() took ${Math.round(tookMs)} ms`);
     } finally {
       await sql.end({ timeout: 1 });
     }

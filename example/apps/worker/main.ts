@@ -10,7 +10,8 @@
  * reads change them): while PostgreSQL is out of reach the worker keeps running and claims again
  * once it is back.
  */
-import { postgresHealthCheck } from "@kit/kernel/postgres";
+import { type Duration, shutdownWithin } from "@kit/kernel";
+import { observePostgresPool, postgresHealthCheck } from "@kit/kernel/postgres";
 import { composePlatform } from "../../src/platform/compose-application.ts";
 import { readConfig } from "../../src/platform/config.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";
@@ -45,6 +46,7 @@ const application = composePlatform({
   logger,
 });
 await application.start();
+observePostgresPool(sql); // kit.db.pool.connections
 const healthPort = Deno.env.get("HEALTH_PORT");
 const endpoints = healthEndpoints({
   readiness: {
@@ -58,12 +60,16 @@ const health = healthPort === undefined ? undefined : Deno.serve(
   (request) => endpoints(request) ?? new Response(null, { status: 404 }),
 );
 logger.log({ level: "info", component: "app", code: "WORKER_STARTED", message: "worker started" });
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    await health?.shutdown();
-    await application.stop();
-    await redisJobs?.close();
-    await environment.close();
-    Deno.exit(0);
-  });
-}
+// SIGINT/SIGTERM: a graceful shutdown (the database client ended within 5 s), ended anyway after
+// SHUTDOWN_TIMEOUT (default 25s) with exit code 1 and a SHUTDOWN_DEADLINE line.
+const shutdown = shutdownWithin(async () => {
+  await health?.shutdown();
+  await application.stop();
+  await redisJobs?.close();
+  await environment.close();
+}, {
+  deadline: (Deno.env.get("SHUTDOWN_TIMEOUT") ?? "25s") as Duration,
+  exit: Deno.exit,
+  logger,
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);

@@ -170,6 +170,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
 
     try {
       q.state = backend
+      options.query_timeout && !q.cursorFn && !q.deadline && deadline(q) // kit patch
       query
         ? sent.push(q)
         : (query = q, query.active = true)
@@ -185,6 +186,23 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
       errored(error)
       return true
     }
+  }
+
+  // kit patch: query_timeout, how long a statement may go without its answer. One that gets none
+  // in time fails with QUERY_TIMEOUT and its connection is destroyed, never reused: what the
+  // server was doing with it is unknown (frozen, or the statement half-sent).
+  function deadline(q) {
+    const { resolve, reject } = q
+    q.deadline = setTimeout(queryTimedOut, options.query_timeout * 1000, q)
+    q.resolve = x => (clearTimeout(q.deadline), resolve(x))
+    q.reject = x => (clearTimeout(q.deadline), reject(x))
+  }
+
+  function queryTimedOut(q) {
+    queryError(q, Errors.connection('QUERY_TIMEOUT', options, socket))
+    const timedOut = socket
+    // Closed at once, before anything else is sent on it; the socket destroyed after.
+    timedOut && (closed(false), timedOut.destroy())
   }
 
   function toBuffer(q) {
@@ -462,10 +480,23 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     socket.removeAllListeners()
     socket = null
 
+    // kit patch: nothing of this session is left for the next one. A statement sent after the
+    // socket's error and before its close (a failed transaction's rollback) stayed in `sent`, and
+    // the next session's ReadyForQuery took it for the statement being answered: the answers of
+    // the statement after it went to it, so that statement's Bind was never sent and its
+    // session waited on the client for good.
+    const stale = Errors.connection('CONNECTION_CLOSED', options, socket)
+    stream && (stream.destroy(stale), stream = null)
+    query && queryError(query, stale)
+    while (sent.length)
+      queryError(sent.shift(), stale)
+    query = results = errorResponse = null
+    result = new Result()
+    rows = 0
+
     if (initial)
       return reconnect()
 
-    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))
     closedTime = performance.now()
     hadError && options.shared.retries++
     delay = (typeof backoff === 'function' ? backoff(options.shared.retries) : backoff) * 1000
@@ -548,6 +579,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
   }
 
   function ReadyForQuery(x) {
+    options.shared.lastAnswerAt = Date.now() // kit patch: for poolState
     if (query) {
       if (errorResponse) {
         query.retried

@@ -79,10 +79,23 @@ function Postgres(a, b) {
     listen,
     begin,
     close,
-    end
+    end,
+    poolState // kit patch
   })
 
   return sql
+
+  // kit patch: the pool at a glance (readiness, metrics): connections in use (busy, full or
+  // reserved), idle and connecting, queries waiting for one, and when the server last answered.
+  function poolState() {
+    return {
+      inUse: busy.length + full.length + reserved.length,
+      idle: open.length,
+      connecting: connecting.length,
+      waiting: queries.length,
+      lastAnswerAt: options.shared.lastAnswerAt
+    }
+  }
 
   function Sql(handler) {
     handler.debug = options.debug
@@ -476,7 +489,7 @@ function parseOptions(a, b) {
   'timeout' in o && (console.log('The timeout option is deprecated, use idle_timeout instead'), o.idle_timeout = o.timeout) // eslint-disable-line
   query.sslrootcert === 'system' && (query.ssl = 'verify-full')
 
-  const ints = ['idle_timeout', 'connect_timeout', 'acquire_timeout', 'max_lifetime', 'max_pipeline', 'backoff', 'keep_alive']
+  const ints = ['idle_timeout', 'connect_timeout', 'acquire_timeout', 'query_timeout', 'max_lifetime', 'max_pipeline', 'backoff', 'keep_alive']
   const defaults = {
     max             : globalThis.Cloudflare ? 3 : 10,
     ssl             : false,
@@ -484,6 +497,7 @@ function parseOptions(a, b) {
     idle_timeout    : null,
     connect_timeout : 30,
     acquire_timeout : null, // kit patch
+    query_timeout   : null, // kit patch
     max_lifetime    : max_lifetime,
     max_pipeline    : 100,
     backoff         : backoff,
@@ -528,7 +542,7 @@ function parseOptions(a, b) {
     socket          : o.socket,
     transform       : parseTransform(o.transform || { undefined: undefined }),
     parameters      : {},
-    shared          : { retries: 0, typeArrayMap: {} },
+    shared          : { retries: 0, typeArrayMap: {}, lastAnswerAt: Date.now() }, // kit patch: lastAnswerAt
     ...mergeUserTypes(o.types)
   }
 }
