@@ -29,6 +29,7 @@ const packages: Record<string, string> = {
   jose: versionOf("jose"),
   "@standard-schema/spec": versionOf("@standard-schema/spec"),
   yaml: versionOf("yaml"),
+  "@opentelemetry/api": versionOf("@opentelemetry/api"),
 };
 
 await mkdir(work, { recursive: true });
