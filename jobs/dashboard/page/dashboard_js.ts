@@ -293,7 +293,7 @@ export const dashboardJs = `"use strict";
 
   function jobLinks(jobs) {
     if (jobs.length === 0) return "—";
-    return jobs.map((j, i) => [i > 0 ? ", " : "",
+    return jobs.flatMap((j, i) => [i > 0 ? ", " : "",
       el("a", { href: hashOf("/job/" + encodeURIComponent(j.id)) }, j.name)]);
   }
 
