@@ -13,3 +13,5 @@ export * from "./postgres/run_migrations.ts";
 export * from "./postgres/postgres_idempotency_store.ts";
 export * from "./postgres/postgres_client_options.ts";
 export * from "./postgres/postgres_health.ts";
+export * from "./process/postgres_process_store.ts";
+export { migrateProcesses, processMigrations } from "./process/process_migrations.ts";
