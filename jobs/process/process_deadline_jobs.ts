@@ -7,6 +7,7 @@ import {
   type ProcessDeadlines,
   processManagerDeclarations,
   processRuntimeOf,
+  ProcessStore,
   runInScope,
   type ScheduledDeadline,
   TransactionManager,
@@ -49,6 +50,11 @@ export function processDeadlineJob(process: string): BackgroundJobClass<Schedule
 export function processDeadlineRunners(root: CompositionRoot): Map<string, RunnableJob> {
   const runners = new Map<string, RunnableJob>();
   for (const declared of root.declarations(processManagerDeclarations)) {
+    if (!root.container.has(ProcessStore)) {
+      throw new Error(
+        `Process manager '${declared.metadata.name}' needs a ProcessStore (InMemoryProcessStore, PostgresProcessStore) in the application's providers`,
+      );
+    }
     const job = processDeadlineJob(declared.metadata.name);
     runners.set(job.jobName, {
       settings: jobSettingsOf(job),
