@@ -89,4 +89,3 @@ export { Rescuer } from "./worker/rescuer.ts";
 export { type BackgroundJobsApi, jobsPlugin, type JobsPluginOptions } from "./jobs_plugin.ts";
 export { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 export { Scheduled, type ScheduledOptions, type ScheduledTick } from "./declaration/scheduled.ts";
-export { JobProcessDeadlines, processDeadlineJob } from "./process/process_deadline_jobs.ts";

@@ -68,10 +68,6 @@ export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";
 export {
-  type EventConsumerDeclaration,
-  eventConsumerDeclarations,
-} from "./events/event_consumers.ts";
-export {
   onEvent,
   type ProcessEventEntry,
   ProcessManager,
@@ -81,7 +77,6 @@ export {
   type ProcessTransitions,
 } from "./process/process_manager.ts";
 export {
-  isProcessCompletion,
   type PendingDeadline,
   type ProcessCompletion,
   type ProcessContext,

@@ -1,21 +1,20 @@
 import type { JsonValue } from "../actor/actor.ts";
 import type { ExecutionContext } from "../actor/execution_context.ts";
 
-const completion: unique symbol = Symbol.for("kit.ProcessCompletion");
-
 /** What a transition answers to end its instance: `process.complete()`. */
 export interface ProcessCompletion {
   /** The brand of a completion. */
-  readonly [completion]: true;
+  readonly "kit:processCompletion": true;
 }
 
 /** The one completion value. */
-export const processCompletion: ProcessCompletion = Object.freeze({ [completion]: true as const });
+export const processCompletion: ProcessCompletion = Object.freeze({
+  "kit:processCompletion": true as const,
+});
 
 /** Tells whether a transition answered `process.complete()`. */
 export function isProcessCompletion(value: unknown): value is ProcessCompletion {
-  return typeof value === "object" && value !== null &&
-    (value as Record<symbol, unknown>)[completion] === true;
+  return value === processCompletion;
 }
 
 /** A deadline as its transition receives it. */

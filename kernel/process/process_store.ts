@@ -46,14 +46,14 @@ export interface ProcessMessage extends ProcessInstanceRef {
   readonly handledAt: Date;
 }
 
-/** The unit of work a write of a store joins. */
-interface InUnit {
+/** The unit of work a read or write of a process store joins. */
+export interface ProcessStoreUnit {
   /** The unit of work (the delivery's, or the deadline job's). */
   readonly unit: UnitOfWork;
 }
 
 /** What {@linkcode ProcessStore.instanceSave} takes. */
-export interface ProcessInstanceSaveParams extends InUnit {
+export interface ProcessInstanceSaveParams extends ProcessStoreUnit {
   /** The instance as it is to be kept, with the version it was loaded at (0: a new one). */
   readonly instance: ProcessInstance;
 }
@@ -73,7 +73,7 @@ export interface ProcessPurgeParams {
  */
 export interface ProcessStore {
   /** The instance, in the unit of work (seeing its own writes); undefined when none. */
-  instanceLoad(params: ProcessInstanceRef & InUnit): Promise<ProcessInstance | undefined>;
+  instanceLoad(params: ProcessInstanceRef & ProcessStoreUnit): Promise<ProcessInstance | undefined>;
   /**
    * Keeps the instance at `instance.version + 1` when the kept one is still at
    * `instance.version` (0: none kept); answers the new version. Otherwise a
@@ -85,7 +85,7 @@ export interface ProcessStore {
    * recorded already (a duplicate: the outbox delivered the event again, or the deadline's job
    * ran again).
    */
-  messageMark(params: Omit<ProcessMessage, "handledAt"> & InUnit & { now: Date }): Promise<boolean>;
+  messageMark(params: Omit<ProcessMessage, "handledAt"> & ProcessStoreUnit & { now: Date }): Promise<boolean>;
   /** The messages the instance handled, oldest first (its history, for operators). */
   messageList(params: ProcessInstanceRef): Promise<ProcessMessage[]>;
   /** Deletes completed instances completed before `before`, with their messages; answers how many. */
