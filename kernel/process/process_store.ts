@@ -85,7 +85,9 @@ export interface ProcessStore {
    * recorded already (a duplicate: the outbox delivered the event again, or the deadline's job
    * ran again).
    */
-  messageMark(params: Omit<ProcessMessage, "handledAt"> & ProcessStoreUnit & { now: Date }): Promise<boolean>;
+  messageMark(
+    params: Omit<ProcessMessage, "handledAt"> & ProcessStoreUnit & { now: Date },
+  ): Promise<boolean>;
   /** The messages the instance handled, oldest first (its history, for operators). */
   messageList(params: ProcessInstanceRef): Promise<ProcessMessage[]>;
   /** Deletes completed instances completed before `before`, with their messages; answers how many. */
