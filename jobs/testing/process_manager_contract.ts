@@ -384,6 +384,23 @@ export function processManagerContract(subject: ProcessStoreUnderTest): void {
     assert.equal((await w.instance("t2", "a1"))?.status, "active", "t2 confirmed, kept");
   });
 
+  test("completed instances are purged with their history; active ones stay", async (w) => {
+    await w.publish("t1", Booked, { appointmentId: "a1", startsAt });
+    await w.publish("t1", Booked, { appointmentId: "a2", startsAt });
+    await w.deliver();
+    await w.publish("t1", Cancelled, { appointmentId: "a1" });
+    await w.deliver();
+    const completedAt = (await w.instance("t1", "a1"))?.completedAt;
+    assert.ok(completedAt instanceof Date);
+    assert.equal(await w.store.instancePurgeCompleted({ before: completedAt }), 0, "not before");
+    const later = new Date(completedAt.getTime() + 1);
+    assert.equal(await w.store.instancePurgeCompleted({ before: later }), 1);
+    assert.equal(await w.instance("t1", "a1"), undefined);
+    assert.deepEqual(await w.store.messageList(ref("t1", "a1")), []);
+    assert.equal((await w.instance("t1", "a2"))?.status, "active");
+    assert.equal((await w.store.messageList(ref("t1", "a2"))).length, 1);
+  });
+
   test("a deadline whose transaction failed runs again, once", async (w) => {
     await w.publish("t1", Booked, { appointmentId: "a1", startsAt });
     await w.deliver();
