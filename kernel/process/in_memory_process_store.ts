@@ -1,21 +1,33 @@
 import { ConcurrentUpdateError } from "../errors/kernel_refusals.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
+import type { JsonValue } from "../actor/actor.ts";
 import type {
   ProcessInstance,
   ProcessInstanceRef,
   ProcessInstanceSaveParams,
   ProcessMessage,
+  ProcessMessageMarkParams,
   ProcessPurgeParams,
   ProcessStore,
 } from "./process_store.ts";
 
+/** A message as kept, with its event while it is parked. */
+interface Kept extends Omit<ProcessMessage, "parked"> {
+  parked: boolean;
+  event?: JsonValue;
+}
+
 interface Staged {
   readonly instances: Map<string, ProcessInstance>;
-  readonly messages: Map<string, ProcessMessage>;
+  readonly messages: Map<string, Kept>;
+  /** Parked messages taken in the unit, by message key. */
+  readonly taken: Set<string>;
 }
 
 const refKey = (ref: ProcessInstanceRef): string =>
   JSON.stringify([ref.process, ref.tenantId, ref.key]);
+const messageKey = (message: ProcessMessage): string =>
+  JSON.stringify([refKey(message), message.messageId]);
 
 /**
  * Process instances in process memory, for tests and single-process tools. Writes are the unit of
@@ -28,7 +40,7 @@ const refKey = (ref: ProcessInstanceRef): string =>
  */
 export class InMemoryProcessStore implements ProcessStore {
   readonly #instances = new Map<string, ProcessInstance>();
-  readonly #messages = new Map<string, ProcessMessage[]>();
+  readonly #messages = new Map<string, Kept[]>();
   /** Writes not committed yet, by unit (forgotten with a unit that rolled back). */
   readonly #staged = new WeakMap<UnitOfWork, Staged>();
 
@@ -60,22 +72,44 @@ export class InMemoryProcessStore implements ProcessStore {
   }
 
   /** Stages the message; false when kept or staged already. */
-  messageMark(
-    params: Omit<ProcessMessage, "handledAt"> & { unit: UnitOfWork; now: Date },
-  ): Promise<boolean> {
-    const { unit, now, ...message } = params;
+  messageMark(params: ProcessMessageMarkParams): Promise<boolean> {
+    const { unit, now, parked, ...message } = params;
     const key = JSON.stringify([refKey(message), message.messageId]);
     const kept = this.#messages.get(refKey(message))?.some((m) =>
       m.messageId === message.messageId
     );
     if (kept || this.#staged.get(unit)?.messages.has(key)) return Promise.resolve(false);
-    this.#stage(unit).messages.set(key, { ...message, handledAt: now });
+    this.#stage(unit).messages.set(key, {
+      process: message.process,
+      tenantId: message.tenantId,
+      key: message.key,
+      messageId: message.messageId,
+      kind: message.kind,
+      name: message.name,
+      handledAt: now,
+      parked: parked !== undefined,
+      ...(parked === undefined ? {} : { event: parked }),
+    });
     return Promise.resolve(true);
+  }
+
+  /** Takes the parked events of the instance, kept or staged, in the order they arrived. */
+  messageTakeParked(params: ProcessInstanceRef & { unit: UnitOfWork }): Promise<JsonValue[]> {
+    const staged = this.#stage(params.unit);
+    const mine = (m: Kept) => refKey(m) === refKey(params);
+    const waiting = [
+      ...(this.#messages.get(refKey(params)) ?? []),
+      ...[...staged.messages.values()].filter(mine),
+    ].filter((m) => m.parked && !staged.taken.has(messageKey(m)));
+    for (const message of waiting) staged.taken.add(messageKey(message));
+    return Promise.resolve(waiting.map((m) => m.event!));
   }
 
   /** The messages kept for the instance, oldest first. */
   messageList(params: ProcessInstanceRef): Promise<ProcessMessage[]> {
-    return Promise.resolve([...(this.#messages.get(refKey(params)) ?? [])]);
+    return Promise.resolve(
+      (this.#messages.get(refKey(params)) ?? []).map(({ event: _event, ...message }) => message),
+    );
   }
 
   /** Deletes completed instances completed before the instant, with their messages. */
@@ -91,6 +125,12 @@ export class InMemoryProcessStore implements ProcessStore {
         purged++;
       }
     }
+    for (const [key, messages] of this.#messages) {
+      if (this.#instances.has(key)) continue;
+      const left = messages.filter((m) => m.handledAt >= params.before);
+      if (left.length === 0) this.#messages.delete(key);
+      else this.#messages.set(key, left);
+    }
     return Promise.resolve(purged);
   }
 
@@ -102,7 +142,7 @@ export class InMemoryProcessStore implements ProcessStore {
   #stage(unit: UnitOfWork): Staged {
     let staged = this.#staged.get(unit);
     if (staged !== undefined) return staged;
-    staged = { instances: new Map(), messages: new Map() };
+    staged = { instances: new Map(), messages: new Map(), taken: new Set() };
     this.#staged.set(unit, staged);
     const mine = staged;
     unit.whenCommitted(() => {
@@ -113,6 +153,14 @@ export class InMemoryProcessStore implements ProcessStore {
         const list = this.#messages.get(key) ?? [];
         list.push(message);
         this.#messages.set(key, list);
+      }
+      for (const list of mine.taken.size === 0 ? [] : this.#messages.values()) {
+        for (const message of list) {
+          if (mine.taken.has(messageKey(message))) {
+            message.parked = false;
+            delete message.event;
+          }
+        }
       }
     });
     return staged;

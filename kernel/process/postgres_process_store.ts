@@ -10,6 +10,7 @@ import type {
   ProcessInstanceRef,
   ProcessInstanceSaveParams,
   ProcessMessage,
+  ProcessMessageMarkParams,
   ProcessPurgeParams,
   ProcessStore,
 } from "./process_store.ts";
@@ -106,13 +107,12 @@ export class PostgresProcessStore implements ProcessStore {
   }
 
   /** Inserts the message behind its key; false when it is there already. */
-  async messageMark(
-    params: Omit<ProcessMessage, "handledAt"> & { unit: UnitOfWork; now: Date },
-  ): Promise<boolean> {
+  async messageMark(params: ProcessMessageMarkParams): Promise<boolean> {
     const tx = this.#tx(params.unit);
     const rows = await tx.unsafe(
-      `insert into ${this.#messages} (process, tenant_id, key, message_id, kind, name, handled_at)
-      values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning 1 as inserted`,
+      `insert into ${this.#messages}
+        (process, tenant_id, key, message_id, kind, name, handled_at, parked)
+      values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) on conflict do nothing returning 1 as inserted`,
       [
         params.process,
         params.tenantId,
@@ -121,15 +121,37 @@ export class PostgresProcessStore implements ProcessStore {
         params.kind,
         params.name,
         params.now,
-      ],
+        params.parked ?? null,
+      ] as postgres.ParameterOrJSON<never>[],
     );
     return rows.length === 1;
+  }
+
+  /** Takes the parked events of the instance (no longer parked), in the order they arrived. */
+  async messageTakeParked(
+    params: ProcessInstanceRef & { unit: UnitOfWork },
+  ): Promise<JsonValue[]> {
+    const tx = this.#tx(params.unit);
+    const rows = await tx.unsafe(
+      `with taken as (
+        update ${this.#messages} m set parked = null
+        from ${this.#messages} old_m
+        where m.process = $1 and m.tenant_id = $2 and m.key = $3 and m.parked is not null
+          and old_m.process = m.process and old_m.tenant_id = m.tenant_id
+          and old_m.key = m.key and old_m.message_id = m.message_id
+        returning old_m.parked as event, m.seq
+      )
+      select event from taken order by seq`,
+      [params.process, params.tenantId, params.key],
+    );
+    return rows.map((row) => row.event as JsonValue);
   }
 
   /** The messages kept for the instance, in the order they were handled. */
   async messageList(params: ProcessInstanceRef): Promise<ProcessMessage[]> {
     const rows = await this.#sql.unsafe(
-      `select process, tenant_id, key, message_id, kind, name, handled_at from ${this.#messages}
+      `select process, tenant_id, key, message_id, kind, name, handled_at,
+        parked is not null as parked from ${this.#messages}
       where process = $1 and tenant_id = $2 and key = $3 order by seq`,
       [params.process, params.tenantId, params.key],
     );
@@ -141,10 +163,14 @@ export class PostgresProcessStore implements ProcessStore {
       kind: row.kind as "event" | "deadline",
       name: row.name as string,
       handledAt: new Date(row.handled_at as Date),
+      parked: row.parked as boolean,
     }));
   }
 
-  /** Deletes completed instances completed before the instant, and their messages. */
+  /**
+   * Deletes completed instances completed before the instant, with their messages, and the
+   * messages before it of instances that never started.
+   */
   async instancePurgeCompleted(params: ProcessPurgeParams): Promise<number> {
     const rows = await this.#sql.unsafe(
       `with purged as (
@@ -153,6 +179,10 @@ export class PostgresProcessStore implements ProcessStore {
       ), messages as (
         delete from ${this.#messages} m using purged p
         where m.process = p.process and m.tenant_id = p.tenant_id and m.key = p.key
+      ), orphans as (
+        delete from ${this.#messages} m where m.handled_at < $1 and not exists (
+          select 1 from ${this.#instances} i
+          where i.process = m.process and i.tenant_id = m.tenant_id and i.key = m.key)
       )
       select count(*)::int as purged from purged`,
       [params.before],

@@ -24,12 +24,12 @@ export interface ProcessEventEntry<P = any, M extends string = string> {
   /** The name of the method that runs the transition. */
   readonly transition: M;
   /**
-   * What a handled (not starting) event does when no instance has its key: `retry` (default)
-   * fails the delivery with `PROCESS_INSTANCE_NOT_FOUND`, so the outbox delivers it again later
-   * (the starting event may still be on its way: the relay promises no order), dead after the
-   * relay's attempts; `ignore` drops it (a debug line `PROCESS_INSTANCE_NOT_FOUND`).
+   * What a handled (not starting) event does when no instance has its key (yet): `park` (default)
+   * keeps it with the key, and the instance handles it right after its start, in the order the
+   * parked events arrived (the relay promises no order: a confirmation may arrive before the
+   * booking); `ignore` drops it (a debug line `PROCESS_INSTANCE_NOT_FOUND`).
    */
-  readonly ifMissing?: "retry" | "ignore";
+  readonly ifMissing?: "park" | "ignore";
 }
 
 /**
@@ -45,7 +45,7 @@ export function onEvent<P, const M extends string>(
   options: {
     key: (payload: P, event: IntegrationEvent<P>) => string;
     transition: M;
-    ifMissing?: "retry" | "ignore";
+    ifMissing?: "park" | "ignore";
   },
 ): ProcessEventEntry<P, M> {
   if (typeof event?.type !== "string" || typeof event.create !== "function") {
@@ -59,9 +59,9 @@ export function onEvent<P, const M extends string>(
   if (typeof options.transition !== "string" || options.transition === "") {
     throw new TypeError(`onEvent('${event.type}') needs transition: the name of a method`);
   }
-  if (options.ifMissing !== undefined && !["retry", "ignore"].includes(options.ifMissing)) {
+  if (options.ifMissing !== undefined && !["park", "ignore"].includes(options.ifMissing)) {
     throw new TypeError(
-      `onEvent('${event.type}') takes ifMissing 'retry' or 'ignore', got ${
+      `onEvent('${event.type}') takes ifMissing 'park' or 'ignore', got ${
         JSON.stringify(options.ifMissing)
       }`,
     );

@@ -8,7 +8,8 @@ import {
 /**
  * The numbered migrations of the process managers' tables: the instances (one row per process,
  * tenant and key, with its version, state and pending deadlines) and the messages each handled
- * (event ids and deadline tokens: the duplicates' guard and the instance's history).
+ * (event ids and deadline tokens: the duplicates' guard and the instance's history), with the
+ * events parked until their instance starts.
  */
 export const processMigrations: readonly Migration[] = [
   {
@@ -40,6 +41,7 @@ create table if not exists kit_process_messages (
   kind text not null check (kind in ('event', 'deadline')),
   name text not null,
   handled_at timestamptz not null,
+  parked jsonb,
   seq bigserial,
   primary key (process, tenant_id, key, message_id)
 );

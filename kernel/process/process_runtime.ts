@@ -15,12 +15,18 @@ import {
   type ProcessDeadline,
 } from "./process_context.ts";
 import type { ProcessDeadlines, ScheduledDeadline } from "./process_deadlines.ts";
-import { ProcessInstanceNotFoundError, ProcessStateInvalidError } from "./process_errors.ts";
-import type { ProcessManagerDeclaration } from "./process_manager.ts";
+import { ProcessStateInvalidError } from "./process_errors.ts";
+import type { ProcessEventEntry, ProcessManagerDeclaration } from "./process_manager.ts";
 import type { ProcessInstance, ProcessInstanceRef, ProcessStore } from "./process_store.ts";
 
 /** A transition method, as the runtime calls it. */
 type Transition = (...args: unknown[]) => Promise<unknown>;
+
+/** One transition to run: a message's method, given the state so far. */
+interface Step {
+  readonly messageId: string;
+  readonly run: (state: unknown, context: ProcessContext) => Promise<unknown>;
+}
 
 /** What a process manager's runtime needs. */
 export interface ProcessRuntimeOptions {
@@ -65,40 +71,40 @@ export class ProcessRuntime {
 
   /** Applies an event to its instance, in the unit of work under way. */
   async handleEvent(event: IntegrationEvent): Promise<void> {
-    const entry = this.#declaration.events.get(event.type);
-    if (entry === undefined) {
-      throw new TypeError(
-        `Process manager '${this.#declaration.name}' does not handle the event '${event.type}'`,
-      );
-    }
-    const key = entry.key(event.payload, event);
-    if (typeof key !== "string" || key === "") {
-      throw new TypeError(
-        `Process manager '${this.#declaration.name}' took the key ${
-          JSON.stringify(key)
-        } from the event '${event.type}' (${event.id}): a key is a non-empty string`,
-      );
-    }
+    const entry = this.#entry(event);
+    const key = this.#keyOf(entry, event);
     const { unit, execution } = this.#work();
     const ref = this.#ref(key, execution);
     await this.#lock(ref, unit);
-    const loaded = await this.#options.store.instanceLoad({ ...ref, unit });
-    if (loaded === undefined && !entry.starts) {
-      if ((entry.ifMissing ?? "retry") === "retry") {
-        throw new ProcessInstanceNotFoundError(ref.process, event.type, key);
-      }
-      return this.#skip("PROCESS_INSTANCE_NOT_FOUND", "no instance for the event", ref, event.id);
-    }
+    const store = this.#options.store;
+    const loaded = await store.instanceLoad({ ...ref, unit });
     const now = this.#options.clock.now();
-    const fresh = await this.#options.store.messageMark({
+    const mark = {
       ...ref,
       messageId: event.id,
-      kind: "event",
+      kind: "event" as const,
       name: event.type,
       unit,
       now,
-    });
-    if (!fresh) return this.#skip("PROCESS_DUPLICATE", "event handled already", ref, event.id);
+    };
+    if (loaded === undefined && !entry.starts) {
+      if (entry.ifMissing === "ignore") {
+        return this.#skip("PROCESS_INSTANCE_NOT_FOUND", "no instance for the event", ref, event.id);
+      }
+      const parked = JSON.parse(JSON.stringify(event)) as JsonValue;
+      if (!(await store.messageMark({ ...mark, parked }))) {
+        return this.#skip("PROCESS_DUPLICATE", "event handled already", ref, event.id);
+      }
+      return this.#skip(
+        "PROCESS_EVENT_PARKED",
+        "event parked until its instance starts",
+        ref,
+        event.id,
+      );
+    }
+    if (!(await store.messageMark(mark))) {
+      return this.#skip("PROCESS_DUPLICATE", "event handled already", ref, event.id);
+    }
     if (loaded?.status === "completed") {
       return this.#skip("PROCESS_COMPLETED", "event for a completed instance", ref, event.id);
     }
@@ -110,28 +116,31 @@ export class ProcessRuntime {
         event.id,
       );
     }
-    const method = this.#method(entry.transition);
-    if (loaded === undefined) {
-      const instance: ProcessInstance = {
-        ...ref,
-        status: "active",
-        state: null,
-        version: 0,
-        deadlines: {},
-        startedAt: now,
-        updatedAt: now,
-      };
-      await this.#transition(instance, unit, execution, now, (context) => method(event, context));
-      return;
+    if (loaded !== undefined) {
+      const state = await this.#parse(loaded.state, ref.key, "loaded");
+      return await this.#transition(loaded, state, execution, now, [this.#step(entry, event)]);
     }
-    const state = await this.#parse(loaded.state, ref.key, "loaded");
-    await this.#transition(
-      loaded,
-      unit,
-      execution,
-      now,
-      (context) => method(state, event, context),
-    );
+    // A new instance: its start, then the events that arrived before it, in their order.
+    const steps = [this.#step(entry, event)];
+    for (const parked of await store.messageTakeParked({ ...ref, unit })) {
+      const early = parked as unknown as IntegrationEvent;
+      const earlyEntry = this.#declaration.events.get(early.type);
+      if (earlyEntry === undefined || earlyEntry.starts) {
+        this.#skip("PROCESS_PARKED_DROPPED", "parked event no longer handled", ref, early.id);
+        continue;
+      }
+      steps.push(this.#step(earlyEntry, early));
+    }
+    const instance: ProcessInstance = {
+      ...ref,
+      status: "active",
+      state: null,
+      version: 0,
+      deadlines: {},
+      startedAt: now,
+      updatedAt: now,
+    };
+    await this.#transition(instance, undefined, execution, now, steps);
   }
 
   /** Runs a deadline's transition, unless the instance ended or the deadline is no longer pending. */
@@ -182,23 +191,91 @@ export class ProcessRuntime {
       payload: pending.payload,
     };
     const method = this.#method(methodName);
-    await this.#transition(
-      { ...loaded, deadlines: rest },
-      unit,
-      execution,
-      now,
-      (context) => method(state, message, context),
-    );
+    // The fired deadline is no longer pending, and its job is the one running: not cancelled.
+    await this.#transition({ ...loaded, deadlines: rest }, state, execution, now, [{
+      messageId: deadline.token,
+      run: (current, context) => method(current, message, context),
+    }]);
   }
 
+  /**
+   * Runs the steps in order from `state` (undefined: a start), then saves the instance once and
+   * reconciles its deadlines' jobs: those no longer pending (cancelled, replaced, ended) are
+   * cancelled, new ones enqueued, in the unit of work. A step after a completion is not run.
+   */
   async #transition(
     instance: ProcessInstance,
-    unit: UnitOfWork,
+    state: unknown,
     execution: ExecutionContext,
     now: Date,
-    run: (context: ProcessContext) => Promise<unknown>,
+    steps: readonly Step[],
   ): Promise<void> {
-    const requests = new Map<string, { at: Date; payload: JsonValue } | null>();
+    const pending: Record<string, PendingDeadline> = { ...instance.deadlines };
+    let current = state;
+    let completed = false;
+    for (const step of steps) {
+      if (completed) {
+        this.#skip("PROCESS_COMPLETED", "event for a completed instance", instance, step.messageId);
+        continue;
+      }
+      const requests = new Map<string, { at: Date; payload: JsonValue } | null>();
+      const answered = await step.run(
+        current,
+        this.#context(instance, execution, now, pending, requests),
+      );
+      if (isProcessCompletion(answered)) {
+        completed = true;
+        for (const name of Object.keys(pending)) delete pending[name];
+        continue;
+      }
+      current = await this.#parse(answered, instance.key, "answered");
+      for (const [name, request] of requests) {
+        if (request === null) delete pending[name];
+        else {
+          pending[name] = {
+            token: uuidv7(now.getTime()),
+            at: request.at.toISOString(),
+            payload: request.payload,
+          };
+        }
+      }
+    }
+    for (const [name, before] of Object.entries(instance.deadlines)) {
+      if (pending[name]?.token !== before.token && before.jobId !== undefined) {
+        await this.#options.deadlines.cancel(before.jobId);
+      }
+    }
+    for (const [name, deadline] of Object.entries(pending)) {
+      if (deadline.jobId !== undefined) continue;
+      const jobId = await this.#options.deadlines.schedule({
+        process: instance.process,
+        key: instance.key,
+        name,
+        token: deadline.token,
+        at: deadline.at,
+      });
+      pending[name] = { ...deadline, jobId };
+    }
+    const unit = this.#work().unit;
+    await this.#options.store.instanceSave({
+      unit,
+      instance: {
+        ...instance,
+        state: current === undefined ? null : JSON.parse(JSON.stringify(current)) as JsonValue,
+        updatedAt: now,
+        deadlines: pending,
+        ...(completed ? { status: "completed" as const, completedAt: now } : {}),
+      },
+    });
+  }
+
+  #context(
+    instance: ProcessInstance,
+    execution: ExecutionContext,
+    now: Date,
+    pending: Readonly<Record<string, PendingDeadline>>,
+    requests: Map<string, { at: Date; payload: JsonValue } | null>,
+  ): ProcessContext {
     const declared = this.#declaration.deadlines;
     const named = (name: string, verb: string) => {
       if (!declared.has(name)) {
@@ -207,14 +284,14 @@ export class ProcessRuntime {
         );
       }
     };
-    const context: ProcessContext = {
+    return {
       process: instance.process,
       key: instance.key,
       tenantId: instance.tenantId,
       now,
       execution,
       deadlines: Object.fromEntries(
-        Object.entries(instance.deadlines).map(([name, d]) => [name, { at: new Date(d.at) }]),
+        Object.entries(pending).map(([name, d]) => [name, { at: new Date(d.at) }]),
       ),
       requestDeadline(name, at, payload = null) {
         named(name, "request");
@@ -229,41 +306,38 @@ export class ProcessRuntime {
       },
       complete: () => processCompletion,
     };
-    const answered = await run(context);
-    const deadlines: Record<string, PendingDeadline> = { ...instance.deadlines };
-    const cancel = async (name: string) => {
-      const jobId = deadlines[name]?.jobId;
-      delete deadlines[name];
-      if (jobId !== undefined) await this.#options.deadlines.cancel(jobId);
-    };
-    let saved: ProcessInstance;
-    if (isProcessCompletion(answered)) {
-      for (const name of Object.keys(deadlines)) await cancel(name);
-      saved = { ...instance, status: "completed", updatedAt: now, completedAt: now, deadlines };
-    } else {
-      const state = await this.#parse(answered, instance.key, "answered");
-      for (const [name, request] of requests) {
-        await cancel(name);
-        if (request === null) continue;
-        const token = uuidv7(now.getTime());
-        const at = request.at.toISOString();
-        const jobId = await this.#options.deadlines.schedule({
-          process: instance.process,
-          key: instance.key,
-          name,
-          token,
-          at,
-        });
-        deadlines[name] = { token, at, jobId, payload: request.payload };
-      }
-      saved = {
-        ...instance,
-        state: JSON.parse(JSON.stringify(state)) as JsonValue,
-        updatedAt: now,
-        deadlines,
-      };
+  }
+
+  #entry(event: IntegrationEvent): ProcessEventEntry & { readonly starts: boolean } {
+    const entry = this.#declaration.events.get(event.type);
+    if (entry === undefined) {
+      throw new TypeError(
+        `Process manager '${this.#declaration.name}' does not handle the event '${event.type}'`,
+      );
     }
-    await this.#options.store.instanceSave({ instance: saved, unit });
+    return entry;
+  }
+
+  #keyOf(entry: ProcessEventEntry, event: IntegrationEvent): string {
+    const key = entry.key(event.payload, event);
+    if (typeof key !== "string" || key === "") {
+      throw new TypeError(
+        `Process manager '${this.#declaration.name}' took the key ${
+          JSON.stringify(key)
+        } from the event '${event.type}' (${event.id}): a key is a non-empty string`,
+      );
+    }
+    return key;
+  }
+
+  /** The step of an event: its transition, given the state (none for a start). */
+  #step(entry: ProcessEventEntry & { readonly starts: boolean }, event: IntegrationEvent): Step {
+    const method = this.#method(entry.transition);
+    return {
+      messageId: event.id,
+      run: (state, context) =>
+        entry.starts ? method(event, context) : method(state, event, context),
+    };
   }
 
   #work(): { unit: UnitOfWork; execution: ExecutionContext } {
@@ -305,7 +379,7 @@ export class ProcessRuntime {
     return result.value;
   }
 
-  #skip(code: string, message: string, ref: ProcessInstanceRef, messageId: string): void {
+  #skip(code: string, message: string, ref: ProcessInstanceRef, messageId: string): undefined {
     this.#options.logger.log({
       level: "debug",
       component: "process",

@@ -42,14 +42,34 @@ export interface ProcessMessage extends ProcessInstanceRef {
   readonly kind: "event" | "deadline";
   /** The event's type, or the deadline's name. */
   readonly name: string;
-  /** When it was handled. */
+  /** When it was handled (or parked). */
   readonly handledAt: Date;
+  /**
+   * True while it waits for its instance to start: an event that arrived before the event that
+   * starts its instance (the relay promises no order) is parked, and handled right after the
+   * start, in the order it arrived.
+   */
+  readonly parked: boolean;
 }
 
 /** The unit of work a read or write of a process store joins. */
 export interface ProcessStoreUnit {
   /** The unit of work (the delivery's, or the deadline job's). */
   readonly unit: UnitOfWork;
+}
+
+/** What {@linkcode ProcessStore.messageMark} takes. */
+export interface ProcessMessageMarkParams extends ProcessInstanceRef, ProcessStoreUnit {
+  /** The event's id, or the deadline's token. */
+  readonly messageId: string;
+  /** An event or a deadline. */
+  readonly kind: "event" | "deadline";
+  /** The event's type, or the deadline's name. */
+  readonly name: string;
+  /** The time of the transition. */
+  readonly now: Date;
+  /** The event (as JSON), when it is parked until its instance starts. */
+  readonly parked?: JsonValue;
 }
 
 /** What {@linkcode ProcessStore.instanceSave} takes. */
@@ -85,12 +105,18 @@ export interface ProcessStore {
    * recorded already (a duplicate: the outbox delivered the event again, or the deadline's job
    * ran again).
    */
-  messageMark(
-    params: Omit<ProcessMessage, "handledAt"> & ProcessStoreUnit & { now: Date },
-  ): Promise<boolean>;
+  messageMark(params: ProcessMessageMarkParams): Promise<boolean>;
+  /**
+   * Takes the events parked for the instance, in the order they arrived, in the unit of work:
+   * they are no longer parked (handled, with the start that takes them).
+   */
+  messageTakeParked(params: ProcessInstanceRef & ProcessStoreUnit): Promise<JsonValue[]>;
   /** The messages the instance handled, oldest first (its history, for operators). */
   messageList(params: ProcessInstanceRef): Promise<ProcessMessage[]>;
-  /** Deletes completed instances completed before `before`, with their messages; answers how many. */
+  /**
+   * Deletes completed instances completed before `before`, with their messages, and the events
+   * parked before `before` for an instance that never started; answers how many instances.
+   */
   instancePurgeCompleted(params: ProcessPurgeParams): Promise<number>;
 }
 
