@@ -442,16 +442,29 @@ export function processManagerContract(subject: ProcessStoreUnderTest): void {
     assert.equal(w.effects.done.filter((line) => line.includes("reminded")).length, 1);
   });
 
-  test("a deadline job run again after its transition committed (a killed worker) is a no-op", async (w) => {
+  test("a deadline job claimed again after its worker died (transition committed) is a no-op", async (w) => {
     await w.publish("t1", Booked, { appointmentId: "a1", startsAt });
     await w.deliver();
-    const remind = await w.pending("t1", "a1", "remind");
-    assert.equal(await w.runJobsAt(new Date(Date.parse(startsAt) - 24 * hour)), 1);
+    w.clock.set(new Date(Date.parse(startsAt) - 24 * hour));
+    const [claimed] = await w.jobs.store.jobClaim({
+      queue: "appointments",
+      limit: 1,
+      now: w.clock.now(),
+      leases: {},
+      defaultLeaseMs: 30_000,
+    });
+    assert.equal(claimed?.name, "appointments.confirmation-deadline");
+    // The worker ran the transition, which committed, and died before it recorded the success.
+    await w.runDeadline("t1", claimed!.payload as unknown as ScheduledDeadline);
     const once = await w.instance("t1", "a1");
-    // The worker died before it recorded the job's success: the job is claimed again.
-    await w.runDeadline("t1", remind);
+    assert.deepEqual((once?.state as { log: string[] }).log, ["booked", "reminded"]);
+    w.clock.advance(30_001);
+    assert.equal(await w.jobs.runDue(), 1, "claimed again once its lease ended");
+    const job = await w.jobs.find(claimed!.id);
+    assert.equal(job?.status, "succeeded");
+    assert.equal(job?.attempts, 2);
     const twice = await w.instance("t1", "a1");
-    assert.equal(twice?.version, once?.version);
+    assert.equal(twice?.version, once?.version, "no second transition");
     assert.equal(w.effects.done.filter((line) => line.includes("reminded")).length, 1);
   });
 }
