@@ -6,6 +6,7 @@ import {
   type Duration,
   JobQueue,
   type Logger,
+  ProcessDeadlines,
   toMilliseconds,
 } from "@kit/kernel";
 import { backgroundJobDeclarations, jobSettingsOf } from "./declaration/background.ts";
@@ -19,6 +20,7 @@ import type { RunnableJob } from "./worker/run_attempt.ts";
 import { Worker, type WorkerIdentity } from "./worker/worker.ts";
 import { observeLiveWorkers } from "./worker/worker_metrics.ts";
 import { type MeterProvider, metrics } from "@opentelemetry/api";
+import { JobProcessDeadlines, processDeadlineRunners } from "./process/process_deadline_jobs.ts";
 
 /** The options of {@linkcode jobsPlugin}. */
 export interface JobsPluginOptions<S extends JobStore = JobStore> {
@@ -132,6 +134,10 @@ export function jobsPlugin<S extends JobStore>(
             },
         });
       }
+      for (const [name, runner] of processDeadlineRunners(root)) {
+        if (jobs.has(name)) throw new Error(`Background job name '${name}' is declared twice`);
+        jobs.set(name, runner);
+      }
       const schedule: ScheduleEntry[] = root.declarations(scheduledJobDeclarations).map((
         declared,
       ) => ({
@@ -176,6 +182,12 @@ export function jobsPlugin<S extends JobStore>(
         ...(options.onLostJob ? { onLostJob: options.onLostJob } : {}),
       });
       root.container.register(JobQueue, { useValue: queue }, "the background-jobs plugin");
+      const deadlines = new JobProcessDeadlines(queue);
+      root.container.register(
+        ProcessDeadlines,
+        { useValue: deadlines },
+        "the background-jobs plugin",
+      );
       const scheduler = new Scheduler({
         queue,
         clock: root.clock,

@@ -5,3 +5,4 @@
  */
 export * from "./testing/job_store_contract.ts";
 export * from "./testing/upstash_rest_bridge.ts";
+export * from "./testing/process_manager_contract.ts";

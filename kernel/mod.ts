@@ -68,6 +68,27 @@ export { EventPublisher } from "./events/event_publisher.ts";
 export * from "./events/event_relay.ts";
 export * from "./events/events_plugin.ts";
 export * from "./jobs/job_queue.ts";
+export {
+  onEvent,
+  type ProcessEventEntry,
+  ProcessManager,
+  type ProcessManagerDeclaration,
+  processManagerDeclarations,
+  type ProcessManagerOptions,
+  type ProcessTransitions,
+} from "./process/process_manager.ts";
+export {
+  type PendingDeadline,
+  type ProcessCompletion,
+  type ProcessContext,
+  type ProcessDeadline,
+} from "./process/process_context.ts";
+export * from "./process/process_store.ts";
+export * from "./process/in_memory_process_store.ts";
+export * from "./process/process_deadlines.ts";
+export * from "./process/process_errors.ts";
+export { ProcessRuntime, type ProcessRuntimeOptions } from "./process/process_runtime.ts";
+export { processRuntimeOf } from "./process/process_runtimes.ts";
 export * from "./logging/logger.ts";
 export * from "./logging/summarising_logger.ts";
 export * from "./metrics/kit_meter.ts";

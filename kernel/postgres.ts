@@ -14,3 +14,5 @@ export * from "./postgres/postgres_idempotency_store.ts";
 export * from "./postgres/postgres_client_options.ts";
 export * from "./postgres/postgres_health.ts";
 export * from "./postgres/postgres_pool.ts";
+export * from "./process/postgres_process_store.ts";
+export { migrateProcesses } from "./process/process_migrations.ts";

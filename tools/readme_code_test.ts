@@ -1,5 +1,5 @@
 /**
- * The README's TypeScript blocks type-check, as `deno test --doc` checks the examples of the doc
+ * The READMEs' (and the guides') TypeScript blocks type-check, as `deno test --doc` checks the examples of the doc
  * comments. Each ```ts (or ```typescript) block is written to a file in a temporary folder inside
  * the repository, so the workspace's import map resolves `@kit/kernel`, `@kit/http`, `@kit/jobs`,
  * zod and the rest, and all are checked by one `deno check`. A failure names each block by its line
@@ -90,6 +90,15 @@ for (const pkg of ["kernel", "http", "jobs"]) {
     const readme = await readFile(join(root, pkg, "README.md"), "utf8");
     assert.ok(codeBlocks(readme).length > 0, `${pkg}/README.md has TypeScript blocks`);
     const failure = await checkBlocks(readme, `${pkg}/README.md`);
+    if (failure !== undefined) assert.fail(failure);
+  });
+}
+
+for (const guide of ["docs/guides/process-managers.md"]) {
+  Deno.test(`${guide}'s TypeScript blocks type-check`, async () => {
+    const markdown = await readFile(join(root, guide), "utf8");
+    assert.ok(codeBlocks(markdown).length > 0, `${guide} has TypeScript blocks`);
+    const failure = await checkBlocks(markdown, guide);
     if (failure !== undefined) assert.fail(failure);
   });
 }

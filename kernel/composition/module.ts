@@ -2,6 +2,12 @@
 import type { AnyClass } from "../declarations/declaration.ts";
 import { handlerDeclarations } from "../messaging/handles.ts";
 import type { Message, MessageClass } from "../messaging/message.ts";
+import {
+  type ProcessEventEntry,
+  ProcessManager,
+  type ProcessManagerOptions,
+  type ProcessTransitions,
+} from "../process/process_manager.ts";
 import type { DependencyManifest, Provider, Registration } from "./provider.ts";
 import type { Injectable } from "./token.ts";
 
@@ -50,6 +56,24 @@ export class ModuleBuilder {
   ): this {
     handlerDeclarations.record(handlerClass, { message });
     return this.declare(handlerClass, options);
+  }
+
+  /**
+   * Declares `processClass` as a process manager (the builder form of `@ProcessManager`): its
+   * methods must be the transitions the options name.
+   */
+  processManager<
+    S,
+    const Start extends ProcessEventEntry,
+    const Handle extends ProcessEventEntry = never,
+    const D extends Readonly<Record<string, string>> = Record<never, string>,
+  >(
+    processClass: abstract new (...args: any[]) => ProcessTransitions<S, Start, Handle, D>,
+    options: ProcessManagerOptions<S, Start, Handle, D>,
+    dependencies: { deps?: readonly Injectable[] } = {},
+  ): this {
+    ProcessManager(options)(processClass);
+    return this.declare(processClass, dependencies);
   }
 
   /** Provides a port of the context. */

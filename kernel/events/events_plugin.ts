@@ -2,6 +2,7 @@ import type { ApplicationPlugin, CompositionRoot } from "../composition/compose_
 import type { Clock } from "../time/clock.ts";
 import { TransactionManager } from "../unit_of_work/unit_of_work.ts";
 import { EventPublisher, OutboxEventPublisher } from "./event_publisher.ts";
+import { eventConsumerDeclarations } from "./event_consumers.ts";
 import { EventRelay, type EventRelaySettings } from "./event_relay.ts";
 import { type EventHandler, eventHandlerDeclarations } from "./handles_event.ts";
 import type { IntegrationEventDefinition } from "./integration_event.ts";
@@ -77,6 +78,18 @@ export function eventsPlugin(options: EventsPluginOptions): ApplicationPlugin<Ev
         const list = byType.get(event.type) ?? [];
         list.push(name);
         byType.set(event.type, list);
+      }
+      for (const declared of root.declarations(eventConsumerDeclarations)) {
+        const { name, events, consumer } = declared.metadata;
+        const owner = owners.get(name);
+        if (owner !== undefined) {
+          throw new Error(
+            `Event handler name '${name}' is used twice: by '${owner}' and by '${declared.target.name}'`,
+          );
+        }
+        owners.set(name, declared.target.name);
+        handlers.set(name, () => consumer(root.container));
+        for (const event of events) byType.set(event.type, [...byType.get(event.type) ?? [], name]);
       }
       const subscriptions = new Map(
         [...byType.entries()].sort(([a], [b]) => a.localeCompare(b)).map((
