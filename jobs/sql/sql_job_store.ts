@@ -68,6 +68,17 @@ import type { JobSqlDriver, SqlQuery } from "./job_sql_driver.ts";
 /** The longest a busy queue goes without a claim that also takes the jobs whose lease ended. */
 const sweepEveryMs = 1_000;
 
+/** How an {@linkcode SqlJobStore} finds its tables and wakes its workers. */
+export interface SqlJobStoreOptions {
+  /**
+   * The schema of `background_jobs` and `background_job_workers` (a plain identifier); default:
+   * the connection's search path.
+   */
+  readonly schema?: string;
+  /** `false`: idle workers poll instead of listening (default: listen where the driver can). */
+  readonly listen?: boolean;
+}
+
 /**
  * Jobs on PostgreSQL through any driver ({@linkcode JobSqlDriver}: postgres.js, Drizzle, Knex), in
  * the table `background_jobs` of the connection's search path — the context's own schema. An
@@ -82,12 +93,13 @@ export class SqlJobStore implements JobStore {
   readonly #sweptAt = new Map<string, number>();
 
   /**
-   * A store on this driver. `listen: false` leaves idle workers to the poll interval instead of
-   * LISTEN, which needs a connection of its own: for a database that serves one connection at a
-   * time (PGlite through `pglite-socket`, as `deno task dev` runs it).
+   * A store on this driver. `schema` names the schema of the tables (default: the connection's
+   * search path). `listen: false` leaves idle workers to the poll interval instead of LISTEN,
+   * which needs a connection of its own: for a database that serves one connection at a time
+   * (PGlite through `pglite-socket`, as `deno task dev` runs it).
    */
-  constructor(driver: JobSqlDriver, options: { listen?: boolean } = {}) {
-    this.#driver = driver;
+  constructor(driver: JobSqlDriver, options: SqlJobStoreOptions = {}) {
+    this.#driver = options.schema === undefined ? driver : inSchema(driver, options.schema);
     const listen = driver.listen;
     this.jobListen = listen === undefined || options.listen === false ? undefined : async (
       onJob,
@@ -387,6 +399,29 @@ export class SqlJobStore implements JobStore {
     }
     return query;
   }
+}
+
+const tables = /\bbackground_job(s|_workers)\b/g;
+
+/** The driver whose statements name the tables of `schema`. */
+function inSchema(driver: JobSqlDriver, schema: string): JobSqlDriver {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) {
+    throw new TypeError(
+      `A job store's schema is a plain identifier (letters, digits, _), got ${
+        JSON.stringify(schema)
+      }`,
+    );
+  }
+  const qualified = (query: SqlQuery): SqlQuery => (statement) =>
+    query({ ...statement, text: statement.text.replace(tables, `"${schema}".background_job$1`) });
+  return {
+    ...driver,
+    query: qualified(driver.query),
+    inUnit: (unit) => {
+      const query = driver.inUnit(unit);
+      return query === undefined ? undefined : qualified(query);
+    },
+  };
 }
 
 function keyOf(name: string, tenantId: string, idempotencyKey: string): string {
