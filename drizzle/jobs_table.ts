@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { JobsTable, JobWorkersTable, Timestamptz } from "./jobs_table_types.ts";
 
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+function timestamptz<N extends string>(name: N): Timestamptz<N> {
+  return timestamp(name, { withTimezone: true, mode: "date" });
+}
 
 /**
  * The Drizzle definition of kit's `background_jobs` table in a schema, for the project's Drizzle
@@ -18,8 +21,7 @@ const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode
  * @param schema The schema (the context's), as given to `DrizzleJobStore`.
  * @returns The table.
  */
-// deno-lint-ignore explicit-function-return-type
-export function jobsTable(schema: string) {
+export function jobsTable(schema: string): JobsTable {
   return pgSchema(schema).table("background_jobs", {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
@@ -68,8 +70,7 @@ export function jobsTable(schema: string) {
  * @param schema The schema, as given to `jobsTable`.
  * @returns The table.
  */
-// deno-lint-ignore explicit-function-return-type
-export function jobWorkersTable(schema: string) {
+export function jobWorkersTable(schema: string): JobWorkersTable {
   return pgSchema(schema).table("background_job_workers", {
     id: text("id").primaryKey(),
     host: text("host"),

@@ -14,4 +14,10 @@ export {
 } from "./drizzle_transactions.ts";
 export type { DrizzleExecutor } from "./drizzle_query.ts";
 export { jobsTable, jobWorkersTable } from "./jobs_table.ts";
+export type {
+  JobsTable,
+  JobsTableColumns,
+  JobWorkersTable,
+  JobWorkersTableColumns,
+} from "./jobs_table_types.ts";
 export { createJobTables } from "./create_job_tables.ts";
