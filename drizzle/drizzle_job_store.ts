@@ -4,6 +4,8 @@ import {
   type ListenConnection,
   listenOnConnection,
   SqlJobStore,
+  type SqlQuery,
+  type SqlRow,
 } from "@kit/jobs/sql";
 import { drizzleQuery } from "./drizzle_query.ts";
 import { type DrizzleDatabase, drizzleTransactionOf } from "./drizzle_transactions.ts";

@@ -7,15 +7,35 @@ export interface DrizzleExecutor {
   execute(query: SQL): PromiseLike<unknown>;
 }
 
+interface PostgresJsSession {
+  readonly _?: {
+    readonly session?: {
+      readonly client?: {
+        unsafe?(text: string, params: unknown[], options: { prepare: boolean }): Promise<SqlRow[]>;
+      };
+    };
+  };
+}
+
 /**
- * The query of a Drizzle database or transaction: the statement's text cut at each `$n`, its
- * values bound as Drizzle parameters (dates as ISO text: Drizzle's postgres.js driver sends
- * timestamps as it is given them).
+ * The query of a Drizzle database or transaction. On Drizzle's postgres.js driver, the statement
+ * runs prepared on the session's client (`db._.session.client`, the transaction's own in a
+ * transaction): Drizzle's `execute` sends each statement unprepared, a round trip more, and
+ * processing ran at a third of the rate. On another driver, the statement's text is cut at each
+ * `$n` and its values bound as Drizzle parameters. Dates travel as ISO text: Drizzle's postgres.js
+ * driver replaces the client's date serializer.
  *
  * @param executor The database, or a transaction of it.
  * @returns The query.
  */
 export function drizzleQuery(executor: DrizzleExecutor): SqlQuery {
+  const client = (executor as PostgresJsSession)._?.session?.client;
+  if (typeof client?.unsafe === "function") {
+    return async function query(statement) {
+      const params = statement.params.map((v) => v instanceof Date ? v.toISOString() : v);
+      return await client.unsafe!(statement.text, params, { prepare: true });
+    };
+  }
   return async function query(statement) {
     const parts = statement.text.split(/\$(\d+)/);
     const chunks = parts.map((part, i) => {
