@@ -4,8 +4,6 @@ import {
   type ListenConnection,
   listenOnConnection,
   SqlJobStore,
-  type SqlQuery,
-  type SqlRow,
 } from "@kit/jobs/sql";
 import { drizzleQuery } from "./drizzle_query.ts";
 import { type DrizzleDatabase, drizzleTransactionOf } from "./drizzle_transactions.ts";

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import type { JobsTable, JobWorkersTable, Timestamptz } from "./jobs_table_types.ts";
+import type { PgTimestampBuilderInitial } from "drizzle-orm/pg-core";
+import type { JobsTable, JobWorkersTable } from "./jobs_table_types.ts";
 
-function timestamptz<N extends string>(name: N): Timestamptz<N> {
+function timestamptz<N extends string>(name: N): PgTimestampBuilderInitial<N> {
   return timestamp(name, { withTimezone: true, mode: "date" });
 }
 

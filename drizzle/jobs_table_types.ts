@@ -7,86 +7,80 @@ import type {
   PgTimestampBuilderInitial,
 } from "drizzle-orm/pg-core";
 
-type Text<N extends string> = PgTextBuilderInitial<N, [string, ...string[]]>;
-type Integer<N extends string> = PgIntegerBuilderInitial<N>;
-type Jsonb<N extends string> = PgJsonbBuilderInitial<N>;
-/** A `timestamptz` column read as a `Date`. */
-export type Timestamptz<N extends string> = PgTimestampBuilderInitial<N>;
-
 /** The columns of `jobsTable`, as Drizzle builds them (the table of `@kit/jobs`'s migrations). */
 export type JobsTableColumns = {
   /** `id text primary key`. */
-  id: IsPrimaryKey<NotNull<Text<"id">>>;
+  id: IsPrimaryKey<NotNull<PgTextBuilderInitial<"id", [string, ...string[]]>>>;
   /** `name text not null`. */
-  name: NotNull<Text<"name">>;
+  name: NotNull<PgTextBuilderInitial<"name", [string, ...string[]]>>;
   /** `queue text not null`. */
-  queue: NotNull<Text<"queue">>;
+  queue: NotNull<PgTextBuilderInitial<"queue", [string, ...string[]]>>;
   /** `payload jsonb not null`. */
-  payload: NotNull<Jsonb<"payload">>;
+  payload: NotNull<PgJsonbBuilderInitial<"payload">>;
   /** `actor jsonb not null`. */
-  actor: NotNull<Jsonb<"actor">>;
+  actor: NotNull<PgJsonbBuilderInitial<"actor">>;
   /** `tenant_id text not null default ''`. */
-  tenantId: HasDefault<NotNull<Text<"tenant_id">>>;
+  tenantId: HasDefault<NotNull<PgTextBuilderInitial<"tenant_id", [string, ...string[]]>>>;
   /** `correlation_id text not null`. */
-  correlationId: NotNull<Text<"correlation_id">>;
+  correlationId: NotNull<PgTextBuilderInitial<"correlation_id", [string, ...string[]]>>;
   /** `traceparent text`. */
-  traceparent: Text<"traceparent">;
+  traceparent: PgTextBuilderInitial<"traceparent", [string, ...string[]]>;
   /** `subject text`. */
-  subject: Text<"subject">;
+  subject: PgTextBuilderInitial<"subject", [string, ...string[]]>;
   /** `idempotency_key text`. */
-  idempotencyKey: Text<"idempotency_key">;
+  idempotencyKey: PgTextBuilderInitial<"idempotency_key", [string, ...string[]]>;
   /** `status text not null default 'waiting'`. */
-  status: HasDefault<NotNull<Text<"status">>>;
+  status: HasDefault<NotNull<PgTextBuilderInitial<"status", [string, ...string[]]>>>;
   /** `attempts integer not null default 0`. */
-  attempts: HasDefault<NotNull<Integer<"attempts">>>;
+  attempts: HasDefault<NotNull<PgIntegerBuilderInitial<"attempts">>>;
   /** `max_attempts integer not null`. */
-  maxAttempts: NotNull<Integer<"max_attempts">>;
+  maxAttempts: NotNull<PgIntegerBuilderInitial<"max_attempts">>;
   /** `run_at timestamptz not null`. */
-  runAt: NotNull<Timestamptz<"run_at">>;
+  runAt: NotNull<PgTimestampBuilderInitial<"run_at">>;
   /** `lease_token text`. */
-  leaseToken: Text<"lease_token">;
+  leaseToken: PgTextBuilderInitial<"lease_token", [string, ...string[]]>;
   /** `lease_expires_at timestamptz`. */
-  leaseExpiresAt: Timestamptz<"lease_expires_at">;
+  leaseExpiresAt: PgTimestampBuilderInitial<"lease_expires_at">;
   /** `progress_done integer not null default 0`. */
-  progressDone: HasDefault<NotNull<Integer<"progress_done">>>;
+  progressDone: HasDefault<NotNull<PgIntegerBuilderInitial<"progress_done">>>;
   /** `progress_total integer`. */
-  progressTotal: Integer<"progress_total">;
+  progressTotal: PgIntegerBuilderInitial<"progress_total">;
   /** `checkpoint jsonb`. */
-  checkpoint: Jsonb<"checkpoint">;
+  checkpoint: PgJsonbBuilderInitial<"checkpoint">;
   /** `last_error_code text`. */
-  lastErrorCode: Text<"last_error_code">;
+  lastErrorCode: PgTextBuilderInitial<"last_error_code", [string, ...string[]]>;
   /** `last_error_message text`. */
-  lastErrorMessage: Text<"last_error_message">;
+  lastErrorMessage: PgTextBuilderInitial<"last_error_message", [string, ...string[]]>;
   /** `created_at timestamptz not null`. */
-  createdAt: NotNull<Timestamptz<"created_at">>;
+  createdAt: NotNull<PgTimestampBuilderInitial<"created_at">>;
   /** `finished_at timestamptz`. */
-  finishedAt: Timestamptz<"finished_at">;
+  finishedAt: PgTimestampBuilderInitial<"finished_at">;
   /** `last_error_at timestamptz` (migration 3). */
-  lastErrorAt: Timestamptz<"last_error_at">;
+  lastErrorAt: PgTimestampBuilderInitial<"last_error_at">;
   /** `attempt_history jsonb not null default '[]'` (migration 4). */
-  attemptHistory: HasDefault<NotNull<Jsonb<"attempt_history">>>;
+  attemptHistory: HasDefault<NotNull<PgJsonbBuilderInitial<"attempt_history">>>;
   /** `attempt_started_at timestamptz` (migration 4). */
-  attemptStartedAt: Timestamptz<"attempt_started_at">;
+  attemptStartedAt: PgTimestampBuilderInitial<"attempt_started_at">;
   /** `worker_id text` (migration 5). */
-  workerId: Text<"worker_id">;
+  workerId: PgTextBuilderInitial<"worker_id", [string, ...string[]]>;
 };
 
 /** The columns of `jobWorkersTable`, as Drizzle builds them. */
 export type JobWorkersTableColumns = {
   /** `id text primary key`. */
-  id: IsPrimaryKey<NotNull<Text<"id">>>;
+  id: IsPrimaryKey<NotNull<PgTextBuilderInitial<"id", [string, ...string[]]>>>;
   /** `host text`. */
-  host: Text<"host">;
+  host: PgTextBuilderInitial<"host", [string, ...string[]]>;
   /** `pid integer`. */
-  pid: Integer<"pid">;
+  pid: PgIntegerBuilderInitial<"pid">;
   /** `queues jsonb not null`. */
-  queues: NotNull<Jsonb<"queues">>;
+  queues: NotNull<PgJsonbBuilderInitial<"queues">>;
   /** `started_at timestamptz not null`. */
-  startedAt: NotNull<Timestamptz<"started_at">>;
+  startedAt: NotNull<PgTimestampBuilderInitial<"started_at">>;
   /** `heartbeat_at timestamptz not null`. */
-  heartbeatAt: NotNull<Timestamptz<"heartbeat_at">>;
+  heartbeatAt: NotNull<PgTimestampBuilderInitial<"heartbeat_at">>;
   /** `expires_at timestamptz not null`. */
-  expiresAt: NotNull<Timestamptz<"expires_at">>;
+  expiresAt: NotNull<PgTimestampBuilderInitial<"expires_at">>;
 };
 
 /** The Drizzle table `background_jobs` of a schema (`jobsTable`). */
