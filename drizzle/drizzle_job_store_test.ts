@@ -73,6 +73,9 @@ for (const driver of ["postgres.js", "node-postgres"] as const) {
           insertAppointment: async (id) => {
             await currentDrizzle(db).execute(dsql`insert into appointments (id) values (${id})`);
           },
+          divideByZero: async () => {
+            await currentDrizzle(db).execute(dsql`select 1 / 0`);
+          },
           count: async (table) =>
             (await sql`select count(*)::int as n from ${sql(table)}`)[0]!.n as number,
         });

@@ -1,4 +1,6 @@
 import { currentUnitOfWork, type TransactionManager, type UnitOfWork } from "@kit/kernel";
+import { DrizzleQueryError } from "drizzle-orm";
+import { translatePostgresError } from "@kit/kernel/postgres";
 import { runSqlUnitOfWork } from "@kit/jobs/sql";
 import { type DrizzleExecutor, drizzleQuery, isDrizzleExecutor } from "./drizzle_query.ts";
 
@@ -25,10 +27,30 @@ export interface DrizzleDatabase extends DrizzleExecutor {
  */
 export class DrizzleTransactions implements TransactionManager {
   readonly #db: DrizzleDatabase;
+  readonly #retryAfterSeconds: number;
 
-  /** Opens units of work on this database. */
-  constructor(db: DrizzleDatabase) {
+  /**
+   * Opens units of work on this database. `retryAfterSeconds` is the `Retry-After` of the
+   * `SERVICE_UNAVAILABLE` an outage answers (default 5).
+   */
+  constructor(db: DrizzleDatabase, options: { retryAfterSeconds?: number } = {}) {
     this.#db = db;
+    this.#retryAfterSeconds = options.retryAfterSeconds ?? 5;
+  }
+
+  /**
+   * Turns a PostgreSQL error (Drizzle's `DrizzleQueryError` or the driver's own) into a refusal,
+   * as `PostgresTransactions.translateError` does: an outage into `SERVICE_UNAVAILABLE`, a value
+   * the database cannot hold into `INVALID_INPUT`, a serialization failure or a deadlock into
+   * `CONCURRENT_UPDATE`; answers any other error unchanged.
+   */
+  translateError(error: unknown): unknown {
+    // Drizzle wraps the driver's error, which carries the SQLSTATE, in `cause`.
+    const cause = error instanceof DrizzleQueryError ? error.cause : error;
+    const translated = translatePostgresError(cause, {
+      retryAfterSeconds: this.#retryAfterSeconds,
+    });
+    return translated === cause ? error : translated;
   }
 
   /** Runs the work in a transaction; commits when it returns, rolls back when it throws. */

@@ -13,3 +13,4 @@ export * from "./postgres/run_migrations.ts";
 export * from "./postgres/postgres_idempotency_store.ts";
 export * from "./postgres/postgres_client_options.ts";
 export * from "./postgres/postgres_health.ts";
+export { type PostgresErrorOptions, translatePostgresError } from "./postgres/postgres_errors.ts";

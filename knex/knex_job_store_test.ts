@@ -49,6 +49,9 @@ ormJobsCases("KnexJobStore", (fn) =>
         insertAppointment: async (id) => {
           await currentKnex(db)("appointments").insert({ id });
         },
+        divideByZero: async () => {
+          await currentKnex(db).raw("select 1 / 0");
+        },
         count: async (table) => {
           const [row] = await db(table).count<{ n: string }[]>({ n: "*" });
           return Number(row!.n);

@@ -1,4 +1,5 @@
 import { currentUnitOfWork, type TransactionManager, type UnitOfWork } from "@kit/kernel";
+import { translatePostgresError } from "@kit/kernel/postgres";
 import { runSqlUnitOfWork } from "@kit/jobs/sql";
 import type { Knex } from "knex";
 import { knexQuery } from "./knex_query.ts";
@@ -17,10 +18,25 @@ import { knexQuery } from "./knex_query.ts";
  */
 export class KnexTransactions implements TransactionManager {
   readonly #knex: Knex;
+  readonly #retryAfterSeconds: number;
 
-  /** Opens units of work on this instance. */
-  constructor(knex: Knex) {
+  /**
+   * Opens units of work on this instance. `retryAfterSeconds` is the `Retry-After` of the
+   * `SERVICE_UNAVAILABLE` an outage answers (default 5).
+   */
+  constructor(knex: Knex, options: { retryAfterSeconds?: number } = {}) {
     this.#knex = knex;
+    this.#retryAfterSeconds = options.retryAfterSeconds ?? 5;
+  }
+
+  /**
+   * Turns a PostgreSQL error of `pg` into a refusal, as `PostgresTransactions.translateError`
+   * does: an outage into `SERVICE_UNAVAILABLE`, a value the database cannot hold into
+   * `INVALID_INPUT`, a serialization failure or a deadlock into `CONCURRENT_UPDATE`; answers any
+   * other error unchanged.
+   */
+  translateError(error: unknown): unknown {
+    return translatePostgresError(error, { retryAfterSeconds: this.#retryAfterSeconds });
   }
 
   /** Runs the work in a transaction; commits when it returns, rolls back when it throws. */

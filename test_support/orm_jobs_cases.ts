@@ -29,6 +29,8 @@ export interface OpenedOrm {
   store(options: { listen: boolean }): JobStore;
   /** Inserts an appointment through the ORM, in the unit of work under way. */
   insertAppointment(id: string): Promise<void>;
+  /** Runs `select 1 / 0` through the ORM, in the unit of work under way. */
+  divideByZero(): Promise<void>;
   /** How many appointments and jobs are kept, read outside any unit. */
   count(table: "appointments" | "background_jobs"): Promise<number>;
 }
@@ -66,6 +68,17 @@ export function ormJobsCases(
     assert.equal(await jobs.runDue(), 1);
     assert.deepEqual(ran, ["a1"]);
     assert.equal((await jobs.find(id))?.status, "succeeded");
+  });
+
+  test("the unit of work turns a PostgreSQL error into the refusal PostgresTransactions answers", async (orm) => {
+    const error = await orm.transactions.run(() => orm.divideByZero()).then(
+      () => assert.fail("select 1 / 0 succeeded"),
+      (error: unknown) => error,
+    );
+    const refusal = orm.transactions.translateError!(error) as { code?: string };
+    assert.equal(refusal.code, "INVALID_INPUT");
+    const other = new Error("not the database's");
+    assert.equal(orm.transactions.translateError!(other), other);
   });
 
   test("an idle worker starts a committed job at once (LISTEN/NOTIFY), not at the next poll", async (orm) => {
