@@ -4,22 +4,10 @@ import {
   type ListenConnection,
   listenOnConnection,
   SqlJobStore,
+  type SqlJobStoreOptions,
 } from "@kit/jobs/sql";
 import { drizzleQuery } from "./drizzle_query.ts";
 import { type DrizzleDatabase, drizzleTransactionOf } from "./drizzle_transactions.ts";
-
-/** How a {@linkcode DrizzleJobStore} finds its tables, wakes its workers and logs. */
-export interface DrizzleJobStoreOptions {
-  /**
-   * The schema of `background_jobs` and `background_job_workers` (as given to `jobsTable`);
-   * default: the connection's search path.
-   */
-  readonly schema?: string;
-  /** `false`: idle workers poll instead of listening (default: listen). */
-  readonly listen?: boolean;
-  /** Where a lost LISTEN connection is reported (default `consoleLogger()`). */
-  readonly logger?: Logger;
-}
 
 /**
  * Jobs on PostgreSQL through Drizzle (its postgres.js or node-postgres driver), in the table of
@@ -38,7 +26,7 @@ export interface DrizzleJobStoreOptions {
  */
 export class DrizzleJobStore extends SqlJobStore {
   /** A store on this database. */
-  constructor(db: DrizzleDatabase, options: DrizzleJobStoreOptions = {}) {
+  constructor(db: DrizzleDatabase, options: SqlJobStoreOptions = {}) {
     super(drizzleJobDriver(db, options.logger ?? consoleLogger()), options);
   }
 }
@@ -64,20 +52,7 @@ function drizzleJobDriver(db: DrizzleDatabase, logger: Logger): JobSqlDriver {
     ? async (channel: string, onNotify: (payload: string) => void) => {
       const connection = await (client as PgPool).connect();
       const release = () => Promise.resolve(connection.release(true));
-      return await listenOnConnection(
-        connection,
-        release,
-        channel,
-        onNotify,
-        (error) =>
-          logger.log({
-            level: "warn",
-            component: "jobs.listen",
-            code: "JOBS_LISTEN_LOST",
-            message: "The connection listening for new jobs was lost: idle workers poll",
-            error,
-          }),
-      );
+      return await listenOnConnection(connection, release, channel, onNotify, logger);
     }
     : undefined;
   return {

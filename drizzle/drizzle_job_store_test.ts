@@ -2,9 +2,8 @@ import { sql as dsql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { jobStoreContract } from "@kit/jobs/testing";
-import { ignoreWithout, type TestDatabase, withTestDatabase } from "../test_support/services.ts";
-import { ormJobsCases } from "../test_support/orm_jobs_cases.ts";
+import { type TestDatabase, withTestDatabase } from "../test_support/services.ts";
+import { sqlJobStoreCases } from "../test_support/sql_job_store_cases.ts";
 import {
   createJobTables,
   currentDrizzle,
@@ -13,11 +12,9 @@ import {
   DrizzleTransactions,
 } from "./mod.ts";
 
-type Driver = "postgres.js" | "node-postgres";
-
 /** Runs `fn` on a Drizzle database of the driver, on a fresh schema with the job tables. */
 function withDrizzle(
-  driver: Driver,
+  driver: "postgres.js" | "node-postgres",
   fn: (db: DrizzleDatabase, test: TestDatabase) => Promise<void>,
 ): Promise<void> {
   return withTestDatabase(async (test) => {
@@ -40,29 +37,7 @@ function withDrizzle(
 }
 
 for (const driver of ["postgres.js", "node-postgres"] as const) {
-  jobStoreContract({
-    name: `DrizzleJobStore (${driver})`,
-    ignore: ignoreWithout("DATABASE_URL"),
-    open: () =>
-      new Promise((resolveOpen, rejectOpen) => {
-        let finish!: () => void;
-        const finished = new Promise<void>((resolve) => (finish = resolve));
-        const done = withDrizzle(driver, async (db, { schema }) => {
-          resolveOpen({
-            store: new DrizzleJobStore(db, { schema }),
-            transactions: new DrizzleTransactions(db),
-            close: async () => {
-              finish();
-              await done;
-            },
-          });
-          await finished;
-        });
-        done.catch(rejectOpen);
-      }),
-  });
-
-  ormJobsCases(
+  sqlJobStoreCases(
     `DrizzleJobStore (${driver})`,
     (fn) =>
       withDrizzle(driver, async (db, { sql, schema }) => {

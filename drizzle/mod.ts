@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { DrizzleJobStore, type DrizzleJobStoreOptions } from "./drizzle_job_store.ts";
+export { DrizzleJobStore } from "./drizzle_job_store.ts";
 export {
   currentDrizzle,
   type DrizzleDatabase,

@@ -4,23 +4,11 @@ import {
   type ListenConnection,
   listenOnConnection,
   SqlJobStore,
+  type SqlJobStoreOptions,
 } from "@kit/jobs/sql";
 import type { Knex } from "knex";
 import { knexQuery } from "./knex_query.ts";
 import { knexTransactionOf } from "./knex_transactions.ts";
-
-/** How a {@linkcode KnexJobStore} finds its tables, wakes its workers and logs. */
-export interface KnexJobStoreOptions {
-  /**
-   * The schema of `background_jobs` and `background_job_workers` (as given to `createJobTable`);
-   * default: the connection's search path.
-   */
-  readonly schema?: string;
-  /** `false`: idle workers poll instead of listening (default: listen). */
-  readonly listen?: boolean;
-  /** Where a lost LISTEN connection is reported (default `consoleLogger()`). */
-  readonly logger?: Logger;
-}
 
 /**
  * Jobs on PostgreSQL through Knex (`pg`), in the table made by `createJobTable(knex, schema)`. An
@@ -39,7 +27,7 @@ export interface KnexJobStoreOptions {
  */
 export class KnexJobStore extends SqlJobStore {
   /** A store on this instance. */
-  constructor(knex: Knex, options: KnexJobStoreOptions = {}) {
+  constructor(knex: Knex, options: SqlJobStoreOptions = {}) {
     super(knexJobDriver(knex, options.logger ?? consoleLogger()), options);
   }
 }
@@ -62,20 +50,7 @@ function knexJobDriver(knex: Knex, logger: Logger): JobSqlDriver {
     listen: async (channel, onNotify) => {
       const connection = await client.acquireRawConnection();
       const release = () => client.destroyRawConnection(connection);
-      return await listenOnConnection(
-        connection,
-        release,
-        channel,
-        onNotify,
-        (error) =>
-          logger.log({
-            level: "warn",
-            component: "jobs.listen",
-            code: "JOBS_LISTEN_LOST",
-            message: "The connection listening for new jobs was lost: idle workers poll",
-            error,
-          }),
-      );
+      return await listenOnConnection(connection, release, channel, onNotify, logger);
     },
   };
 }

@@ -5,6 +5,6 @@
  *
  * @module
  */
-export { KnexJobStore, type KnexJobStoreOptions } from "./knex_job_store.ts";
+export { KnexJobStore } from "./knex_job_store.ts";
 export { currentKnex, knexTransactionOf, KnexTransactions } from "./knex_transactions.ts";
 export { createJobTable } from "./create_job_table.ts";

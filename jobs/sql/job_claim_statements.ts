@@ -69,6 +69,26 @@ export function appendedHistory(
 }
 
 /**
+ * What a job whose lease ended becomes: dead with `ATTEMPTS_EXHAUSTED` (its code, message and
+ * history), or waiting again (its history, the attempt `expired`).
+ */
+function endedLeaseEnds(
+  p: StatementParams,
+  now: Date,
+): { code: string; message: string; died: string; expired: string } {
+  const code = p.add(attemptsExhaustedCode);
+  const message = p.add(attemptsExhaustedMessage);
+  const died = appendedHistory(p, {
+    outcome: "dead",
+    now,
+    errorCode: attemptsExhaustedCode,
+    errorMessage: attemptsExhaustedMessage,
+  });
+  const expired = appendedHistory(p, { outcome: "expired", now });
+  return { code, message, died, expired };
+}
+
+/**
  * Claims due waiting jobs of a queue, oldest `run_at` first: the short claim a busy queue uses.
  *
  * Locks: the picked rows, `for update skip locked` (rows another claim holds are passed over,
@@ -126,15 +146,7 @@ export function claimJobsWithEndedLeases(params: ClaimStatementParams): JobState
   const set = claimSet(p, params, now);
   const queue = p.add(params.queue);
   const limit = p.add(params.limit);
-  const code = p.add(attemptsExhaustedCode);
-  const message = p.add(attemptsExhaustedMessage);
-  const died = appendedHistory(p, {
-    outcome: "dead",
-    now: params.now,
-    errorCode: attemptsExhaustedCode,
-    errorMessage: attemptsExhaustedMessage,
-  });
-  const expired = appendedHistory(p, { outcome: "expired", now: params.now });
+  const { code, message, died, expired } = endedLeaseEnds(p, params.now);
   return p.statement(
     "claimJobsWithEndedLeases",
     `
@@ -194,15 +206,7 @@ export function rescueJobs(params: { now: Date; limit: number }): JobStatement {
   const p = new StatementParams();
   const now = p.add(params.now);
   const limit = p.add(params.limit);
-  const code = p.add(attemptsExhaustedCode);
-  const message = p.add(attemptsExhaustedMessage);
-  const died = appendedHistory(p, {
-    outcome: "dead",
-    now: params.now,
-    errorCode: attemptsExhaustedCode,
-    errorMessage: attemptsExhaustedMessage,
-  });
-  const expired = appendedHistory(p, { outcome: "expired", now: params.now });
+  const { code, message, died, expired } = endedLeaseEnds(p, params.now);
   return p.statement(
     "rescueJobs",
     `

@@ -1,3 +1,5 @@
+import type { Logger } from "@kit/kernel";
+
 /** A node-postgres client (`pg.Client`) as far as LISTEN needs it. */
 export interface ListenConnection {
   /** Runs a statement. */
@@ -14,13 +16,13 @@ export interface ListenConnection {
 /**
  * Listens on a channel on a node-postgres connection of its own (for the Knex and Drizzle stores
  * on `pg`); answers the function that stops listening and lets the connection go. A connection
- * lost is reported to `onLost` once: workers then fall back to their poll interval.
+ * lost is logged once (`JOBS_LISTEN_LOST`, warn): workers then fall back to their poll interval.
  *
  * @param connection A dedicated connection, not in a pool.
  * @param release Ends the connection.
  * @param channel The channel (a plain identifier).
  * @param onNotify Called with each notification's payload.
- * @param onLost Called when the connection fails.
+ * @param logger Where a lost connection is logged.
  * @returns The function that stops listening.
  */
 export async function listenOnConnection(
@@ -28,12 +30,19 @@ export async function listenOnConnection(
   release: () => Promise<void>,
   channel: string,
   onNotify: (payload: string) => void,
-  onLost: (error: Error) => void,
+  logger: Logger,
 ): Promise<() => Promise<void>> {
   let lost = false;
   connection.on("error", (error) => {
-    if (!lost) onLost(error);
+    if (lost) return;
     lost = true;
+    logger.log({
+      level: "warn",
+      component: "jobs.listen",
+      code: "JOBS_LISTEN_LOST",
+      message: "The connection listening for new jobs was lost: idle workers poll",
+      error,
+    });
   });
   connection.on("notification", (message) => {
     if (message.channel === channel) onNotify(message.payload ?? "");

@@ -1,4 +1,4 @@
-import type { EnqueueResult, QueuedJob, QueuedJobStatus, UnitOfWork } from "@kit/kernel";
+import type { EnqueueResult, Logger, QueuedJob, QueuedJobStatus, UnitOfWork } from "@kit/kernel";
 import type {
   ClaimedJob,
   JobClaimParams,
@@ -77,6 +77,11 @@ export interface SqlJobStoreOptions {
   readonly schema?: string;
   /** `false`: idle workers poll instead of listening (default: listen where the driver can). */
   readonly listen?: boolean;
+  /**
+   * Where a driver that listens on a connection of its own (`pg`) logs losing it (default
+   * `consoleLogger()`).
+   */
+  readonly logger?: Logger;
 }
 
 /**

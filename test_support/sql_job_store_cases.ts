@@ -1,8 +1,10 @@
 /**
- * The cases every ORM job store runs beside the store contract: a command's repository write and
- * its job commit together through the ORM's unit of work (a rollback leaves neither), the
- * committed job is claimed and run by kit's worker, and an idle worker wakes on the insert's
- * notification.
+ * What every PostgreSQL job store runs, on each driver (postgres.js, Drizzle, Knex): the whole
+ * store contract, and the cases of a store that shares the use case's transaction through the
+ * driver's unit of work — a command's repository write and its job commit together (a rollback
+ * leaves neither), the committed job is claimed and run by kit's worker, an idle worker wakes on
+ * the insert's notification, many jobs go in one statement, and the unit of work translates
+ * PostgreSQL errors.
  *
  * @module
  */
@@ -19,11 +21,15 @@ import {
   type TransactionManager,
 } from "@kit/kernel";
 import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
+import { jobStoreContract } from "@kit/jobs/testing";
 import { ignoreWithout } from "./services.ts";
 
-/** One ORM opened on a fresh schema, with the table `appointments (id text primary key)`. */
+/**
+ * A driver opened on a fresh schema holding the job tables and `appointments (id text primary
+ * key)`.
+ */
 export interface OpenedOrm {
-  /** The ORM's unit of work. */
+  /** The driver's unit of work. */
   readonly transactions: TransactionManager;
   /** The ORM's job store; `listen` as given. */
   store(options: { listen: boolean }): JobStore;
@@ -36,15 +42,37 @@ export interface OpenedOrm {
 }
 
 /**
- * Declares the cases for an ORM.
+ * Declares the store contract and the cases for a driver.
  *
  * @param name The store's name, for the test titles.
  * @param withOrm Runs a case on a fresh schema, then drops it.
  */
-export function ormJobsCases(
+export function sqlJobStoreCases(
   name: string,
   withOrm: (fn: (orm: OpenedOrm) => Promise<void>) => Promise<void>,
 ): void {
+  jobStoreContract({
+    name,
+    ignore: ignoreWithout("DATABASE_URL"),
+    open: () =>
+      new Promise((resolveOpen, rejectOpen) => {
+        let finish!: () => void;
+        const finished = new Promise<void>((resolve) => (finish = resolve));
+        const done = withOrm(async (orm) => {
+          resolveOpen({
+            store: orm.store({ listen: false }),
+            transactions: orm.transactions,
+            close: async () => {
+              finish();
+              await done;
+            },
+          });
+          await finished;
+        });
+        done.catch(rejectOpen);
+      }),
+  });
+
   const test = (title: string, fn: (orm: OpenedOrm) => Promise<void>) =>
     Deno.test({
       name: `${name}: ${title}`,
@@ -68,6 +96,20 @@ export function ormJobsCases(
     assert.equal(await jobs.runDue(), 1);
     assert.deepEqual(ran, ["a1"]);
     assert.equal((await jobs.find(id))?.status, "succeeded");
+  });
+
+  test("enqueueMany writes many jobs in one statement, one per idempotency key", async (orm) => {
+    const { jobs, ran, SendReminder } = build(orm, { start: false });
+    const results = await jobs.queue.enqueueMany(SendReminder, [
+      { payload: { appointmentId: "m1" }, options: { idempotencyKey: "m1" } },
+      { payload: { appointmentId: "m2" } },
+      { payload: { appointmentId: "m1-again" }, options: { idempotencyKey: "m1" } },
+    ]);
+    assert.equal(results.length, 3);
+    assert.equal(results[2]!.duplicate, true);
+    assert.equal(results[2]!.id, results[0]!.id);
+    assert.equal(await jobs.runDue(), 2);
+    assert.deepEqual(ran.sort(), ["m1", "m2"]);
   });
 
   test("the unit of work turns a PostgreSQL error into the refusal PostgresTransactions answers", async (orm) => {
@@ -150,7 +192,8 @@ function build(orm: OpenedOrm, options: { start: boolean }) {
       }),
     },
   });
-  return { app, jobs: app.backgroundJobs as BackgroundJobsApi, ran, firstRun, PlanReminder };
+  const jobs = app.backgroundJobs as BackgroundJobsApi;
+  return { app, jobs, ran, firstRun, PlanReminder, SendReminder };
 }
 
 async function within(promise: Promise<void>, ms: number, message: string): Promise<void> {
