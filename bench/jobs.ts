@@ -24,6 +24,10 @@ import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
 import { Redis } from "ioredis";
 import type { JobStore } from "@kit/jobs";
 import { InMemoryTransactions, type TransactionManager } from "@kit/kernel";
+import { drizzle } from "drizzle-orm/postgres-js";
+import knex from "knex";
+import { createJobTables, DrizzleJobStore, DrizzleTransactions } from "@kit/drizzle";
+import { createJobTable, KnexJobStore, KnexTransactions } from "@kit/knex";
 
 const url = Deno.env.get("DATABASE_URL");
 if (!url) {
@@ -32,6 +36,8 @@ if (!url) {
 }
 
 const concurrency = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 10);
+/** The stores to measure, comma-separated (default all): postgres, drizzle, knex, redis. */
+const stores = (Deno.env.get("BENCH_JOB_STORES") ?? "postgres,drizzle,knex,redis").split(",");
 const schema = `bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
 const admin = postgres(url, { max: 1, onnotice: () => {} });
 await admin.unsafe(`create schema ${schema}`);
@@ -82,15 +88,51 @@ class EnqueueManyHandler {
 try {
   await migrateJobs(sql);
   const tables: string[] = [];
-  tables.push(
-    await measure(
-      "PostgreSQL (PostgresJobStore)",
-      new PostgresJobStore(sql),
-      new PostgresTransactions(sql),
-    ),
-  );
+  if (stores.includes("postgres")) {
+    tables.push(
+      await measure(
+        "PostgreSQL (PostgresJobStore, postgres.js)",
+        new PostgresJobStore(sql),
+        new PostgresTransactions(sql),
+      ),
+    );
+  }
+  if (stores.includes("drizzle")) {
+    // A client of its own: Drizzle replaces the client's date parsers.
+    const client = postgres(url, { max: 12, onnotice: () => {} });
+    const db = drizzle(client as never);
+    try {
+      await createJobTables(db, `${schema}_drizzle`);
+      tables.push(
+        await measure(
+          "PostgreSQL through Drizzle (DrizzleJobStore, postgres.js)",
+          new DrizzleJobStore(db, { schema: `${schema}_drizzle` }),
+          new DrizzleTransactions(db),
+        ),
+      );
+    } finally {
+      await client.end({ timeout: 5 });
+      await admin.unsafe(`drop schema if exists ${schema}_drizzle cascade`);
+    }
+  }
+  if (stores.includes("knex")) {
+    const db = knex({ client: "pg", connection: url, pool: { min: 0, max: 12 } });
+    try {
+      await createJobTable(db, `${schema}_knex`);
+      tables.push(
+        await measure(
+          "PostgreSQL through Knex (KnexJobStore, pg)",
+          new KnexJobStore(db, { schema: `${schema}_knex` }),
+          new KnexTransactions(db),
+        ),
+      );
+    } finally {
+      await db.destroy();
+      await admin.unsafe(`drop schema if exists ${schema}_knex cascade`);
+    }
+  }
   const redisUrl = Deno.env.get("REDIS_URL");
-  if (redisUrl) {
+  if (stores.includes("redis") && redisUrl) {
     const redis = new Redis(redisUrl);
     const prefix = `bench:${crypto.randomUUID()}:`;
     try {
@@ -106,7 +148,7 @@ try {
       if (keys.length > 0) await redis.del(...keys);
       redis.disconnect();
     }
-  } else {
+  } else if (stores.includes("redis")) {
     tables.push("skipped: the Redis rows need REDIS_URL");
   }
   console.log(

@@ -16,3 +16,4 @@ export * from "./postgres/postgres_health.ts";
 export * from "./postgres/postgres_pool.ts";
 export * from "./process/postgres_process_store.ts";
 export { migrateProcesses } from "./process/process_migrations.ts";
+export { type PostgresErrorOptions, translatePostgresError } from "./postgres/postgres_errors.ts";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const packages = ["kernel", "http", "jobs", "cli"];
+const packages = ["kernel", "http", "jobs", "cli", "drizzle", "knex"];
 
 const entries: string[] = [];
 for (const name of packages) {

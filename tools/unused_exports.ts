@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const packages = ["kernel", "http", "jobs"];
+const packages = ["kernel", "http", "jobs", "drizzle", "knex"];
 
 /** One exported name of one entry point, with its declarations as `deno doc --json` gives them. */
 export interface ExportedName {

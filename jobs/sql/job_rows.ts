@@ -9,7 +9,7 @@ import type { ClaimedJob, StoredJob } from "../store/job_store.ts";
 import { type JobView, toJobView } from "../store/job_reads.ts";
 import { appendAttempt, attemptHistoryOf, type JobAttempt } from "../store/job_attempts.ts";
 
-/** A row as postgres.js answers it: column name to decoded value. */
+/** A row as a driver answers it: column name to decoded value. */
 export type JobRow = Readonly<Record<string, unknown>>;
 
 /**
@@ -55,11 +55,15 @@ export class JobRowReader {
     return value === null ? undefined : this.integer(column);
   }
 
-  /** A `timestamptz` column, never null. */
+  /**
+   * A `timestamptz` column, never null: a `Date`, or PostgreSQL's ISO text of one (as Drizzle's
+   * postgres.js driver answers it, `2026-05-01 08:00:00.5+00`).
+   */
   date(column: string): Date {
     const value = this.#row[column];
-    return value instanceof Date && !Number.isNaN(value.getTime())
-      ? value
+    const date = typeof value === "string" ? dateOfText(value) : value;
+    return date instanceof Date && !Number.isNaN(date.getTime())
+      ? date
       : this.#wrong(column, "timestamptz", value);
   }
 
@@ -107,6 +111,12 @@ export class JobRowReader {
       `The row of '${this.#statement}' has a '${column}' that is not ${expected}: ${shown}`,
     );
   }
+}
+
+/** PostgreSQL's ISO output of a `timestamptz` (`2026-05-01 08:00:00.5+00`, `...+05:30`) read. */
+function dateOfText(text: string): Date {
+  const iso = text.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
+  return new Date(iso);
 }
 
 function isStringList(value: unknown): value is readonly string[] {

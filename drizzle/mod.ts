@@ -1,0 +1,23 @@
+/**
+ * kit on Drizzle (PostgreSQL): `DrizzleJobStore`, whose jobs are written in the use case's Drizzle
+ * transaction; `DrizzleTransactions`, the kernel's unit of work on Drizzle; `jobsTable` and
+ * `jobWorkersTable` for the project's Drizzle schema.
+ *
+ * @module
+ */
+export { DrizzleJobStore } from "./drizzle_job_store.ts";
+export {
+  currentDrizzle,
+  type DrizzleDatabase,
+  drizzleTransactionOf,
+  DrizzleTransactions,
+} from "./drizzle_transactions.ts";
+export type { DrizzleExecutor } from "./drizzle_query.ts";
+export { jobsTable, jobWorkersTable } from "./jobs_table.ts";
+export type {
+  JobsTable,
+  JobsTableColumns,
+  JobWorkersTable,
+  JobWorkersTableColumns,
+} from "./jobs_table_types.ts";
+export { createJobTables } from "./create_job_tables.ts";

@@ -1,0 +1,12 @@
+/**
+ * Jobs on PostgreSQL through any driver: `SqlJobStore`, whose statements are SQL text with
+ * positional parameters run by a `JobSqlDriver` (postgres.js in `@kit/jobs/postgres`, Drizzle in
+ * `@kit/drizzle`, Knex in `@kit/knex`), and what such a driver builds on. Web-standard only.
+ *
+ * @module
+ */
+export { SqlJobStore, type SqlJobStoreOptions } from "./sql/sql_job_store.ts";
+export type { JobSqlDriver, SqlQuery, SqlRow } from "./sql/job_sql_driver.ts";
+export { runSqlUnitOfWork } from "./sql/sql_unit_of_work.ts";
+export { type ListenConnection, listenOnConnection } from "./sql/listen_connection.ts";
+export { createJobTablesIn } from "./sql/job_table_migrations.ts";

@@ -1,0 +1,48 @@
+import { InMemoryTransactions, type UnitOfWork } from "@kit/kernel";
+import type { SqlQuery } from "./job_sql_driver.ts";
+
+const callbacks = new InMemoryTransactions();
+
+/**
+ * Runs `work` in a unit of work on a driver's transaction, for the transaction managers of the
+ * ORM packages (`DrizzleTransactions`, `KnexTransactions`): the unit's `transaction` is the
+ * driver's, its commit callbacks run after COMMIT and never after ROLLBACK, and `lock` takes a
+ * transaction-scoped advisory lock (so it holds across processes).
+ *
+ * @param begin Runs its argument in a new transaction of the driver; commits when it returns.
+ * @param queryOf The query of a transaction, for the advisory locks.
+ * @param work The unit's work.
+ * @returns What the work answers, once committed and the callbacks run.
+ */
+export function runSqlUnitOfWork<T, Transaction>(
+  begin: (inTransaction: (transaction: Transaction) => Promise<T>) => Promise<T>,
+  queryOf: (transaction: Transaction) => SqlQuery,
+  work: (unit: UnitOfWork) => Promise<T>,
+): Promise<T> {
+  // The in-memory manager keeps the callbacks and runs them once `begin` has committed.
+  return callbacks.run((outer) =>
+    begin((transaction) => {
+      const locked = new Set<string>();
+      const query = queryOf(transaction);
+      return work({
+        id: outer.id,
+        transaction,
+        whenCommitted: (callback) => outer.whenCommitted(callback),
+        lock: async (key) => {
+          if (typeof key !== "string" || key.length === 0) {
+            throw new TypeError(
+              `A lock is named by a non-empty string, got ${JSON.stringify(key)}`,
+            );
+          }
+          if (locked.has(key)) return;
+          await query({
+            name: "lockUnit",
+            text: "select pg_advisory_xact_lock(hashtextextended($1, 0))",
+            params: [key],
+          });
+          locked.add(key);
+        },
+      });
+    })
+  );
+}
