@@ -218,7 +218,9 @@ Deno.test({
           assert.deepEqual(slowFrozen, [], `every answer within ${answerWithinMs} ms of a freeze`);
           stopped = true;
           const tookFrozen = await stopWithin(() => app.stop(), shutdownWithinMs, app.output);
+          // A shutdown the deadline or a failure ended, said in one line: never an uncaught error.
           assert.match(app.output(), /SHUTDOWN_DEADLINE|SHUTDOWN_FAILED/);
+          assert.doesNotMatch(app.output(), /Uncaught/);
           console.log(
             `  frozen ${Math.round((performance.now() - frozenAt) / 1000)} s: ${
               during.filter((a) => a.status === 503).length
