@@ -8,7 +8,7 @@ import type { Database } from "../database/database.ts";
 export interface OpenedJobStore {
   readonly store: JobStore;
   readonly name: string;
-  /** Rejects while the store cannot keep what is enqueued (Redis unreachable, not durable). */
+  /** Rejects while the store cannot keep what is enqueued (its server unreachable, not durable). */
   readonly check?: () => Promise<void>;
   close(): Promise<void>;
 }
