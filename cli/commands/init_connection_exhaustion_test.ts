@@ -150,6 +150,15 @@ Deno.test({
           assert.equal(await readiness(app.url), 200, "ready once started");
           const live = await fetch(`${app.url}/health/live`);
           assert.deepEqual(await live.json(), { status: "ok" });
+          // Its worker is registered with the host and process id its entry point gave.
+          let workers: Record<string, unknown>[] = [];
+          for (let tries = 0; workers.length === 0 && tries < 50; tries++) {
+            workers = [...await admin`select host, pid from background_job_workers`];
+            if (workers.length === 0) await pause(100);
+          }
+          assert.equal(workers.length, 1, "one live worker");
+          assert.equal(workers[0]!.host, Deno.hostname());
+          assert.ok(Number(workers[0]!.pid) > 0, "its process id");
 
           // Exhaustion under load.
           const seen: Seen[] = [];
@@ -224,7 +233,9 @@ Deno.test({
           console.log(
             `  frozen ${Math.round((performance.now() - frozenAt) / 1000)} s: ${
               during.filter((a) => a.status === 503).length
-            } answered 503; SIGTERM ended it in ${Math.round(tookFrozen)} ms`,
+            } answered 503; SIGTERM ended it in ${Math.round(tookFrozen)} ms: ${
+              app.output().match(/SHUTDOWN_\w+[^\n]*/)?.[0].slice(0, 160)
+            }`,
           );
           await within(frozenLoad, 5_000);
         } finally {
