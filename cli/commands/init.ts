@@ -20,6 +20,7 @@ import {
   slicesFile,
 } from "../project/templates.ts";
 import { composeApplicationFile } from "../project/compose_template.ts";
+import { healthFile, platformLoggerFile } from "../project/health_templates.ts";
 import { configFile, platformFetchFile } from "../project/config_template.ts";
 import { generateDocsFile, integrationDocsFile, isEventFile } from "../project/docs_templates.ts";
 import {
@@ -168,12 +169,14 @@ export function projectFiles(
     { path: "src/platform/docs/generate-docs.ts", contents: generateDocsFile() },
     { path: "src/platform/docs/integration-docs.ts", contents: integrationDocsFile() },
     { path: "src/platform/docs/is-event.ts", contents: isEventFile() },
+    { path: "src/platform/http/health.ts", contents: healthFile() },
     { path: "src/platform/http/platform-fetch.ts", contents: platformFetchFile() },
     { path: "src/platform/http/serve.ts", contents: serveFile() },
     { path: "src/platform/jobs/job-store.ts", contents: jobStoreFile(config.queue) },
     ...(config.queue === "redis"
       ? [{ path: "src/platform/jobs/redis-job-store.ts", contents: redisJobStoreFile() }]
       : []),
+    { path: "src/platform/logging/platform-logger.ts", contents: platformLoggerFile() },
     { path: "src/platform/platform-environment.ts", contents: environmentFile() },
     { path: "src/platform/platform-test.module.ts", contents: platformTestFile() },
     { path: "src/shared-kernel/.gitkeep", contents: "" },

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { checkPascal, formatConfig, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import { nodeWorkerMainFile, workerMainFile } from "../project/worker_templates.ts";
 import { checkContext } from "./generate_simple.ts";
 
 /**
@@ -82,7 +83,7 @@ TODO(domain): what becomes easier, and what harder.
 export function planWorker(root: string, config: KitConfig): FileWrite[] {
   if (existsSync(join(root, "apps/worker"))) throw new CliError("apps/worker exists already");
   const node: FileWrite[] = existsSync(join(root, "src/main.node.ts"))
-    ? [{ path: "apps/worker/main.node.ts", create: true, contents: nodeWorkerFile() }]
+    ? [{ path: "apps/worker/main.node.ts", create: true, contents: nodeWorkerMainFile() }]
     : [];
   return [
     { path: "kit.config.json", contents: formatConfig({ ...config, worker: "separate" }) },
@@ -90,60 +91,7 @@ export function planWorker(root: string, config: KitConfig): FileWrite[] {
     {
       path: "apps/worker/main.ts",
       create: true,
-      contents: `/**
- * The worker alone: runs the background jobs and scheduled jobs of every context, no HTTP, on the
- * environment the application reads (\`DATABASE_URL\`, the job store of the queue). The API
- * (\`src/main.ts\`) only enqueues, since \`kit.config.json\` says \`"worker": "separate"\`. Deploy
- * it before the code that enqueues a new job name.
- */
-import { composePlatform } from "../../src/platform/compose-application.ts";
-import { readConfig } from "../../src/platform/config.ts";
-import { readEnvironment } from "../../src/platform/platform-environment.ts";
-
-const environment = await readEnvironment(readConfig(Deno.env.toObject()));
-const application = composePlatform({ ...environment.options, startJobs: true });
-await application.start();
-console.log(\`worker started (\${environment.description})\`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    await application.stop();
-    await environment.close();
-    Deno.exit(0);
-  });
-}
-`,
+      contents: workerMainFile(),
     },
   ];
-}
-
-/** \`apps/worker/main.node.ts\`: the worker alone, on Node. */
-function nodeWorkerFile(): string {
-  return `/**
- * The worker alone on Node 20 or later, as \`apps/worker/main.ts\` is on Deno: runs the background
- * jobs and scheduled jobs of every context, no HTTP, on the environment the application reads
- * (\`process.env\`: \`DATABASE_URL\`, the job store of the queue). Bundle it to one file, which
- * needs no \`node_modules\`:
- *
- * \`\`\`sh
- * deno bundle --platform node -o dist/worker.node.mjs apps/worker/main.node.ts
- * DATABASE_URL=postgres://... node dist/worker.node.mjs
- * \`\`\`
- */
-import process from "node:process";
-import { composePlatform } from "../../src/platform/compose-application.ts";
-import { readConfig } from "../../src/platform/config.ts";
-import { readEnvironment } from "../../src/platform/platform-environment.ts";
-
-const environment = await readEnvironment(readConfig(process.env));
-const application = composePlatform({ ...environment.options, startJobs: true });
-await application.start();
-console.log(\`worker started (\${environment.description})\`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    await application.stop();
-    await environment.close();
-    process.exit(0);
-  });
-}
-`;
 }

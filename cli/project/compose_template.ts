@@ -12,6 +12,7 @@ export function composeApplicationFile(): string {
   eventsPlugin,
   InMemoryOutbox,
   InMemoryProcessedEvents,
+  type Logger,
   type Module,
   type Registration,
 } from "@kit/kernel";
@@ -26,7 +27,7 @@ import {
   type SwaggerUiAssets,
   type UndeclaredErrors,
 } from "@kit/http";
-import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
+import { InMemoryJobStore, jobsPlugin, type JobStore, type WorkerIdentity } from "@kit/jobs";
 import { grants } from "./auth/role.ts";
 import { readConfig } from "./config.ts";
 import { Database } from "./database/database.ts";
@@ -91,8 +92,18 @@ export interface PlatformOptions {
   readonly docs?: () => Promise<SwaggerUiAssets>;
   /** The clock (default: the system clock). */
   readonly clock?: Clock;
+  /**
+   * Where log lines go (default: kit's, a summarising text logger on the console); the processes
+   * pass \`platformLogger(config)\`, which follows \`LOG_FORMAT\` and \`LOG_LEVEL\`.
+   */
+  readonly logger?: Logger;
   /** Whether this process runs the worker of background and scheduled jobs. */
   readonly startJobs?: boolean;
+  /**
+   * Who this process's worker is in the job store's registry of live workers (the entry point
+   * gives its host and process id: \`{ host: Deno.hostname(), pid: Deno.pid }\`).
+   */
+  readonly worker?: WorkerIdentity;
   /** Whether this process relays the outbox to the event handlers. */
   readonly startEvents?: boolean;
   /**
@@ -116,6 +127,7 @@ export function composePlatform(options: PlatformOptions = {}) {
   return composeApplication({
     modules: options.modules ?? modules,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
     providers: [
       ...providers,
@@ -140,6 +152,8 @@ export function composePlatform(options: PlatformOptions = {}) {
       backgroundJobs: jobsPlugin({
         store: options.jobStore ?? new InMemoryJobStore(),
         start: options.startJobs ?? false,
+        ...(options.worker ? { worker: options.worker } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
       }),
       http: platformHttp(options),
     },

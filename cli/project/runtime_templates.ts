@@ -120,10 +120,13 @@ ${
 `;
 }
 
-const storeShape = `/** A job store, named for the start-up line, and how to release it. */
+const storeShape =
+  `/** A job store, named for the start-up line, its readiness check if any, and how to release it. */
 export interface OpenedJobStore {
   readonly store: JobStore;
   readonly name: string;
+  /** Rejects while the store cannot keep what is enqueued (its server unreachable, not durable). */
+  readonly check?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -139,6 +142,7 @@ export function jobStoreFile(queue: KitConfig["queue"]): string {
   if (queue === "database") {
     return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
+import type { Logger } from "@kit/kernel";
 import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
 
@@ -147,7 +151,11 @@ ${storeShape}
  * The job store of the project's queue (database): on PostgreSQL, each job enqueued in the
  * transaction of its command, when the platform runs on a database; in memory otherwise.
  */
-export function openJobStore(sql: Database | undefined, _config: PlatformConfig): OpenedJobStore {
+export function openJobStore(
+  sql: Database | undefined,
+  _config: PlatformConfig,
+  _logger?: Logger,
+): OpenedJobStore {
   if (sql === undefined) return inMemory();
   return { store: new PostgresJobStore(sql), name: "PostgreSQL", close: () => Promise.resolve() };
 }
@@ -155,6 +163,7 @@ export function openJobStore(sql: Database | undefined, _config: PlatformConfig)
   }
   if (queue === "redis") {
     return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import type { Logger } from "@kit/kernel";
 import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
 import { openRedisJobs } from "./redis-job-store.ts";
@@ -169,6 +178,7 @@ ${storeShape}
 export async function openJobStore(
   sql: Database | undefined,
   config: PlatformConfig,
+  logger?: Logger,
 ): Promise<OpenedJobStore> {
   const url = config.redisUrl;
   if (sql === undefined && !url) return inMemory();
@@ -178,18 +188,28 @@ export async function openJobStore(
       "DATABASE_URL is not set: the queue redis enqueues through the database's outbox, so that a job exists exactly when its command commits",
     );
   }
-  const jobs = await openRedisJobs(sql, url, config);
-  return { store: jobs.store, name: "Redis (through the outbox)", close: () => jobs.close() };
+  const jobs = await openRedisJobs(sql, url, config, logger);
+  return {
+    store: jobs.store,
+    name: "Redis (through the outbox)",
+    check: jobs.check,
+    close: () => jobs.close(),
+  };
 }
 `;
   }
   return `import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import type { Logger } from "@kit/kernel";
 import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
 
 ${storeShape}
 /** The job store of the project's queue (memory): jobs are seen by this process only. */
-export function openJobStore(_sql: Database | undefined, _config: PlatformConfig): OpenedJobStore {
+export function openJobStore(
+  _sql: Database | undefined,
+  _config: PlatformConfig,
+  _logger?: Logger,
+): OpenedJobStore {
   return inMemory();
 }
 `;
@@ -371,7 +391,8 @@ export function swaggerUiAssets(): Promise<SwaggerUiAssets> {
 
 /** `src/platform/platform-environment.ts`: what a process runs on, from the platform's config. */
 export function environmentFile(): string {
-  return `import { consoleLogger, type Logger } from "@kit/kernel";
+  return `import { consoleLogger, type HealthCheck, type Logger } from "@kit/kernel";
+import { observePostgresPool, postgresHealthCheck } from "@kit/kernel/postgres";
 import type { JobStore } from "@kit/jobs";
 import { type PlatformConfig, tokenSecret } from "./config.ts";
 import { connectDatabase, connectForMigrations, type Database } from "./database/database.ts";
@@ -388,6 +409,12 @@ export interface PlatformEnvironment {
     readonly tokenIssuer: string;
     readonly tokenAudience: string;
   };
+  /**
+   * The readiness checks of what the process runs on, for \`/health/ready\`: the database (red
+   * while out of reach, or while its pool is stalled: statements waiting and no answer for 10 s),
+   * and the job store's (Redis unreachable, not durable or lost its data).
+   */
+  readonly readiness: Readonly<Record<string, HealthCheck>>;
   /** Where the data and the jobs are kept, for the start-up line. */
   readonly description: string;
   /** Closes the connections (after the application stopped). */
@@ -396,9 +423,9 @@ export interface PlatformEnvironment {
 
 /**
  * Opens what \`config\` names (a long-running process, on Deno or Node): \`DATABASE_URL\` runs
- * every context on PostgreSQL, migrated here; without it, everything runs in memory (nothing is
- * kept between runs). The job store follows the project's queue. \`JWT_SECRET\` is the secret of
- * the bearer tokens (see \`tokenSecret\`).
+ * every context on PostgreSQL, migrated here, its pool observed (\`kit.db.pool.connections\`);
+ * without it, everything runs in memory (nothing is kept between runs). The job store follows the
+ * project's queue. \`JWT_SECRET\` is the secret of the bearer tokens (see \`tokenSecret\`).
  */
 export async function readEnvironment(
   config: PlatformConfig,
@@ -423,7 +450,8 @@ export async function readEnvironment(
     }
   }
   const sql = url ? connectDatabase(url, config.database) : undefined;
-  const jobs = await openJobStore(sql, config);
+  if (sql) observePostgresPool(sql);
+  const jobs = await openJobStore(sql, config, logger);
   return {
     options: {
       ...(sql ? { sql } : {}),
@@ -431,6 +459,10 @@ export async function readEnvironment(
       jwtSecret: tokenSecret(config),
       tokenIssuer: config.tokenIssuer,
       tokenAudience: config.tokenAudience,
+    },
+    readiness: {
+      ...(sql ? { database: postgresHealthCheck(sql, { logger }) } : {}),
+      ...(jobs.check ? { jobs: jobs.check } : {}),
     },
     description: \`data \${sql ? "on PostgreSQL (DATABASE_URL)" : "in memory"}, jobs \${jobs.name}\`,
     async close() {
@@ -449,14 +481,20 @@ export async function readEnvironment(
  */
 export function mainFile(): string {
   return `/**
- * Serves the application (\`deno task dev\`) on \`PORT\` (default 8000): its routes, \`/health\`,
- * the OpenAPI document at \`/openapi.json\` and the API docs page at \`/docs\`. With
- * \`DATABASE_URL\` every context runs on
+ * Serves the application (\`deno task dev\`) on \`PORT\` (default 8000): its routes, the health
+ * endpoints (\`/health/live\`, \`/health/ready\`; \`/health\` is liveness), the OpenAPI document at
+ * \`/openapi.json\` and the API docs page at \`/docs\`. With \`DATABASE_URL\` every context runs on
  * PostgreSQL, migrated at start; without it, in memory. The outbox is relayed to the event
  * handlers. The background and scheduled jobs run in this process, unless \`kit.config.json\` says
  * \`"worker": "separate"\` (\`kit generate worker\` writes it) and the job store is shared (not in
  * memory): then \`apps/worker\` runs them and this process only enqueues.
+ *
+ * Every wait has a deadline: the database's (\`DATABASE_*_TIMEOUT\`, see \`config.ts\`), readiness
+ * red while the database is out of reach or its pool stalled, or while the relay makes no
+ * progress for \`RELAY_STALLED_AFTER\` (default 30s), and SIGTERM ends the process within
+ * \`SHUTDOWN_TIMEOUT\` (default 25s). Logs: one line per problem (\`LOG_FORMAT\`, \`LOG_LEVEL\`).
  */
+import { type Duration, shutdownWithin } from "@kit/kernel";
 import { InMemoryJobStore } from "@kit/jobs";
 import project from "../kit.config.json" with { type: "json" };
 import { grants } from "./platform/auth/role.ts";
@@ -464,11 +502,15 @@ import { signToken } from "./platform/auth/tokens.ts";
 import { composePlatform } from "./platform/compose-application.ts";
 import { readConfig } from "./platform/config.ts";
 import { swaggerUiAssets } from "./platform/http/api-docs.ts";
+import { healthEndpoints } from "./platform/http/health.ts";
 import { serveApplication } from "./platform/http/serve.ts";
+import { platformLogger, readinessFailureLine } from "./platform/logging/platform-logger.ts";
 import { readEnvironment } from "./platform/platform-environment.ts";
 
 const config = readConfig(Deno.env.toObject());
-const environment = await readEnvironment(config);
+// One line per problem, repeats summarised; LOG_FORMAT=json for a log shipper, LOG_LEVEL.
+const logger = platformLogger(config);
+const environment = await readEnvironment(config, logger);
 // A job store in memory is seen by this process only: its jobs run here, worker or not.
 const separateWorker = (project as { worker?: string }).worker === "separate" &&
   !(environment.options.jobStore instanceof InMemoryJobStore);
@@ -477,8 +519,21 @@ const application = composePlatform({
   docs: swaggerUiAssets,
   startJobs: !separateWorker,
   startEvents: true,
+  logger,
+  worker: { host: Deno.hostname(), pid: Deno.pid },
 });
 await application.start();
+// Ready while the database and the job store answer and the relay makes progress.
+const health = healthEndpoints({
+  readiness: {
+    ...environment.readiness,
+    outbox: application.events.relay.stallCheck({
+      stalledAfter: (Deno.env.get("RELAY_STALLED_AFTER") ?? "30s") as Duration,
+      logger,
+    }),
+  },
+  onFailure: readinessFailureLine(logger),
+});
 // The developer belongs to one tenant, so that their requests reach its data by default, and
 // holds every role the platform grants, so that the token calls every route. Printed before the
 // address, so that whoever waits for "listening" has the token already.
@@ -504,26 +559,38 @@ if (token !== undefined) {
 const { host: hostname, port } = config;
 let served: ReturnType<typeof serveApplication>;
 try {
-  served = serveApplication(application, { hostname, port });
+  served = serveApplication(application, { hostname, port, pages: [health] });
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
-  console.error(\`port \${port} is in use on \${hostname}: set PORT to another, or stop what holds it\`);
+  logger.log({
+    level: "error",
+    component: "app",
+    code: "PORT_IN_USE",
+    message: \`port \${port} is in use on \${hostname}: set PORT to another, or stop what holds it\`,
+  });
   await application.stop();
   await environment.close();
   Deno.exit(1);
 }
-console.log(
-  \`listening on \${served.url} (\${environment.description}\${
+logger.log({
+  level: "info",
+  component: "app",
+  code: "APP_STARTED",
+  message: \`listening on \${served.url} (\${environment.description}\${
     separateWorker ? ", run by apps/worker" : ""
   })\`,
-);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    await served.shutdown();
-    await application.stop();
-    await environment.close();
-    Deno.exit(0);
-  });
-}
+});
+// SIGINT/SIGTERM: a graceful shutdown, ended anyway after SHUTDOWN_TIMEOUT (default 25s) with
+// exit code 1 and a SHUTDOWN_DEADLINE line (a request or the database that never answers).
+const shutdown = shutdownWithin(async () => {
+  await served.shutdown();
+  await application.stop();
+  await environment.close();
+}, {
+  deadline: (Deno.env.get("SHUTDOWN_TIMEOUT") ?? "25s") as Duration,
+  exit: Deno.exit,
+  logger,
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);
 `;
 }

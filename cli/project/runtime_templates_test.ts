@@ -10,7 +10,11 @@ Deno.test("jobStoreFile() opens the store of each queue", () => {
   assert.doesNotMatch(jobStoreFile("database"), /Redis/);
   const redis = jobStoreFile("redis");
   assert.match(redis, /const url = config\.redisUrl;/);
-  assert.match(redis, /await openRedisJobs\(sql, url, config\)/);
+  assert.match(redis, /await openRedisJobs\(sql, url, config, logger\)/);
+  // Its durability monitor is the process's readiness check of the job store.
+  assert.match(redis, /check: jobs\.check,/);
+  // Its durability monitor is the process's readiness check of the job store.
+  assert.match(redis, /check: jobs\.check,/);
   assert.match(
     redis,
     /DATABASE_URL is not set: the queue redis enqueues through the database's outbox/,

@@ -63,6 +63,7 @@ const application = composePlatform({
   startEvents: true,
   listen: dev === undefined,
   logger,
+  worker: { host: Deno.hostname(), pid: Deno.pid },
   ...(jobs ? { jobStore: jobs.store } : {}),
 });
 await application.start();
@@ -72,10 +73,11 @@ await seedDevData(application);
 // process's database and job store.
 const health = healthEndpoints({
   readiness: {
-    database: postgresHealthCheck(sql),
+    database: postgresHealthCheck(sql, { logger }),
     // Red while the relay makes no progress with deliveries pending (RELAY_STALLED).
     outbox: application.events.relay.stallCheck({
       stalledAfter: (Deno.env.get("RELAY_STALLED_AFTER") ?? "30s") as Duration,
+      logger,
     }),
     ...(jobs ? { jobs: jobs.check } : {}),
   },

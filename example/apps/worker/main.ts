@@ -11,7 +11,6 @@
  * once it is back.
  */
 import { type Duration, shutdownWithin } from "@kit/kernel";
-import { observePostgresPool, postgresHealthCheck } from "@kit/kernel/postgres";
 import { composePlatform } from "../../src/platform/compose-application.ts";
 import { readConfig } from "../../src/platform/config.ts";
 import { readEnvironment } from "../../src/platform/platform-environment.ts";
@@ -44,13 +43,14 @@ const application = composePlatform({
   ...(redisJobs ? { jobStore: redisJobs.store } : {}),
   startJobs: true,
   logger,
+  worker: { host: Deno.hostname(), pid: Deno.pid },
 });
 await application.start();
-observePostgresPool(sql); // kit.db.pool.connections
 const healthPort = Deno.env.get("HEALTH_PORT");
 const endpoints = healthEndpoints({
   readiness: {
-    database: postgresHealthCheck(sql),
+    // The database (its pool observed: kit.db.pool.connections) and, on Redis, the job store.
+    ...environment.readiness,
     ...(redisJobs ? { jobs: redisJobs.check } : {}),
   },
   onFailure: readinessFailureLine(logger),

@@ -22,7 +22,7 @@ import {
   type SwaggerUiAssets,
   type UndeclaredErrors,
 } from "@kit/http";
-import { InMemoryJobStore, jobsPlugin, type JobStore } from "@kit/jobs";
+import { InMemoryJobStore, jobsPlugin, type JobStore, type WorkerIdentity } from "@kit/jobs";
 import { jobsDashboard } from "@kit/jobs/dashboard";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
@@ -78,6 +78,11 @@ export interface PlatformOptions {
   readonly logger?: Logger;
   /** Whether this process runs the worker (`jobs: { start: true }`); otherwise it only enqueues. */
   readonly startJobs?: boolean;
+  /**
+   * Who this process's worker is in the job store's registry of live workers (the entry point
+   * gives its host and process id: `{ host: Deno.hostname(), pid: Deno.pid }`).
+   */
+  readonly worker?: WorkerIdentity;
   /** Whether this process relays the outbox to the event handlers. */
   readonly startEvents?: boolean;
   /**
@@ -129,6 +134,8 @@ export function composePlatform(options: PlatformOptions = {}) {
         store: jobStore,
         start: options.startJobs ?? false,
         concurrency: { scheduling: 2 },
+        ...(options.worker ? { worker: options.worker } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
       }),
       http: httpPlugin({
         idempotency: {

@@ -1,4 +1,5 @@
-import { consoleLogger, type Logger } from "@kit/kernel";
+import { consoleLogger, type HealthCheck, type Logger } from "@kit/kernel";
+import { observePostgresPool, postgresHealthCheck } from "@kit/kernel/postgres";
 import type { JobStore } from "@kit/jobs";
 import { type PlatformConfig, tokenSecret } from "./config.ts";
 import { connectDatabase, connectForMigrations, type Database } from "./database/database.ts";
@@ -15,6 +16,12 @@ export interface PlatformEnvironment {
     readonly tokenIssuer: string;
     readonly tokenAudience: string;
   };
+  /**
+   * The readiness checks of what the process runs on, for `/health/ready`: the database (red
+   * while out of reach, or while its pool is stalled: statements waiting and no answer for 10 s),
+   * and the job store's (Redis unreachable, not durable or lost its data).
+   */
+  readonly readiness: Readonly<Record<string, HealthCheck>>;
   /** Where the data and the jobs are kept, for the start-up line. */
   readonly description: string;
   /** Closes the connections (after the application stopped). */
@@ -23,9 +30,9 @@ export interface PlatformEnvironment {
 
 /**
  * Opens what `config` names (a long-running process, on Deno or Node): `DATABASE_URL` runs
- * every context on PostgreSQL, migrated here; without it, everything runs in memory (nothing is
- * kept between runs). The job store follows the project's queue. `JWT_SECRET` is the secret of
- * the bearer tokens (see `tokenSecret`).
+ * every context on PostgreSQL, migrated here, its pool observed (`kit.db.pool.connections`);
+ * without it, everything runs in memory (nothing is kept between runs). The job store follows the
+ * project's queue. `JWT_SECRET` is the secret of the bearer tokens (see `tokenSecret`).
  */
 export async function readEnvironment(
   config: PlatformConfig,
@@ -50,7 +57,8 @@ export async function readEnvironment(
     }
   }
   const sql = url ? connectDatabase(url, config.database) : undefined;
-  const jobs = await openJobStore(sql, config);
+  if (sql) observePostgresPool(sql);
+  const jobs = await openJobStore(sql, config, logger);
   return {
     options: {
       ...(sql ? { sql } : {}),
@@ -58,6 +66,10 @@ export async function readEnvironment(
       jwtSecret: tokenSecret(config),
       tokenIssuer: config.tokenIssuer,
       tokenAudience: config.tokenAudience,
+    },
+    readiness: {
+      ...(sql ? { database: postgresHealthCheck(sql, { logger }) } : {}),
+      ...(jobs.check ? { jobs: jobs.check } : {}),
     },
     description: `data ${sql ? "on PostgreSQL (DATABASE_URL)" : "in memory"}, jobs ${jobs.name}`,
     async close() {
