@@ -53,6 +53,7 @@ const inputs: Record<string, RouteInput> = {
   "POST /ops/jobs/schedules/{name}/run": { params: () => ({ name: "scheduling.nothing" }) },
   "GET /ops/jobs/outbox": {},
   "GET /ops/jobs/activity": {},
+  "GET /ops/jobs/workers": {},
   "GET /appointments": {
     query: { calendarId: "cal-1", from: "2026-03-02T00:00:00Z", until: "2026-03-03T00:00:00Z" },
   },

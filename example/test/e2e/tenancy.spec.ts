@@ -189,6 +189,7 @@ const routeCases: Record<string, RouteCase> = {
   },
   "GET /ops/jobs/outbox": { attempt: () => ({ path: "/ops/jobs/outbox" }) },
   "GET /ops/jobs/activity": { attempt: () => ({ path: "/ops/jobs/activity" }) },
+  "GET /ops/jobs/workers": { attempt: () => ({ path: "/ops/jobs/workers" }) },
   "GET /calendars": { attempt: () => ({ path: "/calendars/" }), own: true },
   "GET /calendars/{calendarId}": {
     attempt: (a) => ({ path: `/calendars/${a.calendarId}` }),
@@ -327,7 +328,7 @@ async function tenantTables(app: RunningTestPlatform): Promise<string[]> {
   const rows = await app.db.sql`
     select table_schema || '.' || table_name as name from information_schema.tables
     where table_schema in ('analytics', 'availability', 'identity', 'notifications', 'scheduling')
-      and table_name <> 'kit_migrations'
+      and table_name <> 'kit_migrations' and table_type = 'BASE TABLE'
     order by 1`;
   return [...rows.map((r) => r.name as string), "public.background_jobs"];
 }
