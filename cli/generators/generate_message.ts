@@ -22,6 +22,7 @@ import {
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
 import { errorCodesName, errorCodesPath, planErrorCodeDeclaration } from "./generate_error_code.ts";
+import { aggregatesOf, didYouMean, orRun, orThe } from "./close_names.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -54,9 +55,9 @@ export async function planMessage(
 ): Promise<FileWrite[]> {
   if (!config.contexts.some((c) => c.name === context)) {
     throw new CliError(
-      `Unknown context '${context}': the contexts are ${
-        config.contexts.map((c) => c.name).join(", ") || "none"
-      }`,
+      `Unknown context '${context}': ${
+        orThe(didYouMean(context, config.contexts.map((c) => c.name)))
+      }contexts are ${config.contexts.map((c) => c.name).join(", ") || "none"}`,
     );
   }
   checkPascal(name, `${kind} name`);
@@ -79,7 +80,9 @@ export async function planMessage(
     checkPascal(aggregate, "aggregate name");
     if (!existsSync(join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`))) {
       throw new CliError(
-        `Aggregate '${aggregate}' does not exist in context '${context}': run 'kit generate aggregate ${context} ${aggregate}' first`,
+        `Aggregate '${aggregate}' does not exist in context '${context}': ${
+          orRun(didYouMean(aggregate, aggregatesOf(root, context)))
+        }'kit generate aggregate ${context} ${aggregate}' first`,
       );
     }
   }
