@@ -34,7 +34,7 @@ const commands = {
 const usage = `Usage: kit <command> [options]
 
 Commands:
-  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--package-manager <pm>] [--link <kit checkout>] [--no-git]
+  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--link <kit checkout>] [--no-git]
                                a new project: --context once per bounded context, its kind core
                                (the business's edge), supporting or generic (bought or commodity),
                                e.g. --context catalog:core --context billing:supporting; --queue
@@ -139,13 +139,19 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
   try {
     switch (command) {
       case "init": {
+        if (
+          rest.some((arg) => arg === "--package-manager" || arg.startsWith("--package-manager="))
+        ) {
+          throw new CliError(
+            "--package-manager is no option of kit init: a kit project runs its tasks with deno task (with --runtime node, deno task build:node bundles what node runs)",
+          );
+        }
         const { values, positionals } = parseArgs({
           args: [...rest],
           allowPositionals: true,
           options: {
             context: { type: "string", multiple: true },
             queue: { type: "string" },
-            "package-manager": { type: "string" },
             link: { type: "string" },
             runtime: { type: "string", multiple: true },
             "no-git": { type: "boolean" },
@@ -155,7 +161,6 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         const written = await (await commands.init()).initProject(target, {
           contexts: values.context ?? [],
           ...(values.queue ? { queue: values.queue } : {}),
-          ...(values["package-manager"] ? { packageManager: values["package-manager"] } : {}),
           ...(values.link ? { link: values.link } : {}),
           ...(values.runtime ? { runtimes: values.runtime } : {}),
         });
