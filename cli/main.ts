@@ -195,6 +195,8 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             permission: { type: "string" },
             aggregate: { type: "string" },
             creates: { type: "boolean" },
+            enqueues: { type: "string" },
+            publishes: { type: "string" },
             grant: { type: "string" },
             group: { type: "string" },
             function: { type: "boolean" },

@@ -47,7 +47,7 @@ Deno.test("kit generate <kind> --help answers that kind: usage, the shared files
   assert.equal(command.code, 0, command.err);
   assert.match(
     command.out,
-    /^Usage: kit generate command <context> <Name> \[--permission <name> \[--grant <role>\]\] \[--aggregate <Aggregate> \[--creates\]\] \[--local-only\]\n/,
+    /^Usage: kit generate command <context> <Name> \[--permission <name> \[--grant <role>\]\] \[--aggregate <Aggregate> \[--creates\]\] \[--enqueues <Job>\] \[--publishes <Event>\] \[--local-only\]\n/,
   );
   assert.match(
     command.out,
