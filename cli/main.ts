@@ -18,6 +18,7 @@ const commands = {
   unused: () => import("./check/unused.ts"),
   depcruise: () => import("./commands/depcruise_config.ts"),
   docs: () => import("./commands/docs.ts"),
+  dev: () => import("./commands/dev.ts"),
   watch: () => import("./commands/docs_watch.ts"),
   generate: () => import("./commands/generate.ts"),
   init: () => import("./commands/init.ts"),
@@ -59,6 +60,9 @@ Commands:
                                number; --watch regenerates them again on every change under
                                src/contexts/ or to kit.config.json, one line per regeneration,
                                until stopped (deno task dev runs it)
+  dev                          deno task dev: kit docs --watch beside the server restarted on every
+                               change (deno run --watch src/main.ts), until SIGINT or SIGTERM,
+                               which end both (the server's graceful shutdown first, 10 s at most)
   depcruise-config [--check | --write]
                                .dependency-cruiser.cjs derived from kit.config.json: printed on
                                stdout; --check fails when the file is missing or stale (verify runs
@@ -294,6 +298,10 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
               : `kit docs: wrote ${written.join(", ")}`,
           );}
         return 0;
+      }
+      case "dev": {
+        if (rest.length > 0) throw new CliError("Usage: kit dev");
+        return await (await commands.dev()).dev(cwd);
       }
       case "depcruise-config": {
         const { values } = parseArgs({

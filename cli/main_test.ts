@@ -22,6 +22,7 @@ Deno.test("kit <command> --help answers every command's usage, outside a project
       "generate",
       "worker-scope",
       "docs",
+      "dev",
       "depcruise-config",
       "check",
       "status",
