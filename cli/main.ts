@@ -18,6 +18,7 @@ const commands = {
   unused: () => import("./check/unused.ts"),
   depcruise: () => import("./commands/depcruise_config.ts"),
   docs: () => import("./commands/docs.ts"),
+  dev: () => import("./commands/dev.ts"),
   watch: () => import("./commands/docs_watch.ts"),
   generate: () => import("./commands/generate.ts"),
   init: () => import("./commands/init.ts"),
@@ -34,7 +35,7 @@ const commands = {
 const usage = `Usage: kit <command> [options]
 
 Commands:
-  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--package-manager <pm>] [--link <kit checkout>] [--no-git]
+  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--link <kit checkout>] [--no-git]
                                a new project: --context once per bounded context, its kind core
                                (the business's edge), supporting or generic (bought or commodity),
                                e.g. --context catalog:core --context billing:supporting; --queue
@@ -59,6 +60,9 @@ Commands:
                                number; --watch regenerates them again on every change under
                                src/contexts/ or to kit.config.json, one line per regeneration,
                                until stopped (deno task dev runs it)
+  dev                          deno task dev: kit docs --watch beside the server restarted on every
+                               change (deno run --watch src/main.ts), until SIGINT or SIGTERM,
+                               which end both (the server's graceful shutdown first, 10 s at most)
   depcruise-config [--check | --write]
                                .dependency-cruiser.cjs derived from kit.config.json: printed on
                                stdout; --check fails when the file is missing or stale (verify runs
@@ -139,13 +143,19 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
   try {
     switch (command) {
       case "init": {
+        if (
+          rest.some((arg) => arg === "--package-manager" || arg.startsWith("--package-manager="))
+        ) {
+          throw new CliError(
+            "--package-manager is no option of kit init: a kit project runs its tasks with deno task (with --runtime node, deno task build:node bundles what node runs)",
+          );
+        }
         const { values, positionals } = parseArgs({
           args: [...rest],
           allowPositionals: true,
           options: {
             context: { type: "string", multiple: true },
             queue: { type: "string" },
-            "package-manager": { type: "string" },
             link: { type: "string" },
             runtime: { type: "string", multiple: true },
             "no-git": { type: "boolean" },
@@ -155,7 +165,6 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
         const written = await (await commands.init()).initProject(target, {
           contexts: values.context ?? [],
           ...(values.queue ? { queue: values.queue } : {}),
-          ...(values["package-manager"] ? { packageManager: values["package-manager"] } : {}),
           ...(values.link ? { link: values.link } : {}),
           ...(values.runtime ? { runtimes: values.runtime } : {}),
         });
@@ -190,6 +199,8 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             permission: { type: "string" },
             aggregate: { type: "string" },
             creates: { type: "boolean" },
+            enqueues: { type: "string" },
+            publishes: { type: "string" },
             grant: { type: "string" },
             group: { type: "string" },
             function: { type: "boolean" },
@@ -287,6 +298,10 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
               : `kit docs: wrote ${written.join(", ")}`,
           );}
         return 0;
+      }
+      case "dev": {
+        if (rest.length > 0) throw new CliError("Usage: kit dev");
+        return await (await commands.dev()).dev(cwd);
       }
       case "depcruise-config": {
         const { values } = parseArgs({

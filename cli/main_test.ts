@@ -22,6 +22,7 @@ Deno.test("kit <command> --help answers every command's usage, outside a project
       "generate",
       "worker-scope",
       "docs",
+      "dev",
       "depcruise-config",
       "check",
       "status",
@@ -47,7 +48,7 @@ Deno.test("kit generate <kind> --help answers that kind: usage, the shared files
   assert.equal(command.code, 0, command.err);
   assert.match(
     command.out,
-    /^Usage: kit generate command <context> <Name> \[--permission <name> \[--grant <role>\]\] \[--aggregate <Aggregate> \[--creates\]\] \[--local-only\]\n/,
+    /^Usage: kit generate command <context> <Name> \[--permission <name> \[--grant <role>\]\] \[--aggregate <Aggregate> \[--creates\]\] \[--enqueues <Job>\] \[--publishes <Event>\] \[--local-only\]\n/,
   );
   assert.match(
     command.out,
@@ -84,6 +85,15 @@ Deno.test("kit init --help names the context kinds, the queues and the runtimes;
       "kit: init: name the project's bounded contexts, each with its kind (core, supporting or generic): kit init shop --context catalog:core --context billing:supporting\n",
     );
     assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing written");
+    // --package-manager was accepted and ignored: it is refused, naming it, nothing written.
+    assert.doesNotMatch(help.out, /package-manager/);
+    for (const flag of [["--package-manager", "npm"], ["--package-manager=pnpm"]]) {
+      const ignored = await printed(["init", `${dir}/shop`, "--context", "catalog:core", ...flag]);
+      assert.equal(ignored.code, 1);
+      assert.match(ignored.err, /^kit: --package-manager is no option of kit init: .*deno task/);
+      assert.equal(ignored.err.split("\n").length, 2, "one line");
+      assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing written");
+    }
     const made = await printed([
       "init",
       `${dir}/shop`,

@@ -73,7 +73,7 @@ export function depcruiseRules(config: KitConfig): DepcruiseRule[] {
       name: "gateway-of-declared-relationship",
       comment: `A gateway of ${name} reads only its declared upstream contexts (${
         upstreams.join(", ") || "none"
-      }): declare one with 'kit generate gateway ${name} <upstream>'`,
+      }). Fix: declare the upstream with 'kit generate gateway ${name} <upstream>', or read a context already declared`,
       severity: "error",
       from: { path: `${contexts}${name}/infrastructure/[^/]+\\.gateway\\.ts$` },
       to: { path: contexts, pathNot: `${contexts}(${[name, ...upstreams].join("|")})/` },
@@ -83,7 +83,7 @@ export function depcruiseRules(config: KitConfig): DepcruiseRule[] {
     {
       name: "context-through-published-language",
       comment:
-        "A context imports another context only from that context's published-language/ (and its gateways translate it)",
+        "A context imports another context only from that context's published-language/ (and its gateways translate it). Fix: import the other context's event or contract from its published-language/ (kit generate integration-event), or call it through a gateway (kit generate gateway <context> <upstream>); a spec is held to the same rule",
       severity: "error",
       from: { path: `${contexts}([^/]+)/` },
       to: { path: contexts, pathNot: `${contexts}($1|[^/]+/published-language)/` },
@@ -92,26 +92,26 @@ export function depcruiseRules(config: KitConfig): DepcruiseRule[] {
       "domain-imports-no-infrastructure",
       "domain",
       `${contexts}[^/]+/infrastructure/`,
-      "The domain does not know how it is stored or reached: ports in application/, adapters in infrastructure/",
+      "The domain does not know how it is stored or reached: ports in application/, adapters in infrastructure/. Fix: declare a port in application/ports/ (kit generate port) and implement it in infrastructure/; a spec that needs an adapter (an in-memory repository) goes in application/, beside the handler it tests",
     ),
     layer(
       "domain-imports-no-platform",
       "domain",
       platform,
-      "The domain imports no platform code and no package that does I/O",
+      "The domain imports no platform code and no package that does I/O. Fix: keep the domain to plain TypeScript and @kit/kernel; move the code that needs the platform or I/O to application/ (behind a port) or infrastructure/; a spec that needs testApplication goes in application/, beside the handler it tests",
     ),
     layer(
       "domain-imports-no-presentation",
       "domain",
       `${contexts}[^/]+/presentation/`,
-      "The domain does not know how it is presented",
+      "The domain does not know how it is presented. Fix: move what both need into the domain and let presentation/ import it from there",
     ),
     ...gateways,
     layer(
       "presentation-imports-no-infrastructure",
       "presentation",
       `${contexts}[^/]+/infrastructure/`,
-      "Presentation reaches infrastructure only through the command and query buses",
+      "Presentation reaches infrastructure only through the command and query buses. Fix: send a command or query from the route (kit generate command|query, then kit generate route); a route's spec lets testApplication (src/platform/platform-test.module.ts) provide the adapters instead of importing infrastructure/",
     ),
   ];
 }

@@ -30,6 +30,8 @@ const cruise = [
   "--preload",
   cruiserTypeScript,
   dependencyCruiser,
+  "--output-type",
+  "err-long",
   "--config",
   ".dependency-cruiser.cjs",
   "src",
@@ -91,6 +93,20 @@ Deno.test({
         "error gateway-of-declared-relationship: src/contexts/identity/infrastructure/notifications.gateway.ts → src/contexts/notifications/published-language/sent.event.ts",
         `error presentation-imports-no-infrastructure: ${s}/presentation/http/view.ts → ${s}/infrastructure/store.ts`,
       ]);
+      // Each violation says what to do, not only which rule it broke.
+      for (
+        const rule of [
+          "context-through-published-language",
+          "domain-imports-no-infrastructure",
+          "domain-imports-no-platform",
+          "domain-imports-no-presentation",
+          "gateway-of-declared-relationship",
+          "presentation-imports-no-infrastructure",
+        ]
+      ) {
+        const at = broken.text.indexOf(`error ${rule}:`);
+        assert.match(broken.text.slice(at, at + 800), /Fix: /, rule);
+      }
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -115,6 +131,7 @@ Deno.test({
         verify.text,
         /error domain-imports-no-infrastructure: src\/contexts\/identity\/domain\/person\.ts → src\/contexts\/identity\/infrastructure\/people\.store\.ts/,
       );
+      assert.match(verify.text, /Fix: declare a port in\s+application\/ports\//);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -167,10 +167,15 @@ async function jobRows(sql: { unsafe(query: string): Promise<unknown[]> }): Prom
   return rows[0]!.n;
 }
 
-/** Runs `apps/worker/main.ts` until it says it started, then stops it (its stop drains). */
+/**
+ * Runs the project's `worker` task (`deno task worker`: its command, run directly, so that the
+ * signal reaches the worker) until it says it started, then stops it (its stop drains).
+ */
 async function runWorker(root: string, env: Record<string, string>): Promise<string> {
+  const task = JSON.parse(await readFile(join(root, "deno.json"), "utf8")).tasks.worker;
+  assert.equal(task, "deno run -A apps/worker/main.ts", "kit generate worker adds its task");
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "apps/worker/main.ts"],
+    args: task.split(" ").slice(1),
     cwd: root,
     env: { NO_COLOR: "1", REDIS_URL: "", ...env },
     stdout: "piped",

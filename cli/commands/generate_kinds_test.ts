@@ -319,9 +319,11 @@ Deno.test("kit generate --help --json: every kind has a planner, command --aggre
     { file: "kit.config.json", option: "--deviation" },
   ]]);
   const worker = kinds.find((k: { kind: string }) => k.kind === "worker");
-  // It records "worker": "separate" in kit.config.json: the API then only enqueues.
+  // It records "worker": "separate" in kit.config.json: the API then only enqueues; and its task
+  // in deno.json (deno task worker).
   assert.deepEqual(worker.sharedFiles, [
     "apps/worker/main.ts",
+    "deno.json",
     "apps/worker/main.node.ts",
     "kit.config.json",
   ]);

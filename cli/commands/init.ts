@@ -51,8 +51,6 @@ import { withDerived } from "./docs.ts";
 export interface InitInput {
   /** `<name>:<kind>` per context. */
   readonly contexts: readonly string[];
-  /** The package manager named in the docs (`npm`, `deno`). */
-  readonly packageManager?: string;
   /** The job store. */
   readonly queue?: string;
   /** A kit checkout whose packages the project links (Deno `links`). */

@@ -30,6 +30,11 @@ export interface GeneratorKind {
   /** Its options. */
   readonly options: readonly string[];
   /**
+   * The lines a command's handler writes to use what the kind makes (to enqueue a job, to publish
+   * an event), as in the example's handlers; `kit generate <kind> --help` prints them.
+   */
+  readonly inAHandler?: readonly string[];
+  /**
    * Whether every run writes a file outside its context (`src/contexts/<context>/`): such a kind
    * changes shared files, one at a time, on the trunk.
    */
@@ -60,6 +65,7 @@ function kind(facts: KindFacts): GeneratorKind {
     usage: facts.usage,
     example: facts.example,
     options: facts.options,
+    ...(facts.inAHandler === undefined ? {} : { inAHandler: facts.inAHandler }),
     writesShared,
     sharedFiles: [...new Set(facts.sharedWrites.map((w) => w.file))],
     sharedWrites: facts.sharedWrites,
@@ -109,6 +115,31 @@ const messageWrites: readonly SharedWrite[] = [
   { file: grants, option: "--grant" },
 ];
 
+/**
+ * How a command's handler enqueues a background job: the `JobQueue` injected, the call in the
+ * command's unit of work (as the example's `RequestClearanceHandler` does).
+ */
+const enqueueLines: readonly string[] = [
+  'import { Handles, type JobQueue } from "@kit/kernel";',
+  'import { ClearCalendar } from "../../background/clear-calendar.job.ts";',
+  "constructor(private readonly jobs: JobQueue) {}",
+  "const { id } = await this.jobs.enqueue(ClearCalendar, { calendarId }, { subject: calendarId });",
+  "(kept in the command's unit of work: a rollback leaves no job; options: delay, runAt,",
+  "idempotencyKey, subject. kit generate command <context> <Name> --enqueues ClearCalendar writes",
+  "these lines.)",
+];
+
+/** How a command's handler publishes an integration event of its context's published language. */
+const publishLines: readonly string[] = [
+  'import { type EventPublisher, Handles } from "@kit/kernel";',
+  'import { AppointmentBooked } from "../../../published-language/appointment-booked.event.ts";',
+  "constructor(private readonly events: EventPublisher) {}",
+  "await this.events.publish(AppointmentBooked, { id: appointment.id });",
+  "(kept in the outbox with the command's work, delivered once it commits; the payload is checked",
+  "against the declaration. kit generate command <context> <Name> --publishes AppointmentBooked",
+  "writes these lines.)",
+];
+
 /** Every kind the spec names, sorted. */
 export const generatorKinds: readonly GeneratorKind[] = [
   kind({
@@ -142,17 +173,26 @@ export const generatorKinds: readonly GeneratorKind[] = [
     example: "kit generate background-job scheduling ClearCalendar --command CancelAppointment",
     summary: "a background job sending a command",
     options: ["--command <UseCase>"],
+    inAHandler: enqueueLines,
     sharedWrites: [],
   }),
   kind({
     kind: "command",
     usage:
-      "<context> <Name> [--permission <name> [--grant <role>]] [--aggregate <Aggregate> [--creates]]",
+      "<context> <Name> [--permission <name> [--grant <role>]] [--aggregate <Aggregate> [--creates]] [--enqueues <Job>] [--publishes <Event>]",
     example:
-      "kit generate command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel",
+      "kit generate command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel --publishes AppointmentCancelled",
     summary:
-      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written)",
-    options: ["--permission <name>", "--grant <role>", "--aggregate <Aggregate>", "--creates"],
+      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written; with --enqueues or --publishes: its handler given the JobQueue or the EventPublisher and the call that enqueues the context's background job or publishes its event, in the command's unit of work)",
+    options: [
+      "--permission <name>",
+      "--grant <role>",
+      "--aggregate <Aggregate>",
+      "--creates",
+      "--enqueues <Job>",
+      "--publishes <Event>",
+    ],
+    inAHandler: [...enqueueLines, "", ...publishLines],
     sharedWrites: messageWrites,
   }),
   kind({
@@ -187,6 +227,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     example: "kit generate integration-event scheduling AppointmentBooked",
     summary: "an integration event in the published language",
     options: [],
+    inAHandler: publishLines,
     sharedWrites: [],
   }),
   kind({
@@ -287,9 +328,9 @@ export const generatorKinds: readonly GeneratorKind[] = [
     kind: "worker",
     usage: "",
     example: "kit generate worker",
-    summary: "apps/worker: the worker alone",
+    summary: "apps/worker: the worker alone, and its task (deno task worker)",
     options: [],
-    sharedWrites: [{ file: "apps/worker/main.ts" }, {
+    sharedWrites: [{ file: "apps/worker/main.ts" }, { file: "deno.json" }, {
       file: "apps/worker/main.node.ts",
       when: "the project has a Node entry point (src/main.node.ts)",
     }, { file: "kit.config.json" }],
@@ -316,5 +357,8 @@ export function kindHelp(kind: GeneratorKind): string {
     "",
     "Example:",
     `  ${kind.example}`,
+    ...(kind.inAHandler === undefined
+      ? []
+      : ["", "In a command's handler:", ...kind.inAHandler.map((l) => l === "" ? "" : `  ${l}`)]),
   ].join("\n");
 }

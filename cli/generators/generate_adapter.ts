@@ -6,6 +6,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { planProvider } from "./generate_gateway.ts";
 import { checkContext } from "./generate_simple.ts";
+import { didYouMean, orRun, portsOf } from "./close_names.ts";
 
 /** The options of `kit generate adapter`. */
 export interface AdapterOptions {
@@ -39,7 +40,9 @@ export async function planAdapter(
   const base = `src/contexts/${context}`;
   if (!existsSync(join(root, `${base}/application/ports/${kebab}.ts`))) {
     throw new CliError(
-      `Port '${port}' does not exist in context '${context}': run 'kit generate port ${context} ${port}' first`,
+      `Port '${port}' does not exist in context '${context}': ${
+        orRun(didYouMean(port, portsOf(root, context)))
+      }'kit generate port ${context} ${port}' first`,
     );
   }
   const path = `${base}/infrastructure/${kebab}.adapter.ts`;

@@ -8,6 +8,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
+import { didYouMean, messagesOf } from "./close_names.ts";
 
 interface Input {
   readonly name: string;
@@ -43,7 +44,9 @@ export async function planBackgroundJob(
     `src/contexts/${context}/application/commands/${commandKebab}/${commandKebab}.command.ts`;
   if (!existsSync(join(root, commandFile))) {
     throw new CliError(
-      `Unknown command '${command}' in context '${context}': '${commandFile}' is missing`,
+      `Unknown command '${command}' in context '${context}': ${
+        didYouMean(command, messagesOf(root, context, "command")) ?? `'${commandFile}' is missing`
+      }`,
     );
   }
   const inputs = await commandInputs(join(root, commandFile), command);

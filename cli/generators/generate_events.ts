@@ -14,6 +14,7 @@ import {
   pascalOf,
 } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
+import { didYouMean, eventsOf } from "./close_names.ts";
 
 /**
  * Plans an integration event in the context's published language: its declaration (type
@@ -102,7 +103,10 @@ export async function planIntegrationHandler(
   }
   if (upstream === undefined) {
     throw new CliError(
-      `No context publishes '${event}': generate it first with 'kit generate integration-event <context> ${event}'`,
+      `No context publishes '${event}': ${
+        didYouMean(event, config.contexts.flatMap((c) => eventsOf(root, c.name))) ??
+          `generate it first with 'kit generate integration-event <context> ${event}'`
+      }`,
     );
   }
   if (upstream === context) {

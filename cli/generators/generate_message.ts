@@ -22,6 +22,8 @@ import {
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
 import { errorCodesName, errorCodesPath, planErrorCodeDeclaration } from "./generate_error_code.ts";
+import { aggregatesOf, didYouMean, orRun, orThe } from "./close_names.ts";
+import { withCollaborators } from "./handler_collaborators.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -38,6 +40,10 @@ export interface MessageOptions {
   readonly creates?: boolean;
   /** A role the permission is granted to, in the platform's grants (a shared file). */
   readonly grant?: string;
+  /** A background job of the context the command's handler enqueues (`JobQueue` injected). */
+  readonly enqueues?: string;
+  /** An event of the context's published language its handler publishes (`EventPublisher`). */
+  readonly publishes?: string;
 }
 
 /**
@@ -54,9 +60,9 @@ export async function planMessage(
 ): Promise<FileWrite[]> {
   if (!config.contexts.some((c) => c.name === context)) {
     throw new CliError(
-      `Unknown context '${context}': the contexts are ${
-        config.contexts.map((c) => c.name).join(", ") || "none"
-      }`,
+      `Unknown context '${context}': ${
+        orThe(didYouMean(context, config.contexts.map((c) => c.name)))
+      }contexts are ${config.contexts.map((c) => c.name).join(", ") || "none"}`,
     );
   }
   checkPascal(name, `${kind} name`);
@@ -67,6 +73,13 @@ export async function planMessage(
     );
   }
   if (options.search && kind !== "query") throw new CliError("--search applies to queries only");
+  for (const option of ["enqueues", "publishes"] as const) {
+    if (options[option] === undefined) continue;
+    if (kind !== "command") {
+      throw new CliError(`--${option} applies to commands only: a query changes nothing`);
+    }
+    checkPascal(options[option], option === "enqueues" ? "job name" : "event name");
+  }
   const aggregate = options.aggregate;
   if (options.creates && (kind !== "command" || aggregate === undefined)) {
     throw new CliError("--creates applies to commands with --aggregate <Aggregate> only");
@@ -79,7 +92,9 @@ export async function planMessage(
     checkPascal(aggregate, "aggregate name");
     if (!existsSync(join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`))) {
       throw new CliError(
-        `Aggregate '${aggregate}' does not exist in context '${context}': run 'kit generate aggregate ${context} ${aggregate}' first`,
+        `Aggregate '${aggregate}' does not exist in context '${context}': ${
+          orRun(didYouMean(aggregate, aggregatesOf(root, context)))
+        }'kit generate aggregate ${context} ${aggregate}' first`,
       );
     }
   }
@@ -147,9 +162,20 @@ export async function planMessage(
       ),
     )
     : aggregateTemplates(context, name, kebab, permission, aggregate);
+  // What the handler enqueues and publishes, given the command's inputs by name.
+  const handler = withCollaborators(
+    root,
+    context,
+    template.handler,
+    [...template.message.matchAll(/readonly (\w+)\??: /g)].map((m) => m[1]!),
+    {
+      ...(options.enqueues === undefined ? {} : { enqueues: options.enqueues }),
+      ...(options.publishes === undefined ? {} : { publishes: options.publishes }),
+    },
+  );
   writes.push(
     { path: `${dir}/${kebab}.${kind}.ts`, contents: template.message, create: true },
-    { path: `${dir}/${kebab}.handler.ts`, contents: template.handler, create: true },
+    { path: `${dir}/${kebab}.handler.ts`, contents: handler, create: true },
     { path: `${dir}/${kebab}.spec.ts`, contents: template.spec, create: true },
   );
   return await withDerived(root, config, writes);

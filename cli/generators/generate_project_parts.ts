@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
@@ -87,6 +87,7 @@ export function planWorker(root: string, config: KitConfig): FileWrite[] {
     : [];
   return [
     { path: "kit.config.json", contents: formatConfig({ ...config, worker: "separate" }) },
+    workerTask(root),
     ...node,
     {
       path: "apps/worker/main.ts",
@@ -94,4 +95,26 @@ export function planWorker(root: string, config: KitConfig): FileWrite[] {
       contents: workerMainFile(),
     },
   ];
+}
+
+/** The `worker` task of a project with `apps/worker`: the worker alone, on Deno. */
+const workerTaskCommand = "deno run -A apps/worker/main.ts";
+
+/**
+ * The project's `deno.json` with a `worker` task (`deno task worker`) after its other tasks; one
+ * named so already is kept. Refused, naming the line to add, when the file is not plain JSON.
+ */
+function workerTask(root: string): FileWrite {
+  const text = readFileSync(join(root, "deno.json"), "utf8");
+  let project: { tasks?: Record<string, unknown> };
+  try {
+    project = JSON.parse(text);
+  } catch {
+    throw new CliError(
+      `deno.json is not plain JSON (comments?): kit generate worker adds the task "worker": "${workerTaskCommand}" to it; make it plain JSON and run it again`,
+    );
+  }
+  if (project.tasks?.worker !== undefined) return { path: "deno.json", contents: text };
+  const tasks = { ...project.tasks, worker: workerTaskCommand };
+  return { path: "deno.json", contents: JSON.stringify({ ...project, tasks }, null, 2) + "\n" };
 }

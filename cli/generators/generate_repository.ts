@@ -10,6 +10,7 @@ import { camelOf, checkPascal, kebabOf, type KitConfig, pascalOf } from "../proj
 import { migrationFile, migrationsListFile, repositoryFiles } from "./repository_templates.ts";
 import { checkContext } from "./generate_simple.ts";
 import { planBuilder } from "./aggregate_builder.ts";
+import { aggregatesOf, didYouMean, orRun } from "./close_names.ts";
 
 /** The shared, ordered migration list of the project. */
 export const migrationsListPath = "src/platform/database/migrations.ts";
@@ -121,7 +122,9 @@ export async function planRepository(
   const base = `src/contexts/${context}`;
   if (!existsSync(join(root, `${base}/domain/${kebab}.ts`))) {
     throw new CliError(
-      `Aggregate '${name}' does not exist in context '${context}': run 'kit generate aggregate ${context} ${name}' first`,
+      `Aggregate '${name}' does not exist in context '${context}': ${
+        orRun(didYouMean(name, aggregatesOf(root, context)))
+      }'kit generate aggregate ${context} ${name}' first`,
     );
   }
   const table = `${kebab.replaceAll("-", "_")}s`;

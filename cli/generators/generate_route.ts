@@ -18,6 +18,7 @@ import {
   type RouteParts,
   specFile,
 } from "./route_templates.ts";
+import { didYouMean, messagesOf, orRun } from "./close_names.ts";
 
 /** The registry of the project's function routes, which the platform's HTTP pipeline serves. */
 export const functionRoutesPath = "src/platform/function-routes.ts";
@@ -86,7 +87,14 @@ export async function planRoute(
     : undefined;
   if (kind === undefined) {
     throw new CliError(
-      `Context '${context}' has no command or query ${name}: run 'kit generate command ${context} ${name}' (or query) first`,
+      `Context '${context}' has no command or query ${name}: ${
+        orRun(
+          didYouMean(name, [
+            ...messagesOf(root, context, "command"),
+            ...messagesOf(root, context, "query"),
+          ]),
+        )
+      }'kit generate command ${context} ${name}' (or query) first`,
     );
   }
   const existing = ["controller", "route"]

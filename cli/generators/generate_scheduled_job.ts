@@ -7,6 +7,7 @@ import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
+import { didYouMean, messagesOf } from "./close_names.ts";
 
 /**
  * Plans a scheduled job: `@Scheduled({ every })`, run once per tick as the system actor, sending
@@ -45,7 +46,9 @@ export async function planScheduledJob(
       `src/contexts/${context}/application/commands/${commandKebab}/${commandKebab}.command.ts`;
     if (!existsSync(join(root, file))) {
       throw new CliError(
-        `Unknown command '${command}' in context '${context}': '${file}' is missing`,
+        `Unknown command '${command}' in context '${context}': ${
+          didYouMean(command, messagesOf(root, context, "command")) ?? `'${file}' is missing`
+        }`,
       );
     }
     const cls = readModuleSyntax(await readFile(join(root, file), "utf8"), file).classes.find((c) =>

@@ -5,14 +5,15 @@ import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { aOrAn, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { builderFile, builderNames, builderPath } from "./aggregate_builder.ts";
+import { didYouMean, orThe } from "./close_names.ts";
 
 /** Refuses an unknown context, naming the known ones. */
 export function checkContext(config: KitConfig, context: string): void {
   if (!config.contexts.some((c) => c.name === context)) {
     throw new CliError(
-      `Unknown context '${context}': the contexts are ${
-        config.contexts.map((c) => c.name).join(", ") || "none"
-      }`,
+      `Unknown context '${context}': ${
+        orThe(didYouMean(context, config.contexts.map((c) => c.name)))
+      }contexts are ${config.contexts.map((c) => c.name).join(", ") || "none"}`,
     );
   }
 }

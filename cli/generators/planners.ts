@@ -35,6 +35,8 @@ async (
     ...text(options, "permission"),
     ...text(options, "aggregate"),
     ...text(options, "grant"),
+    ...text(options, "enqueues"),
+    ...text(options, "publishes"),
     ...(options.search === true ? { search: true } : {}),
     ...(options.creates === true ? { creates: true } : {}),
   });

@@ -5,9 +5,23 @@ import type { Field, Shape } from "./message_shape.ts";
 export type InputPlace = "path" | "query" | "body";
 
 /**
+ * The bounds of a generated number input: the safe integers' range (`Number.MIN_SAFE_INTEGER` to
+ * `Number.MAX_SAFE_INTEGER`, zod 4's `z.number()` refusing `Infinity` and `NaN` besides). A
+ * TypeScript `number` does not say whether it is whole, so fractions are accepted: add `.int()`
+ * (or narrower bounds) to the schema where the domain wants them, and refuse in the handler
+ * too: `kit generate route --update` rewrites the schemas from the message.
+ */
+const numberBounds = ".gte(Number.MIN_SAFE_INTEGER).lte(Number.MAX_SAFE_INTEGER)";
+
+/** The most items a generated array input takes. */
+const arrayBound = ".max(1000)";
+
+/**
  * The zod fields of a route's inputs, bounded as the safe defaults want them: ids of 1 to 100
- * characters, texts of at most 1,000, a page from 1 and a page size of at most 100; numbers and
- * flags in a query string coerced from their text; a parameter's default kept as the schema's.
+ * characters, texts of at most 1,000, numbers within the safe integers (fractions accepted, see
+ * `numberBounds`), arrays of at most 1,000 items (their texts and numbers bounded alike), a page
+ * from 1 and a page size of at most 100; numbers and flags in a query string coerced from their
+ * text; a parameter's default kept as the schema's.
  */
 export function inputSchema(fields: readonly Field[], place: InputPlace): string {
   return fields.map((field) => `  ${field.name}: ${inputOf(field, place)},`).join("\n");
@@ -26,7 +40,7 @@ function inputOf(field: Field, place: InputPlace): string {
         ? `${base}.int().min(1).max(100_000)`
         : field.name === "pageSize"
         ? `${base}.int().min(1).max(100)`
-        : base;
+        : `${base}${numberBounds}`;
       break;
     }
     case "boolean":
@@ -45,12 +59,32 @@ function inputOf(field: Field, place: InputPlace): string {
           }, which a ${place} cannot carry: write the route by hand, or give it with --path`,
         );
       }
-      schema = answerSchema(shape, false);
+      schema = nestedInput(shape);
   }
   if (!field.optional) return schema;
   return field.initializer !== undefined && place !== "body"
     ? `${schema}.default(${field.initializer})`
     : `${schema}.optional()`;
+}
+
+/** The zod schema of a body input's array or object: every text, number and array bounded. */
+function nestedInput(shape: Shape): string {
+  switch (shape.kind) {
+    case "string":
+      return "z.string().max(1000)";
+    case "number":
+      return `z.number()${numberBounds}`;
+    case "array":
+      return `z.array(${nestedInput(shape.item)})${arrayBound}`;
+    case "object":
+      return `z.object({ ${
+        shape.fields.map((field) =>
+          `${field.name}: ${nestedInput(field.shape)}${field.optional ? ".optional()" : ""}`
+        ).join(", ")
+      } })`;
+    default:
+      return answerSchema(shape, false);
+  }
 }
 
 /**

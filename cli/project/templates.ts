@@ -58,13 +58,13 @@ export function projectDenoJson(
 }
 
 /**
- * The `dev` task of a generated project: `kit docs --watch` beside `deno run --watch src/main.ts`,
- * so that a file written by hand under `src/contexts/` (a controller, a handler) is in its
- * context's barrel, and served, once saved: the regenerated barrel restarts the server. Ctrl-C
- * (SIGINT) stops both.
+ * The `dev` task of a generated project: `kit dev`, `kit docs --watch` beside
+ * `deno run --watch src/main.ts`, so that a file written by hand under `src/contexts/` (a
+ * controller, a handler) is in its context's barrel, and served, once saved: the regenerated
+ * barrel restarts the server. Ctrl-C (SIGINT) or SIGTERM stops both (`commands/dev.ts`).
  */
 function devTask(links: readonly string[]): string {
-  return `${kitCommand(links)} docs --watch & deno run -A --watch --no-clear-screen src/main.ts`;
+  return `${kitCommand(links)} dev`;
 }
 
 /**

@@ -111,7 +111,13 @@ export function errorResponse(error: unknown, at: RouteRequest): Response {
   const identified = at.identified;
   const status = isRefusal(error) ? refusalStatus(pipeline, route, error) : undefined;
   if (isRefusal(error) && status !== undefined) {
-    const refusal = problem(status, error.code, error.message, path);
+    const hint = error.code === "TENANT_REQUIRED" ? pipeline.tenantHint : undefined;
+    const refusal = problem(
+      status,
+      error.code,
+      hint === undefined ? error.message : `${error.message}: ${hint}`,
+      path,
+    );
     const retryAfter = error.details.retryAfterSeconds;
     if ((status === 503 || status === 429) && typeof retryAfter === "number") {
       return problemResponse(refusal, {

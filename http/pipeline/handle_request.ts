@@ -53,6 +53,11 @@ export interface Pipeline {
     params: Readonly<Record<string, string>>,
     request: Request,
   ) => string | undefined;
+  /**
+   * How a request names its tenant, said in a `TENANT_REQUIRED` answer ("send the 'x-tenant-id'
+   * header ..."); absent when a project's own `tenantOf` reads it.
+   */
+  readonly tenantHint?: string;
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void | Promise<void>;
   /** The CORS policy; without one, no answer carries a CORS header. */
   readonly cors?: Cors;

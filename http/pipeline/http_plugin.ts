@@ -236,6 +236,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
         bodyTimeoutMs,
         refuseUnstorableText: options.refuseUnstorableText ?? true,
         tenantOf: tenantOfRequest(options),
+        ...tenantHintOf(options),
         ...(options.onGuardRefusal ? { onGuardRefusal: options.onGuardRefusal } : {}),
         ...(options.cors ? { cors: new Cors(options.cors) } : {}),
         ...(metrics ? { metrics } : {}),
@@ -461,6 +462,21 @@ function pathOf(url: string): string {
   const hash = url.indexOf("#", start);
   const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash);
   return url.slice(start, end === -1 ? undefined : end);
+}
+
+/**
+ * What a `TENANT_REQUIRED` answer tells the caller to do: send the tenant header, or call a route
+ * whose path names the tenant; nothing when the project's own `tenantOf` reads it.
+ */
+function tenantHintOf(options: HttpPluginOptions): { tenantHint?: string } {
+  if (options.tenantHeader !== undefined) {
+    return {
+      tenantHint:
+        `send the header '${options.tenantHeader}' naming one of your tenants (your token lists them)`,
+    };
+  }
+  if (options.tenantOf !== undefined) return {};
+  return { tenantHint: "call the route whose path names one of your tenants (:tenantId)" };
 }
 
 /** How the pipeline reads the tenant a request names: `tenantOf`, `tenantHeader`, or the path. */

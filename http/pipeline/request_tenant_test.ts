@@ -52,7 +52,10 @@ Deno.test("A caller of several tenants who names none runs for no tenant: tenant
     requestAs(multi, "POST", "/calendars", { body: { id: "cal-3", name: "Dr Strange" } }),
   );
   assert.equal(write.status, 400);
-  assert.equal((await problemOf(write)).code, "TENANT_REQUIRED");
+  const refused = await problemOf(write);
+  assert.equal(refused.code, "TENANT_REQUIRED");
+  // The caller is told what to send.
+  assert.match(String(refused.detail), /send the header 'x-tenant-id' naming one of your tenants/);
   for (const path of ["/calendars", "/open/calendars"]) {
     const read = await http.fetch(requestAs(multi, "GET", path));
     assert.equal(read.status, 400, path);
