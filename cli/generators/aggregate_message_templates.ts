@@ -124,9 +124,9 @@ ${
 /**
  * ${name}: creates ${one} with the id the caller gives, for the work's tenant${
     permission ? `; needs '${permission}'` : ""
-  }. An id the tenant keeps already is refused (\`${exists}\`, 409): nothing is
- * overwritten. Ids are each tenant's own: another tenant's of the same id is neither an obstacle
- * nor revealed.
+  }.
+ * An id the tenant keeps already is refused (\`${exists}\`, 409): nothing is overwritten. Ids are
+ * each tenant's own: another tenant's of the same id is neither an obstacle nor revealed.
  */
 ${
     permission

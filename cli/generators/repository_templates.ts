@@ -129,9 +129,9 @@ import type { ${name} } from "../../domain/${kebab}.ts";
 /**
  * Where ${name} aggregates are kept. Tenant-owned: ${one} is added for the tenant
  * of the work that adds it (\`TENANT_REQUIRED\` when the work has none) and only that tenant's
- * work finds or saves it; ids are each tenant's own. Versioned: \`get\` answers the version it loaded, \`save\` expects it,
- * and a save on a version other work changed meanwhile is refused (\`CONCURRENT_UPDATE\`, 409)
- * and changes nothing.
+ * work finds or saves it; ids are each tenant's own. Versioned: \`get\` answers the version it
+ * loaded, \`save\` expects it, and a save on a version other work changed meanwhile is refused
+ * (\`CONCURRENT_UPDATE\`, 409) and changes nothing.
  */
 export interface ${port} {
   /**
@@ -248,7 +248,7 @@ export function existsCode(aggregate: string): string {
 function existsError(errors: string, name: string, id: string): string {
   return `${errors}.${existsCode(name)}.error(\`The tenant has ${
     aOrAn(name)
-  } of id '\${${id}}' already: choose another id\`, { id: ${id} })`;
+  } of id '\${${id}}' already: choose another id\`, { ${id} })`;
 }
 
 function postgresRepositoryFile(
