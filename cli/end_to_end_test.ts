@@ -386,7 +386,8 @@ Deno.test({
       const name of [
         /CancelAppointment is refused to an actor without appointment\.cancel/,
         /CancelLater enqueued by a user runs what is due as that user, in their tenant \.\.\. ok/,
-        /InMemoryAppointmentRepository keeps tenants apart: t1's Appointment is neither found/,
+        /InMemoryAppointmentRepository keeps tenants apart: each tenant's Appointment of one id is its own/,
+        /InMemoryAppointmentRepository refuses an id its tenant keeps already \(APPOINTMENT_EXISTS\)/,
         /InMemoryAppointmentRepository refuses a stale save \(CONCURRENT_UPDATE\)/,
         /ConfirmAppointment over other work's save is refused \(CONCURRENT_UPDATE\)/,
         /ReadAgenda is refused to an actor without agenda\.read/,

@@ -72,7 +72,7 @@ Deno.test({
           page: 1,
           pageSize: 20,
         });
-        // The same id again is a conflict, never an overwrite; the list is unchanged.
+        // The same id again in the tenant is LOAN_EXISTS, never an overwrite.
         const again = await checked(
           new Request(`${app.url}/loans`, {
             method: "POST",
@@ -81,13 +81,46 @@ Deno.test({
           }),
         );
         assert.equal(again.status, 409);
-        await again.body?.cancel();
+        const problem = await again.json();
+        assert.equal(problem.code, "LOAN_EXISTS");
+        // Ids are each tenant's own: another branch opens loan-1 too, and learns nothing of the
+        // first's (201, as for a free id); a duplicate there is its own LOAN_EXISTS.
+        const otherToken = (await runIn(dir, Deno.execPath(), [
+          ...kitExecutable,
+          ..."token --sub bob --role lender --tenant branch-2".split(" "),
+        ], { JWT_SECRET: secret, DATABASE_URL: database.url })).trim();
+        const ofBranch2 = { ...headers, authorization: `Bearer ${otherToken}` };
+        const post = (h: Record<string, string>) =>
+          checked(
+            new Request(`${app.url}/loans`, {
+              method: "POST",
+              headers: h,
+              body: JSON.stringify({ loanId: "loan-1" }),
+            }),
+          );
+        const opened2 = await post(ofBranch2);
+        assert.equal(opened2.status, 201, await opened2.clone().text());
+        assert.deepEqual(await opened2.json(), { id: "loan-1" });
+        const again2 = await post(ofBranch2);
+        assert.equal(again2.status, 409);
+        const problem2 = await again2.json();
+        assert.equal(problem2.code, "LOAN_EXISTS");
+        assert.equal(problem2.detail, problem.detail, "the same answer in each tenant");
+        assert.doesNotMatch(JSON.stringify(problem2), /branch-1/);
+        // Each branch lists its own loan-1 only.
+        for (const h of [headers, ofBranch2]) {
+          const own = await checked(new Request(`${app.url}/loans`, { headers: h }));
+          assert.equal((await own.json()).total, 1);
+        }
       } finally {
         assert.equal(await app.stop(), 0, app.output());
       }
-      const [stored] = await database.sql`
-        select tenant_id, version from lending.loans where id = 'loan-1'`;
-      assert.deepEqual({ ...stored }, { tenant_id: "branch-1", version: 1 });
+      const stored = await database.sql`
+        select tenant_id, version from lending.loans where id = 'loan-1' order by tenant_id`;
+      assert.deepEqual(stored.map((row) => ({ ...row })), [
+        { tenant_id: "branch-1", version: 1 },
+        { tenant_id: "branch-2", version: 1 },
+      ]);
     } finally {
       await database.drop();
       await Deno.remove(parent, { recursive: true });

@@ -60,22 +60,32 @@ async function generatesRepositories(): Promise<void> {
     "utf8",
   );
   assert.match(table, /^ {2}tenant_id text not null,$/m);
-  assert.match(table, /^ {2}version integer not null check \(version > 0\)$/m);
+  assert.match(table, /^ {2}version integer not null check \(version > 0\),$/m);
+  // Keyed by tenant and id: each tenant names its own ids.
+  assert.match(table, /^ {2}primary key \(tenant_id, id\)$/m);
+  assert.doesNotMatch(table, /id text primary key/);
   const infrastructure = join(base, "src/contexts/scheduling/infrastructure");
   const onPostgres = await readFile(
     join(infrastructure, "appointment.postgres-repository.ts"),
     "utf8",
   );
-  assert.match(onPostgres, /values \(\$\{snapshot\.id\}, \$\{requireTenant\(\)\}/);
+  assert.match(onPostgres, /values \(\$\{requireTenant\(\)\}, \$\{id\}/);
+  assert.match(onPostgres, /on conflict \(tenant_id, id\) do nothing/);
+  assert.match(onPostgres, /throw schedulingErrors\.APPOINTMENT_EXISTS\.error\(/);
   assert.match(onPostgres, /where id = \$\{id\} and \$\{this\.#reachedTenants\(\)\}/);
   assert.match(
     onPostgres,
-    /where id = \$\{snapshot\.id\} and version = \$\{version\} and \$\{this\.#reachedTenants\(\)\}/,
+    /where id = \$\{snapshot\.id\} and version = \$\{version\} and tenant_id = \(/,
   );
   assert.match(onPostgres, /return expectSaved\(result\.count, /);
   assert.match(
     await readFile(join(infrastructure, "appointment.memory-repository.ts"), "utf8"),
-    /new InMemoryAggregates<AppointmentSnapshot>\("appointment"\)/,
+    /new InMemoryAggregates<AppointmentSnapshot>\("appointment", \{\n\s+exists: \(id\) =>\s+schedulingErrors\.APPOINTMENT_EXISTS\.error\(/,
+  );
+  // The duplicate's code is declared once, with its status, in the context's error codes.
+  assert.match(
+    await readFile(join(base, "src/contexts/scheduling/domain/scheduling-errors.ts"), "utf8"),
+    /APPOINTMENT_EXISTS: \{\s+status: 409,\s+description: "The tenant has an Appointment of this id already",?\s+\},/,
   );
   assert.match(
     await readFile(
@@ -162,7 +172,8 @@ async function generatesRepositories(): Promise<void> {
     // Each repository is tenant-aware and versioned, on memory and on PostgreSQL.
     const guarantees = [
       /keeps and finds each \w+ added, at its version/,
-      /keeps tenants apart: t1's \w+ is neither found, saved nor taken over by t2/,
+      /keeps tenants apart: each tenant's \w+ of one id is its own, the other's never found nor saved/,
+      /refuses an id its tenant keeps already \([A-Z_]+_EXISTS\), and keeps the first/,
       /refuses work without a tenant \(TENANT_REQUIRED\): no \w+ is written without one/,
       /refuses a stale save \(CONCURRENT_UPDATE\) and keeps the newer one/,
     ];

@@ -1,6 +1,7 @@
 import { aOrAn, camelOf, kebabOf } from "../project/kit_config.ts";
 import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
 import { builderNames, idIndexOf } from "./aggregate_builder.ts";
+import { existsCode } from "./repository_templates.ts";
 import type { FactoryParameter } from "./message_shape.ts";
 
 /** The three files of a message: the message, its handler, its spec. */
@@ -82,8 +83,8 @@ function seed(id: string): Promise<number> {
 
 /**
  * A command that creates an aggregate (`--aggregate <A> --creates`): the handler adds a new one
- * with the id the caller gives, for the work's tenant, and answers that id; an id taken already
- * is a `CONCURRENT_UPDATE` conflict, never an overwrite.
+ * with the id the caller gives, for the work's tenant, and answers that id; an id the tenant keeps
+ * already is `<AGGREGATE>_EXISTS` (409), never an overwrite; another tenant's is no obstacle.
  */
 export function creatingTemplates(
   context: string,
@@ -101,6 +102,7 @@ export function creatingTemplates(
   const base = permission ? "AuthorizedCommand" : "Command";
   const one = aOrAn(aggregate);
   const builder = builderNames(aggregate);
+  const exists = existsCode(aggregate);
   // Its inputs are the factory's parameters as the code has them now (the id named for the aggregate).
   const parameters = factory.parameters ??
     [{ name: "id", type: "string", shape: undefined, optional: false }];
@@ -122,7 +124,9 @@ ${
 /**
  * ${name}: creates ${one} with the id the caller gives, for the work's tenant${
     permission ? `; needs '${permission}'` : ""
-  }. An id taken already is refused (\`CONCURRENT_UPDATE\`, 409): nothing is overwritten.
+  }.
+ * An id the tenant keeps already is refused (\`${exists}\`, 409): nothing is overwritten. Ids are
+ * each tenant's own: another tenant's of the same id is neither an obstacle nor revealed.
  */
 ${
     permission
@@ -141,7 +145,10 @@ import { ${aggregate} } from "../../../domain/${aggregateKebab}.ts";
 import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
 import { ${name} } from "./${kebab}.command.ts";
 
-/** Runs ${name}: adds a new ${aggregate} for the work's tenant and answers its id. */
+/**
+ * Runs ${name}: adds a new ${aggregate} for the work's tenant and answers its id (its repository
+ * refuses an id the tenant keeps already: \`${errorCodesName(context)}.${exists}\`).
+ */
 @Handles(${name})
 export class ${name}Handler {
   constructor(private readonly ${variable}s: ${repository}) {}
@@ -170,17 +177,24 @@ Deno.test("${name} adds the ${aggregate} at version 1 and answers its id", async
   assert.equal(await versionOf("x1"), 1);
 });
 
-Deno.test("${name} of an id taken already is refused (CONCURRENT_UPDATE), the first stands", async () => {
+Deno.test("${name} of an id the tenant keeps already is refused (${exists}), the first stands", async () => {
   await seed("x2");
   await assert.rejects(
     () => application.commands.execute(new ${name}(actor, ...${builder.arguments}("x2"))),
-    (error) => isRefusal(error, "CONCURRENT_UPDATE"),
-  );
-  await assert.rejects(
-    () => application.commands.execute(new ${name}(ofAnotherTenant, ...${builder.arguments}("x2"))),
-    (error) => isRefusal(error, "CONCURRENT_UPDATE"),
+    (error) => isRefusal(error, "${exists}"),
   );
   assert.equal(await versionOf("x2"), 1);
+});
+
+Deno.test("${name} of an id another tenant keeps adds the tenant's own: ids are each tenant's", async () => {
+  await seed("x5");
+  assert.deepEqual(
+    await application.commands.execute(new ${name}(ofAnotherTenant, ...${builder.arguments}("x5"))),
+    { id: "x5" },
+  );
+  assert.equal(await versionOf("x5"), 1);
+  const inT2 = { origin: "test", actor: ofAnotherTenant, tenantId: "t2", correlationId: "spec" };
+  assert.equal((await runInScope({ execution: inT2 }, () => ${variable}s.get("x5")))?.version, 1);
 });
 
 Deno.test("${name} by a caller who names none of their tenants is refused (TENANT_REQUIRED)", async () => {

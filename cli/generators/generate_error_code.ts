@@ -51,17 +51,20 @@ export interface ErrorCodeInput {
 /**
  * The write that declares one code in a context's error codes file (creating the file when the
  * context has none yet); unchanged when the code is declared already with this status, refused
- * when it is declared with another.
+ * when it is declared with another. `planned`: writes of the same plan, whose errors file and
+ * contract (when they hold them) it builds on, to replace them.
  */
 export async function planErrorCodeDeclaration(
   root: string,
   context: string,
   input: ErrorCodeInput,
+  planned: readonly FileWrite[] = [],
 ): Promise<FileWrite[]> {
   checkCode(input);
   const path = errorCodesPath(context);
   const exists = existsSync(join(root, path));
-  const text = exists ? await readFile(join(root, path), "utf8") : errorCodesFile(context);
+  const text = planned.find((w) => w.path === path)?.contents ??
+    (exists ? await readFile(join(root, path), "utf8") : errorCodesFile(context));
   const entries = readRegion(text, "error-codes", path);
   const existing = entries.find((entry) => entry.startsWith(`${input.code}:`));
   const entry = `${input.code}: { status: ${input.status}, description: ${
@@ -74,7 +77,15 @@ export async function planErrorCodeDeclaration(
         `Error code '${input.code}' of context '${context}' is declared with status ${status} already, not ${input.status}: a code has one status`,
       );
     }
-    return [{ path, contents: text }, await planErrorContract(root, context, entries)];
+    return [
+      { path, contents: text, ...(exists ? {} : { create: true }) },
+      await planErrorContract(
+        root,
+        context,
+        entries,
+        planned,
+      ),
+    ];
   }
   return [
     {
@@ -82,7 +93,7 @@ export async function planErrorCodeDeclaration(
       contents: updateRegion(text, "error-codes", [...entries, entry], path),
       ...(exists ? {} : { create: true }),
     },
-    await planErrorContract(root, context, [...entries, entry]),
+    await planErrorContract(root, context, [...entries, entry], planned),
   ];
 }
 
@@ -109,10 +120,12 @@ async function planErrorContract(
   root: string,
   context: string,
   entries: readonly string[],
+  planned: readonly FileWrite[],
 ): Promise<FileWrite> {
   const path = errorContractPath(context);
   const exists = existsSync(join(root, path));
-  const text = exists ? await readFile(join(root, path), "utf8") : errorContractFile(context);
+  const text = planned.find((w) => w.path === path)?.contents ??
+    (exists ? await readFile(join(root, path), "utf8") : errorContractFile(context));
   const rows = entries.flatMap((entry) => {
     const code = /^([A-Z][A-Z0-9_]*):/.exec(entry)?.[1];
     const status = /status: (\d+)/.exec(entry)?.[1] ??
@@ -185,4 +198,19 @@ function checkCode(input: ErrorCodeInput): void {
   if (input.description.trim() === "") {
     throw new CliError(`Error code '${input.code}' needs a --description`);
   }
+}
+
+/**
+ * The writes of a plan with those of a later step put in: a later write of a path planned already
+ * replaces it (it was built on it), the others are added.
+ */
+export function mergeWrites(
+  writes: readonly FileWrite[],
+  later: readonly FileWrite[],
+): FileWrite[] {
+  const replaced = new Map(later.map((w) => [w.path, w]));
+  return [
+    ...writes.map((w) => replaced.get(w.path) ?? w),
+    ...later.filter((w) => !writes.some((earlier) => earlier.path === w.path)),
+  ];
 }

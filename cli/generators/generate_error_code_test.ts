@@ -28,7 +28,7 @@ Deno.test("kit generate error-code declares a code with its status in the contex
   assert.match(declared, /export const schedulingErrors = defineErrorCodes\("scheduling", \{/);
   assert.match(
     declared,
-    /\/\/ kit:begin error-codes\n\s+APPOINTMENT_NOT_FOUND: \{\n?\s*status: 404,[^}]*\},\n\s+SLOT_TAKEN: \{ status: 409, description: "The slot is booked already" \},\n\s+\/\/ kit:end/,
+    /\/\/ kit:begin error-codes\n\s+APPOINTMENT_EXISTS: \{\n?\s*status: 409,[^}]*\},\n\s+APPOINTMENT_NOT_FOUND: \{\n?\s*status: 404,[^}]*\},\n\s+SLOT_TAKEN: \{ status: 409, description: "The slot is booked already" \},\n\s+\/\/ kit:end/,
   );
   const handler = await readFile(
     join(
@@ -38,6 +38,16 @@ Deno.test("kit generate error-code declares a code with its status in the contex
     "utf8",
   );
   assert.match(handler, /throw schedulingErrors\.APPOINTMENT_NOT_FOUND\.error\(/);
+  // Its repository's code (a duplicate in one tenant) and the command's, both in one contract.
+  const contract = await readFile(
+    join(dir, "src/contexts/scheduling/domain/scheduling-errors.spec.ts"),
+    "utf8",
+  );
+  for (
+    const row of ["APPOINTMENT_EXISTS: 409,", "APPOINTMENT_NOT_FOUND: 404,", "SLOT_TAKEN: 409,"]
+  ) {
+    assert.ok(contract.includes(row), `${row} in\n${contract}`);
+  }
 
   // Declaring a code again with its status changes nothing; with another status is refused.
   const before = await projectTree(dir);

@@ -21,7 +21,12 @@ import {
 } from "./aggregate_message_templates.ts";
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
-import { errorCodesName, errorCodesPath, planErrorCodeDeclaration } from "./generate_error_code.ts";
+import {
+  errorCodesName,
+  errorCodesPath,
+  mergeWrites,
+  planErrorCodeDeclaration,
+} from "./generate_error_code.ts";
 import { aggregatesOf, didYouMean, orRun, orThe } from "./close_names.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 
@@ -131,13 +136,12 @@ export async function planMessage(
     writes.push(...builder.filter((b) => !writes.some((w) => w.path === b.path)));
     const findsOne = kind === "command" ? !options.creates : !options.search;
     if (findsOne) {
-      writes.push(
-        ...await planErrorCodeDeclaration(root, context, {
-          code: notFoundCode(aggregate),
-          status: 404,
-          description: `No ${aggregate} of this id in the tenant`,
-        }),
-      );
+      const declared = await planErrorCodeDeclaration(root, context, {
+        code: notFoundCode(aggregate),
+        status: 404,
+        description: `No ${aggregate} of this id in the tenant`,
+      }, writes);
+      writes.splice(0, writes.length, ...mergeWrites(writes, declared));
     }
   }
   if (permission !== undefined) writes.push(...await planPermission(root, context, permission));

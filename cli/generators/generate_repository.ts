@@ -6,8 +6,21 @@ import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { updateRegion } from "../files/marker_regions.ts";
 import { readRegion } from "../files/marker_regions.ts";
-import { camelOf, checkPascal, kebabOf, type KitConfig, pascalOf } from "../project/kit_config.ts";
-import { migrationFile, migrationsListFile, repositoryFiles } from "./repository_templates.ts";
+import {
+  aOrAn,
+  camelOf,
+  checkPascal,
+  kebabOf,
+  type KitConfig,
+  pascalOf,
+} from "../project/kit_config.ts";
+import {
+  existsCode,
+  migrationFile,
+  migrationsListFile,
+  repositoryFiles,
+} from "./repository_templates.ts";
+import { planErrorCodeDeclaration } from "./generate_error_code.ts";
 import { checkContext } from "./generate_simple.ts";
 import { planBuilder } from "./aggregate_builder.ts";
 import { aggregatesOf, didYouMean, orRun } from "./close_names.ts";
@@ -104,8 +117,9 @@ async function planList(
  * Plans a repository of an aggregate: its port, an in-memory and a PostgreSQL adapter (both
  * registered with the platform, which provides one by its store), tenant-aware (a row written
  * with the work's tenant, read by that tenant's work only) and versioned (a stale save is
- * `CONCURRENT_UPDATE`), a spec that proves it on both, and its table (with `tenant_id` and
- * `version`) in a new numbered migration (in the context's schema), listed in the project's one
+ * `CONCURRENT_UPDATE`), its rows keyed by tenant and id (a duplicate in one tenant is
+ * `<AGGREGATE>_EXISTS`, 409, declared in the context's error codes), a spec that proves it on
+ * both, and its table (with `tenant_id` and `version`) in a new numbered migration (in the context's schema), listed in the project's one
  * ordered migration list. Run again on an existing repository whose migration
  * number another migration took too (two branches merged), it renumbers its migration on top
  * and registers the repository again if the merge lost its registrations.
@@ -187,6 +201,12 @@ export async function planRepository(
     await planRepositoryRegistration(root, context, name),
     // Its spec makes its aggregates through the aggregate's test builder.
     ...await planBuilder(root, context, name),
+    // A create of an id its tenant keeps already: a code of its own, 409.
+    ...await planErrorCodeDeclaration(root, context, {
+      code: existsCode(name),
+      status: 409,
+      description: `The tenant has ${aOrAn(name)} of this id already`,
+    }),
   ];
   return await withDerived(root, config, writes);
 }

@@ -6,7 +6,7 @@ import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
-import { errorCodesName } from "./generate_error_code.ts";
+import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
 import { checkContext } from "./generate_simple.ts";
 import { type Field, readMessageShape } from "./message_shape.ts";
 import { replaceGeneratedParts } from "./generated_parts.ts";
@@ -143,6 +143,20 @@ export async function planRoute(
       .map((match) => match[1]!)),
   ].sort();
   const creates = kind === "command" && /\.add\(/.test(handlerText);
+  // A create through a repository may meet an id its tenant keeps already: its `_EXISTS` code.
+  const created = creates
+    ? /ports\/([a-z0-9-]+)-repository\.ts"/.exec(handlerText)?.[1]
+    : undefined;
+  const existsCode = created && `${created.toUpperCase().replaceAll("-", "_")}_EXISTS`;
+  if (
+    existsCode && !refusals.includes(existsCode) &&
+    new RegExp(`^\\s*${existsCode}:`, "m").test(
+      await readFile(join(root, errorCodesPath(context)), "utf8").catch(() => ""),
+    )
+  ) {
+    refusals.push(existsCode);
+    refusals.sort();
+  }
   const status = kind === "query"
     ? 200
     : creates

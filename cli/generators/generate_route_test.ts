@@ -53,7 +53,8 @@ Deno.test("kit generate route: status, schemas and codes come from the message a
     assert.match(open, /method: "POST",\s+path: "\/",/);
     assert.match(open, /status: 201/);
     assert.match(open, /loanId: z\.string\(\)\.min\(1\)\.max\(100\)/);
-    assert.match(open, /errors: \["FORBIDDEN"\]/);
+    // A create may meet an id its tenant keeps already: LOAN_EXISTS (409), as its repository says.
+    assert.match(open, /errors: \["FORBIDDEN", schedulingErrors\.LOAN_EXISTS\]/);
     assert.match(open, /path: "\/",\n\s+permissions: \[OpenLoan\],\n\s+summary:/);
     const approve = await read(dir, `${http}/approve-loan.controller.ts`);
     assert.match(approve, /path: "\/:loanId\/approve"/);

@@ -1,4 +1,5 @@
-import { aOrAn, camelOf } from "../project/kit_config.ts";
+import { aOrAn, camelOf, kebabOf } from "../project/kit_config.ts";
+import { errorCodesName } from "./generate_error_code.ts";
 import { builderNames } from "./aggregate_builder.ts";
 
 /** The project's ordered migration list, created by the first `generate repository`. */
@@ -54,7 +55,7 @@ export async function migrateDatabase(
 
 /**
  * One numbered migration creating a repository's table in its context's schema: each row the
- * aggregate's snapshot (`data`) with its tenant and its version.
+ * aggregate's snapshot (`data`) with its tenant and its version, keyed by `(tenant_id, id)`.
  */
 export function migrationFile(
   constant: string,
@@ -75,13 +76,15 @@ export const ${constant}: Migration = {
   id: "${context}/${name}",
   sql: \`
 create schema if not exists "${schema}";
+-- Keyed by tenant and id: each tenant names its own ids, and one tenant's id neither blocks nor
+-- reveals another's.
 create table if not exists "${schema}"."${table}" (
-  id text primary key,
   tenant_id text not null,
+  id text not null,
   data jsonb not null default '{}'::jsonb,
-  version integer not null check (version > 0)
+  version integer not null check (version > 0),
+  primary key (tenant_id, id)
 );
-create index if not exists "${table}_tenant_id" on "${schema}"."${table}" (tenant_id);
 \`,
 };
 `;
@@ -126,9 +129,9 @@ import type { ${name} } from "../../domain/${kebab}.ts";
 /**
  * Where ${name} aggregates are kept. Tenant-owned: ${one} is added for the tenant
  * of the work that adds it (\`TENANT_REQUIRED\` when the work has none) and only that tenant's
- * work finds or saves it. Versioned: \`get\` answers the version it loaded, \`save\` expects it,
- * and a save on a version other work changed meanwhile is refused (\`CONCURRENT_UPDATE\`, 409)
- * and changes nothing.
+ * work finds or saves it; ids are each tenant's own. Versioned: \`get\` answers the version it
+ * loaded, \`save\` expects it, and a save on a version other work changed meanwhile is refused
+ * (\`CONCURRENT_UPDATE\`, 409) and changes nothing.
  */
 export interface ${port} {
   /**
@@ -137,8 +140,9 @@ export interface ${port} {
    */
   get(id: string): Promise<Versioned<${name}> | undefined>;
   /**
-   * Adds a new ${name} for the work's tenant, at version 1 (answered). Its id taken
-   * already is a \`CONCURRENT_UPDATE\` conflict, never an overwrite.
+   * Adds a new ${name} for the work's tenant, at version 1 (answered). An id the tenant keeps
+   * already is refused (\`${existsCode(name)}\`, 409), never overwritten; another tenant's
+   * ${name} of the same id is no obstacle, and is never revealed.
    */
   add(${variable}: ${name}): Promise<number>;
   /**
@@ -167,20 +171,25 @@ export const ${port} = token<${port}>("${context}.${port}");
 
 function memoryRepositoryFile(context: string, name: string, kebab: string): string {
   const port = `${name}Repository`;
+  const errors = errorCodesName(context);
   return `import { InMemoryAggregates, readableTenants, type Registration, type Versioned } from "@kit/kernel";
+import { ${errors} } from "../domain/${context}-errors.ts";
 import { ${name}, type ${name}Snapshot } from "../domain/${kebab}.ts";
 import { ${port}, type ${name}Page } from "../application/ports/${kebab}-repository.ts";
 
 /**
  * ${port} in memory, for specs and single-process runs, with the guarantees of the PostgreSQL one:
- * each ${name} kept with the tenant of the work that added it and found by that tenant's work only,
- * each save expecting the version it loaded. Snapshots are kept as JSON, as PostgreSQL keeps them.
+ * each ${name} kept with the tenant of the work that added it, keyed by that tenant and its id, and
+ * found by that tenant's work only; each save expecting the version it loaded. Snapshots are kept
+ * as JSON, as PostgreSQL keeps them.
  */
 export class InMemory${port} implements ${port} {
-  readonly #rows = new InMemoryAggregates<${name}Snapshot>("${kebab}");
+  readonly #rows = new InMemoryAggregates<${name}Snapshot>("${kebab}", {
+    exists: (id) => ${existsError(errors, name, "id")},
+  });
 
   get(id: string): Promise<Versioned<${name}> | undefined> {
-    return Promise.try(() => {
+    return settled(() => {
       readableTenants(); // work that reaches no tenant is refused, as on PostgreSQL
       const row = this.#rows.find(id);
       return row && { state: ${name}.restore(row.state), version: row.version };
@@ -188,15 +197,15 @@ export class InMemory${port} implements ${port} {
   }
 
   add(aggregate: ${name}): Promise<number> {
-    return Promise.try(() => this.#rows.insert(asJson(aggregate.snapshot())));
+    return settled(() => this.#rows.insert(asJson(aggregate.snapshot())));
   }
 
   save(aggregate: ${name}, version: number): Promise<number> {
-    return Promise.try(() => this.#rows.update(asJson(aggregate.snapshot()), version));
+    return settled(() => this.#rows.update(asJson(aggregate.snapshot()), version));
   }
 
   list(page: number, pageSize: number): Promise<${name}Page> {
-    return Promise.try(() => {
+    return settled(() => {
       readableTenants(); // work that reaches no tenant is refused, as on PostgreSQL
       const rows = this.#rows.list().sort((a, b) => a.state.id < b.state.id ? -1 : a.state.id > b.state.id ? 1 : 0);
       const start = (page - 1) * pageSize;
@@ -213,12 +222,33 @@ function asJson(snapshot: ${name}Snapshot): ${name}Snapshot {
   return JSON.parse(JSON.stringify(snapshot));
 }
 
+/** What \`work\` answers, as a promise; what it throws, as a rejection (Node 20 has no Promise.try). */
+function settled<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** How the platform provides ${port} in the ${context} context when it runs in memory. */
 export const ${camelOf(context)}${port}: Registration = {
   provide: ${port},
   provider: { useClass: InMemory${port}, deps: [] },
 };
 `;
+}
+
+/** The code a create of an id the tenant keeps already answers (\`LOAN_EXISTS\`, 409). */
+export function existsCode(aggregate: string): string {
+  return `${kebabOf(aggregate).toUpperCase().replaceAll("-", "_")}_EXISTS`;
+}
+
+/** How a repository refuses an id its tenant keeps already: nothing of other tenants said. */
+function existsError(errors: string, name: string, id: string): string {
+  return `${errors}.${existsCode(name)}.error(\`The tenant has ${
+    aOrAn(name)
+  } of id '\${${id}}' already: choose another id\`, { ${id} })`;
 }
 
 function postgresRepositoryFile(
@@ -228,9 +258,11 @@ function postgresRepositoryFile(
   table: string,
 ): string {
   const port = `${name}Repository`;
+  const errors = errorCodesName(context);
   const qualified = `"${context.replaceAll("-", "_")}"."${table}"`;
   return `import type postgres from "postgres";
 import {
+  currentScope,
   expectSaved,
   readableTenants,
   type Registration,
@@ -238,14 +270,17 @@ import {
   type Versioned,
 } from "@kit/kernel";
 import { currentSql } from "@kit/kernel/postgres";
+import { ${errors} } from "../domain/${context}-errors.ts";
 import { ${name} } from "../domain/${kebab}.ts";
 import { ${port}, type ${name}Page } from "../application/ports/${kebab}-repository.ts";
 
 /**
- * ${port} on PostgreSQL: the table ${qualified.replaceAll('"', "")}, written in the command's
- * transaction. A row is written with the work's tenant (\`requireTenant()\`), read and saved only
- * by work that reaches its tenant (every tenant: the system actor's work), and saved only at the
- * version it was loaded at (\`expectSaved\`).
+ * ${port} on PostgreSQL: the table ${qualified.replaceAll('"', "")}, keyed by
+ * \`(tenant_id, id)\` and written in the command's transaction. A row is written with the work's
+ * tenant (\`requireTenant()\`), read and saved only by work that reaches its tenant (every tenant:
+ * the system actor's work), and saved only at the version it was loaded at (\`expectSaved\`).
+ * Work that reaches several tenants keeping the same id finds and saves its own tenant's row,
+ * else the first tenant's by \`tenant_id\`.
  */
 export class Postgres${port} implements ${port} {
   constructor(private readonly sql: postgres.Sql) {}
@@ -253,7 +288,8 @@ export class Postgres${port} implements ${port} {
   async get(id: string): Promise<Versioned<${name}> | undefined> {
     const [row] = await currentSql(this.sql)\`
       select id, data, version from ${qualified}
-      where id = \${id} and \${this.#reachedTenants()}\`;
+      where id = \${id} and \${this.#reachedTenants()}
+      order by \${this.#ownTenantFirst()} limit 1\`;
     if (row === undefined) return undefined;
     return { state: ${name}.restore({ ...row.data, id: row.id }), version: row.version };
   }
@@ -261,11 +297,13 @@ export class Postgres${port} implements ${port} {
   async add(aggregate: ${name}): Promise<number> {
     const snapshot = aggregate.snapshot();
     const data = JSON.stringify(snapshot);
+    const id = snapshot.id;
     const result = await currentSql(this.sql)\`
-      insert into ${qualified} (id, tenant_id, data, version)
-      values (\${snapshot.id}, \${requireTenant()}, \${data}::text::jsonb, 1)
-      on conflict (id) do nothing\`;
-    return expectSaved(result.count, { type: "${kebab}", id: snapshot.id, version: 0 });
+      insert into ${qualified} (tenant_id, id, data, version)
+      values (\${requireTenant()}, \${id}, \${data}::text::jsonb, 1)
+      on conflict (tenant_id, id) do nothing\`;
+    if (result.count === 0) throw ${existsError(errors, name, "id")};
+    return 1;
   }
 
   async save(aggregate: ${name}, version: number): Promise<number> {
@@ -273,7 +311,10 @@ export class Postgres${port} implements ${port} {
     const data = JSON.stringify(snapshot);
     const result = await currentSql(this.sql)\`
       update ${qualified} set data = \${data}::text::jsonb, version = version + 1
-      where id = \${snapshot.id} and version = \${version} and \${this.#reachedTenants()}\`;
+      where id = \${snapshot.id} and version = \${version} and tenant_id = (
+        select tenant_id from ${qualified}
+        where id = \${snapshot.id} and \${this.#reachedTenants()}
+        order by \${this.#ownTenantFirst()} limit 1)\`;
     return expectSaved(result.count, { type: "${kebab}", id: snapshot.id, version });
   }
 
@@ -283,7 +324,8 @@ export class Postgres${port} implements ${port} {
     // rows it skips: for deep pages of large tenants, page by the last id seen instead.
     const rows = await currentSql(this.sql)\`
       select id, data from ${qualified} where \${tenants}
-      order by id collate "C" limit \${pageSize} offset \${(page - 1) * pageSize}\`;
+      order by id collate "C", tenant_id collate "C"
+      limit \${pageSize} offset \${(page - 1) * pageSize}\`;
     const [counted] = await currentSql(this.sql)\`
       select count(*)::int as total from ${qualified} where \${tenants}\`;
     return {
@@ -297,6 +339,14 @@ export class Postgres${port} implements ${port} {
     const tenants = readableTenants();
     return tenants === undefined ? this.sql\`true\` : this.sql\`tenant_id in \${this.sql(tenants)}\`;
   }
+
+  /** The order that puts the row of the work's own tenant first, then the others by tenant. */
+  #ownTenantFirst(): postgres.PendingQuery<postgres.Row[]> {
+    const own = currentScope()?.execution.tenantId;
+    return own === undefined
+      ? this.sql\`tenant_id collate "C"\`
+      : this.sql\`tenant_id <> \${own}, tenant_id collate "C"\`;
+  }
 }
 
 /** How the platform provides ${port} in the ${context} context on its database. */
@@ -308,6 +358,7 @@ export function ${camelOf(context)}${port}OnPostgres(sql: postgres.Sql): Registr
 
 function repositorySpecFile(name: string, kebab: string, port: string): string {
   const build = builderNames(name).instance;
+  const exists = existsCode(name);
   return `import assert from "node:assert/strict";
 import postgres from "postgres";
 import {
@@ -359,7 +410,7 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
     assert.equal(await inTenant("t1", () => repository.save(loaded.state, loaded.version)), 2);
     assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 2);
   },
-  "keeps tenants apart: t1's ${name} is neither found, saved nor taken over by t2": async (
+  "keeps tenants apart: each tenant's ${name} of one id is its own, the other's never found nor saved": async (
     repository,
   ) => {
     const id = crypto.randomUUID();
@@ -369,12 +420,21 @@ const contract: Record<string, (repository: ${port}) => Promise<void>> = {
       inTenant("t2", () => repository.save(${build}(id), 1)),
       refusal("CONCURRENT_UPDATE"),
     );
-    await assert.rejects(
-      inTenant("t2", () => repository.add(${build}(id))),
-      refusal("CONCURRENT_UPDATE"),
-    );
-    assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 1);
-    assert.equal((await asSystem(() => repository.get(id)))?.version, 1, "the system reaches all");
+    assert.equal(await inTenant("t2", () => repository.add(${build}(id))), 1, "t2 names its own");
+    // Work reaching both (the system's) finds and saves one row: the first tenant's, t1's.
+    const reached = await asSystem(() => repository.get(id));
+    assert.ok(reached, "the system reaches all");
+    assert.equal(await asSystem(() => repository.save(reached.state, reached.version)), 2);
+    assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 2);
+    assert.equal((await inTenant("t2", () => repository.get(id)))?.version, 1, "t2's stands");
+    assert.equal(await inTenant("t2", () => repository.save(${build}(id), 1)), 2);
+  },
+  "refuses an id its tenant keeps already (${exists}), and keeps the first": async (repository) => {
+    const id = crypto.randomUUID();
+    await inTenant("t1", () => repository.add(${build}(id)));
+    await inTenant("t1", () => repository.save(${build}(id), 1));
+    await assert.rejects(inTenant("t1", () => repository.add(${build}(id))), refusal("${exists}"));
+    assert.equal((await inTenant("t1", () => repository.get(id)))?.version, 2, "the first stands");
   },
   "refuses work without a tenant (TENANT_REQUIRED): no ${name} is written without one": async (
     repository,

@@ -11,6 +11,8 @@ import {
   lockFor,
   Query,
   RetryOnConflict,
+  runInScope,
+  systemActor,
   userActor,
 } from "../mod.ts";
 
@@ -164,12 +166,49 @@ Deno.test("InMemoryAggregates: rows carry the writer's tenant; other tenants nei
     () => app.commands.execute(new Open(userActor("nobody"), "c2")),
     (error) => isRefusal(error, "TENANT_REQUIRED"),
   );
-  // The same id in another tenant is a conflict, never an overwrite.
+  // The same id in another tenant is that tenant's own row: kept apart, neither overwritten.
+  await app.commands.execute(new Open(ben, "c1"));
+  assert.equal(await app.commands.execute(new Increment(ben, "c1")), 1);
+  assert.equal(await app.queries.execute(new Read(ann, "c1")), 0);
+  assert.equal(await app.queries.execute(new Read(ben, "c1")), 1);
+  // The same id again in one tenant is refused, and its row stands.
   await assert.rejects(
-    () => app.commands.execute(new Open(ben, "c1")),
+    () => app.commands.execute(new Open(ann, "c1")),
     (error) => isRefusal(error, "CONCURRENT_UPDATE"),
   );
   assert.equal(await app.queries.execute(new Read(ann, "c1")), 0);
+});
+
+Deno.test("InMemoryAggregates: a duplicate in one tenant throws the error given; work reaching two tenants finds its own tenant's row first", () => {
+  const rows = new InMemoryAggregates<Counter>("counter", {
+    exists: (id) => new Error(`counter ${id} exists`),
+  });
+  const inTenant = (tenantId: string, elevated: string[] = []) => ({
+    origin: "test",
+    correlationId: "c",
+    tenantId,
+    elevatedTenants: elevated,
+    actor: userActor("ann", { tenants: [tenantId] }),
+  });
+  runInScope({ execution: inTenant("t2") }, () => rows.insert({ id: "c1", n: 2 }));
+  runInScope({ execution: inTenant("t1") }, () => rows.insert({ id: "c1", n: 1 }));
+  assert.throws(
+    () => runInScope({ execution: inTenant("t1") }, () => rows.insert({ id: "c1", n: 9 })),
+    /counter c1 exists/,
+  );
+  // Reaching both, t2's work finds (and updates) t2's row; the system's work the first tenant's.
+  runInScope({ execution: inTenant("t2", ["t1"]) }, () => {
+    assert.equal(rows.find("c1")?.state.n, 2);
+    assert.equal(rows.update({ id: "c1", n: 3 }, 1), 2);
+  });
+  const system = { origin: "test", correlationId: "c", actor: systemActor };
+  runInScope({ execution: system }, () => {
+    assert.equal(rows.find("c1")?.state.n, 1);
+    assert.equal(rows.list().length, 2);
+    rows.remove("c1", 1);
+    assert.equal(rows.find("c1")?.state.n, 3);
+  });
+  runInScope({ execution: inTenant("t1") }, () => assert.equal(rows.find("c1"), undefined));
 });
 
 Deno.test("lockFor serialises units of work that take the same name, in memory", async () => {
