@@ -62,6 +62,11 @@ const outages: [string, unknown, string][] = [
     "REDIS_UNAVAILABLE",
   ],
   [
+    "a statement without an answer in time (postgres.js query_timeout)",
+    Object.assign(new Error("write QUERY_TIMEOUT 127.0.0.1:5432"), { code: "QUERY_TIMEOUT" }),
+    "DATABASE_UNAVAILABLE",
+  ],
+  [
     "an outage wrapped in the error of a job",
     new Error("the job failed", {
       cause: Object.assign(new Error("t"), { code: "CONNECTION_CLOSED" }),

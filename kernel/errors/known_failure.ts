@@ -17,9 +17,8 @@ export interface KnownFailure {
   readonly reason: string;
 }
 
-// What a socket or postgres.js throws when a server cannot be reached, closed the connection, or
-// a time-out of the client ran out.
-const socketCodes: Readonly<Record<string, string>> = {
+/** Why a socket failed, by its error code: a server out of reach or a connection lost. */
+export const socketFailureReasons: Readonly<Record<string, string>> = {
   ECONNREFUSED: "connection refused",
   ECONNRESET: "connection lost",
   ECONNABORTED: "connection lost",
@@ -35,12 +34,17 @@ const socketCodes: Readonly<Record<string, string>> = {
   ERR_STREAM_DESTROYED: "connection lost",
   ERR_SOCKET_CLOSED: "connection lost",
 };
-const databaseCodes: Readonly<Record<string, string>> = {
+/** Why postgres.js failed a statement, by its code: a connection lost or a time-out of the client. */
+export const postgresClientFailureReasons: Readonly<Record<string, string>> = {
   CONNECTION_CLOSED: "connection lost",
   CONNECTION_DESTROYED: "connection lost",
   CONNECTION_ENDED: "client closed",
   CONNECT_TIMEOUT: "connect time-out",
   ACQUIRE_TIMEOUT: "no connection free in time",
+  QUERY_TIMEOUT: "no answer in time",
+};
+/** SQLSTATEs of a server going away, ending a session, or a statement or lock time-out. */
+export const postgresServerFailureReasons: Readonly<Record<string, string>> = {
   "57P01": "server shutting down",
   "57P02": "server crashed",
   "57P03": "server starting or stopping",
@@ -48,6 +52,11 @@ const databaseCodes: Readonly<Record<string, string>> = {
   "25P03": "idle transaction ended",
   "57014": "statement time-out",
   "55P03": "lock time-out",
+};
+const socketCodes = socketFailureReasons;
+const databaseCodes: Readonly<Record<string, string>> = {
+  ...postgresClientFailureReasons,
+  ...postgresServerFailureReasons,
   "53300": "too many connections",
 };
 // What ioredis throws while Redis is out of reach.

@@ -4,6 +4,11 @@ import {
   InvalidInputError,
   ServiceUnavailableError,
 } from "../errors/kernel_refusals.ts";
+import {
+  postgresClientFailureReasons,
+  postgresServerFailureReasons,
+  socketFailureReasons,
+} from "../errors/known_failure.ts";
 
 /** The SQLSTATE of a postgres.js error, when it is one. */
 export function sqlState(error: unknown): string | undefined {
@@ -62,40 +67,13 @@ export function translatePostgresError(
 }
 
 // What postgres.js (and the socket under it) throws when the server cannot be reached, closed
-// the connection, or a time-out of the client ran out.
+// the connection, or a time-out of the client ran out; and the SQLSTATEs of a server going away
+// or too slow (class 08 and 53 are read by their class).
 const clientCodes: Readonly<Record<string, string>> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection lost",
-  ECONNABORTED: "connection lost",
-  EPIPE: "connection lost",
-  ETIMEDOUT: "connection timed out",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ENETDOWN: "network unreachable",
-  EHOSTDOWN: "host unreachable",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host not found",
-  EADDRNOTAVAIL: "connection refused",
-  ERR_STREAM_DESTROYED: "connection lost",
-  ERR_SOCKET_CLOSED: "connection lost",
-  CONNECTION_CLOSED: "connection lost",
-  CONNECTION_DESTROYED: "connection lost",
-  CONNECTION_ENDED: "client closed",
-  CONNECT_TIMEOUT: "connect time-out",
-  ACQUIRE_TIMEOUT: "no connection free in time",
-  QUERY_TIMEOUT: "no answer in time",
+  ...socketFailureReasons,
+  ...postgresClientFailureReasons,
 };
-
-// SQLSTATEs of a server going away, refusing connections, out of resources or too slow.
-const serverStates: Readonly<Record<string, string>> = {
-  "57P01": "server shutting down",
-  "57P02": "server crashed",
-  "57P03": "server starting or stopping",
-  "57P05": "idle session ended",
-  "25P03": "idle transaction ended",
-  "57014": "statement time-out",
-  "55P03": "lock time-out",
-};
+const serverStates = postgresServerFailureReasons;
 
 /**
  * Why the database is out of reach, when the error says so, else undefined: a connection that
