@@ -59,7 +59,13 @@ Deno.test("kit init --runtime: an entry point and a build task per runtime, Deno
   }
   const tasks = JSON.parse(all["deno.json"]!).tasks;
   assert.match(tasks["build:node"], /^deno bundle --platform node .*src\/main\.node\.ts$/);
-  assert.match(tasks["build:workers"], /^DENO_CONDITIONS=workerd deno bundle --platform browser /);
+  assert.match(
+    tasks["build:workers"],
+    /^deno eval '.*' && DENO_CONDITIONS=workerd deno bundle --platform browser --import-map /,
+  );
+  // Every project, one with a Worker too, runs kit's patched postgres.js.
+  assert.equal(JSON.parse(all["deno.json"]!).imports.postgres, denoJson.imports.postgres);
+  assert.match(denoJson.imports.postgres, /^jsr:@kit\/postgres@/);
   // A Worker enqueues to Upstash Redis: the queue the Deno or Node process reads is redis.
   assert.equal(JSON.parse(all["kit.config.json"]!).queue, "redis");
   assert.match(all["README.md"]!, /\n## Cloudflare Workers\n[\s\S]*postgres\.js/);
@@ -259,6 +265,12 @@ Deno.test({
     }
     await runIn(dir, Deno.execPath(), ["task", "build:node"]);
     await runIn(dir, Deno.execPath(), ["task", "build:workers"]);
+    // The Worker runs the Workers build of kit's patched driver (a patch's own statement: a
+    // statement without an answer in time fails with QUERY_TIMEOUT), over cloudflare:sockets.
+    const workerBundle = await readFile(join(dir, "dist/worker.mjs"), "utf8");
+    assert.match(workerBundle, /\.connection\("QUERY_TIMEOUT"/);
+    assert.match(workerBundle, /import\("cloudflare:sockets"\)/);
+    assert.doesNotMatch(workerBundle, /from "node:(net|tls)"/);
     const workerd = await miniflare();
     await writeFile(
       join(workerd, "serve-worker.mjs"),

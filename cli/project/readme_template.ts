@@ -71,8 +71,8 @@ npx wrangler deploy                            # wrangler.toml
 \`/openapi.json\` and docs page at \`/docs\` (Swagger UI's files are in the bundle: about 1.6 MB
 of it, 0.45 MB of its compressed size, which Cloudflare limits). What differs from Deno and Node:
 
-- **Database**: postgres.js, its Workers build (\`DENO_CONDITIONS=workerd\` in \`build:workers\`
-  picks it), over TCP through \`cloudflare:sockets\`: the same driver, SQL, repositories and
+- **Database**: kit's postgres.js, its Workers build (\`@kit/postgres/cf\`: \`build:workers\`
+  maps \`postgres\` to it in \`dist/worker.imports.json\`), over TCP through \`cloudflare:sockets\`: the same driver, SQL, repositories and
   transactions as on Deno and Node, so nothing is written twice. Give it \`DATABASE_URL\`, or a
   Hyperdrive binding named \`HYPERDRIVE\` (Cloudflare's pooler in front of PostgreSQL, which keeps
   connections warm: the Worker opens one connection per request, as a Worker may not share a

@@ -8,8 +8,8 @@ export { kitVersion } from "./kit_version.ts";
 /**
  * `deno.json` of a generated project (ioredis only when its queue is redis; `@hono/node-server`
  * and `build:node` with a Node entry point, `build:workers` with a Worker). `postgres` is kit's
- * patched postgres.js (`@kit/postgres`), except in a project with a Worker: upstream's, whose
- * Workers build the bundle needs.
+ * patched postgres.js (`@kit/postgres`; a Worker's bundle takes its Workers build,
+ * `@kit/postgres/cf`).
  */
 export function projectDenoJson(
   links: readonly string[],
@@ -23,11 +23,8 @@ export function projectDenoJson(
         "@kit/http": `jsr:@kit/http@^${kitVersion}`,
         "@kit/jobs": `jsr:@kit/jobs@^${kitVersion}`,
         "zod": "npm:zod@4.6.7",
-        // kit's patched postgres.js; a project with a Worker keeps upstream's, whose Workers build
-        // (over cloudflare:sockets) the bundle picks (kit's package has none yet).
-        "postgres": runtimes.includes("workers")
-          ? "npm:postgres@3.4.9"
-          : `jsr:@kit/postgres@^${kitVersion}`,
+        // kit's patched postgres.js (a Worker's bundle maps it to its Workers build, /cf).
+        "postgres": `jsr:@kit/postgres@^${kitVersion}`,
         "@upstash/redis": "npm:@upstash/redis@1.39.0",
         ...(queue === "redis" ? { "ioredis": "npm:ioredis@6.0.0" } : {}),
         ...(runtimes.includes("node")
