@@ -40,7 +40,10 @@ function proseLines(markdown: string): string[] {
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
 export function githubSlug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(
+    / /g,
+    "-",
+  );
 }
 
 /** The anchors of a document's headings, duplicates numbered (`-1`, `-2`) as GitHub does. */
@@ -124,7 +127,9 @@ Deno.test("every relative link and anchor of README.md and docs/ resolves", () =
 });
 
 Deno.test("a missing file or anchor is reported, named by document and target", () => {
-  const files: Record<string, string> = { "docs/guide.md": "# A guide\n\n## Run it: `deno task dev`\n" };
+  const files: Record<string, string> = {
+    "docs/guide.md": "# A guide\n\n## Run it: `deno task dev`\n",
+  };
   const markdown = [
     "# Start",
     "[ok](docs/guide.md#run-it-deno-task-dev) [ok too](#start) [web](https://example.com/x)",

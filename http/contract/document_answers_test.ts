@@ -150,7 +150,9 @@ Deno.test("A route's document follows what it does: no body codes without a body
 });
 
 Deno.test("The error codes guide states the problem type the answers carry", async () => {
-  const readme = await Deno.readTextFile(new URL("../../docs/guides/error-codes.md", import.meta.url));
+  const readme = await Deno.readTextFile(
+    new URL("../../docs/guides/error-codes.md", import.meta.url),
+  );
   const response = await schedulingApp().fetch(cancel("{", receptionist));
   const type = (await response.json()).type;
   assert.equal(type, "urn:kit:problem:malformed-json");

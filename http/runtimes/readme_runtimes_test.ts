@@ -126,7 +126,8 @@ async function expectedAnswers(call: (path: string, token?: string) => Promise<R
 }
 
 Deno.test({
-  name: "docs/guides/runtimes.md, Use kit on Node: the bundle runs on Node 20 and answers with a token",
+  name:
+    "docs/guides/runtimes.md, Use kit on Node: the bundle runs on Node 20 and answers with a token",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
