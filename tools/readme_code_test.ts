@@ -1,5 +1,5 @@
 /**
- * The READMEs' (and the guides') TypeScript blocks type-check, as `deno test --doc` checks the examples of the doc
+ * The READMEs' (and every page's of docs/) TypeScript blocks type-check, as `deno test --doc` checks the examples of the doc
  * comments. Each ```ts (or ```typescript) block is written to a file in a temporary folder inside
  * the repository, so the workspace's import map resolves `@kit/kernel`, `@kit/http`, `@kit/jobs`,
  * zod and the rest, and all are checked by one `deno check`. A failure names each block by its line
@@ -17,7 +17,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type CodeBlock, codeBlocks } from "./readme_code_blocks.ts";
@@ -80,7 +80,6 @@ async function checkBlocks(markdown: string, document: string): Promise<string |
 
 Deno.test("README.md's TypeScript blocks type-check", async () => {
   const readme = await readFile(join(root, "README.md"), "utf8");
-  assert.ok(codeBlocks(readme).length > 0, "README.md has TypeScript blocks");
   const failure = await checkBlocks(readme, "README.md");
   if (failure !== undefined) assert.fail(failure);
 });
@@ -94,11 +93,24 @@ for (const pkg of ["kernel", "http", "jobs"]) {
   });
 }
 
-for (const guide of ["docs/guides/process-managers.md"]) {
-  Deno.test(`${guide}'s TypeScript blocks type-check`, async () => {
-    const markdown = await readFile(join(root, guide), "utf8");
-    assert.ok(codeBlocks(markdown).length > 0, `${guide} has TypeScript blocks`);
-    const failure = await checkBlocks(markdown, guide);
+/** The Markdown files of the docs tree, relative to the repository. */
+async function docsPages(dir = "docs"): Promise<string[]> {
+  const pages: string[] = [];
+  for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) pages.push(...await docsPages(path));
+    else if (entry.name.endsWith(".md")) pages.push(path);
+  }
+  return pages.sort();
+}
+
+const pages = await docsPages();
+assert.ok(pages.includes("docs/guides/process-managers.md"), "the docs tree is read");
+for (const page of pages) {
+  const markdown = await readFile(join(root, page), "utf8");
+  if (codeBlocks(markdown).length === 0) continue;
+  Deno.test(`${page}'s TypeScript blocks type-check`, async () => {
+    const failure = await checkBlocks(markdown, page);
     if (failure !== undefined) assert.fail(failure);
   });
 }

@@ -8,8 +8,8 @@
  *   parameter, a return, an option field, a base class): JSR documents it beside that export;
  * - `extension point`: named in a paragraph or list item of the package README that says it is an
  *   extension point (what a store or authenticator author implements or calls);
- * - `documented`: user-facing API named in code in the root README or the package README (outside
- *   the generated exports list).
+ * - `documented`: user-facing API named in code in the root README, a page of `docs/` or the
+ *   package README (outside the generated exports list).
  *
  * Any other unused name fails the run: move it behind the boundary (drop it from the entry point,
  * import it by relative path inside the package), document it, or use it. Run by `deno task
@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -167,10 +167,24 @@ function usedOutside(pkg: string, names: readonly string[]): Set<string> {
   return used;
 }
 
+/** The Markdown pages under `dir` (the docs tree), as absolute paths. */
+function docsPages(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? docsPages(join(dir, entry.name))
+      : entry.name.endsWith(".md")
+      ? [join(dir, entry.name)]
+      : []
+  );
+}
+
 if (import.meta.main) {
   const verbose = Deno.args.includes("--verbose");
   const everyExport = packages.flatMap(exported);
-  const rootReadme = namesInCode(readFileSync(join(root, "README.md"), "utf8"));
+  const rootReadme = namesInCode(
+    [join(root, "README.md"), ...docsPages(join(root, "docs"))]
+      .map((path) => readFileSync(path, "utf8")).join("\n\n"),
+  );
   const unjustified: string[] = [];
   for (const pkg of packages) {
     const readme = readFileSync(join(root, pkg, "README.md"), "utf8");

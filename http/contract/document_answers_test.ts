@@ -149,11 +149,13 @@ Deno.test("A route's document follows what it does: no body codes without a body
   );
 });
 
-Deno.test("The README states the problem type the answers carry", async () => {
-  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+Deno.test("The error codes guide states the problem type the answers carry", async () => {
+  const readme = await Deno.readTextFile(
+    new URL("../../docs/guides/error-codes.md", import.meta.url),
+  );
   const response = await schedulingApp().fetch(cancel("{", receptionist));
   const type = (await response.json()).type;
   assert.equal(type, "urn:kit:problem:malformed-json");
   assert.ok(readme.includes("`urn:kit:problem:validation-failed` for `VALIDATION_FAILED`"));
-  assert.ok(!readme.includes("urn:kit:problem:<code>`"), "the README's old form is gone");
+  assert.ok(!readme.includes("urn:kit:problem:<code>`"), "the old form is gone");
 });

@@ -1,6 +1,6 @@
 /**
- * The README's "Use kit on Node" and "Use kit on Cloudflare Workers", followed step by step in a
- * fresh directory: its files written from the README's code blocks (each named by its first
+ * The runtimes guide's (docs/guides/runtimes.md) "Use kit on Node" and "Use kit on Cloudflare
+ * Workers", followed step by step in a fresh directory: its files written from the guide's code blocks (each named by its first
  * line), its shell steps run as written, then the Node bundle served by Node 20 and the worker
  * bundle by workerd (miniflare), each called with a token. The one departure: the project's
  * `deno.json` links the JSR packages to this checkout (`links`), JSR being out of reach here.
@@ -20,11 +20,14 @@ interface Block {
   readonly text: string;
 }
 
-/** The code blocks of a README section, in order. */
+/** The guide that says how to run kit on each runtime. */
+const guide = "docs/guides/runtimes.md";
+
+/** The code blocks of a section of the guide, in order. */
 async function sectionBlocks(heading: string): Promise<Block[]> {
-  const readme = await readFile(join(root, "README.md"), "utf8");
+  const readme = await readFile(join(root, guide), "utf8");
   const start = readme.indexOf(`\n## ${heading}\n`);
-  assert.ok(start >= 0, `README has '## ${heading}'`);
+  assert.ok(start >= 0, `${guide} has '## ${heading}'`);
   const end = readme.indexOf("\n## ", start + 1);
   const section = readme.slice(start, end === -1 ? undefined : end);
   return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
@@ -123,7 +126,8 @@ async function expectedAnswers(call: (path: string, token?: string) => Promise<R
 }
 
 Deno.test({
-  name: "README, Use kit on Node: the bundle runs on Node 20 and answers with a token",
+  name:
+    "docs/guides/runtimes.md, Use kit on Node: the bundle runs on Node 20 and answers with a token",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -167,7 +171,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "README, Use kit on Cloudflare Workers: the bundle runs in workerd and answers with a token",
+    "docs/guides/runtimes.md, Use kit on Cloudflare Workers: the bundle runs in workerd and answers with a token",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
