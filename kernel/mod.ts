@@ -85,6 +85,7 @@ export {
 } from "./process/process_context.ts";
 export * from "./process/process_store.ts";
 export * from "./process/in_memory_process_store.ts";
+export * from "./process/end_process_instance.ts";
 export * from "./process/process_deadlines.ts";
 export * from "./process/process_errors.ts";
 export { ProcessRuntime, type ProcessRuntimeOptions } from "./process/process_runtime.ts";

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
   composeApplication,
+  currentScope,
+  endProcessInstance,
   type ErrorReporter,
   type EventsApi,
   eventsPlugin,
@@ -9,9 +11,11 @@ import {
   type IntegrationEvent,
   type IntegrationEventDefinition,
   type Outbox,
+  ProcessDeadlines,
   type ProcessInstance,
   type ProcessInstanceRef,
   processManagerDeclarations,
+  type ProcessReach,
   processRuntimeOf,
   ProcessStore,
   runInScope,
@@ -19,6 +23,7 @@ import {
   systemActor,
   TestClock,
   type TransactionManager,
+  type UnitOfWork,
 } from "@kit/kernel";
 import { type BackgroundJobsApi, jobsPlugin } from "../jobs_plugin.ts";
 import type { JobStore } from "../store/job_store.ts";
@@ -78,6 +83,10 @@ class FlakyProcessStore implements ProcessStore {
   messageList: ProcessStore["messageList"] = (params) => this.inner.messageList(params);
   instancePurgeCompleted: ProcessStore["instancePurgeCompleted"] = (params) =>
     this.inner.instancePurgeCompleted(params);
+  instanceCount: ProcessStore["instanceCount"] = (params) => this.inner.instanceCount(params);
+  instanceList: ProcessStore["instanceList"] = (params) => this.inner.instanceList(params);
+  instanceRead: ProcessStore["instanceRead"] = (params) => this.inner.instanceRead(params);
+  instanceEnd: ProcessStore["instanceEnd"] = (params) => this.inner.instanceEnd(params);
 }
 
 /** One case's application over the opened stores. */
@@ -167,6 +176,21 @@ class World {
     return this.#inUnit(tenantId, () => runtime.handleEvent(event));
   }
 
+  /** Ends the instance as the operator, with the reach given, committed. */
+  end(tenantId: string, key: string, reach: ProcessReach): Promise<ProcessInstance | undefined> {
+    const deadlines = this.#container.resolve(ProcessDeadlines);
+    return this.#inUnit("", () =>
+      endProcessInstance({
+        store: this.store,
+        deadlines,
+        unit: currentUnit(),
+        ...ref(tenantId, key),
+        reach,
+        by: "operator-1",
+        now: this.clock.now(),
+      }));
+  }
+
   /** Moves the clock to the instant and runs the jobs then due. */
   async runJobsAt(at: Date): Promise<number> {
     this.clock.set(at);
@@ -182,6 +206,13 @@ class World {
     };
     return this.transactions.run((unitOfWork) => runInScope({ execution, unitOfWork }, work));
   }
+}
+
+/** The unit of work of the scope under way. */
+function currentUnit(): UnitOfWork {
+  const unit = currentScope()?.unitOfWork;
+  assert.ok(unit, "a unit of work is under way");
+  return unit;
 }
 
 const ref = (tenantId: string, key: string): ProcessInstanceRef => ({
@@ -466,5 +497,96 @@ export function processManagerContract(subject: ProcessStoreUnderTest): void {
     const twice = await w.instance("t1", "a1");
     assert.equal(twice?.version, once?.version, "no second transition");
     assert.equal(w.effects.done.filter((line) => line.includes("reminded")).length, 1);
+  });
+
+  test("counts and pages of instances answer only the tenants reached", async (w) => {
+    for (const [tenant, key] of [["t1", "a1"], ["t1", "a2"], ["t1", "a3"], ["t2", "a1"]]) {
+      await w.publish(tenant!, Booked, { appointmentId: key!, startsAt });
+    }
+    await w.deliver();
+    await w.publish("t1", Cancelled, { appointmentId: "a2" });
+    await w.deliver();
+    const process = "appointments.confirmation";
+    assert.deepEqual(await w.store.instanceCount({ reach: {} }), [
+      { process, active: 3, completed: 1 },
+    ]);
+    assert.deepEqual(await w.store.instanceCount({ reach: { tenantId: "t2" } }), [
+      { process, active: 1, completed: 0 },
+    ]);
+    assert.deepEqual(await w.store.instanceCount({ reach: { tenantId: "t3" } }), []);
+    const keys = (page: { instances: readonly ProcessInstance[] }) =>
+      page.instances.map((i) => `${i.tenantId}/${i.key}`);
+    const first = await w.store.instanceList({ process, reach: {}, limit: 2 });
+    assert.deepEqual(keys(first), ["t1/a1", "t1/a2"]);
+    assert.ok(first.next);
+    const second = await w.store.instanceList({ process, reach: {}, limit: 2, after: first.next });
+    assert.deepEqual(keys(second), ["t1/a3", "t2/a1"]);
+    assert.equal(second.next, undefined);
+    assert.deepEqual(
+      keys(await w.store.instanceList({ process, reach: {}, limit: 10, status: "completed" })),
+      ["t1/a2"],
+    );
+    assert.deepEqual(
+      keys(await w.store.instanceList({ process, reach: { tenantId: "t2" }, limit: 10 })),
+      ["t2/a1"],
+    );
+    assert.deepEqual(
+      keys(
+        await w.store.instanceList({
+          process,
+          reach: { tenantId: "t2", elevatedTenants: ["t1"] },
+          status: "active",
+          limit: 10,
+        }),
+      ),
+      ["t1/a1", "t1/a3", "t2/a1"],
+    );
+    await assert.rejects(
+      w.store.instanceList({ process, reach: {}, limit: 2, after: "not a cursor" }),
+      TypeError,
+    );
+    assert.equal(
+      await w.store.instanceRead({ ...ref("t1", "a1"), reach: { tenantId: "t2" } }),
+      undefined,
+      "another tenant's instance is not read",
+    );
+    assert.equal(
+      (await w.store.instanceRead({ ...ref("t1", "a1"), reach: { tenantId: "t1" } }))?.key,
+      "a1",
+    );
+  });
+
+  test("an operator ends an instance: archived, deadline jobs cancelled, in its history", async (w) => {
+    await w.publish("t1", Booked, { appointmentId: "a1", startsAt });
+    await w.deliver();
+    const started = (await w.instance("t1", "a1"))!;
+    const remind = await w.pending("t1", "a1", "remind");
+    assert.equal(await w.end("t1", "a1", { tenantId: "t2" }), undefined, "not reached");
+    assert.equal(
+      (await w.instance("t1", "a1"))?.status,
+      "active",
+      "another tenant changes nothing",
+    );
+    const ended = await w.end("t1", "a1", { tenantId: "t1" });
+    assert.equal(ended?.version, started.version, "answers the instance as it was");
+    const after = (await w.instance("t1", "a1"))!;
+    assert.equal(after.status, "completed");
+    assert.equal(after.endedBy, "operator-1");
+    assert.equal(after.version, started.version + 1);
+    assert.deepEqual(after.deadlines, {});
+    assert.ok(after.completedAt instanceof Date);
+    for (const pending of Object.values(started.deadlines)) {
+      assert.equal((await w.jobs.find(pending.jobId!))?.status, "cancelled");
+    }
+    const history = await w.store.messageList(ref("t1", "a1"));
+    assert.deepEqual(history.map((m) => `${m.kind} ${m.name}`), [
+      "event appointments.appointment.booked",
+      "operator operator-1",
+    ]);
+    assert.equal(await w.end("t1", "a1", {}), undefined, "an ended instance is not ended again");
+    await w.runDeadline("t1", remind);
+    assert.equal((await w.instance("t1", "a1"))?.version, after.version, "its deadline: a no-op");
+    assert.equal(await w.runJobsAt(new Date(Date.parse(startsAt))), 0, "no deadline job runs");
+    assert.deepEqual(w.effects.done, ["t1: booked a1"]);
   });
 }

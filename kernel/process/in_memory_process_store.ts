@@ -1,14 +1,22 @@
 import { ConcurrentUpdateError } from "../errors/kernel_refusals.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import type { JsonValue } from "../actor/actor.ts";
-import type {
-  ProcessInstance,
-  ProcessInstanceRef,
-  ProcessInstanceSaveParams,
-  ProcessMessage,
-  ProcessMessageMarkParams,
-  ProcessPurgeParams,
-  ProcessStore,
+import {
+  processCursorOf,
+  processCursorRead,
+  type ProcessInstance,
+  type ProcessInstanceCounts,
+  type ProcessInstanceEndParams,
+  type ProcessInstanceListParams,
+  type ProcessInstancePage,
+  type ProcessInstanceRef,
+  type ProcessInstanceSaveParams,
+  type ProcessMessage,
+  type ProcessMessageMarkParams,
+  type ProcessPurgeParams,
+  type ProcessReach,
+  processReaches,
+  type ProcessStore,
 } from "./process_store.ts";
 
 /** A message as kept, with its event while it is parked. */
@@ -110,6 +118,84 @@ export class InMemoryProcessStore implements ProcessStore {
     return Promise.resolve(
       (this.#messages.get(refKey(params)) ?? []).map(({ event: _event, ...message }) => message),
     );
+  }
+
+  /** Each process's instances by status, among the tenants reached. */
+  instanceCount(params: { readonly reach: ProcessReach }): Promise<ProcessInstanceCounts[]> {
+    const counts = new Map<string, { process: string; active: number; completed: number }>();
+    for (const instance of this.#instances.values()) {
+      if (!processReaches(params.reach, instance.tenantId)) continue;
+      const entry = counts.get(instance.process) ??
+        { process: instance.process, active: 0, completed: 0 };
+      entry[instance.status] += 1;
+      counts.set(instance.process, entry);
+    }
+    return Promise.resolve(
+      [...counts.values()].sort((a, b) => (a.process < b.process ? -1 : 1)),
+    );
+  }
+
+  /** A page of the process's instances among the tenants reached, by tenant then key. */
+  instanceList(params: ProcessInstanceListParams): Promise<ProcessInstancePage> {
+    const after = params.after === undefined ? undefined : processCursorRead(params.after);
+    if (params.after !== undefined && after === undefined) {
+      return Promise.reject(new TypeError("The cursor is not one a page of instances answered"));
+    }
+    const order = (i: ProcessInstanceRef): [string, string] => [i.tenantId, i.key];
+    const before = (a: [string, string], b: [string, string]) =>
+      a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+    const matching = [...this.#instances.values()]
+      .filter((i) =>
+        i.process === params.process && processReaches(params.reach, i.tenantId) &&
+        (params.status === undefined || i.status === params.status) &&
+        (after === undefined || before(after, order(i)))
+      )
+      .sort((a, b) => (before(order(a), order(b)) ? -1 : 1));
+    const instances = matching.slice(0, params.limit);
+    return Promise.resolve({
+      instances,
+      ...(matching.length > params.limit
+        ? { next: processCursorOf(instances[instances.length - 1]!) }
+        : {}),
+    });
+  }
+
+  /** The instance, committed, when the reach includes its tenant. */
+  instanceRead(
+    params: ProcessInstanceRef & { readonly reach: ProcessReach },
+  ): Promise<ProcessInstance | undefined> {
+    if (!processReaches(params.reach, params.tenantId)) return Promise.resolve(undefined);
+    return Promise.resolve(this.#instances.get(refKey(params)));
+  }
+
+  /** Stages the active instance completed by the operator, and the end in its history. */
+  async instanceEnd(params: ProcessInstanceEndParams): Promise<ProcessInstance | undefined> {
+    if (!processReaches(params.reach, params.tenantId)) return undefined;
+    const { unit, now, by } = params;
+    const ref = { process: params.process, tenantId: params.tenantId, key: params.key };
+    const loaded = await this.instanceLoad({ ...ref, unit });
+    if (loaded === undefined || loaded.status !== "active") return undefined;
+    await this.instanceSave({
+      unit,
+      instance: {
+        ...loaded,
+        status: "completed",
+        deadlines: {},
+        updatedAt: now,
+        completedAt: now,
+        endedBy: by,
+      },
+    });
+    const key = JSON.stringify([refKey(ref), `end:${loaded.version}`]);
+    this.#stage(unit).messages.set(key, {
+      ...ref,
+      messageId: `end:${loaded.version}`,
+      kind: "operator",
+      name: by,
+      handledAt: now,
+      parked: false,
+    });
+    return loaded;
   }
 
   /** Deletes completed instances completed before the instant, with their messages. */

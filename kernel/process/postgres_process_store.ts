@@ -5,15 +5,36 @@ import { ConcurrentUpdateError } from "../errors/kernel_refusals.ts";
 import { transactionOf } from "../postgres/postgres_transactions.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import type { PendingDeadline } from "./process_context.ts";
-import type {
-  ProcessInstance,
-  ProcessInstanceRef,
-  ProcessInstanceSaveParams,
-  ProcessMessage,
-  ProcessMessageMarkParams,
-  ProcessPurgeParams,
-  ProcessStore,
+import {
+  processCursorOf,
+  processCursorRead,
+  type ProcessInstance,
+  type ProcessInstanceCounts,
+  type ProcessInstanceEndParams,
+  type ProcessInstanceListParams,
+  type ProcessInstancePage,
+  type ProcessInstanceRef,
+  type ProcessInstanceSaveParams,
+  type ProcessMessage,
+  type ProcessMessageKind,
+  type ProcessMessageMarkParams,
+  type ProcessPurgeParams,
+  type ProcessReach,
+  processReaches,
+  type ProcessStore,
 } from "./process_store.ts";
+
+const instanceColumns = `process, tenant_id, key, status, state, version, deadlines, started_at,
+  updated_at, completed_at, ended_by`;
+
+/** The SQL condition of a reach on `tenant_id`, its parameters from `$<from>`. */
+function reachWhere(reach: ProcessReach, from: number): { sql: string; values: string[] } {
+  if (reach.tenantId === undefined) return { sql: "true", values: [] };
+  return {
+    sql: `tenant_id = any($${from}::text[])`,
+    values: [reach.tenantId, ...(reach.elevatedTenants ?? [])] as never,
+  };
+}
 
 /** The options of {@linkcode PostgresProcessStore}. */
 export interface PostgresProcessStoreOptions {
@@ -56,8 +77,7 @@ export class PostgresProcessStore implements ProcessStore {
   ): Promise<ProcessInstance | undefined> {
     const tx = this.#tx(params.unit);
     const rows = await tx.unsafe(
-      `select process, tenant_id, key, status, state, version, deadlines, started_at, updated_at,
-        completed_at from ${this.#instances}
+      `select ${instanceColumns} from ${this.#instances}
       where process = $1 and tenant_id = $2 and key = $3 for update`,
       [params.process, params.tenantId, params.key],
     );
@@ -160,11 +180,99 @@ export class PostgresProcessStore implements ProcessStore {
       tenantId: row.tenant_id as string,
       key: row.key as string,
       messageId: row.message_id as string,
-      kind: row.kind as "event" | "deadline",
+      kind: row.kind as ProcessMessageKind,
       name: row.name as string,
       handledAt: new Date(row.handled_at as Date),
       parked: row.parked as boolean,
     }));
+  }
+
+  /** Each process's instances by status, among the tenants reached. */
+  async instanceCount(params: { readonly reach: ProcessReach }): Promise<ProcessInstanceCounts[]> {
+    const reach = reachWhere(params.reach, 1);
+    const rows = await this.#sql.unsafe(
+      `select process, count(*) filter (where status = 'active')::int as active,
+        count(*) filter (where status = 'completed')::int as completed
+      from ${this.#instances} where ${reach.sql} group by process order by process collate "C"`,
+      reach.values.length === 0 ? [] : [reach.values],
+    );
+    return rows.map((row) => ({
+      process: row.process as string,
+      active: row.active as number,
+      completed: row.completed as number,
+    }));
+  }
+
+  /** A page of the process's instances among the tenants reached, by tenant then key. */
+  async instanceList(params: ProcessInstanceListParams): Promise<ProcessInstancePage> {
+    const after = params.after === undefined ? undefined : processCursorRead(params.after);
+    if (params.after !== undefined && after === undefined) {
+      throw new TypeError("The cursor is not one a page of instances answered");
+    }
+    const reach = reachWhere(params.reach, 6);
+    const rows = await this.#sql.unsafe(
+      `select ${instanceColumns} from ${this.#instances}
+      where process = $1 and ($2::text is null or status = $2)
+        and ($3::text is null or (tenant_id collate "C", key collate "C") > ($3, $4))
+        and ${reach.sql}
+      order by tenant_id collate "C", key collate "C" limit $5`,
+      [
+        params.process,
+        params.status ?? null,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        params.limit + 1,
+        ...(reach.values.length === 0 ? [] : [reach.values]),
+      ] as postgres.ParameterOrJSON<never>[],
+    );
+    const instances = rows.slice(0, params.limit).map(toInstance);
+    return {
+      instances,
+      ...(rows.length > params.limit
+        ? { next: processCursorOf(instances[instances.length - 1]!) }
+        : {}),
+    };
+  }
+
+  /** The instance, committed, when the reach includes its tenant. */
+  async instanceRead(
+    params: ProcessInstanceRef & { readonly reach: ProcessReach },
+  ): Promise<ProcessInstance | undefined> {
+    if (!processReaches(params.reach, params.tenantId)) return undefined;
+    const rows = await this.#sql.unsafe(
+      `select ${instanceColumns} from ${this.#instances}
+      where process = $1 and tenant_id = $2 and key = $3`,
+      [params.process, params.tenantId, params.key],
+    );
+    return rows[0] === undefined ? undefined : toInstance(rows[0]);
+  }
+
+  /** Completes the active instance (locked) as the operator's, and records the end. */
+  async instanceEnd(params: ProcessInstanceEndParams): Promise<ProcessInstance | undefined> {
+    if (!processReaches(params.reach, params.tenantId)) return undefined;
+    const tx = this.#tx(params.unit);
+    const ref = [params.process, params.tenantId, params.key];
+    const rows = await tx.unsafe(
+      `select ${instanceColumns} from ${this.#instances}
+      where process = $1 and tenant_id = $2 and key = $3 and status = 'active' for update`,
+      ref,
+    );
+    if (rows[0] === undefined) return undefined;
+    const loaded = toInstance(rows[0]);
+    await tx.unsafe(
+      `update ${this.#instances} set status = 'completed', deadlines = '{}'::jsonb,
+        updated_at = $4, completed_at = $4, ended_by = $5, version = version + 1
+      where process = $1 and tenant_id = $2 and key = $3`,
+      [...ref, params.now, params.by] as postgres.ParameterOrJSON<never>[],
+    );
+    await tx.unsafe(
+      `insert into ${this.#messages} (process, tenant_id, key, message_id, kind, name, handled_at)
+      values ($1, $2, $3, $4, 'operator', $5, $6) on conflict do nothing`,
+      [...ref, `end:${loaded.version}`, params.by, params.now] as postgres.ParameterOrJSON<
+        never
+      >[],
+    );
+    return loaded;
   }
 
   /**
@@ -213,5 +321,8 @@ function toInstance(row: postgres.Row): ProcessInstance {
     startedAt: new Date(row.started_at as Date),
     updatedAt: new Date(row.updated_at as Date),
     ...(row.completed_at === null ? {} : { completedAt: new Date(row.completed_at as Date) }),
+    ...(row.ended_by === null || row.ended_by === undefined
+      ? {}
+      : { endedBy: row.ended_by as string }),
   };
 }

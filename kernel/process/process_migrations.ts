@@ -9,7 +9,7 @@ import {
  * The numbered migrations of the process managers' tables: the instances (one row per process,
  * tenant and key, with its version, state and pending deadlines) and the messages each handled
  * (event ids and deadline tokens: the duplicates' guard and the instance's history), with the
- * events parked until their instance starts.
+ * events parked until their instance starts; then who ended an instance (an operator).
  */
 export const processMigrations: readonly Migration[] = [
   {
@@ -45,6 +45,16 @@ create table if not exists kit_process_messages (
   seq bigserial,
   primary key (process, tenant_id, key, message_id)
 );
+`,
+  },
+  {
+    version: 2,
+    id: "0002_process_operator_end",
+    sql: `
+alter table kit_process_instances add column if not exists ended_by text;
+alter table kit_process_messages drop constraint if exists kit_process_messages_kind_check;
+alter table kit_process_messages add constraint kit_process_messages_kind_check
+  check (kind in ('event', 'deadline', 'operator'));
 `,
   },
 ];

@@ -32,15 +32,20 @@ export interface ProcessInstance extends ProcessInstanceRef {
   readonly updatedAt: Date;
   /** When it completed. */
   readonly completedAt?: Date;
+  /** Who ended it, when an operator did (`instanceEnd`): the actor's id. */
+  readonly endedBy?: string;
 }
 
-/** A message an instance handled: an event (by its id) or a deadline (by its token). */
+/**
+ * A message an instance handled: an event (by its id), a deadline (by its token), or an
+ * operator's end (`instanceEnd`, by `end:<version>`).
+ */
 export interface ProcessMessage extends ProcessInstanceRef {
-  /** The event's id, or the deadline's token. */
+  /** The event's id, the deadline's token, or `end:<version>`. */
   readonly messageId: string;
-  /** An event or a deadline. */
-  readonly kind: "event" | "deadline";
-  /** The event's type, or the deadline's name. */
+  /** An event, a deadline, or an operator's end. */
+  readonly kind: ProcessMessageKind;
+  /** The event's type, the deadline's name, or the operator's id (an end). */
   readonly name: string;
   /** When it was handled (or parked). */
   readonly handledAt: Date;
@@ -50,6 +55,90 @@ export interface ProcessMessage extends ProcessInstanceRef {
    * start, in the order it arrived.
    */
   readonly parked: boolean;
+}
+
+/** What an instance's history holds: events handled, deadlines fired, operators' ends. */
+export type ProcessMessageKind = "event" | "deadline" | "operator";
+
+/**
+ * The tenants a read or an operator's action reaches (as `tenantsReached` answers them): none
+ * given, every tenant's instances; else the tenant's and the elevated ones'.
+ */
+export interface ProcessReach {
+  /** The tenant of the work ('' stands for instances without a tenant). */
+  readonly tenantId?: string;
+  /** The tenants the work is elevated to, beside its own. */
+  readonly elevatedTenants?: readonly string[];
+}
+
+/** Tells whether the reach includes the tenant. */
+export function processReaches(reach: ProcessReach, tenantId: string): boolean {
+  if (reach.tenantId === undefined) return true;
+  return reach.tenantId === tenantId || (reach.elevatedTenants ?? []).includes(tenantId);
+}
+
+/** How many instances a process has, by status, among the tenants reached. */
+export interface ProcessInstanceCounts {
+  /** The process's name. */
+  readonly process: string;
+  /** Waiting for events or deadlines. */
+  readonly active: number;
+  /** Completed (or ended by an operator), kept until purged. */
+  readonly completed: number;
+}
+
+/** What {@linkcode ProcessStore.instanceList} takes. */
+export interface ProcessInstanceListParams {
+  /** The process's name. */
+  readonly process: string;
+  /** Only the instances of this status. */
+  readonly status?: ProcessInstanceStatus;
+  /** The tenants reached. */
+  readonly reach: ProcessReach;
+  /** The most instances answered (1 to {@linkcode processPageMaxLimit}). */
+  readonly limit: number;
+  /** The cursor a previous page answered as `next`. */
+  readonly after?: string;
+}
+
+/** The most instances one page answers. */
+export const processPageMaxLimit = 200;
+
+/** A page of instances, by tenant then key; `next` is the cursor of the next page. */
+export interface ProcessInstancePage {
+  /** The instances, by tenant then key (code-unit order). */
+  readonly instances: readonly ProcessInstance[];
+  /** The cursor of the next page, when there may be one. */
+  readonly next?: string;
+}
+
+/** What {@linkcode ProcessStore.instanceEnd} takes. */
+export interface ProcessInstanceEndParams extends ProcessInstanceRef, ProcessStoreUnit {
+  /** The tenants the operator reaches: another tenant's instance is not found. */
+  readonly reach: ProcessReach;
+  /** The operator's id (kept as `endedBy` and in the history). */
+  readonly by: string;
+  /** The time of the end. */
+  readonly now: Date;
+}
+
+/** The cursor of a page after this instance. */
+export function processCursorOf(instance: ProcessInstanceRef): string {
+  return btoa(JSON.stringify([instance.tenantId, instance.key]));
+}
+
+/** The tenant and key of a cursor; undefined when it is not one a page answered. */
+export function processCursorRead(cursor: string): [string, string] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(atob(cursor));
+    if (
+      Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" &&
+      typeof parsed[1] === "string"
+    ) return [parsed[0], parsed[1]];
+  } catch {
+    // not a cursor
+  }
+  return undefined;
 }
 
 /** The unit of work a read or write of a process store joins. */
@@ -113,6 +202,26 @@ export interface ProcessStore {
   messageTakeParked(params: ProcessInstanceRef & ProcessStoreUnit): Promise<JsonValue[]>;
   /** The messages the instance handled, oldest first (its history, for operators). */
   messageList(params: ProcessInstanceRef): Promise<ProcessMessage[]>;
+  /** Each process's instances by status, among the tenants reached (processes with none left out). */
+  instanceCount(params: { readonly reach: ProcessReach }): Promise<ProcessInstanceCounts[]>;
+  /**
+   * A page of a process's instances among the tenants reached, by tenant then key; a cursor that
+   * is not one a page answered is a `TypeError`.
+   */
+  instanceList(params: ProcessInstanceListParams): Promise<ProcessInstancePage>;
+  /** The instance, committed, when the reach includes its tenant; undefined otherwise. */
+  instanceRead(
+    params: ProcessInstanceRef & { readonly reach: ProcessReach },
+  ): Promise<ProcessInstance | undefined>;
+  /**
+   * Ends an active instance as an operator, in the unit of work: it is kept completed, with
+   * `endedBy`, no deadline pending and one version more, and its history records the end
+   * (`operator`, named after the operator). Answers the instance as it was (its pending
+   * deadlines: cancel their jobs in the same unit); undefined when there is no active instance
+   * of that ref the reach includes. Hold the instance's lock (`kit:process:[process, tenant,
+   * key]`) as a transition does.
+   */
+  instanceEnd(params: ProcessInstanceEndParams): Promise<ProcessInstance | undefined>;
   /**
    * Deletes completed instances completed before `before`, with their messages, and the events
    * parked before `before` for an instance that never started; answers how many instances.
