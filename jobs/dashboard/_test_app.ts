@@ -11,6 +11,7 @@ import {
   composeApplication,
   type Module,
   type Outbox,
+  type ProcessStore,
   type TransactionManager,
   UnauthorizedError,
   userActor,
@@ -70,6 +71,7 @@ export function dashboardApp(
     modules?: readonly Module[];
     clock?: Clock;
     outbox?: Outbox;
+    processes?: ProcessStore;
     store?: JobStore;
     transactions?: TransactionManager;
   } = {},
@@ -80,6 +82,7 @@ export function dashboardApp(
     store,
     ...(options.events === undefined ? {} : { events: options.events }),
     ...(options.outbox === undefined ? {} : { outbox: options.outbox }),
+    ...(options.processes === undefined ? {} : { processes: options.processes }),
   });
   const application = composeApplication({
     modules: [...(options.modules ?? []), dashboard.module],

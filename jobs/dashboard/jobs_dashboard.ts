@@ -1,4 +1,4 @@
-import { type Module, ModuleBuilder, type Outbox } from "@kit/kernel";
+import { type Module, ModuleBuilder, type Outbox, type ProcessStore } from "@kit/kernel";
 import type { FunctionRoute } from "@kit/http";
 import type { JobStore } from "../store/job_store.ts";
 import { dashboardHandlers } from "./handlers.ts";
@@ -7,6 +7,8 @@ import { jobsPermissions } from "./permissions.ts";
 import { dashboardRoutes } from "./routes.ts";
 import { type DashboardEventOptions, dashboardEventRoute } from "./events.ts";
 import { dashboardPageRoutes } from "./page_routes.ts";
+import { processHandlers } from "./process_handlers.ts";
+import * as processMessages from "./process_messages.ts";
 
 /** The options of {@linkcode jobsDashboard}. */
 export interface JobsDashboardOptions {
@@ -26,6 +28,13 @@ export interface JobsDashboardOptions {
    * is not mounted (nor in the OpenAPI document) and the page leaves the section out.
    */
   readonly outbox?: Outbox;
+  /**
+   * The application's process store (the `ProcessStore` its process managers keep instances
+   * in): when given, `GET <prefix>/processes`, `GET <prefix>/processes/{process}/instances`,
+   * `GET <prefix>/processes/{process}/instances/{key}` and `POST …/{key}/end` are mounted (and
+   * in the OpenAPI document) and the page shows a Processes section; when absent, neither.
+   */
+  readonly processes?: ProcessStore;
 }
 
 /** What {@linkcode jobsDashboard} answers: a module, routes and the permissions to grant. */
@@ -60,7 +69,9 @@ export interface JobsDashboard {
  * the running jobs whose worker is gone (`GET <prefix>/workers`), the actions cancel, revive, revive the dead of a queue, purge, the scheduled
  * jobs with their last and next ticks (`GET <prefix>/schedules`) and running one now
  * (`POST <prefix>/schedules/:name/run`), and, given the `outbox`, its undelivered events by
- * handler (`GET <prefix>/outbox`). Every route
+ * handler (`GET <prefix>/outbox`), and, given the `processes` store, the process managers'
+ * instances by status, their pages, one instance with its history and pending deadlines, and
+ * ending one (`POST <prefix>/processes/:process/instances/:key/end`). Every route
  * sends a query or command on the bus, so the access policy decides `jobs.read` or
  * `jobs.operate` and the work's tenancy decides which jobs it sees: a job of a tenant is answered
  * only to work that reaches it (404 otherwise). One dashboard per application. Call `close()`
@@ -96,14 +107,26 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
       messages.ReadScheduledJobs,
       messages.RunScheduledJob,
       ...(options.outbox === undefined ? [] : [messages.ReadOutboxBacklog]),
+      ...(options.processes === undefined ? [] : [
+        processMessages.ReadProcessCounts,
+        processMessages.ReadProcessInstances,
+        processMessages.ReadProcessInstance,
+        processMessages.EndProcessInstance,
+      ]),
     ]
   ) builder.declare(message);
-  for (const { message, handler, deps } of dashboardHandlers(options.store, options.outbox)) {
+  for (
+    const { message, handler, deps } of [
+      ...dashboardHandlers(options.store, options.outbox),
+      ...(options.processes === undefined ? [] : processHandlers(options.processes)),
+    ]
+  ) {
     builder.handler(message, handler as never, { deps });
   }
   const security = options.security ?? ["bearer"];
   const tags = options.tags ?? ["jobs"];
   const outbox = options.outbox !== undefined;
+  const processes = options.processes !== undefined;
   const events = dashboardEventRoute({
     prefix: options.prefix,
     security,
@@ -113,9 +136,9 @@ export function jobsDashboard(options: JobsDashboardOptions): JobsDashboard {
   return {
     module: builder.build("jobs-dashboard"),
     routes: [
-      ...dashboardPageRoutes({ prefix: options.prefix, tags, outbox }),
+      ...dashboardPageRoutes({ prefix: options.prefix, tags, outbox, processes }),
       events.route,
-      ...dashboardRoutes({ prefix: options.prefix, security, tags, outbox }),
+      ...dashboardRoutes({ prefix: options.prefix, security, tags, outbox, processes }),
     ],
     permissions: jobsPermissions,
     close: () => events.streams.close(),

@@ -28,6 +28,7 @@ export function dashboardPageRoutes(
     readonly prefix: string;
     readonly tags: readonly string[];
     readonly outbox?: boolean;
+    readonly processes?: boolean;
   },
 ): readonly FunctionRoute[] {
   const prefix = options.prefix.replace(/\/+$/, "");
@@ -41,7 +42,10 @@ export function dashboardPageRoutes(
       "referrer-policy": "no-referrer",
     },
   });
-  const html = dashboardHtml(prefix, { outbox: options.outbox === true });
+  const html = dashboardHtml(prefix, {
+    outbox: options.outbox === true,
+    processes: options.processes === true,
+  });
   const text = { 200: { description: "The file" } } as const;
   return [
     defineRoute({

@@ -20,6 +20,7 @@ import {
 } from "./messages.ts";
 import type { ScheduledJobView } from "./schedules.ts";
 import { toWorkersJson, workersBody } from "./workers_json.ts";
+import { processRoutes } from "./process_routes.ts";
 
 /** A 200 answer with its body. */
 const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });
@@ -29,7 +30,7 @@ const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });
  * its id, the message it sends (whose permission the document lists as `x-permissions`), and a
  * summary naming that permission, read from the message so that the two never differ.
  */
-function operationOf(
+export function operationOf(
   common: { readonly security: readonly string[]; readonly tags: readonly string[] },
 ) {
   return <M extends MessageClass>(
@@ -61,6 +62,8 @@ export interface DashboardRouteOptions {
   readonly tags: readonly string[];
   /** Mount `GET <prefix>/outbox` (the dashboard was given the outbox). */
   readonly outbox?: boolean;
+  /** Mount the process-manager routes (the dashboard was given the process store). */
+  readonly processes?: boolean;
 }
 
 const count = z.number().int().min(0);
@@ -381,6 +384,7 @@ export function dashboardRoutes(options: DashboardRouteOptions): readonly Functi
         ),
       })),
     ...(options.outbox === true ? [outboxRoute(path, common)] : []),
+    ...(options.processes === true ? processRoutes(path, common) : []),
   ];
 }
 

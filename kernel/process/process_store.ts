@@ -3,8 +3,11 @@ import { type Token, token } from "../composition/token.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import type { PendingDeadline } from "./process_context.ts";
 
+/** The statuses of a process instance: `active` (waiting for events or deadlines), `completed`. */
+export const processInstanceStatuses: readonly ["active", "completed"] = ["active", "completed"];
+
 /** The status of a process instance: `active` (waiting for events or deadlines), `completed`. */
-export type ProcessInstanceStatus = "active" | "completed";
+export type ProcessInstanceStatus = typeof processInstanceStatuses[number];
 
 /** Where an instance is: its process, its tenant ('' for none) and its key. */
 export interface ProcessInstanceRef {

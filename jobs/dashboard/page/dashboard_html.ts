@@ -1,9 +1,13 @@
 /**
  * The dashboard page's HTML: the frame the script fills. It holds no data (every job and count
  * comes from the JSON routes, with the operator's token), so it is served to anyone. With
- * `outbox`, the script shows the outbox's backlog (`GET <prefix>/outbox` is mounted).
+ * `outbox`, the script shows the outbox's backlog (`GET <prefix>/outbox` is mounted); with
+ * `processes`, the process managers' section (`GET <prefix>/processes` is mounted).
  */
-export function dashboardHtml(prefix: string, options: { outbox?: boolean } = {}): string {
+export function dashboardHtml(
+  prefix: string,
+  options: { outbox?: boolean; processes?: boolean } = {},
+): string {
   const base = escapeHtml(prefix);
   return `<!doctype html>
 <html lang="en">
@@ -16,7 +20,9 @@ export function dashboardHtml(prefix: string, options: { outbox?: boolean } = {}
   <link rel="stylesheet" href="${base}/assets/dashboard.css">
   <script src="${base}/assets/dashboard.js" defer></script>
 </head>
-<body data-prefix="${base}"${options.outbox === true ? ' data-outbox="on"' : ""}>
+<body data-prefix="${base}"${options.outbox === true ? ' data-outbox="on"' : ""}${
+    options.processes === true ? ' data-processes="on"' : ""
+  }>
   <a class="skip" href="#main">Skip to the jobs</a>
   <header>
     <h1><a href="#/">Jobs</a></h1>
