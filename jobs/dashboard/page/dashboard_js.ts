@@ -1,4 +1,5 @@
 import { activityJs } from "./activity_js.ts";
+import { processesJs } from "./processes_js.ts";
 
 /**
  * The dashboard page's script (plain JavaScript, served as is, no build): reads the JSON routes
@@ -191,6 +192,7 @@ export const dashboardJs = `"use strict";
     const workers = await workersSection();
     const scheduled = await scheduledSection();
     const outbox = document.body.dataset.outbox === "on" ? await outboxSection() : "";
+    const processes = document.body.dataset.processes === "on" ? await processesSection() : "";
     main.replaceChildren(
       el("h2", {}, "Queues"),
       table,
@@ -199,12 +201,14 @@ export const dashboardJs = `"use strict";
       workers,
       scheduled,
       outbox,
+      processes,
       purgeForm(),
     );
     if (focus) main.focus();
   }
 
   ${activityJs}
+  ${processesJs}
   function every(value) {
     return typeof value === "number" ? value + " ms" : value;
   }
@@ -603,6 +607,13 @@ export const dashboardJs = `"use strict";
     try {
       if (path.startsWith("/job/")) await showJob(decodeURIComponent(path.slice(5)), focus);
       else if (path === "/jobs") await showJobs(new URLSearchParams(search || ""), focus);
+      else if (path.startsWith("/processes/")) {
+        await showInstances(decodeURIComponent(path.slice(11)), new URLSearchParams(search || ""),
+          focus);
+      } else if (path.startsWith("/process/")) {
+        const [process, key] = path.slice(9).split("/").map(decodeURIComponent);
+        await showInstance(process, key, new URLSearchParams(search || "").get("tenantId"), focus);
+      }
       else await showQueues(focus);
     } catch (error) {
       view = { kind: "refused" };
