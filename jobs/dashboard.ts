@@ -10,6 +10,7 @@ export * from "./dashboard/jobs_dashboard.ts";
 export * from "./dashboard/permissions.ts";
 export * from "./dashboard/errors.ts";
 export * from "./dashboard/messages.ts";
+export * from "./dashboard/process_messages.ts";
 export type { DashboardEventOptions } from "./dashboard/events.ts";
 export { jobsDashboardPagePolicy } from "./dashboard/page_routes.ts";
 export type { ScheduledJobView } from "./dashboard/schedules.ts";

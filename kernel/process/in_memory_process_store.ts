@@ -1,23 +1,21 @@
 import { ConcurrentUpdateError } from "../errors/kernel_refusals.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import type { JsonValue } from "../actor/actor.ts";
-import {
-  processCursorOf,
-  processCursorRead,
-  type ProcessInstance,
-  type ProcessInstanceCounts,
-  type ProcessInstanceEndParams,
-  type ProcessInstanceListParams,
-  type ProcessInstancePage,
-  type ProcessInstanceRef,
-  type ProcessInstanceSaveParams,
-  type ProcessMessage,
-  type ProcessMessageMarkParams,
-  type ProcessPurgeParams,
-  type ProcessReach,
-  processReaches,
-  type ProcessStore,
+import type {
+  ProcessInstance,
+  ProcessInstanceCounts,
+  ProcessInstanceEndParams,
+  ProcessInstanceListParams,
+  ProcessInstancePage,
+  ProcessInstanceRef,
+  ProcessInstanceSaveParams,
+  ProcessMessage,
+  ProcessMessageMarkParams,
+  ProcessPurgeParams,
+  ProcessReach,
+  ProcessStore,
 } from "./process_store.ts";
+import { processCursorOf, processCursorRead, processReaches } from "./process_reach.ts";
 
 /** A message as kept, with its event while it is parked. */
 interface Kept extends Omit<ProcessMessage, "parked"> {

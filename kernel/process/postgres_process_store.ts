@@ -5,24 +5,22 @@ import { ConcurrentUpdateError } from "../errors/kernel_refusals.ts";
 import { transactionOf } from "../postgres/postgres_transactions.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import type { PendingDeadline } from "./process_context.ts";
-import {
-  processCursorOf,
-  processCursorRead,
-  type ProcessInstance,
-  type ProcessInstanceCounts,
-  type ProcessInstanceEndParams,
-  type ProcessInstanceListParams,
-  type ProcessInstancePage,
-  type ProcessInstanceRef,
-  type ProcessInstanceSaveParams,
-  type ProcessMessage,
-  type ProcessMessageKind,
-  type ProcessMessageMarkParams,
-  type ProcessPurgeParams,
-  type ProcessReach,
-  processReaches,
-  type ProcessStore,
+import type {
+  ProcessInstance,
+  ProcessInstanceCounts,
+  ProcessInstanceEndParams,
+  ProcessInstanceListParams,
+  ProcessInstancePage,
+  ProcessInstanceRef,
+  ProcessInstanceSaveParams,
+  ProcessMessage,
+  ProcessMessageKind,
+  ProcessMessageMarkParams,
+  ProcessPurgeParams,
+  ProcessReach,
+  ProcessStore,
 } from "./process_store.ts";
+import { processCursorOf, processCursorRead, processReaches } from "./process_reach.ts";
 
 const instanceColumns = `process, tenant_id, key, status, state, version, deadlines, started_at,
   updated_at, completed_at, ended_by`;
