@@ -225,7 +225,9 @@ const ref = (tenantId: string, key: string): ProcessInstanceRef => ({
  * The conformance suite every process store passes, driven through an application (the outbox
  * and its relay, the job store and its worker) with the test clock: transitions, concurrent
  * events on one instance, duplicates, deadlines after completion or cancellation, tenant
- * isolation, and a deadline job run again after a failure or a killed worker.
+ * isolation, a deadline job run again after a failure or a killed worker, and the operators'
+ * reads (counts, pages, one instance, by the tenants reached) and end (archived, its deadline
+ * jobs cancelled, in its history).
  *
  * @example
  * ```ts ignore
@@ -545,6 +547,7 @@ export function processManagerContract(subject: ProcessStoreUnderTest): void {
       w.store.instanceList({ process, reach: {}, limit: 2, after: "not a cursor" }),
       TypeError,
     );
+    await assert.rejects(w.store.instanceList({ process, reach: {}, limit: 0 }), RangeError);
     assert.equal(
       await w.store.instanceRead({ ...ref("t1", "a1"), reach: { tenantId: "t2" } }),
       undefined,

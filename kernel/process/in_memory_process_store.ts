@@ -15,7 +15,12 @@ import type {
   ProcessReach,
   ProcessStore,
 } from "./process_store.ts";
-import { processCursorOf, processCursorRead, processReaches } from "./process_reach.ts";
+import {
+  checkProcessPageLimit,
+  processCursorOf,
+  processCursorRead,
+  processReaches,
+} from "./process_reach.ts";
 
 /** A message as kept, with its event while it is parked. */
 interface Kept extends Omit<ProcessMessage, "parked"> {
@@ -135,6 +140,11 @@ export class InMemoryProcessStore implements ProcessStore {
 
   /** A page of the process's instances among the tenants reached, by tenant then key. */
   instanceList(params: ProcessInstanceListParams): Promise<ProcessInstancePage> {
+    try {
+      checkProcessPageLimit(params.limit);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const after = params.after === undefined ? undefined : processCursorRead(params.after);
     if (params.after !== undefined && after === undefined) {
       return Promise.reject(new TypeError("The cursor is not one a page of instances answered"));

@@ -20,7 +20,12 @@ import type {
   ProcessReach,
   ProcessStore,
 } from "./process_store.ts";
-import { processCursorOf, processCursorRead, processReaches } from "./process_reach.ts";
+import {
+  checkProcessPageLimit,
+  processCursorOf,
+  processCursorRead,
+  processReaches,
+} from "./process_reach.ts";
 
 const instanceColumns = `process, tenant_id, key, status, state, version, deadlines, started_at,
   updated_at, completed_at, ended_by`;
@@ -203,6 +208,7 @@ export class PostgresProcessStore implements ProcessStore {
 
   /** A page of the process's instances among the tenants reached, by tenant then key. */
   async instanceList(params: ProcessInstanceListParams): Promise<ProcessInstancePage> {
+    checkProcessPageLimit(params.limit);
     const after = params.after === undefined ? undefined : processCursorRead(params.after);
     if (params.after !== undefined && after === undefined) {
       throw new TypeError("The cursor is not one a page of instances answered");

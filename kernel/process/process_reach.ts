@@ -1,4 +1,17 @@
-import type { ProcessInstanceRef, ProcessReach } from "./process_store.ts";
+import {
+  type ProcessInstanceRef,
+  processPageMaxLimit,
+  type ProcessReach,
+} from "./process_store.ts";
+
+/** Refuses a page size out of 1 to {@linkcode processPageMaxLimit} (a `RangeError`). */
+export function checkProcessPageLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > processPageMaxLimit) {
+    throw new RangeError(
+      `A page of instances holds 1 to ${processPageMaxLimit} instances, got ${limit}`,
+    );
+  }
+}
 
 /** Tells whether the reach includes the tenant. */
 export function processReaches(reach: ProcessReach, tenantId: string): boolean {
