@@ -202,7 +202,9 @@ ${deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;\n"}
 /**
  * ${processName}: started by ${start.name}${
     handled.length === 0 ? "" : `, handling ${handled.map((e) => e.name).join(", ")}`
-  }${deadlines.length === 0 ? "" : `; its deadlines (${deadlines.join(", ")}) run as background jobs`}.
+  }${
+    deadlines.length === 0 ? "" : `; its deadlines (${deadlines.join(", ")}) run as background jobs`
+  }.
  * An instance per ${start.key} and tenant; each transition runs once per message, in its unit of
  * work (commands sent through the CommandBus join it).
  */
@@ -210,7 +212,9 @@ ${deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;\n"}
   name: "${processName}",
   state: ${name}State,
   startsOn: [
-    onEvent(${start.name}, { key: (p) => p.${start.key}, transition: "${transitionOf(start.name)}" }),
+    onEvent(${start.name}, { key: (p) => p.${start.key}, transition: "${
+    transitionOf(start.name)
+  }" }),
   ],${
     handled.length === 0 ? "" : `
   handles: [
@@ -234,7 +238,9 @@ export class ${name} {
     event: IntegrationEvent<${payloadOf(start)}>,
     ${deadlines.length === 0 ? "_process" : "process"}: ProcessContext<Deadlines>,
   ): Promise<${name}State> {
-${requests.join("\n")}${requests.length === 0 ? "" : "\n"}    return Promise.resolve({ key: event.payload.${start.key}, last: "${start.name}" });
+${requests.join("\n")}${
+    requests.length === 0 ? "" : "\n"
+  }    return Promise.resolve({ key: event.payload.${start.key}, last: "${start.name}" });
   }
 ${
     handled.map((e) => `
@@ -278,7 +284,9 @@ ${
 /** A sample payload of an event, its key field given the value `key`. */
 function sample(event: NamedEvent, key: string): string {
   return `{ ${
-    event.fields.map((f) => `${f.name}: ${f.name === event.key ? key : sampleValue(f.name, f.type)}`)
+    event.fields.map((f) =>
+      `${f.name}: ${f.name === event.key ? key : sampleValue(f.name, f.type)}`
+    )
       .join(", ")
   } }`;
 }
