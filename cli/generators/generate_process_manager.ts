@@ -309,12 +309,12 @@ function specFile(
       ? `
   // ${d}: the clock moved to its time, its job runs the transition, which ends the instance.
   clock.set(new Date(t0.getTime() + ${i + 1} * day));
-  assert.ok(await application.backgroundJobs.runDue() >= 1, "${d}'s job was due");
+  await application.backgroundJobs.runDue();
   assert.equal((await instance())?.status, "completed");`
       : `
   // ${d}: the clock moved to its time, its job runs the transition.
   clock.set(new Date(t0.getTime() + ${i + 1} * day));
-  assert.ok(await application.backgroundJobs.runDue() >= 1, "${d}'s job was due");
+  await application.backgroundJobs.runDue();
   assert.equal((await state())?.last, "${d}");`
   ).join("\n");
   return `import assert from "node:assert/strict";
@@ -358,7 +358,9 @@ Deno.test("${name} starts on ${start.name}${
   assert.deepEqual(Object.keys(started?.deadlines ?? {}).sort(), ${
       JSON.stringify([...deadlines].sort())
     });
-  assert.equal(await application.backgroundJobs.runDue(), 0, "no deadline is due yet");`
+  // Before its time a deadline does not run (the context's scheduled jobs may: their first tick).
+  await application.backgroundJobs.runDue();
+  assert.equal((await state())?.last, "${start.name}", "no deadline ran before its time");`
   }${
     first === undefined ? "" : `
 

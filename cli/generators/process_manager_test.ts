@@ -57,6 +57,19 @@ Deno.test({
       for (const event of ["AppointmentBooked", "AppointmentConfirmed", "AppointmentCancelled"]) {
         await kitOk(dir, "generate", "integration-event", "scheduling", event);
       }
+      // A scheduled job of the context: its first tick is due whenever the spec runs due jobs.
+      await kitOk(dir, "generate", "command", "scheduling", "SweepHolds");
+      await kitOk(
+        dir,
+        "generate",
+        "job",
+        "scheduling",
+        "SweepHoldsHourly",
+        "--every",
+        "1h",
+        "--command",
+        "SweepHolds",
+      );
 
       // Refusals, each naming what is wrong; not one file written.
       const before = await projectTree(dir);
