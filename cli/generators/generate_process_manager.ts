@@ -203,7 +203,9 @@ ${deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;\n"}
  * ${processName}: started by ${start.name}${
     handled.length === 0 ? "" : `, handling ${handled.map((e) => e.name).join(", ")}`
   }${
-    deadlines.length === 0 ? "" : `; its deadlines (${deadlines.join(", ")}) run as background jobs`
+    deadlines.length === 0
+      ? ""
+      : `.\n * Its deadlines (${deadlines.join(", ")}) run as background jobs`
   }.
  * An instance per ${start.key} and tenant; each transition runs once per message, in its unit of
  * work (commands sent through the CommandBus join it).
