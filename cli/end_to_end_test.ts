@@ -118,6 +118,7 @@ const bootstrap: readonly (readonly string[])[] = commandLines(`
   gateway scheduling identity
   integration-event identity PersonRegistered
   integration-event identity PersonRenamed
+  process-manager identity Onboarding --starts-on PersonRegistered --deadline welcome
   aggregate scheduling Appointment
   repository scheduling Appointment
   command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel
@@ -158,6 +159,7 @@ const workers: readonly {
       command scheduling ReleaseHolds
       job scheduling ReleaseHoldsHourly --every 1h --command ReleaseHolds
       integration-event scheduling AppointmentConfirmed
+      process-manager scheduling ConfirmationFollowUp --starts-on AppointmentConfirmed --deadline remind
       integration-handler scheduling PersonRegistered
       route-group scheduling AgendaRoutes
       route scheduling ReleaseHolds --group AgendaRoutes
@@ -178,6 +180,7 @@ const workers: readonly {
       command scheduling SweepRooms
       job scheduling SweepRoomsDaily --every 1d --command SweepRooms
       integration-event scheduling AppointmentRescheduled
+      process-manager scheduling RescheduleFollowUp --starts-on AppointmentRescheduled --handles PersonRenamed --deadline remind
       integration-handler scheduling PersonRenamed
       route-group scheduling RoomRoutes
       route scheduling SearchRooms --group RoomRoutes
@@ -197,6 +200,7 @@ const workers: readonly {
       background-job notifications SendDigestLater --command SendDigest
       job notifications SendDigestDaily --every 1d --command SendDigest
       integration-event notifications NoticeSent
+      process-manager notifications NoticeFollowUp --starts-on NoticeSent --deadline check
       integration-handler notifications PersonRegistered
       route-group notifications NoticeRoutes
       route notifications SearchNotifications

@@ -216,6 +216,9 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
             deviation: { type: "boolean" },
             decorators: { type: "boolean" },
             update: { type: "boolean" },
+            "starts-on": { type: "string" },
+            handles: { type: "string", multiple: true },
+            deadline: { type: "string", multiple: true },
           },
         });
         if (values.help) {

@@ -212,7 +212,13 @@ Deno.test("kit generate --help --json lists every kind with writesShared and its
     console.log = log;
   }
   const { kinds } = JSON.parse(printed);
-  assert.equal(kinds.length, 19);
+  assert.equal(kinds.length, 20);
+  const manager = kinds.find((k: { kind: string }) => k.kind === "process-manager");
+  assert.equal(manager.writesShared, false, "only a platform without a process store");
+  assert.deepEqual(manager.sharedFiles, [
+    "src/platform/compose-application.ts",
+    "src/platform/database/migrate.ts",
+  ]);
   const context = kinds.find((k: { kind: string }) => k.kind === "context");
   assert.equal(context.writesShared, true);
   assert.deepEqual(context.sharedFiles, [

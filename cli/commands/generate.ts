@@ -20,7 +20,7 @@ import { findProjectRoot, readConfig } from "../project/kit_config.ts";
 export interface GenerateInput {
   readonly kind: string;
   readonly positionals: readonly string[];
-  readonly options: Readonly<Record<string, string | boolean | undefined>>;
+  readonly options: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 }
 
 /**

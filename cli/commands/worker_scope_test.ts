@@ -49,6 +49,7 @@ Deno.test("kit worker-scope adds a worktree on build/<context>, writes .kit/work
     "integration-event",
     "integration-handler",
     "job",
+    "process-manager",
     "port",
     "query",
     "route",
@@ -59,7 +60,7 @@ Deno.test("kit worker-scope adds a worktree on build/<context>, writes .kit/work
   // of the context map happens only in the conductor's tree, so it is no refusal.
   assert.match(
     text,
-    /^Allowed generators, each run with --local-only \(it refuses a run that would write a shared file\):\n {2}aggregate, background-job, error-code, integration-event, integration-handler, job, port\n {2}adr: refused with --deviation\n {2}command: refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet\n {2}command: refused with --grant\n(.*\n)* {2}route: refused with --function\n {2}route-group: refused with --role when it names a role the platform does not grant yet\nYour slices:$/m,
+    /^Allowed generators, each run with --local-only \(it refuses a run that would write a shared file\):\n {2}aggregate, background-job, error-code, integration-event, integration-handler, job, port\n {2}adr: refused with --deviation\n {2}command: refused with --aggregate when the aggregate has no repository yet or its repository is not registered yet\n {2}command: refused with --grant\n(.*\n)* {2}process-manager: refused when the platform has no process store yet\n(.*\n)* {2}route: refused with --function\n {2}route-group: refused with --role when it names a role the platform does not grant yet\nYour slices:$/m,
   );
   assert.doesNotMatch(text, /integration-handler: refused/);
   assert.deepEqual(briefing.slices.map((s) => s.context), ["scheduling"]);

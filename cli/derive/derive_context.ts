@@ -10,6 +10,7 @@ const declaring: Readonly<Record<string, string>> = {
   Guard: "guards",
   Handles: "handlers",
   HandlesEvent: "event handlers",
+  ProcessManager: "process managers",
   RequestMapper: "request mappers",
   RouteGroup: "route groups",
   Requires: "messages",

@@ -220,7 +220,8 @@ function samplePayload(declaration: string): string {
   return `{ ${fields.join(", ")} }`;
 }
 
-function sampleValue(key: string, type: string): string {
+/** A sample value of a payload field for a spec, by its zod type (`"<key>-1"` for a text). */
+export function sampleValue(key: string, type: string): string {
   if (/^z\.(iso\.datetime|string\(\)\.datetime)\(/.test(type)) return '"2026-01-05T09:00:00.000Z"';
   if (/^z\.(iso\.date|string\(\)\.date)\(/.test(type)) return '"2026-01-05"';
   if (/^z\.(uuid|string\(\)\.uuid)\(/.test(type)) return '"00000000-0000-4000-8000-000000000001"';

@@ -13,7 +13,7 @@ export interface PlanInput {
   readonly config: KitConfig;
   /** The positional arguments, as many as the kind's usage names (checked before). */
   readonly names: readonly string[];
-  readonly options: Readonly<Record<string, string | boolean | undefined>>;
+  readonly options: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 }
 
 type Planner = (input: PlanInput) => Promise<FileWrite[]>;
@@ -110,6 +110,18 @@ export const planners: Readonly<Record<string, Planner>> = {
       names[0]!,
       names[1]!,
       typeof options.permission === "string" ? options.permission : undefined,
+    ),
+  "process-manager": async ({ root, config, names, options }) =>
+    (await import("./generate_process_manager.ts")).planProcessManager(
+      root,
+      config,
+      names[0]!,
+      names[1]!,
+      {
+        ...(typeof options["starts-on"] === "string" ? { startsOn: options["starts-on"] } : {}),
+        ...(Array.isArray(options.handles) ? { handles: options.handles } : {}),
+        ...(Array.isArray(options.deadline) ? { deadlines: options.deadline } : {}),
+      },
     ),
   port: async ({ root, config, names }) =>
     (await import("./generate_simple.ts")).planPort(root, config, names[0]!, names[1]!),
