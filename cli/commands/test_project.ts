@@ -106,13 +106,13 @@ export async function initializedProject(options: readonly string[] = []): Promi
   return dir;
 }
 
-/** Runs a program in `dir`; fails with its output unless it exits 0; answers its output. */
-export async function runIn(
+/** Runs a program in `dir`, colourless: its exit code and its output (stdout then stderr). */
+export async function runProgram(
   dir: string,
   program: string,
   args: readonly string[],
   env: Record<string, string> = {},
-): Promise<string> {
+): Promise<{ code: number; out: string }> {
   const output = await new Deno.Command(program, {
     args: [...args],
     cwd: dir,
@@ -120,9 +120,20 @@ export async function runIn(
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, `${program} ${args.join(" ")} failed:\n${text}`);
-  return text;
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
+}
+
+/** Runs a program in `dir`; fails with its output unless it exits 0; answers its output. */
+export async function runIn(
+  dir: string,
+  program: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const { code, out } = await runProgram(dir, program, args, env);
+  assert.equal(code, 0, `${program} ${args.join(" ")} failed:\n${out}`);
+  return out;
 }
 
 /** `kit <args>` run in process in `dir`: its exit code and every line it printed, in order. */

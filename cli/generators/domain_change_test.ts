@@ -12,27 +12,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { kitExecutable } from "../commands/test_project.ts";
+import { kitExecutable, runProgram as run } from "../commands/test_project.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 const fleet = "src/contexts/fleet";
-
-/** Runs a program in `cwd`: its exit code and its output (stdout then stderr), colourless. */
-async function run(
-  cwd: string,
-  program: string,
-  args: readonly string[],
-): Promise<{ code: number; out: string }> {
-  const output = await new Deno.Command(program, {
-    args: [...args],
-    cwd,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
-}
 
 /** `kit <args>` as `deno install -g -n kit` runs it; fails with its output unless it exits 0. */
 async function kit(cwd: string, ...args: string[]): Promise<string> {

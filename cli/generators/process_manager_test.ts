@@ -10,27 +10,10 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { kitExecutable, projectTree } from "../commands/test_project.ts";
+import { kitExecutable, projectTree, runProgram as run } from "../commands/test_project.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 const processes = "src/contexts/scheduling/application/processes";
-
-/** Runs a program in `cwd`: its exit code and its output (stdout then stderr), colourless. */
-async function run(
-  cwd: string,
-  program: string,
-  args: readonly string[],
-): Promise<{ code: number; out: string }> {
-  const output = await new Deno.Command(program, {
-    args: [...args],
-    cwd,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
-}
 
 /** `kit <args>`, as `deno install -g -n kit` runs it. */
 function kit(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
