@@ -13,7 +13,7 @@ import {
   ReadProcessInstance,
   ReadProcessInstances,
 } from "./process_messages.ts";
-import { operationOf } from "./routes.ts";
+import { operationOf } from "./operation_of.ts";
 
 const count = z.number().int().min(0);
 const name = z.string().min(1).max(200);

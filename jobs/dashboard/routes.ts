@@ -1,4 +1,4 @@
-import { type ErrorCode, type MessageClass, queuedJobStatuses, requirementOf } from "@kit/kernel";
+import { type ErrorCode, queuedJobStatuses } from "@kit/kernel";
 import { defineRoute, type FunctionRoute, zodSchema } from "@kit/http";
 import { z } from "zod";
 import { jobPageMaxLimit } from "../store/job_reads.ts";
@@ -21,36 +21,10 @@ import {
 import type { ScheduledJobView } from "./schedules.ts";
 import { toWorkersJson, workersBody } from "./workers_json.ts";
 import { processRoutes } from "./process_routes.ts";
+import { operationOf } from "./operation_of.ts";
 
 /** A 200 answer with its body. */
 const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });
-
-/**
- * The parts a dashboard operation's declaration shares: security and tags, the method and path,
- * its id, the message it sends (whose permission the document lists as `x-permissions`), and a
- * summary naming that permission, read from the message so that the two never differ.
- */
-export function operationOf(
-  common: { readonly security: readonly string[]; readonly tags: readonly string[] },
-) {
-  return <M extends MessageClass>(
-    method: "GET" | "POST",
-    path: string,
-    operationId: string,
-    message: M,
-    summary: string,
-    note?: string,
-  ) => ({
-    ...common,
-    method,
-    path,
-    operationId,
-    permissions: [message],
-    summary: `${summary} (permission ${requirementOf(message)?.permission.name}${
-      note === undefined ? "" : `; ${note}`
-    })`,
-  });
-}
 
 /** The options the routes are built from. */
 export interface DashboardRouteOptions {
