@@ -68,7 +68,7 @@ export { pointer, type Problem, problem, type ProblemIssue } from "./pipeline/pr
 export type { GuardRefusal } from "./pipeline/handle_request.ts";
 export type { CompiledRoute, RouteParts, RouteResult } from "./pipeline/compiled_route.ts";
 export * from "./pipeline/http_plugin.ts";
-export { type CorsOptions } from "./pipeline/cors.ts";
+export { type CorsOptions } from "./cors/cors.ts";
 export { type OpenApiInfo, type OpenApiServer } from "./openapi/openapi_document.ts";
 export * from "./auth/jwt_authenticator.ts";
 export * from "./auth/invalid_token_error.ts";

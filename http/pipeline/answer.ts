@@ -9,7 +9,7 @@
 import { isRefusal } from "@kit/kernel";
 import { InvalidTokenError } from "../auth/invalid_token_error.ts";
 import type { CachePolicy } from "../declaration/controller.ts";
-import { cacheHeaders } from "./cache.ts";
+import { cacheHeaders } from "../cache/cached_answer.ts";
 import { refusalStatus } from "../contract/refusal_status.ts";
 import type { RouteResult } from "./compiled_route.ts";
 import { type Problem, problem, problemResponse } from "./problem.ts";

@@ -11,7 +11,7 @@ import { type HttpMetrics, unmatchedRoute } from "../observability/http_metrics.
 import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";
 import { cachedResponse, errorResponse, problemAnswer, respond } from "./answer.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
-import type { Cors } from "./cors.ts";
+import type { Cors } from "../cors/cors.ts";
 import { pointer, type Problem, problem, type ProblemIssue, problemResponse } from "./problem.ts";
 import { negotiate } from "./negotiate.ts";
 import { readJsonBody } from "./read_body.ts";

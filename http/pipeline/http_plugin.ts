@@ -17,7 +17,7 @@ import {
   type ControllerSpec,
   type IdempotencyOptions,
 } from "../declaration/controller.ts";
-import { idempotentRun } from "./idempotent_run.ts";
+import { idempotentRun } from "../idempotency/idempotent_run.ts";
 import { documentsOf, type Guard, type GuardLike, guardName } from "../declaration/guard.ts";
 import {
   requestMapperDeclarations,
@@ -37,7 +37,7 @@ import { fieldFilter } from "../schema/field_access.ts";
 import type { Authenticator } from "./authenticator.ts";
 import { authenticatorsFor } from "./route_authenticators.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
-import { Cors, type CorsOptions } from "./cors.ts";
+import { Cors, type CorsOptions } from "../cors/cors.ts";
 import { type GuardRefusal, handleRequest, type Pipeline } from "./handle_request.ts";
 import { Router } from "./router.ts";
 import { type ContractContext, routeErrors } from "../contract/route_contract.ts";

@@ -9,7 +9,7 @@ import {
   type TransactionManager,
 } from "@kit/kernel";
 import type { IdempotencyOptions } from "../declaration/controller.ts";
-import type { RouteResult } from "./compiled_route.ts";
+import type { RouteResult } from "../pipeline/compiled_route.ts";
 
 type Run = (
   validated: Record<string, unknown>,
