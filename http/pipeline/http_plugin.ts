@@ -39,6 +39,8 @@ import { authenticatorsFor } from "./route_authenticators.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
 import { Cors, type CorsOptions } from "../cors/cors.ts";
 import { type GuardRefusal, handleRequest, type Pipeline } from "./handle_request.ts";
+import { pathOf } from "./request_path.ts";
+import { planRoute, type RoutePlan } from "./route_plan.ts";
 import { Router } from "./router.ts";
 import { type ContractContext, routeErrors } from "../contract/route_contract.ts";
 import { checkOneStatusPerCode, type DeclaredCode } from "../contract/route_errors.ts";
@@ -216,8 +218,8 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
       for (const route of options.routes ?? []) routes.push(route.compile(root, contract));
       checkOneStatusPerCode(routes);
       routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
-      const router = new Router<CompiledRoute>();
-      for (const route of routes) router.add(route.method, route.path, route);
+      const router = new Router<RoutePlan>();
+      for (const route of routes) router.add(route.method, route.path, planRoute(route));
       const statusByCode = { ...kernelStatusByCode, ...options.statusByCode };
       if (!(bodyTimeoutMs > 0)) {
         throw new TypeError(
@@ -453,15 +455,6 @@ function checkControllerDependencies(
 function operationIdOf(className: string): string {
   const base = className.replace(/(Controller|Route)$/, "");
   return base.charAt(0).toLowerCase() + base.slice(1);
-}
-
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start === -1) return "/";
-  const query = url.indexOf("?", start);
-  const hash = url.indexOf("#", start);
-  const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash);
-  return url.slice(start, end === -1 ? undefined : end);
 }
 
 /**
