@@ -48,13 +48,12 @@ export function planRoute(route: CompiledRoute): RoutePlan {
   const { parts } = route;
   // A path with parameters is checked even without a schema: an undecodable segment, or text no
   // store keeps, is refused all the same.
-  const validates = parts.params !== undefined || route.path.includes(":") ||
-    parts.query !== undefined || parts.headers !== undefined || parts.body !== undefined;
+  const validating = steps.length;
   if (parts.params !== undefined || route.path.includes(":")) steps.push(validateParams);
   if (parts.query !== undefined) steps.push(validateQuery);
   if (parts.headers !== undefined) steps.push(validateHeaders);
   if (parts.body !== undefined) steps.push(validateBody);
-  if (validates) steps.push(refuseInvalidParts);
+  if (steps.length > validating) steps.push(refuseInvalidParts);
   steps.push(enterTenant);
   if (route.requiresCaller) steps.push(requireCaller);
   if (!route.public) route.guards.forEach((_, i) => steps.push(checkGuard(i)));
