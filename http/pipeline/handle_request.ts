@@ -59,11 +59,15 @@ export interface Pipeline {
  * problem document. Every answer carries `X-Content-Type-Options: nosniff`; an answer to an
  * identified caller `Cache-Control: no-store` unless its route declares a cache policy or its
  * handler set `Cache-Control`; with a CORS policy, the CORS headers of the request's origin.
+ * `path` is the request's (`pathOf` its URL), when the caller has read it already.
  */
-export function handleRequest(pipeline: Pipeline, request: Request): Response | Promise<Response> {
+export function handleRequest(
+  pipeline: Pipeline,
+  request: Request,
+  path: string = pathOf(request.url),
+): Response | Promise<Response> {
   const start = pipeline.metrics === undefined ? 0 : pipeline.metrics.now();
   const cors = pipeline.cors;
-  const path = pathOf(request.url);
   if (cors === undefined) return dispatch(pipeline, request, path, start);
   const origin = request.headers.get("origin");
   if (cors.isPreflight(request)) {

@@ -262,7 +262,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
             const start = metrics === undefined ? 0 : metrics.now();
             const path = pathOf(request.url);
             const answer = served(request, path);
-            if (answer === undefined) return handleRequest(pipeline, request);
+            if (answer === undefined) return handleRequest(pipeline, request, path);
             return metrics === undefined
               ? answer
               : metrics.series(path, request.method).measure(start, answer);
