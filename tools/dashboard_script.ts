@@ -8,8 +8,9 @@
  * (in the order it imports them, as a browser evaluates them), its `import { … } from "./x.js"`
  * statements dropped and its `export` keywords removed, all inside one function run at once
  * (strict, as modules are). So that this stays true, a module may import only named bindings of
- * a sibling module and export only its declarations, and no two modules may declare the same
- * top-level name: anything else fails the run, naming it.
+ * a sibling module, export only its declarations and declare one name per top-level `const`,
+ * `let`, `function` or `class` (no `var`, no destructuring), and no two modules may declare the
+ * same top-level name: anything else fails the run, naming it.
  *
  * `deno run -A tools/dashboard_script.ts` writes the module; with `--check` it writes nothing and
  * fails when the committed module differs from what it would write.
@@ -37,10 +38,12 @@ function moduleOf(name: string, text: string): { imports: string[]; body: string
     .replace(/^\/\/\/ <reference [^\n]*\n/gm, "")
     .replace(/^\/\*\* @import [^\n]*\*\/\n/gm, "")
     .replace(/^export (?=(?:async )?(?:function|const|let|class) )/gm, "");
-  const stray = /^(?:import|export)\b.*$/m.exec(body);
+  const stray = /^(?:import\b|export\b|var |(?:const|let) [[{]).*$/m.exec(body);
   if (stray) {
     throw new Error(
-      `${name}: only "import { … } from "./x.js"" and exported declarations: ${stray[0]}`,
+      `${name}: only "import { … } from "./x.js"", exported declarations, one name each: ${
+        stray[0]
+      }`,
     );
   }
   return { imports, body };

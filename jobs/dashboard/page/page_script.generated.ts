@@ -118,7 +118,8 @@ function hashOf(path, params) {
 }
 
 /**
- * Replaces \`where\` (a button) by a question with a button that acts and one that puts it back.
+ * Replaces \`where\` (a button) by a question with a button that acts and one that puts it back
+ * (focused).
  *
  * @param {HTMLElement} where
  * @param {string} question
@@ -139,7 +140,7 @@ function confirmStep(where, question, yes, act) {
   box.querySelector("button")?.focus();
   function restore() {
     box.replaceWith(keep);
-    keep.querySelector("button")?.focus();
+    keep.focus();
   }
 }
 
