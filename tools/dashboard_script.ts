@@ -1,7 +1,9 @@
 /**
  * The jobs dashboard's page script, embedded for publishing: the modules of
- * `jobs/dashboard/page/script/` (JavaScript, type-checked through their JSDoc by `deno check`,
- * formatted and linted as code) joined into the one classic script the page loads, written into
+ * `jobs/dashboard/page/script/` (JavaScript, formatted and linted as code, type-checked through
+ * their JSDoc against the DOM's types by `deno check --config tools/dashboard_script.deno.json
+ * jobs/dashboard/page/script/` in `deno task check`: the DOM's types kept out of the rest of the
+ * workspace, whose Web types they contradict) joined into the one classic script the page loads, written into
  * `jobs/dashboard/page/page_script.generated.ts` as the string `dashboardJs`.
  *
  * The join is that of ES modules with one scope: each module once, after the modules it imports

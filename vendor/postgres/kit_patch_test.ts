@@ -412,7 +412,7 @@ patchTest(
   },
 );
 
-Deno.test("postgres.js (kit patch 1): a statement given to a connection without a socket is refused with CONNECTION_CLOSED at once, nothing written", async () => {
+Deno.test("postgres.js (kit patch 1): a statement given to a connection without a socket is refused with CONNECTION_CLOSED at once, nothing written", () => {
   // The connection is never connected: it has no socket, as after a close.
   const connection = Connection({
     host: ["127.0.0.1"],

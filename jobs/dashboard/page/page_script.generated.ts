@@ -12,6 +12,21 @@
 export const dashboardJs: string = `"use strict";
 (() => {
 // dom.js
+/**
+ * An element's attributes: \`class\`, \`on<event>\` listeners, others as strings (\`true\`: empty).
+ *
+ * @typedef {Readonly<Record<string, string | number | boolean | EventListener | null | undefined>>} Attributes
+ */
+/**
+ * A node or text; nothing for \`undefined\`, \`null\`, \`false\`.
+ *
+ * @typedef {Node | string | number | false | null | undefined} Leaf
+ */
+/**
+ * A child of an element: a leaf, or leaves (flattened once, as children are).
+ *
+ * @typedef {Leaf | readonly Leaf[]} Child
+ */
 // Building the page: elements from text nodes only (no HTML from data), the status line, links
 // as hashes, and the step that confirms a dangerous action.
 
@@ -1760,8 +1775,9 @@ function purgeForm() {
 // dashboard.js
 // The dashboard page's script (plain JavaScript, served as is): the router from the hash to the
 // view it names, and the operator's token (kept in sessionStorage, sent as \`Authorization:
-// Bearer\`). tools/dashboard_script.ts writes it, with the modules it imports, into
-// ../../page_script.generated.ts.
+// Bearer\`). tools/dashboard_script.ts joins it and the modules it imports into
+// ../page_script.generated.ts; \`deno task check\` type-checks them (their JSDoc, with the DOM's
+// types: \`deno check --config tools/dashboard_script.deno.json jobs/dashboard/page/script/\`).
 
 /** @type {HTMLInputElement} */ ($("token")).value = page.token;
 

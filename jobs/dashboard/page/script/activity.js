@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { Activity, QueueActivity } from "./types.d.ts" */
 import { api, refusal } from "./api.js";
 import { el, hashOf, svg } from "./dom.js";

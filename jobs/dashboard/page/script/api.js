@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { Problem } from "./types.d.ts" */
 import { el, say } from "./dom.js";
 import { main, page, prefix } from "./page.js";

@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 import { showRefused } from "./api.js";
 import { $, el, live, say } from "./dom.js";
 import { showJob, showJobs } from "./jobs.js";
@@ -9,8 +7,9 @@ import { showInstance, showInstances } from "./processes.js";
 import { showQueues } from "./queues.js";
 // The dashboard page's script (plain JavaScript, served as is): the router from the hash to the
 // view it names, and the operator's token (kept in sessionStorage, sent as `Authorization:
-// Bearer`). tools/dashboard_script.ts writes it, with the modules it imports, into
-// ../../page_script.generated.ts.
+// Bearer`). tools/dashboard_script.ts joins it and the modules it imports into
+// ../page_script.generated.ts; `deno task check` type-checks them (their JSDoc, with the DOM's
+// types: `deno check --config tools/dashboard_script.deno.json jobs/dashboard/page/script/`).
 
 /** @type {HTMLInputElement} */ ($("token")).value = page.token;
 

@@ -1,6 +1,18 @@
-// @ts-check
-/// <reference lib="dom" />
-/** @import { Attributes, Child } from "./types.d.ts" */
+/**
+ * An element's attributes: `class`, `on<event>` listeners, others as strings (`true`: empty).
+ *
+ * @typedef {Readonly<Record<string, string | number | boolean | EventListener | null | undefined>>} Attributes
+ */
+/**
+ * A node or text; nothing for `undefined`, `null`, `false`.
+ *
+ * @typedef {Node | string | number | false | null | undefined} Leaf
+ */
+/**
+ * A child of an element: a leaf, or leaves (flattened once, as children are).
+ *
+ * @typedef {Leaf | readonly Leaf[]} Child
+ */
 // Building the page: elements from text nodes only (no HTML from data), the status line, links
 // as hashes, and the step that confirms a dangerous action.
 

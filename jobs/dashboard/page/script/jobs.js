@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { Attempt, Job, JobPage, JobStatus } from "./types.d.ts" */
 import { api, refusal } from "./api.js";
 import { el, hashOf, row, say } from "./dom.js";

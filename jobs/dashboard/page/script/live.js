@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { Snapshot } from "./types.d.ts" */
 import { activityLoadedAt, refreshActivity } from "./activity.js";
 import { live } from "./dom.js";

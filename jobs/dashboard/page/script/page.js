@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { JobStatus, View } from "./types.d.ts" */
 // The page's state: where the jobs API is, the operator's token, what is shown, and how to show
 // it again (the router, set by dashboard.js).

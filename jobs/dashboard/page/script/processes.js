@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { InstanceDetail, InstancePage, InstanceRow, ProcessCounts } from "./types.d.ts" */
 import { api, listSection, refusal } from "./api.js";
 import { confirmStep, el, hashOf, row, say } from "./dom.js";

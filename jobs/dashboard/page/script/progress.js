@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { Job, Progress } from "./types.d.ts" */
 import { el } from "./dom.js";
 // A job's progress: a progress bar with its text beside it, updated as the job moves.

@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { QueueCounts } from "./types.d.ts" */
 import { activitySection } from "./activity.js";
 import { api, refusal } from "./api.js";

@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /** @import { JobLink, OutboxHandler, ScheduledJob, Worker, Workers } from "./types.d.ts" */
 import { api, listSection, refusal } from "./api.js";
 import { el, hashOf, say } from "./dom.js";

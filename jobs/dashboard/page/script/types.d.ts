@@ -181,11 +181,3 @@ export type View =
   | { readonly kind: "queues"; readonly queues: string }
   | { readonly kind: "jobs"; readonly running: ReadonlySet<string> }
   | { readonly kind: "job"; readonly id: string; readonly status: JobStatus };
-
-/** An element's attributes: `class`, `on<event>` listeners, others as strings (`true`: empty). */
-export type Attributes = Readonly<
-  Record<string, string | number | boolean | EventListener | null | undefined>
->;
-
-/** A child of an element: a node or text; nothing for `undefined`, `null`, `false`. */
-export type Child = Node | string | number | false | null | undefined | readonly Child[];
