@@ -32,9 +32,9 @@ type Deadlines = "remind" | "release" | "close";
 
 const hour = 3_600_000;
 /** How long before its start the patient is asked to confirm. */
-export const remindBefore: number = 24 * hour;
+const remindBefore: number = 24 * hour;
 /** How long before its start an unconfirmed appointment is released. */
-export const releaseBefore: number = 2 * hour;
+const releaseBefore: number = 2 * hour;
 
 /**
  * scheduling.appointment-confirmation: when an appointment is booked, ask the patient to confirm

@@ -4,7 +4,7 @@ import type { AppointmentRepository } from "../../ports/appointment-repository.t
 import { ReleaseUnconfirmed } from "./release-unconfirmed.command.ts";
 
 /** Why an unconfirmed appointment was cancelled (AppointmentCancelled's reason). */
-export const unconfirmedReason = "not confirmed two hours before its start";
+const unconfirmedReason = "not confirmed two hours before its start";
 
 /**
  * Runs ReleaseUnconfirmed: cancels a booked (unconfirmed) appointment that has not ended and
