@@ -21,3 +21,5 @@ export type {
   JobWorkersTableColumns,
 } from "./jobs_table_types.ts";
 export { createJobTables } from "./create_job_tables.ts";
+export { DrizzleOutbox, DrizzleProcessedEvents } from "./drizzle_outbox.ts";
+export { createKernelTables } from "./create_kernel_tables.ts";

@@ -8,3 +8,5 @@
 export { KnexJobStore } from "./knex_job_store.ts";
 export { currentKnex, knexTransactionOf, KnexTransactions } from "./knex_transactions.ts";
 export { createJobTable } from "./create_job_table.ts";
+export { KnexOutbox, KnexProcessedEvents } from "./knex_outbox.ts";
+export { createKernelTables } from "./create_kernel_tables.ts";
