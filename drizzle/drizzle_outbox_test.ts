@@ -59,7 +59,7 @@ for (const driver of ["postgres.js", "node-postgres"] as const) {
                 dsql`insert into notifications (appointment_id) values (${id})`,
               );
             },
-            exec: async (text) => void await sql.unsafe(text),
+            exec: async (text) => await sql.unsafe(text),
             count: async (table: CountedTable) =>
               (await sql`select count(*)::int as n from ${sql(table)}`)[0]!.n as number,
             otherOutbox: () => {

@@ -1,7 +1,9 @@
 /**
  * Jobs on PostgreSQL through any driver: `SqlJobStore`, whose statements are SQL text with
  * positional parameters run by a `JobSqlDriver` (postgres.js in `@kit/jobs/postgres`, Drizzle in
- * `@kit/drizzle`, Knex in `@kit/knex`), and what such a driver builds on. Web-standard only.
+ * `@kit/drizzle`, Knex in `@kit/knex`), and what such a driver builds on; the kernel's outbox and
+ * processed events on such a driver (`SqlOutbox`, `SqlProcessedEvents`, the statements of
+ * `PostgresOutbox`), for the ORM packages. Web-standard only.
  *
  * @module
  */

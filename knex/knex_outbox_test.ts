@@ -34,7 +34,7 @@ sqlOutboxCases("KnexOutbox", (fn) =>
         insertNotification: async (id) => {
           await currentKnex(db)("notifications").insert({ appointment_id: id });
         },
-        exec: async (text) => void await sql.unsafe(text),
+        exec: async (text) => await sql.unsafe(text),
         count: async (table: CountedTable) => {
           const [row] = await db(table).count<{ n: string }[]>({ n: "*" });
           return Number(row!.n);

@@ -1,7 +1,8 @@
 /**
  * kit on Knex (PostgreSQL, `pg`): `KnexJobStore`, whose jobs are written in the use case's Knex
- * transaction; `KnexTransactions`, the kernel's unit of work on Knex; `createJobTable`, the job
- * tables in a schema.
+ * transaction; `KnexTransactions`, the kernel's unit of work on Knex; `KnexOutbox` and
+ * `KnexProcessedEvents`, whose events are written in that transaction too; `createJobTable` and
+ * `createKernelTables`, the tables in a schema.
  *
  * @module
  */

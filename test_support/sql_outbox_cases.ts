@@ -25,6 +25,7 @@ import {
   HandlesEvent,
   type IntegrationEvent,
   JobQueue,
+  lockFor,
   type Outbox,
   ProcessedEvents,
   processOnce,
@@ -61,8 +62,8 @@ export interface OpenedOutboxOrm {
   insertAppointment(id: string): Promise<void>;
   /** Inserts a notification through the ORM, in the unit of work under way. */
   insertNotification(appointmentId: string): Promise<void>;
-  /** Runs a statement of the test on the schema, outside any unit (postgres.js). */
-  exec(text: string): Promise<void>;
+  /** Runs a statement of the test on the schema, outside any unit (postgres.js); its rows. */
+  exec(text: string): Promise<readonly Record<string, unknown>[]>;
   /** How many rows a table holds, read outside any unit. */
   count(table: CountedTable): Promise<number>;
   /**
@@ -163,6 +164,27 @@ export function sqlOutboxCases(
     assert.deepEqual(await orm.outbox({ listen: false }).backlog(), []);
   });
 
+  test("a named lock taken by a handler that failed goes with its savepoint, and the next handler of the batch takes it again", async (orm) => {
+    const { app, events, world } = build(orm, { settings: { retryDelay: () => 60_000 } });
+    for (const id of ["k1", "k2"]) await app.commands.execute(new BookAppointment(id));
+    world.failing.add("k1");
+    world.locking = true;
+    const k2 = { reached: Promise.withResolvers<void>(), gate: Promise.withResolvers<void>() };
+    world.gates = new Map([["k2", k2]]);
+    const delivering = events.relay.deliverDue();
+    try {
+      await within(k2.reached.promise, 5_000, "the second handler never ran");
+      assert.deepEqual(world.seen, ["k1", "k2"]);
+      const [row] = await orm.exec(
+        "select pg_try_advisory_xact_lock(hashtextextended('notifications:mailbox', 0)) as free",
+      );
+      assert.equal(row?.free, false, "the second handler holds the lock");
+    } finally {
+      k2.gate.resolve();
+    }
+    assert.equal(await delivering, 1);
+  });
+
   test("a delivery that fails its last attempt is dead until revived", async (orm) => {
     const { app, events, world } = build(orm, { settings: { maxAttempts: 1 } });
     await app.commands.execute(new BookAppointment("d1"));
@@ -248,6 +270,10 @@ export function sqlOutboxCases(
 interface World {
   seen: string[];
   failing: Set<string>;
+  /** Each handler takes the named lock `notifications:mailbox` first. */
+  locking?: boolean;
+  /** A handler of these ids says it is there and waits for the gate. */
+  gates?: Map<string, { reached: PromiseWithResolvers<void>; gate: PromiseWithResolvers<void> }>;
   onSeen?: Promise<void>;
   delivered?: () => void;
 }
@@ -290,6 +316,12 @@ function build(
       const id = event.payload.appointmentId;
       world.seen.push(id);
       world.delivered?.();
+      if (world.locking) await lockFor("notifications:mailbox");
+      const gate = world.gates?.get(id);
+      if (gate !== undefined) {
+        gate.reached.resolve();
+        await gate.gate.promise;
+      }
       await processOnce(this.processed, handlerName, event, async () => {
         await orm.insertNotification(id);
       });

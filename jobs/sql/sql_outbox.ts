@@ -182,9 +182,11 @@ export class SqlOutbox implements Outbox {
   /**
    * Runs `work` with a unit of its own nested in the unit's transaction, in a savepoint: its
    * writes are undone and its commit callbacks dropped when it throws, while the transaction goes
-   * on; its callbacks join the unit's when it returns; its named locks are the transaction's
-   * advisory locks. The nested unit's `transaction` is the unit's (the driver's transaction), so
-   * repositories write in the savepoint.
+   * on; its callbacks join the unit's when it returns; its named locks are advisory locks of the
+   * transaction, released if it is undone. The nested unit's `transaction` is the unit's (the
+   * driver's transaction), so repositories write in the savepoint. The savepoint is opened before
+   * `work` runs (`PostgresOutbox` opens it at the first statement): a statement more for a
+   * handler that writes nothing.
    */
   async savepoint<T>(unit: UnitOfWork, work: (nested: UnitOfWork) => Promise<T>): Promise<T> {
     const query = this.#inUnit(unit, "run a savepoint");
@@ -193,6 +195,7 @@ export class SqlOutbox implements Outbox {
       query({ name: statementName, text, params: [] });
     await run("savepoint", `savepoint ${name}`);
     const callbacks: (() => unknown)[] = [];
+    const locked = new Set<string>();
     const nested: UnitOfWork = {
       id: uuidv7(),
       transaction: unit.transaction,
@@ -202,7 +205,19 @@ export class SqlOutbox implements Outbox {
         }
         callbacks.push(callback);
       },
-      lock: (key) => unit.lock(key),
+      // Its own set: a lock taken in a savepoint rolled back is released with it.
+      lock: async (key) => {
+        if (typeof key !== "string" || key.length === 0) {
+          throw new TypeError(`A lock is named by a non-empty string, got ${JSON.stringify(key)}`);
+        }
+        if (locked.has(key)) return;
+        await query({
+          name: "lockUnit",
+          text: "select pg_advisory_xact_lock(hashtextextended($1, 0))",
+          params: [key],
+        });
+        locked.add(key);
+      },
     };
     let result: T;
     try {
