@@ -1,5 +1,5 @@
 import type { Logger, UnitOfWork } from "@kit/kernel";
-import { type JobSqlDriver, type ListenConnection, listenOnConnection } from "@kit/jobs/sql";
+import { type ListenConnection, listenOnConnection, type OutboxSqlDriver } from "@kit/jobs/sql";
 import { drizzleQuery } from "./drizzle_query.ts";
 import { type DrizzleDatabase, drizzleTransactionOf } from "./drizzle_transactions.ts";
 
@@ -9,6 +9,18 @@ interface PostgresJsListener {
   }>;
 }
 
+/** The session client of a Drizzle transaction: postgres.js's or node-postgres's. */
+interface SessionClient {
+  readonly _?: {
+    readonly session?: {
+      readonly client?: {
+        unsafe?(text: string): { execute(): Promise<unknown> };
+        query?(text: string): Promise<unknown>;
+      };
+    };
+  };
+}
+
 interface PgPool {
   connect(): Promise<ListenConnection & { release(destroy?: boolean): void }>;
 }
@@ -16,7 +28,9 @@ interface PgPool {
 /**
  * The driver the Drizzle job store and outbox run their statements on: the database's query
  * outside a unit of work, the unit's Drizzle transaction inside one, and LISTEN on the client
- * Drizzle was given (postgres.js `listen`, or a `pg.Pool` connection of its own).
+ * Drizzle was given (postgres.js `listen`, or a `pg.Pool` connection of its own). A statement is
+ * sent in a unit's transaction at once on the transaction's own client (postgres.js `unsafe`
+ * executed, node-postgres `query`: both queue it synchronously), for the outbox's savepoints.
  *
  * @param db The database.
  * @param logger Where a lost listening connection is logged.
@@ -27,7 +41,7 @@ export function drizzleDriver(
   db: DrizzleDatabase,
   logger: Logger,
   storeName: string,
-): JobSqlDriver {
+): OutboxSqlDriver {
   const client = db.$client as Partial<PostgresJsListener & PgPool> | undefined;
   const listen = typeof client?.listen === "function"
     ? async (channel: string, onNotify: (payload: string) => void) => {
@@ -48,6 +62,12 @@ export function drizzleDriver(
     inUnit: (unit: UnitOfWork) => {
       const transaction = drizzleTransactionOf(unit);
       return transaction === undefined ? undefined : drizzleQuery(transaction);
+    },
+    sendInUnit: (unit: UnitOfWork) => {
+      const client = (drizzleTransactionOf(unit) as SessionClient | undefined)?._?.session?.client;
+      if (typeof client?.unsafe === "function") return (text) => client.unsafe!(text).execute();
+      if (typeof client?.query === "function") return (text) => client.query!(text);
+      return undefined;
     },
     ...(listen === undefined ? {} : { listen }),
   };

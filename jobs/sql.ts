@@ -12,5 +12,10 @@ export type { JobSqlDriver, SqlQuery, SqlRow } from "./sql/job_sql_driver.ts";
 export { runSqlUnitOfWork } from "./sql/sql_unit_of_work.ts";
 export { type ListenConnection, listenOnConnection } from "./sql/listen_connection.ts";
 export { createJobTablesIn } from "./sql/job_table_migrations.ts";
-export { SqlOutbox, type SqlOutboxOptions, SqlProcessedEvents } from "./sql/sql_outbox.ts";
+export {
+  type OutboxSqlDriver,
+  SqlOutbox,
+  type SqlOutboxOptions,
+  SqlProcessedEvents,
+} from "./sql/sql_outbox.ts";
 export { createKernelTablesIn } from "./sql/kernel_table_migrations.ts";

@@ -28,6 +28,18 @@ import {
   reviveDeadDeliveries,
 } from "./outbox_statements.ts";
 
+/**
+ * A driver an {@linkcode SqlOutbox} runs on: a job store's, and, where the driver can, a way to
+ * send a statement in a unit's transaction at once, queued on its connection before any statement
+ * issued after the call (postgres.js and node-postgres queue synchronously). With it, a delivery's
+ * savepoint is opened only when its handler first reaches the transaction, without waiting, as
+ * `PostgresOutbox` does; without it (Knex), before the handler runs, waited for.
+ */
+export interface OutboxSqlDriver extends JobSqlDriver {
+  /** The function that sends a statement in the unit's transaction now, if the driver can. */
+  readonly sendInUnit?: (unit: UnitOfWork) => ((text: string) => Promise<unknown>) | undefined;
+}
+
 /** How an {@linkcode SqlOutbox} finds its tables and learns of appends. */
 export interface SqlOutboxOptions {
   /**
@@ -50,13 +62,14 @@ export interface SqlOutboxOptions {
  * (`createKernelTablesIn`).
  */
 export class SqlOutbox implements Outbox {
-  readonly #driver: JobSqlDriver;
+  readonly #driver: OutboxSqlDriver;
   readonly #schema: string | undefined;
   #subscriptions: ReadonlyMap<string, readonly string[]> = new Map();
   #savepoints = 0;
+  readonly #sent = new WeakMap<UnitOfWork, Promise<unknown>[]>();
 
   /** An outbox on this driver. */
-  constructor(driver: JobSqlDriver, options: SqlOutboxOptions = {}) {
+  constructor(driver: OutboxSqlDriver, options: SqlOutboxOptions = {}) {
     this.#schema = options.schema;
     this.#driver = options.schema === undefined ? driver : inSchema(driver, options.schema);
     if (options.listen === false || driver.listen === undefined) this.listen = undefined;
@@ -91,6 +104,11 @@ export class SqlOutbox implements Outbox {
 
   /** Marks the deliveries done in the handlers' transaction, one statement per handler. */
   async complete(deliveries: readonly OutboxDelivery[], unit: UnitOfWork): Promise<void> {
+    const sent = this.#sent.get(unit);
+    if (sent !== undefined) {
+      this.#sent.delete(unit);
+      await Promise.all(sent);
+    }
     if (deliveries.length === 0) return;
     const query = this.#inUnit(unit, `complete event '${deliveries[0]!.event.type}'`);
     for (const [handler, list] of byHandler(deliveries)) {
@@ -184,21 +202,34 @@ export class SqlOutbox implements Outbox {
    * writes are undone and its commit callbacks dropped when it throws, while the transaction goes
    * on; its callbacks join the unit's when it returns; its named locks are advisory locks of the
    * transaction, released if it is undone. The nested unit's `transaction` is the unit's (the
-   * driver's transaction), so repositories write in the savepoint. The savepoint is opened before
-   * `work` runs (`PostgresOutbox` opens it at the first statement): a statement more for a
-   * handler that writes nothing.
+   * driver's transaction), so repositories write in the savepoint. Where the driver sends
+   * statements at once (`OutboxSqlDriver.sendInUnit`), the savepoint is opened when `work` first
+   * reaches the transaction (a handler that writes nothing costs no statement), and its SAVEPOINT
+   * and RELEASE are sent without waiting (`complete` waits for them); elsewhere it is opened
+   * before `work` runs, waited for.
    */
   async savepoint<T>(unit: UnitOfWork, work: (nested: UnitOfWork) => Promise<T>): Promise<T> {
     const query = this.#inUnit(unit, "run a savepoint");
     const name = `kit_delivery_${++this.#savepoints}`;
     const run = (statementName: string, text: string) =>
       query({ name: statementName, text, params: [] });
-    await run("savepoint", `savepoint ${name}`);
+    const send = this.#driver.sendInUnit?.(unit);
+    let opened: Promise<unknown> | undefined;
+    if (send === undefined) {
+      await run("savepoint", `savepoint ${name}`);
+      opened = Promise.resolve();
+    }
+    const open = (): void => {
+      opened ??= this.#send(unit, send!, `savepoint ${name}`);
+    };
     const callbacks: (() => unknown)[] = [];
     const locked = new Set<string>();
     const nested: UnitOfWork = {
       id: uuidv7(),
-      transaction: unit.transaction,
+      get transaction() {
+        open();
+        return unit.transaction;
+      },
       whenCommitted: (callback) => {
         if (typeof callback !== "function") {
           throw new TypeError(`whenCommitted takes a function, got ${typeof callback}`);
@@ -211,6 +242,7 @@ export class SqlOutbox implements Outbox {
           throw new TypeError(`A lock is named by a non-empty string, got ${JSON.stringify(key)}`);
         }
         if (locked.has(key)) return;
+        open();
         await query({
           name: "lockUnit",
           text: "select pg_advisory_xact_lock(hashtextextended($1, 0))",
@@ -223,14 +255,34 @@ export class SqlOutbox implements Outbox {
     try {
       result = await work(nested);
     } catch (error) {
-      // Failing (the connection lost), the transaction fails at commit: the handler's error is
-      // the one to report here.
-      await run("rollbackToSavepoint", `rollback to savepoint ${name}`).catch(() => {});
+      if (opened !== undefined) {
+        await opened.catch(() => {});
+        // Failing (the connection lost), the transaction fails at commit: the handler's error
+        // is the one to report here.
+        await run("rollbackToSavepoint", `rollback to savepoint ${name}`).catch(() => {});
+      }
       throw error;
     }
-    await run("releaseSavepoint", `release savepoint ${name}`);
+    if (opened !== undefined) {
+      if (send === undefined) await run("releaseSavepoint", `release savepoint ${name}`);
+      else this.#send(unit, send, `release savepoint ${name}`);
+    }
     for (const callback of callbacks) unit.whenCommitted(callback);
     return result;
+  }
+
+  /** Sends a statement now without waiting for it; `complete` waits for the unit's. */
+  #send(
+    unit: UnitOfWork,
+    send: (text: string) => Promise<unknown>,
+    text: string,
+  ): Promise<unknown> {
+    const sent = send(text);
+    sent.catch(() => {});
+    const list = this.#sent.get(unit) ?? [];
+    list.push(sent);
+    this.#sent.set(unit, list);
+    return sent;
   }
 
   async #currentSchema(): Promise<string> {
