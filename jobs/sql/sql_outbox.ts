@@ -33,7 +33,7 @@ import {
  * send a statement in a unit's transaction at once, queued on its connection before any statement
  * issued after the call (postgres.js and node-postgres queue synchronously). With it, a delivery's
  * savepoint is opened only when its handler first reaches the transaction, without waiting, as
- * `PostgresOutbox` does; without it (Knex), before the handler runs, waited for.
+ * `PostgresOutbox` does; without it, before the handler runs, waited for.
  */
 export interface OutboxSqlDriver extends JobSqlDriver {
   /** The function that sends a statement in the unit's transaction now, if the driver can. */
