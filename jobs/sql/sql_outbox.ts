@@ -259,7 +259,9 @@ export class SqlOutbox implements Outbox {
         await opened.catch(() => {});
         // Failing (the connection lost), the transaction fails at commit: the handler's error
         // is the one to report here.
-        await run("rollbackToSavepoint", `rollback to savepoint ${name}`).catch(() => {});
+        // Sent as it is where the driver can: a text of its own per savepoint, not to prepare.
+        const rollback = `rollback to savepoint ${name}`;
+        await (send ?? ((text) => run("rollbackToSavepoint", text)))(rollback).catch(() => {});
       }
       throw error;
     }
