@@ -1,9 +1,10 @@
 /**
  * The kernel of kit, what an application calls: actors and the execution context, commands and
  * queries with their handlers, buses and permissions, domain errors and their codes, tenancy, the
- * unit of work, integration events, the job queue, the clock, modules and the composition root.
+ * unit of work, integration events, the job queue, the clock, the logger, modules and the
+ * composition root.
  *
- * Beside it: `@kit/kernel/logging` (the logger and the error reporters),
+ * Beside it: `@kit/kernel/logging` (a logger or error reporter of one's own),
  * `@kit/kernel/process` (process managers and their store), `@kit/kernel/outbox` (the outbox and
  * its relay), `@kit/kernel/postgres` (PostgreSQL), `@kit/kernel/testing` (the test clock), and
  * `@kit/kernel/types` (the option, result and record types these functions name, for code that
@@ -60,6 +61,8 @@ export {
   type QueuedJobStatus,
   queuedJobStatuses,
 } from "./jobs/job_queue.ts";
+export { consoleLogger, Logger, type LogLevel } from "./logging/logger.ts";
+export { summarisingLogger } from "./logging/summarising_logger.ts";
 export {
   AccessPolicy,
   accessPolicy,
