@@ -1,4 +1,5 @@
-import { consoleLogger, type Logger, type UnitOfWork } from "@kit/kernel";
+import { consoleLogger, type Logger } from "@kit/kernel";
+import { type UnitOfWork } from "@kit/kernel/internal";
 import {
   type JobSqlDriver,
   type ListenConnection,
