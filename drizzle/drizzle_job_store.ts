@@ -1,5 +1,5 @@
 import { consoleLogger, type Logger } from "@kit/kernel";
-import { type UnitOfWork } from "@kit/kernel/internal";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import {
   type JobSqlDriver,
   type ListenConnection,

@@ -1,4 +1,4 @@
-import { type TransactionManager } from "@kit/kernel";
+import type { TransactionManager } from "@kit/kernel";
 import { currentUnitOfWork, type UnitOfWork } from "@kit/kernel/internal";
 import { translatePostgresError } from "@kit/kernel/postgres";
 import { runSqlUnitOfWork } from "@kit/jobs/sql";

@@ -14,7 +14,7 @@ import {
   type IntegrationEvent,
   systemActor,
 } from "@kit/kernel";
-import { type EventsApi } from "@kit/kernel/outbox";
+import type { EventsApi } from "@kit/kernel/outbox";
 
 const PersonRegistered = defineIntegrationEvent({
   type: "identity.person.registered",

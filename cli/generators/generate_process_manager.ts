@@ -402,7 +402,7 @@ async function planProcessStore(root: string, context: string): Promise<FileWrit
       path: `src/contexts/${context}/infrastructure/process-store.ts`,
       create: true,
       contents: `import type postgres from "postgres";
-import { type Registration } from "@kit/kernel";
+import type { Registration } from "@kit/kernel";
 import { InMemoryProcessStore, ProcessStore } from "@kit/kernel/process";
 import { PostgresProcessStore } from "@kit/kernel/postgres";
 

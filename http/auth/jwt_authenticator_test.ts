@@ -3,7 +3,7 @@ import { UnauthorizedError } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
 import { SignJWT } from "jose";
 import { InvalidTokenError, jwtAuthenticator } from "../mod.ts";
-import { type JwtAuthenticatorOptions } from "../types.ts";
+import type { JwtAuthenticatorOptions } from "../types.ts";
 
 const secret = new TextEncoder().encode("a-test-secret-of-at-least-32-bytes!!");
 const clock = new TestClock("2026-10-01T12:00:00Z");

@@ -1,5 +1,5 @@
 // deno-lint-ignore-file no-explicit-any
-import { type AnyClass, type Duration } from "@kit/kernel";
+import type { AnyClass, Duration } from "@kit/kernel";
 import {
   classDecorator,
   type DeclarationKind,

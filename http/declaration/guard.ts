@@ -1,5 +1,5 @@
 // deno-lint-ignore-file no-explicit-any
-import { type Actor, type Session } from "@kit/kernel";
+import type { Actor, Session } from "@kit/kernel";
 import {
   classDecorator,
   type DeclarationKind,

@@ -10,7 +10,7 @@ import {
   Public,
   zodSchema,
 } from "../mod.ts";
-import { type FunctionRouteSpec } from "../types.ts";
+import type { FunctionRouteSpec } from "../types.ts";
 import { validatingFetch } from "../testing.ts";
 
 /** Identifies `x-user: <id>`; refuses an empty one (a bad credential: 401). */

@@ -1,4 +1,4 @@
-import { type AnyClass } from "@kit/kernel";
+import type { AnyClass } from "@kit/kernel";
 import {
   classDecorator,
   type DeclarationKind,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Actor } from "@kit/kernel";
+import type { Actor } from "@kit/kernel";
 import { defaultTenant } from "@kit/kernel/internal";
 import { isWellFormed } from "./unstorable_text.ts";
 

@@ -12,7 +12,7 @@ import {
   withFieldAccess,
   zodSchema,
 } from "../mod.ts";
-import { type AuditEntry } from "../types.ts";
+import type { AuditEntry } from "../types.ts";
 
 const appointment = withFieldAccess(
   zodSchema(z.object({ id: z.string(), startsAt: z.string(), internalNote: z.string() }), {

@@ -1,6 +1,6 @@
-import { type Module } from "@kit/kernel";
-import { type Outbox } from "@kit/kernel/outbox";
-import { type ProcessStore } from "@kit/kernel/process";
+import type { Module } from "@kit/kernel";
+import type { Outbox } from "@kit/kernel/outbox";
+import type { ProcessStore } from "@kit/kernel/process";
 import { ModuleBuilder } from "@kit/kernel/types";
 import type { FunctionRoute } from "@kit/http";
 import type { JobStore } from "../store/job_store.ts";

@@ -1,5 +1,5 @@
 import { requirementOf } from "@kit/kernel/internal";
-import { type MessageClass } from "@kit/kernel/types";
+import type { MessageClass } from "@kit/kernel/types";
 
 /**
  * The parts a dashboard operation's declaration shares: security and tags, the method and path,

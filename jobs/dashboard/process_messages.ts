@@ -1,10 +1,10 @@
 import { type Actor, AuthorizedCommand, AuthorizedQuery, Requires } from "@kit/kernel";
-import {
-  type ProcessInstance,
-  type ProcessInstanceCounts,
-  type ProcessInstancePage,
-  type ProcessInstanceStatus,
-  type ProcessMessage,
+import type {
+  ProcessInstance,
+  ProcessInstanceCounts,
+  ProcessInstancePage,
+  ProcessInstanceStatus,
+  ProcessMessage,
 } from "@kit/kernel/process";
 import { jobsPermissions } from "./permissions.ts";
 

@@ -1,4 +1,4 @@
-import { type Duration } from "@kit/kernel";
+import type { Duration } from "@kit/kernel";
 import {
   classDecorator,
   type DeclarationKind,
@@ -6,7 +6,7 @@ import {
   type KitClassDecorator,
   toMilliseconds,
 } from "@kit/kernel/internal";
-import { type BackgroundJobClass } from "@kit/kernel/types";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { type Backoff, exponentialBackoff } from "./backoff.ts";
 
 /** The options of `@Background`. */

@@ -1,4 +1,4 @@
-import { type Duration } from "@kit/kernel";
+import type { Duration } from "@kit/kernel";
 import { toMilliseconds } from "@kit/kernel/internal";
 
 /** The wait before the next attempt, given the number of the attempt that failed (from 1). */

@@ -1,4 +1,4 @@
-import { type BackgroundJobExecution, type Duration } from "@kit/kernel";
+import type { BackgroundJobExecution, Duration } from "@kit/kernel";
 import {
   classDecorator,
   type DeclarationKind,
@@ -6,7 +6,7 @@ import {
   type KitClassDecorator,
   toMilliseconds,
 } from "@kit/kernel/internal";
-import { type BackgroundJobClass } from "@kit/kernel/types";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { Background, type BackgroundOptions } from "./background.ts";
 
 /** The payload of a scheduled job's run: the tick it runs for. */

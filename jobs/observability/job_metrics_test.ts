@@ -6,7 +6,7 @@ import {
   ConceptError,
   defineModule,
 } from "@kit/kernel";
-import { type LogRecord } from "@kit/kernel/logging";
+import type { LogRecord } from "@kit/kernel/logging";
 import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";

@@ -11,7 +11,7 @@ import {
   processRuntimeOf,
 } from "@kit/kernel/internal";
 import { type ProcessDeadlines, ProcessStore, type ScheduledDeadline } from "@kit/kernel/process";
-import { type BackgroundJobClass } from "@kit/kernel/types";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { Background } from "../declaration/background.ts";
 import { jobSettingsOf } from "../declaration/background.ts";
 import type { RunnableJob } from "../worker/run_attempt.ts";

@@ -9,13 +9,13 @@ import {
   uuidv7,
 } from "@kit/kernel";
 import { toMilliseconds, type UnitOfWork } from "@kit/kernel/internal";
-import {
-  type BackgroundJobClass,
-  type EnqueueOptions,
-  type EnqueuePayload,
-  type EnqueueResult,
-  type JsonValue,
-  type QueuedJob,
+import type {
+  BackgroundJobClass,
+  EnqueueOptions,
+  EnqueuePayload,
+  EnqueueResult,
+  JsonValue,
+  QueuedJob,
 } from "@kit/kernel/types";
 import { jobSettingsOf } from "../declaration/background.ts";
 import { JobTelemetry } from "../observability/job_telemetry.ts";

@@ -10,7 +10,7 @@ import {
   type TransactionManager,
 } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
-import { type EnqueueResult } from "@kit/kernel/types";
+import type { EnqueueResult } from "@kit/kernel/types";
 import { PostgresTransactions } from "@kit/kernel/postgres";
 import { Redis as IORedis } from "ioredis";
 import { ignoreWithout, pgTest, requireUrl } from "../../test_support/services.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Redis as IORedis } from "ioredis";
 import { isRefusal } from "@kit/kernel";
-import { type UnitOfWork } from "@kit/kernel/internal";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import type { NewJob } from "../store.ts";
 import { skipWithoutRedisServer, startPrivateRedis } from "../../test_support/private_redis.ts";
 import {

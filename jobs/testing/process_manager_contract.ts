@@ -18,7 +18,7 @@ import {
   processRuntimeOf,
   type UnitOfWork,
 } from "@kit/kernel/internal";
-import { type EventsApi, type Outbox } from "@kit/kernel/outbox";
+import type { EventsApi, Outbox } from "@kit/kernel/outbox";
 import {
   ProcessDeadlines,
   type ProcessInstance,

@@ -6,10 +6,10 @@ import {
   defineModule,
   systemActor,
 } from "@kit/kernel";
-import { type LogRecord } from "@kit/kernel/logging";
+import type { LogRecord } from "@kit/kernel/logging";
 import { TestClock } from "@kit/kernel/testing";
 import { Background, InMemoryJobStore, jobsPlugin } from "../mod.ts";
-import { type NewJob } from "../store.ts";
+import type { NewJob } from "../store.ts";
 
 class TestReader extends MetricReader {
   protected onForceFlush(): Promise<void> {

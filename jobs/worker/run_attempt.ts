@@ -7,7 +7,7 @@ import {
   runInScope,
 } from "@kit/kernel";
 import { currentUnitOfWork } from "@kit/kernel/internal";
-import { type JsonValue } from "@kit/kernel/types";
+import type { JsonValue } from "@kit/kernel/types";
 import type { BackgroundJobSettings } from "../declaration/background.ts";
 import { exponentialBackoff } from "../declaration/backoff.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";

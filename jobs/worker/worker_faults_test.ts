@@ -8,7 +8,7 @@ import {
   JobQueue,
   systemActor,
 } from "@kit/kernel";
-import { type UnitOfWork } from "@kit/kernel/internal";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import { TestClock } from "@kit/kernel/testing";
 import {
   Background,
@@ -18,12 +18,12 @@ import {
   JobLeaseLostError,
   jobsPlugin,
 } from "../mod.ts";
-import {
-  type JobCompleteManyParams,
-  type JobFailParams,
-  type JobReportParams,
-  type NewJob,
-  type ReportOutcome,
+import type {
+  JobCompleteManyParams,
+  JobFailParams,
+  JobReportParams,
+  NewJob,
+  ReportOutcome,
 } from "../store.ts";
 
 /** A store whose writes can be made to fail, as a network partition would. */

@@ -15,7 +15,7 @@ import {
   systemActor,
   token,
 } from "../mod.ts";
-import { type CompositionRoot } from "../internal.ts";
+import type { CompositionRoot } from "../internal.ts";
 import { TestClock } from "../testing.ts";
 
 const permissions = definePermissions("billing", {

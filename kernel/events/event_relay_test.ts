@@ -19,7 +19,7 @@ import {
   systemActor,
   userActor,
 } from "../mod.ts";
-import { type ErrorReport } from "../logging.ts";
+import type { ErrorReport } from "../logging.ts";
 import {
   EventRelay,
   type EventRelaySettings,

@@ -18,7 +18,7 @@ import {
   processOnce,
   systemActor,
 } from "../mod.ts";
-import { type EventsApi } from "../outbox.ts";
+import type { EventsApi } from "../outbox.ts";
 import { TestClock } from "../testing.ts";
 
 const AppointmentBooked = defineIntegrationEvent({

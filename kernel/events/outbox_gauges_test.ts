@@ -10,7 +10,7 @@ import {
   InMemoryOutbox,
   InMemoryTransactions,
 } from "../mod.ts";
-import { type LogRecord } from "../logging.ts";
+import type { LogRecord } from "../logging.ts";
 import { TestClock } from "../testing.ts";
 import { outboxGaugesCase, outboxPoints, TestReader } from "./_outbox_gauges_case.ts";
 import { OutboxGauges } from "./outbox_gauges.ts";

@@ -16,8 +16,8 @@ import {
   userActor,
 } from "../mod.ts";
 import { currentUnitOfWork, type UnitOfWork } from "../internal.ts";
-import { type ErrorReport } from "../logging.ts";
-import { type EventRelaySettings, type EventsApi, type OutboxDelivery } from "../outbox.ts";
+import type { ErrorReport } from "../logging.ts";
+import type { EventRelaySettings, EventsApi, OutboxDelivery } from "../outbox.ts";
 import { TestClock } from "../testing.ts";
 import {
   currentSql,

@@ -12,7 +12,7 @@ import {
   ProcessedEvents,
   processOnce,
 } from "../mod.ts";
-import { type EventsApi } from "../outbox.ts";
+import type { EventsApi } from "../outbox.ts";
 import { TestClock } from "../testing.ts";
 import { kernelMigrations } from "./kernel_migrations.ts";
 import { outboxBacklogCase } from "../events/_outbox_backlog_case.ts";
