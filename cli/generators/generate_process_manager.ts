@@ -164,8 +164,7 @@ function declarationFile(
   const processName = `${context}.${kebabOf(name)}`;
   const events = [start, ...handled];
   const imports = [...new Set(events.map((e) => `import { ${e.name} } from "${e.from}";`))].sort();
-  const kernel = [
-    "type IntegrationEvent",
+  const processNames = [
     "onEvent",
     ...(deadlines.length > 0 ? ["type ProcessCompletion"] : []),
     "type ProcessContext",
@@ -180,9 +179,10 @@ function declarationFile(
     `    process.requestDeadline("${d}", new Date(process.now.getTime() + ${i + 1} * day));`
   );
   return `import { z } from "zod";
+import type { IntegrationEvent } from "@kit/kernel";
 import {
-  ${kernel.join(",\n  ")},
-} from "@kit/kernel";
+  ${processNames.join(",\n  ")},
+} from "@kit/kernel/process";
 ${imports.join("\n")}
 
 /** The state of one ${name} instance, validated on every load (stored as JSON). */
