@@ -1,6 +1,7 @@
 /**
- * The types the kernel's functions name in their signatures (options, results, records, base
- * classes), for code that writes them out; `@kit/kernel`'s functions infer them.
+ * The types `@kit/kernel`'s functions name in their signatures (options, results, records, the
+ * messages' base class, the module builder, the job queue's payloads and results), for code that
+ * writes them out; the root's functions infer them.
  *
  * @module
  */
