@@ -99,7 +99,10 @@ function linksOutOfDocs(md: any): void {
         if (!relative(docs, target).startsWith("..")) continue;
         const inRepository = relative(repositoryRoot, target);
         if (repository !== undefined && !inRepository.startsWith("..") && existsSync(target)) {
-          open.attrSet("href", `${repository}/blob/main/${inRepository}${anchor ? `#${anchor}` : ""}`);
+          open.attrSet(
+            "href",
+            `${repository}/blob/main/${inRepository}${anchor ? `#${anchor}` : ""}`,
+          );
           continue;
         }
         const close = children.findIndex((child, j) => j > i && child.type === "link_close");
