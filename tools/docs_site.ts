@@ -26,7 +26,7 @@ const marker = join(siteFolder, "node_modules", ".kit-package-lock.sha256");
 
 async function lockHash(): Promise<string> {
   const lock = await readFile(join(siteFolder, "package-lock.json"));
-  const digest = await crypto.subtle.digest("SHA-256", lock);
+  const digest = await crypto.subtle.digest("SHA-256", new Uint8Array(lock));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 

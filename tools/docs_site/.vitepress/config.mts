@@ -143,6 +143,8 @@ const config: UserConfig<DefaultTheme.Config> = {
   description:
     "A TypeScript toolkit for layered, bounded-context applications: HTTP, jobs, events and a CLI",
   lang: "en",
+  // No icon of its own: an empty one, so that browsers do not ask for /favicon.ico.
+  head: [["link", { rel: "icon", href: "data:," }]],
   srcDir: docs,
   srcExclude: ["**/node_modules/**"],
   rewrites: { "README.md": "index.md" },
