@@ -7,8 +7,9 @@
  * `KIT_DOCS_REPOSITORY` names its web address (`https://github.com/<owner>/<name>`), else it is
  * written as the repository path it names, without a link.
  *
- * It imports nothing but Node's modules and types, so that it loads from this folder's
- * node_modules (tools/docs_site, installed by `deno task docs:site`) while the pages stay in docs/.
+ * It imports nothing but Node's modules (not even VitePress's types), so that it loads from this
+ * folder (tools/docs_site, whose node_modules `deno task docs:site` installs) while the pages stay
+ * in docs/, and `deno check` reads it without VitePress.
  *
  * @module
  */
@@ -16,7 +17,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import type { DefaultTheme, UserConfig } from "vitepress";
+
+/** An item of VitePress's sidebar (the part of its `SidebarItem` used here). */
+interface SidebarItem {
+  text: string;
+  link?: string;
+  collapsed?: boolean;
+  items?: SidebarItem[];
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 const docs = resolve(here, "../../../docs");
@@ -41,13 +49,13 @@ function siteLink(page: string): string {
  * The sidebar: one group per `## ` section of docs/README.md, one item per page its list items
  * link (the link's text), in the table of contents' order.
  */
-function sidebarOfContents(): DefaultTheme.SidebarItem[] {
+function sidebarOfContents(): SidebarItem[] {
   const contents = readFileSync(join(docs, "README.md"), "utf8");
-  const groups: DefaultTheme.SidebarItem[] = [{
+  const groups: SidebarItem[] = [{
     text: "Start",
     items: [{ text: "Table of contents", link: "/" }],
   }];
-  let group: DefaultTheme.SidebarItem | undefined;
+  let group: SidebarItem | undefined;
   for (const line of contents.split("\n")) {
     const section = /^## (.+)$/.exec(line)?.[1];
     if (section !== undefined) {
@@ -68,7 +76,7 @@ function sidebarOfContents(): DefaultTheme.SidebarItem[] {
 }
 
 /** The first page of a section of the table of contents, for the top navigation. */
-function firstOf(sidebar: DefaultTheme.SidebarItem[], section: string): string {
+function firstOf(sidebar: SidebarItem[], section: string): string {
   const group = sidebar.find((item) => item.text === section);
   const link = group?.items?.[0]?.link;
   if (link === undefined) throw new Error(`docs/README.md has no section '${section}' with a page`);
@@ -138,7 +146,7 @@ const importsFromSiteFolder = {
 const sidebar = sidebarOfContents();
 
 /** The site's configuration, read by `vitepress build` and `vitepress dev`. */
-const config: UserConfig<DefaultTheme.Config> = {
+const config = {
   title: "kit",
   description:
     "A TypeScript toolkit for layered, bounded-context applications: HTTP, jobs, events and a CLI",
