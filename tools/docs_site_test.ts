@@ -121,6 +121,44 @@ Deno.test("docs:site builds the site from docs/ with no warning", async () => {
   assert.ok(!existsSync(join(outDir, "README.html")), "docs/README.md is the home page");
 });
 
+/** The built pages, as site paths (`/guides/tenancy.html`). */
+async function builtPages(dir = ""): Promise<string[]> {
+  const pages: string[] = [];
+  for (const entry of await readdir(join(outDir, dir), { withFileTypes: true })) {
+    if (entry.isDirectory() && entry.name !== "assets") {
+      pages.push(...await builtPages(join(dir, entry.name)));
+    } else if (entry.name.endsWith(".html") && entry.name !== "404.html") {
+      pages.push(`/${join(dir, entry.name)}`);
+    }
+  }
+  return pages;
+}
+
+Deno.test("every link between the site's pages, and its #anchor, leads somewhere", async () => {
+  const broken: string[] = [];
+  let checked = 0;
+  for (const page of await builtPages()) {
+    const html = await readFile(join(outDir, page), "utf8");
+    const content = html.slice(html.indexOf('class="vp-doc'));
+    for (const [, href] of content.matchAll(/<a [^>]*href="([^"]+)"/g)) {
+      const target = new URL(href!.replace(/&amp;/g, "&"), `http://site${page}`);
+      if (target.host !== "site") continue;
+      checked++;
+      const file = fileOf(target.pathname === "/" ? "/index.html" : target.pathname);
+      if (file === undefined) {
+        broken.push(`${page}: ${href} (no such page)`);
+        continue;
+      }
+      const anchor = decodeURIComponent(target.hash.slice(1));
+      if (anchor !== "" && !(await readFile(file, "utf8")).includes(`id="${anchor}"`)) {
+        broken.push(`${page}: ${href} (no such anchor)`);
+      }
+    }
+  }
+  assert.ok(checked > 200, `links checked: ${checked}`);
+  assert.deepEqual(broken, []);
+});
+
 /**
  * Whether `text` says `term`: as a word (or a word's start: "enqueue" in "enqueued"), in any case,
  * or, with `exactCase`, as written (`PORT` the variable, not "port" the generator kind).
