@@ -80,10 +80,28 @@ function optionOf(option: any): { name: string; help: string } {
 }
 
 /**
+ * Options as a list (names, or objects naming themselves) or as `parseArgs`'s record (`{ context:
+ * { type: "string", multiple: true } }`: `--context <value>`, repeatable).
+ */
+function optionsOf(options: unknown): { name: string; help: string }[] {
+  if (Array.isArray(options)) return options.map(optionOf);
+  if (options === null || typeof options !== "object") return [];
+  // deno-lint-ignore no-explicit-any
+  return Object.entries(options as Record<string, any>).map(([key, option]) => {
+    const own = optionOf({ name: key, ...option });
+    const value = option?.type === "string" ? " <value>" : "";
+    const repeated = option?.multiple === true ? " (repeatable)" : "";
+    return { name: `${own.name}${value}`, help: `${own.help}${repeated}`.replace(/^ /, "") };
+  });
+}
+
+/**
  * The commands of `kit --help --json`: an array of commands, or an object with `commands` (and
  * `options`); each command names itself (`name` or `command`) and its synopsis (`usage`, with or
  * without its name), says what it does (`help`, `summary` or `description`), and may list its
- * `options` (strings, or objects with a name and their help) and its own `commands`.
+ * `options` (strings, objects with a name and their help, or `parseArgs`'s record) and its own
+ * `commands`. A command whose help is its lines of `kit --help` (indented synopses, then what they
+ * do) is read as that text.
  *
  * @param json What `kit --help --json` printed, parsed.
  * @returns The reference's commands and global options.
@@ -106,18 +124,19 @@ export function helpOfJson(json: unknown): CliHelp {
     const synopsis = usage === "" ? name : usage.startsWith(name) ? usage : `${name} ${usage}`;
     const children = command?.commands ?? command?.subcommands;
     const help = text(command?.help) || text(command?.summary) || text(command?.description);
-    if (!Array.isArray(children) || help !== "" || usage !== "") {
-      commands.push({
-        name,
-        synopsis: synopsis.replace(/^kit /, ""),
-        help,
-        options: Array.isArray(command?.options) ? command.options.map(optionOf) : [],
-      });
+    const options = optionsOf(command?.options);
+    if (usage === "" && /^ {2}\S/.test(help)) {
+      // The help is the command's lines of `kit --help` (its synopses and what they do).
+      for (const entry of helpOfText(`Commands:\n${help}`).commands) {
+        commands.push({ ...entry, options });
+      }
+    } else if (!Array.isArray(children) || help !== "" || usage !== "") {
+      commands.push({ name, synopsis: synopsis.replace(/^kit /, ""), help, options });
     }
     if (Array.isArray(children)) { for (const child of children) visit(child, name); }
   };
   for (const command of list) visit(command, "");
-  return { commands, options: Array.isArray(top?.options) ? top.options.map(optionOf) : [] };
+  return { commands, options: optionsOf(top?.options) };
 }
 
 /**

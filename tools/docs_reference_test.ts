@@ -97,3 +97,30 @@ Deno.test("helpOfJson reads commands, their options and subcommands, and refuses
   assert.deepEqual(help.options, [{ name: "--version", help: "" }]);
   assert.throws(() => helpOfJson({ commands: [{ help: "x" }] }), /a command with no name/);
 });
+
+Deno.test("helpOfJson reads a command table's entries: help lines and parseArgs options", () => {
+  const help = helpOfJson({
+    commands: [{
+      name: "generate",
+      help: "  generate <kind> [options]   writes a part\n" +
+        "                              of a context\n  generate --help [--json]   the kinds",
+      options: {
+        help: { type: "boolean", short: "h" },
+        handles: { type: "string", multiple: true },
+      },
+    }],
+  });
+  const options = [{ name: "--help", help: "" }, {
+    name: "--handles <value>",
+    help: "(repeatable)",
+  }];
+  assert.deepEqual(help.commands, [
+    {
+      name: "generate",
+      synopsis: "generate <kind> [options]",
+      help: "writes a part of a context",
+      options,
+    },
+    { name: "generate", synopsis: "generate --help [--json]", help: "the kinds", options },
+  ]);
+});
