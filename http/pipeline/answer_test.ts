@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { SignJWT } from "jose";
 import { z } from "zod";
-import { ConceptError, ServiceUnavailableError, TestClock } from "@kit/kernel";
+import { ConceptError, ServiceUnavailableError } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { defineRoute, jwtAuthenticator, zodSchema } from "../mod.ts";
 import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
 

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type Actor, belongsToTenant, defaultTenant, ForbiddenError } from "@kit/kernel";
+import { type Actor, ForbiddenError } from "@kit/kernel";
+import { belongsToTenant, defaultTenant } from "@kit/kernel/internal";
 import { problemResponse } from "./answer.ts";
 import { refuse } from "./check_guards.ts";
 import { problem } from "./problem.ts";
