@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validatingFetch } from "@kit/http/testing";
-import { serveCommand } from "./served_project.ts";
-import { kitIn, lendingSlice, runIn } from "./test_project.ts";
-import { signProjectToken } from "./token.ts";
+import { serveCommand } from "../commands/served_project.ts";
+import { kitIn, lendingSlice, runIn } from "../commands/test_project.ts";
+import { signProjectToken } from "../commands/token.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -1,11 +1,4 @@
-/**
- * `src/platform/compose-application.ts` of a generated project: every context's module, the
- * platform's providers and repositories between markers, and `composePlatform`, which runs the
- * application on PostgreSQL when given a database and in memory otherwise.
- * The API's title in its OpenAPI document is the project's name in `kit.config.json`.
- */
-export function composeApplicationFile(): string {
-  return `import {
+import {
   accessPolicy,
   type Clock,
   composeApplication,
@@ -72,7 +65,7 @@ export interface PlatformOptions {
   /** The modules composed (default: every context's); a service composes its own. */
   readonly modules?: readonly Module[];
   /**
-   * The database, migrated (\`migrate\`): every context on PostgreSQL, one transaction per command
+   * The database, migrated (`migrate`): every context on PostgreSQL, one transaction per command
    * with the outbox in it. Without it, everything is in memory (development and specs).
    */
   readonly sql?: Database;
@@ -80,13 +73,13 @@ export interface PlatformOptions {
   readonly jobStore?: JobStore;
   /** The secret HS256 bearer tokens are signed with (default: a random one, no token passes). */
   readonly jwtSecret?: Uint8Array;
-  /** The issuer (\`iss\`) of the tokens accepted (default: \`<project>-identity\`). */
+  /** The issuer (`iss`) of the tokens accepted (default: `<project>-identity`). */
   readonly tokenIssuer?: string;
-  /** The audience (\`aud\`) of the tokens accepted (default: \`<project>-api\`). */
+  /** The audience (`aud`) of the tokens accepted (default: `<project>-api`). */
   readonly tokenAudience?: string;
   /**
-   * Swagger UI's files, to serve the API docs page at \`/docs\` (\`swaggerUiAssets\` of
-   * \`http/api-docs.ts\`, npm's \`swagger-ui-dist\` imported as text: every entry point and the
+   * Swagger UI's files, to serve the API docs page at `/docs` (`swaggerUiAssets` of
+   * `http/api-docs.ts`, npm's `swagger-ui-dist` imported as text: every entry point and the
    * specs give it); without them, no docs page.
    */
   readonly docs?: () => Promise<SwaggerUiAssets>;
@@ -94,21 +87,21 @@ export interface PlatformOptions {
   readonly clock?: Clock;
   /**
    * Where log lines go (default: kit's, a summarising text logger on the console); the processes
-   * pass \`platformLogger(config)\`, which follows \`LOG_FORMAT\` and \`LOG_LEVEL\`.
+   * pass `platformLogger(config)`, which follows `LOG_FORMAT` and `LOG_LEVEL`.
    */
   readonly logger?: Logger;
   /** Whether this process runs the worker of background and scheduled jobs. */
   readonly startJobs?: boolean;
   /**
    * Who this process's worker is in the job store's registry of live workers (the entry point
-   * gives its host and process id: \`{ host: Deno.hostname(), pid: Deno.pid }\`).
+   * gives its host and process id: `{ host: Deno.hostname(), pid: Deno.pid }`).
    */
   readonly worker?: WorkerIdentity;
   /** Whether this process relays the outbox to the event handlers. */
   readonly startEvents?: boolean;
   /**
-   * What an answer with an error code its route does not declare does: \`report\` it (the default,
-   * in production: answered and reported), or \`refuse\` it (specs: reported and answered 500, so
+   * What an answer with an error code its route does not declare does: `report` it (the default,
+   * in production: answered and reported), or `refuse` it (specs: reported and answered 500, so
    * that a spec meets it).
    */
   readonly undeclaredErrors?: UndeclaredErrors;
@@ -116,11 +109,11 @@ export interface PlatformOptions {
 
 /**
  * Composes the application: the modules with the platform's providers, its repositories on
- * PostgreSQL (and the database's client, the \`Database\` token, for adapters) or in memory, its
+ * PostgreSQL (and the database's client, the `Database` token, for adapters) or in memory, its
  * access policy, events through the outbox, background jobs, and the
- * HTTP pipeline with the JWT authenticator (the tenant named by the \`x-tenant-id\` header),
- * serving its OpenAPI document at \`/openapi.json\` (YAML at \`/openapi.yaml\`) and the API docs
- * page at \`/docs\`.
+ * HTTP pipeline with the JWT authenticator (the tenant named by the `x-tenant-id` header),
+ * serving its OpenAPI document at `/openapi.json` (YAML at `/openapi.yaml`) and the API docs
+ * page at `/docs`.
  */
 export function composePlatform(options: PlatformOptions = {}) {
   const { sql } = options;
@@ -161,11 +154,11 @@ export function composePlatform(options: PlatformOptions = {}) {
 }
 
 /**
- * The platform's HTTP pipeline: bearer JWTs (HS256 with \`jwtSecret\`, the platform's issuer and
- * audience) with the tenant named by the \`x-tenant-id\` header, the OpenAPI document at
- * \`/openapi.json\` and the API docs page at \`/docs\`; the contexts' controllers and the function
- * routes of \`function-routes.ts\`. Specs compose it too
- * (\`platform-test.module.ts\`), so that their answers are the API's.
+ * The platform's HTTP pipeline: bearer JWTs (HS256 with `jwtSecret`, the platform's issuer and
+ * audience) with the tenant named by the `x-tenant-id` header, the OpenAPI document at
+ * `/openapi.json` and the API docs page at `/docs`; the contexts' controllers and the function
+ * routes of `function-routes.ts`. Specs compose it too
+ * (`platform-test.module.ts`), so that their answers are the API's.
  */
 export function platformHttp(
   options: Pick<
@@ -187,13 +180,11 @@ export function platformHttp(
     routes: functionRoutes,
     tenantHeader: "x-tenant-id",
     undeclaredErrors: options.undeclaredErrors ?? "report",
-    info: { title: \`\${project.name} API\`, version: "1.0.0" },
+    info: { title: `${project.name} API`, version: "1.0.0" },
     servers: [{ url: "/", description: "The server that serves this document" }],
     openapi: { path: "/openapi.json" },
     ...(options.docs ? { docs: { path: "/docs", assets: options.docs } } : {}),
     security: ["bearer"],
     securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
   });
-}
-`;
 }

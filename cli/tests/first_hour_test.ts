@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validatingFetch } from "@kit/http/testing";
-import { createTestDatabase, serveProject } from "./commands/served_project.ts";
-import { kitExecutable, lendingSlice, runIn } from "./commands/test_project.ts";
+import { createTestDatabase, serveProject } from "../commands/served_project.ts";
+import { kitExecutable, lendingSlice, runIn } from "../commands/test_project.ts";
 
-const checkout = fileURLToPath(new URL("../", import.meta.url));
+const checkout = fileURLToPath(new URL("../../", import.meta.url));
 const databaseUrl = Deno.env.get("DATABASE_URL");
 
 /** `kit <args>` as `deno install -g -n kit` runs it; fails with its output unless it exits 0. */

@@ -10,11 +10,11 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase } from "./commands/served_project.ts";
-import { kitExecutable } from "./commands/test_project.ts";
-import { generatorKinds } from "./generators/catalog.ts";
+import { createTestDatabase } from "../commands/served_project.ts";
+import { kitExecutable } from "../commands/test_project.ts";
+import { generatorKinds } from "../generators/catalog.ts";
 
-const checkout = fileURLToPath(new URL("../", import.meta.url));
+const checkout = fileURLToPath(new URL("../../", import.meta.url));
 const databaseUrl = Deno.env.get("DATABASE_URL");
 
 interface Run {

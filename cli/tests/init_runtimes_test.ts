@@ -15,10 +15,14 @@ import { fileURLToPath } from "node:url";
 import { validatingFetch } from "@kit/http/testing";
 import { Redis } from "ioredis";
 import { startUpstashRestBridge } from "../../jobs/testing/upstash_rest_bridge.ts";
-import { createTestDatabase, serveCommand, type ServedProject } from "./served_project.ts";
-import { initProject } from "./init.ts";
-import { kitIn, lendingSlice, projectTree, runIn } from "./test_project.ts";
-import { signProjectToken } from "./token.ts";
+import {
+  createTestDatabase,
+  serveCommand,
+  type ServedProject,
+} from "../commands/served_project.ts";
+import { initProject } from "../commands/init.ts";
+import { kitIn, lendingSlice, projectTree, runIn } from "../commands/test_project.ts";
+import { signProjectToken } from "../commands/token.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 const databaseUrl = Deno.env.get("DATABASE_URL");
