@@ -1,6 +1,7 @@
 /**
  * Writes `embedded.ts`: every template under `project/` (a file of a generated project, `$token$`
- * in its path and contents) as a string, by its path from `project/`, so that the published CLI
+ * in its path and contents) as a string, by its path from `project/`, and every template under
+ * `generate/` (a file `kit generate` writes, by its path from `generate/`), so that the published CLI
  * carries them without reading files beside its modules. The check fixtures (files kit derives or
  * computes in a project, kept here only so that the templates type-check in place) are left out.
  * `deno task templates:embed` runs it; `embed_test.ts` fails while `embedded.ts` differs from what
@@ -14,6 +15,11 @@ import { fileURLToPath } from "node:url";
 
 /** The folder of the templates: the layout of a generated project. */
 export const templatesRoot: string = fileURLToPath(new URL("./project/", import.meta.url));
+
+/** The folder of the templates of `kit generate`: a folder per kind. */
+export const generatorTemplatesRoot: string = fileURLToPath(
+  new URL("./generate/", import.meta.url),
+);
 
 /** The module `embed.ts` writes. */
 export const embeddedPath: string = fileURLToPath(new URL("./embedded.ts", import.meta.url));
@@ -29,18 +35,30 @@ export const checkFixtures: ReadonlySet<string> = new Set([
   "src/contexts/$name$/$name$.dependencies.ts",
 ]);
 
-/** The path of every template under `project/`, sorted. */
-export function templatePaths(): string[] {
+/** The path of every file under `root`, from `root`, sorted. */
+function filesUnder(root: string): string[] {
   const paths: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else paths.push(relative(templatesRoot, path));
+      else paths.push(relative(root, path));
     }
   };
-  walk(templatesRoot);
-  return paths.filter((path) => !checkFixtures.has(path)).sort();
+  walk(root);
+  return paths.sort();
+}
+
+/** The path of every template under `project/`, sorted. */
+export function templatePaths(): string[] {
+  return filesUnder(templatesRoot).filter((path) => !checkFixtures.has(path));
+}
+
+/** The entries of a record of templates: each path and its file's text under `root`. */
+function entriesOf(root: string, paths: readonly string[]): string[] {
+  return paths.map((path) =>
+    `  ${JSON.stringify(path)}:\n    ${JSON.stringify(readFileSync(join(root, path), "utf8"))},\n`
+  );
 }
 
 /**
@@ -48,17 +66,16 @@ export function templatePaths(): string[] {
  * (with the workspace's settings, through stdin).
  */
 export async function embeddedModule(): Promise<string> {
-  const entries = templatePaths().map((path) =>
-    `  ${JSON.stringify(path)}:\n    ${
-      JSON.stringify(readFileSync(join(templatesRoot, path), "utf8"))
-    },\n`
-  );
   const text = [
-    "// Written by cli/templates/embed.ts (`deno task templates:embed`) from cli/templates/project/.\n",
-    "// Regenerate, never edit by hand.\n\n",
+    "// Written by cli/templates/embed.ts (`deno task templates:embed`) from cli/templates/project/\n",
+    "// and cli/templates/generate/. Regenerate, never edit by hand.\n\n",
     "/** The templates of a generated project, by path from `cli/templates/project/`. */\n",
     "export const embeddedTemplates: Readonly<Record<string, string>> = {\n",
-    ...entries,
+    ...entriesOf(templatesRoot, templatePaths()),
+    "};\n\n",
+    "/** The templates of `kit generate`, by path from `cli/templates/generate/`. */\n",
+    "export const embeddedGeneratorTemplates: Readonly<Record<string, string>> = {\n",
+    ...entriesOf(generatorTemplatesRoot, filesUnder(generatorTemplatesRoot)),
     "};\n",
   ].join("");
   return await formatted(text);
@@ -83,5 +100,9 @@ async function formatted(text: string): Promise<string> {
 
 if (import.meta.main) {
   writeFileSync(embeddedPath, await embeddedModule());
-  console.log(`${embeddedPath}: ${templatePaths().length} templates`);
+  console.log(
+    `${embeddedPath}: ${templatePaths().length} project templates, ${
+      filesUnder(generatorTemplatesRoot).length
+    } generator templates`,
+  );
 }

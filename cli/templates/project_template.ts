@@ -7,7 +7,7 @@
  * @module
  */
 import type { FileWrite } from "../files/file_plan.ts";
-import { embeddedTemplates } from "./embedded.ts";
+import { embeddedGeneratorTemplates, embeddedTemplates } from "./embedded.ts";
 
 /** The values of the `$token$`s of templates, by token name. */
 export type TemplateTokens = Readonly<Record<string, string>>;
@@ -42,4 +42,14 @@ export function templateFile(path: string, tokens: TemplateTokens = {}): FileWri
 export function variantFile(path: string, variant: string, byDefault: string): FileWrite {
   const template = variant === byDefault ? path : path.replace(/(\.[a-z]+)$/, `.${variant}$1`);
   return { path, contents: projectTemplate(template) };
+}
+
+/**
+ * The contents of the template of `kit generate` at `path` (from `cli/templates/generate/`: a
+ * folder per kind), its tokens filled.
+ */
+export function generatorTemplate(path: string, tokens: TemplateTokens = {}): string {
+  const text = embeddedGeneratorTemplates[path];
+  if (text === undefined) throw new Error(`No template '${path}' in cli/templates/generate/`);
+  return fillTokens(text, tokens, path);
 }
