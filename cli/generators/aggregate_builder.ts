@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { FileWrite } from "../files/file_plan.ts";
 import { aOrAn, camelOf, kebabOf } from "../project/kit_config.ts";
 import type { FactoryParameter, Shape } from "./message_shape.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** The names of an aggregate's test builder: its file (from `domain/`) and its two functions. */
 export interface BuilderNames {
@@ -86,23 +87,7 @@ export function builderFile(
     index === idIndex ? "id" : sampleOf(parameter.shape, parameter.name) ??
       `undefined /* TODO(domain): a valid ${parameter.name} (${parameter.type}) */`
   );
-  return `import { ${aggregate} } from "./${kebabOf(aggregate)}.ts";
-
-/**
- * The arguments of \`${aggregate}.create\` for a valid new ${aggregate} of this id: the one place
- * specs take them from. When \`${aggregate}.create\` takes a new field, give it a valid value here,
- * and every generated spec follows (the ${aggregate}'s own, its repository's, its commands' and
- * queries'). kit writes this file once, when a generator first needs it: it is yours to edit.
- */
-export function ${names.arguments}(id: string): Parameters<typeof ${aggregate}.create> {
-  return [${values.join(", ")}];
-}
-
-/** A new ${aggregate} of this id, for specs: \`${aggregate}.create\` given \`${names.arguments}\`. */
-export function ${names.instance}(id: string): ${aggregate} {
-  return ${aggregate}.create(...${names.arguments}(id));
-}
-`;
+  return generatorTemplate("aggregate/aggregate.builder.ts", { aggregate, kebab: kebabOf(aggregate), arguments: names.arguments, values: values.join(", "), instance: names.instance });
 }
 
 /**
