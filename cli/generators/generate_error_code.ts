@@ -7,6 +7,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { camelOf, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** Where a context declares its error codes. */
 export function errorCodesPath(context: string): string {
@@ -20,22 +21,7 @@ export function errorCodesName(context: string): string {
 
 /** A context's error codes file, with none declared yet. */
 export function errorCodesFile(context: string): string {
-  return `import { defineErrorCodes } from "@kit/kernel";
-
-/**
- * The error codes of the ${context} context, each with the one HTTP status it answers on every
- * route (or its kind: refusal 422, conflict 409, not-found 404). Routes list these declarations
- * (\`errors: [${errorCodesName(context)}.CODE]\`), handlers throw \`${
-    errorCodesName(context)
-  }.CODE.error(message)\`: the
- * answer and the OpenAPI document read this one status. Add codes with
- * \`kit generate error-code ${context} <CODE> --status <4xx> --description "..."\`.
- */
-export const ${errorCodesName(context)} = defineErrorCodes("${context}", {
-  // kit:begin error-codes
-  // kit:end
-});
-`;
+  return generatorTemplate("error-code/errors.ts", { context, errors: errorCodesName(context) });
 }
 
 /** One code, as `kit generate error-code` is given it. */
@@ -144,19 +130,7 @@ async function planErrorContract(
 
 function errorContractFile(context: string): string {
   const name = errorCodesName(context);
-  return `import assert from "node:assert/strict";
-import { ${name} } from "./${context}-errors.ts";
-
-Deno.test("the ${context} context's error codes answer the statuses its clients were told", () => {
-  const statuses = Object.fromEntries(
-    Object.values(${name}).map((declared) => [declared.code, declared.error("spec").status]),
-  );
-  assert.deepEqual(statuses, {
-    // kit:begin statuses
-    // kit:end
-  });
-});
-`;
+  return generatorTemplate("error-code/errors.spec.ts", { name, context });
 }
 
 /**

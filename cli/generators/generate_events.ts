@@ -15,6 +15,7 @@ import {
 } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
 import { didYouMean, eventsOf } from "./close_names.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /**
  * Plans an integration event in the context's published language: its declaration (type
@@ -44,33 +45,12 @@ export async function planIntegrationEvent(
     {
       path,
       create: true,
-      contents: `import { defineIntegrationEvent } from "@kit/kernel";
-import { z } from "zod";
-
-/** ${type}: a fact other contexts react to. Its payload is the published contract: change it with a new version. */
-export const ${name} = defineIntegrationEvent({
-  type: "${type}",
-  version: 1,
-  payload: z.object({
-    // TODO(domain): the facts consumers need, as primitives and ids.
-    id: z.string(),
-  }),
-});
-`,
+      contents: generatorTemplate("integration-event/event.ts", { type, name }),
     },
     {
       path: `src/contexts/${context}/published-language/${kebab}.event.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import { ${name} } from "./${kebab}.event.ts";
-
-Deno.test("${name} is built from its declaration and refuses a payload that breaks it", async () => {
-  const event = await ${name}.create({ id: "x1" });
-  assert.equal(event.type, "${type}");
-  assert.equal(event.version, 1);
-  await assert.rejects(() => ${name}.create({ id: 1 } as never), /payload of event '${type}' v1 is invalid/);
-});
-`,
+      contents: generatorTemplate("integration-event/event.spec.ts", { name, kebab, type }),
     },
   ]);
 }
@@ -130,74 +110,12 @@ export async function planIntegrationHandler(
       path: `${dir}/${file}`,
       create: true,
       contents:
-        `import { HandlesEvent, type IntegrationEvent, type EventPayloadOf, processOnce, type ProcessedEvents } from "@kit/kernel";
-import { ${event} } from "${eventImport}";
-
-/** Reacts to ${event} of ${upstream}, once per event (a redelivery is ignored). */
-@HandlesEvent(${event}, { name: "${handlerName}" })
-export class ${name} {
-  constructor(private readonly processed: ProcessedEvents) {}
-
-  /** Runs the reaction the first time this handler sees the event, in the delivery's unit of work. */
-  async handle(event: ${payloadType}): Promise<void> {
-    await processOnce(this.processed, "${handlerName}", event, () => this.react(event));
-  }
-
-  /** What ${context} does when ${upstream} says ${kebab.replaceAll("-", " ")}: once per event. */
-  react(_event: ${payloadType}): Promise<void> {
-    // TODO(domain): what ${context} does when ${upstream} says ${kebab.replaceAll("-", " ")}.
-    return Promise.resolve();
-  }
-}
-`,
+        generatorTemplate("integration-handler/handler.ts", { event, eventImport, upstream, handlerName, name, payloadType, context, words: kebab.replaceAll("-", " ") }),
     },
     {
       path: `${dir}/${upstream}-${kebab}.handler.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import {
-  accessPolicy,
-  composeApplication,
-  eventsPlugin,
-  InMemoryOutbox,
-  InMemoryProcessedEvents,
-  TransactionManager,
-} from "@kit/kernel";
-import { memoryRepositories, providers } from "../../../../platform/compose-application.ts";
-import { ${event} } from "${eventImport}";
-import { ${camelOf(context)}Module } from "../../${context}.module.ts";
-import { ${name} } from "./${file}";
-
-Deno.test("${handlerName} reacts to ${
-        aOrAn(event)
-      } once, and not again when it is redelivered", async () => {
-  const reacted: string[] = [];
-  const react = ${name}.prototype.react;
-  ${name}.prototype.react = function (this: ${name}, event) {
-    reacted.push(event.id);
-    return react.call(this, event);
-  };
-  try {
-    const outbox = new InMemoryOutbox();
-    const application = composeApplication({
-      modules: [${camelOf(context)}Module],
-      providers: [...providers, ...memoryRepositories],
-      accessPolicy: accessPolicy({ grants: {} }),
-      plugins: {
-        events: eventsPlugin({ outbox, processedEvents: new InMemoryProcessedEvents(), start: false }),
-      },
-    });
-    const event = await ${event}.create(${samplePayload(declaration)});
-    await application.resolve(TransactionManager).run((unit) => outbox.append(event, unit));
-    await application.events.relay.deliverDue();
-    outbox.redeliver(event.id);
-    await application.events.relay.deliverDue();
-    assert.deepEqual(reacted, [event.id]);
-  } finally {
-    ${name}.prototype.react = react;
-  }
-});
-`,
+      contents: generatorTemplate("integration-handler/handler.spec.ts", { event, eventImport, camel: camelOf(context), context, name, file, handlerName, anEvent: aOrAn(event), payload: samplePayload(declaration) }),
     },
   ]);
 }
