@@ -13,6 +13,7 @@ import {
   pascalOf,
 } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 const composePath = "src/platform/compose-application.ts";
 
@@ -78,54 +79,17 @@ export async function planGateway(
     {
       path: portPath,
       create: true,
-      contents: `import { token } from "@kit/kernel";
-
-/** What the ${context} context needs from ${upstream} (upstream), in ${context}'s own words. */
-export interface ${port} {
-  /** The upstream context this gateway reads. */
-  readonly upstream: "${upstream}";
-  // TODO(domain): the questions ${context} asks ${upstream}.
-}
-
-/** The token ${port} is provided under. */
-export const ${port} = token<${port}>("${context}.${port}");
-`,
+      contents: generatorTemplate("gateway/gateway-port.ts", { context, upstream, port }),
     },
     {
       path: `${base}/infrastructure/${upstream}.gateway.ts`,
       create: true,
-      contents: `import type { Registration } from "@kit/kernel";
-import { ${port} } from "../application/ports/${upstream}-gateway.ts";
-
-/**
- * ${port} over the ${upstream} context: imports only ${upstream}'s published-language/ and
- * translates it into ${context}'s words (an anti-corruption layer).
- */
-export class ${adapter} implements ${port} {
-  readonly upstream = "${upstream}" as const;
-}
-
-/** How the platform provides ${port} in the ${context} context. */
-export const ${registration}: Registration = {
-  provide: ${port},
-  provider: { useClass: ${adapter}, deps: [] },
-};
-`,
+      contents: generatorTemplate("gateway/gateway.ts", { port, upstream, context, adapter, registration }),
     },
     {
       path: `${base}/infrastructure/${upstream}.gateway.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import { providers } from "../../../platform/compose-application.ts";
-import { ${port} } from "../application/ports/${upstream}-gateway.ts";
-import { ${adapter}, ${registration} } from "./${upstream}.gateway.ts";
-
-Deno.test("${port} reads ${upstream} and is provided by the platform", () => {
-  assert.equal(new ${adapter}().upstream, "${upstream}");
-  assert.ok(providers.includes(${registration}));
-  assert.equal(${registration}.provide, ${port});
-});
-`,
+      contents: generatorTemplate("gateway/gateway.spec.ts", { port, upstream, adapter, registration }),
     },
   ];
   return await withDerived(root, next, writes);

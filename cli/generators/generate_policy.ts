@@ -8,22 +8,14 @@ import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { planPermission } from "./generate_message.ts";
 import { checkContext } from "./generate_simple.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** The platform's list of explicit policies. */
 export const accessPoliciesPath = "src/platform/auth/access-policies.ts";
 const composePath = "src/platform/compose-application.ts";
 
 function accessPoliciesFile(): string {
-  return `import type { PermissionPolicy } from "@kit/kernel";
-// kit:begin policy-imports
-// kit:end
-
-/** The explicit access policies: each replaces the role check of the permission it decides. */
-export const policies: readonly PermissionPolicy[] = [
-  // kit:begin policies
-  // kit:end
-];
-`;
+  return generatorTemplate("policy/access-policies.ts", {  });
 }
 
 /**
@@ -82,41 +74,12 @@ export async function planPolicy(
     {
       path,
       create: true,
-      contents: `import { definePolicy } from "@kit/kernel";
-import { ${permissions} } from "../../${context}.permissions.ts";
-
-/** ${name}: decides '${permission}' instead of the role check alone. */
-export const ${policyName} = definePolicy(
-  ${permissions}["${permission}"],
-  // TODO(domain): look at the actor and the element (resource) too. An element belongs to one
-  // tenant: refuse unless its tenant (loaded by its id, or named by the message) is
-  // execution.tenantId, the tenant the work runs for.
-  ({ granted }) => granted,
-);
-`,
+      contents: generatorTemplate("policy/policy.ts", { permissions, context, name, permission, policyName }),
     },
     {
       path: `src/contexts/${context}/application/policies/${kebab}.policy.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import { userActor } from "@kit/kernel";
-import { policies } from "../../../../platform/auth/access-policies.ts";
-import { ${permissions} } from "../../${context}.permissions.ts";
-import { ${policyName} } from "./${kebab}.policy.ts";
-
-Deno.test("${name} decides ${permission} and is registered with the platform", async () => {
-  const actor = userActor("someone", { tenants: ["t1"] });
-  const request = {
-    actor,
-    permission: ${permissions}["${permission}"],
-    message: {} as never,
-    execution: { origin: "test", actor, tenantId: "t1", correlationId: "spec" },
-  };
-  assert.equal(await ${policyName}.decide({ ...request, granted: true }), true);
-  assert.equal(await ${policyName}.decide({ ...request, granted: false }), false);
-  assert.ok(policies.includes(${policyName}));
-});
-`,
+      contents: generatorTemplate("policy/policy.spec.ts", { permissions, context, policyName, kebab, name, permission }),
     },
   );
   return await withDerived(root, config, writes);

@@ -6,6 +6,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { checkPascal, formatConfig, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { projectTemplate } from "../templates/project_template.ts";
 import { checkContext } from "./generate_simple.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /**
  * Plans an architecture decision record of a context,
@@ -35,26 +36,7 @@ export async function planAdr(
   const writes: FileWrite[] = [{
     path: file,
     create: true,
-    contents: `# ${number}. ${name.replace(/([a-z0-9])([A-Z])/g, "$1 $2")}
-
-Context: ${context}${deviation ? " (a deviation from the toolkit's defaults)" : ""}
-
-## Status
-
-Proposed
-
-## Context
-
-TODO(domain): the forces at play.
-
-## Decision
-
-TODO(domain): what we decided.
-
-## Consequences
-
-TODO(domain): what becomes easier, and what harder.
-`,
+    contents: generatorTemplate("adr/adr.md", { number, title: name.replace(/([a-z0-9])([A-Z])/g, "$1 $2"), context, deviation: deviation ? " (a deviation from the toolkit's defaults)" : "" }),
   }];
   if (deviation) {
     const current = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as

@@ -7,6 +7,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
 import { checkKebab, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** Words whose plural no rule makes (and those that are their own plural). */
 const irregularPlurals: Readonly<Record<string, string>> = {
@@ -77,31 +78,12 @@ export async function planRouteGroup(
     {
       path,
       create: true,
-      contents: `import { ${
-        options.role === undefined ? "Authenticated" : "HasRole"
-      }, RouteGroup } from "@kit/http";
-
-/** The routes under ${prefix}, for ${
-        options.role === undefined ? "identified callers" : `callers with the role ${options.role}`
-      }. */
-@RouteGroup({ prefix: "${prefix}", tags: ["${context}"], guards: [${guard}] })
-export class ${name} {}
-`,
+      contents: generatorTemplate("route-group/group.ts", { guardImport: options.role === undefined ? "Authenticated" : "HasRole", prefix, callers: options.role === undefined ? "identified callers" : `callers with the role ${options.role}`, context, guard, name }),
     },
     {
       path: `src/contexts/${context}/presentation/http/${kebab}.routes.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import { resolveGroup } from "@kit/http";
-import { ${name} } from "./${kebab}.routes.ts";
-
-Deno.test("${name} prefixes its routes with ${prefix} and guards them", () => {
-  const group = resolveGroup(${name});
-  assert.equal(group.prefix, "${prefix}");
-  assert.deepEqual(group.tags, ["${context}"]);
-  assert.equal(group.guards.length, 1);
-});
-`,
+      contents: generatorTemplate("route-group/group.spec.ts", { name, kebab, prefix, context }),
     },
   ];
   if (options.role !== undefined) {

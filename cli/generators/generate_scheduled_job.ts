@@ -8,6 +8,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
 import { didYouMean, messagesOf } from "./close_names.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /**
  * Plans a scheduled job: `@Scheduled({ every })`, run once per tick as the system actor, sending
@@ -74,59 +75,12 @@ export async function planScheduledJob(
     {
       path: `${dir}/${kebab}.job.ts`,
       create: true,
-      contents: `import type { BackgroundJobExecution${
-        command ? ", CommandBus" : ""
-      } } from "@kit/kernel";
-import { Scheduled, type ScheduledTick } from "@kit/jobs";
-${sendImport}
-/** Runs every ${every}, once per tick whatever the number of workers. */
-@Scheduled({ every: "${every}" })
-export class ${name} {
-  static readonly jobName = "${context}.${kebab}";
-${command ? "\n  constructor(private readonly commands: CommandBus) {}\n" : ""}
-  ${
-        command
-          ? "async "
-          : ""
-      }run(payload: ScheduledTick, execution: BackgroundJobExecution): Promise<void> {
-${send}
-  }
-}
-`,
+      contents: generatorTemplate("job/job.ts", { commandBusImport: command ? ", CommandBus" : "", sendImport, every, name, context, kebab, constructor: command ? "\n  constructor(private readonly commands: CommandBus) {}\n" : "", async: command ? "async " : "", send }),
     },
     {
       path: `${dir}/${kebab}.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import { TestClock } from "@kit/kernel/testing";
-import type { BackgroundJobsApi } from "@kit/jobs";
-import { testApplication } from "../../../../platform/platform-test.module.ts";
-import { ${camel}Module } from "../../${context}.module.ts";
-import { ${name} } from "./${kebab}.job.ts";
-
-Deno.test("${name} runs once per tick of ${every}", async () => {
-  const clock = new TestClock("2026-01-01T00:00:00Z");
-  const application = testApplication([${camel}Module], { clock });
-  const jobs = application.backgroundJobs as BackgroundJobsApi;
-  // Only this job's runs are counted: the context's other scheduled jobs tick too.
-  const ticks: string[] = [];
-  const run = ${name}.prototype.run;
-  ${name}.prototype.run = function (this: ${name}, payload, execution) {
-    ticks.push(clock.now().toISOString());
-    return run.call(this, payload, execution);
-  };
-  try {
-    await jobs.runDue();
-    await jobs.runDue();
-    assert.deepEqual(ticks, ["2026-01-01T00:00:00.000Z"], "one run for the first tick");
-    clock.advance(${everyMs});
-    await jobs.runDue();
-    assert.equal(ticks.length, 2, "the next tick runs again");
-  } finally {
-    ${name}.prototype.run = run;
-  }
-});
-`,
+      contents: generatorTemplate("job/job.spec.ts", { camel, context, name, kebab, every, everyMs }),
     },
   ]);
 }

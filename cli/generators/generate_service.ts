@@ -5,6 +5,7 @@ import { CliError } from "../cli_error.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { camelOf, formatConfig, type KitConfig } from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** A deployable service as `kit.config.json` records it. */
 interface ServiceEntry {
@@ -37,69 +38,17 @@ export async function planService(
     {
       path: `${dir}/service.ts`,
       create: true,
-      contents: `import {
-  composePlatform,
-  type PlatformOptions,
-} from "../../src/platform/compose-application.ts";
-import { ${camel}Module } from "../../src/contexts/${context}/${context}.module.ts";
-
-/**
- * The ${context} service: the ${context} context alone, deployable on its own, on the platform
- * (its providers and repositories, its access policy with the role grants and the explicit
- * policies, events, jobs and the HTTP pipeline).
- */
-export function composeService(options: Omit<PlatformOptions, "modules"> = {}) {
-  return composePlatform({ ...options, modules: [${camel}Module] });
-}
-`,
+      contents: generatorTemplate("service/service.ts", { camel, context }),
     },
     {
       path: `${dir}/main.ts`,
       create: true,
-      contents: `/**
- * Serves the ${context} service on \`PORT\` (default 8000), on the environment the application reads
- * (\`DATABASE_URL\`, the job store of the queue, \`JWT_SECRET\`): its routes, \`/health\` and
- * \`/openapi.json\`.
- */
-import { readConfig } from "../../src/platform/config.ts";
-import { swaggerUiAssets } from "../../src/platform/http/api-docs.ts";
-import { serveApplication } from "../../src/platform/http/serve.ts";
-import { readEnvironment } from "../../src/platform/platform-environment.ts";
-import { composeService } from "./service.ts";
-
-const config = readConfig(Deno.env.toObject());
-const environment = await readEnvironment(config);
-const application = composeService({
-  ...environment.options,
-  docs: swaggerUiAssets,
-  startJobs: true,
-  startEvents: true,
-});
-await application.start();
-const served = serveApplication(application, { port: config.port });
-console.log(\`${context} listening on \${served.url} (\${environment.description})\`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, async () => {
-    await served.shutdown();
-    await application.stop();
-    await environment.close();
-    Deno.exit(0);
-  });
-}
-`,
+      contents: generatorTemplate("service/main.ts", { context }),
     },
     {
       path: `test/services/${context}.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import { composeService } from "../../apps/${context}/service.ts";
-
-Deno.test("the ${context} service composes with its context alone", () => {
-  const application = composeService();
-  assert.ok(application.commands);
-  assert.ok(application.queries);
-});
-`,
+      contents: generatorTemplate("service/service.spec.ts", { context }),
     },
     { path: "kit.config.json", contents: formatConfig({ ...config, services } as KitConfig) },
   ];
