@@ -7,6 +7,7 @@ import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_co
 import { planProvider } from "./generate_gateway.ts";
 import { checkContext } from "./generate_simple.ts";
 import { didYouMean, orRun, portsOf } from "./close_names.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** The options of `kit generate adapter`. */
 export interface AdapterOptions {
@@ -66,39 +67,7 @@ export async function planAdapter(
     {
       path,
       create: true,
-      contents: `import type { Registration } from "@kit/kernel";
-import { ${port} } from "../application/ports/${kebab}.ts";
-${decorated ? `import { retrying } from "./${kebab}.decorators.ts";\n` : ""}
-/** ${port} ${external ? "over HTTP, to a system outside the project" : "in this process"}. */
-export class ${adapter} implements ${port} {
-${
-        external
-          ? `  constructor(
-    private readonly baseUrl: string,
-    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,
-  ) {}
-
-  /** GETs a path of the external system as JSON; refuses an answer that is not 2xx. */
-  protected async getJson(path: string): Promise<unknown> {
-    const response = await this.fetch(new URL(path, this.baseUrl));
-    if (!response.ok) throw new Error(\`${port}: \${path} answered \${response.status}\`);
-    return await response.json();
-  }
-`
-          : ""
-      }  // TODO(domain): the operations of ${port}${
-        external ? ", each translating the external answer" : ""
-      }.
-}
-
-/** How the platform provides ${port} in the ${context} context${
-        external ? ` (base URL from ${envName})` : ""
-      }. */
-export const ${registration}: Registration = {
-  provide: ${port},
-  provider: { useFactory: (): ${port} => ${decorated ? `retrying(${build})` : build} },
-};
-`,
+      contents: generatorTemplate("adapter/adapter.ts", { port, kebab, retryingImport: decorated ? `import { retrying } from "./${kebab}.decorators.ts";\n` : "", where: external ? "over HTTP, to a system outside the project" : "in this process", adapter, httpClient: external ? generatorTemplate("adapter/http-client.part.ts", { port }) : "", translating: external ? ", each translating the external answer" : "", context, baseUrlFrom: external ? ` (base URL from ${envName})` : "", registration, build: decorated ? `retrying(${build})` : build }),
     },
     {
       path: `${base}/infrastructure/${kebab}.adapter.spec.ts`,
@@ -156,51 +125,12 @@ Deno.test("the ${context} context is given ${adapter} where it asks for ${port}"
       {
         path: `${base}/infrastructure/${kebab}.decorators.ts`,
         create: true,
-        contents: `/**
- * Wraps every method of an adapter so that a rejected call is tried again, up to \`attempts\`
- * times in all; the last error is thrown. For idempotent operations only.
- */
-export function retrying<T extends object>(inner: T, attempts = 3): T {
-  return new Proxy(inner, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      return async (...args: unknown[]) => {
-        let last: unknown;
-        for (let attempt = 1; attempt <= attempts; attempt++) {
-          try {
-            return await value.apply(target, args);
-          } catch (error) {
-            last = error;
-          }
-        }
-        throw last;
-      };
-    },
-  });
-}
-`,
+        contents: generatorTemplate("adapter/decorators.ts", {  }),
       },
       {
         path: `${base}/infrastructure/${kebab}.decorators.spec.ts`,
         create: true,
-        contents: `import assert from "node:assert/strict";
-import { retrying } from "./${kebab}.decorators.ts";
-
-Deno.test("retrying tries a failing call again, then gives up with the last error", async () => {
-  let calls = 0;
-  const flaky = retrying({
-    read(): Promise<string> {
-      calls++;
-      return calls < 3 ? Promise.reject(new Error(\`fail \${calls}\`)) : Promise.resolve("done");
-    },
-  });
-  assert.equal(await flaky.read(), "done");
-  assert.equal(calls, 3);
-  const broken = retrying({ read: (): Promise<string> => Promise.reject(new Error("down")) }, 2);
-  await assert.rejects(() => broken.read(), /down/);
-});
-`,
+        contents: generatorTemplate("adapter/decorators.spec.ts", { kebab }),
       },
     );
   }

@@ -9,6 +9,7 @@ import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_co
 import { checkContext } from "./generate_simple.ts";
 import { didYouMean, eventsOf } from "./close_names.ts";
 import { sampleValue } from "./generate_events.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** What `kit generate process-manager` is given besides the context and the name. */
 export interface ProcessManagerOptions {
@@ -401,28 +402,7 @@ async function planProcessStore(root: string, context: string): Promise<FileWrit
     {
       path: `src/contexts/${context}/infrastructure/process-store.ts`,
       create: true,
-      contents: `import type postgres from "postgres";
-import type { Registration } from "@kit/kernel";
-import { InMemoryProcessStore, ProcessStore } from "@kit/kernel/process";
-import { PostgresProcessStore } from "@kit/kernel/postgres";
-
-/**
- * The process managers' instances in memory (development and specs): every context's process
- * managers share the platform's one store.
- */
-export const ${registration}: Registration = {
-  provide: ProcessStore,
-  provider: { useFactory: () => new InMemoryProcessStore() },
-};
-
-/** The process managers' instances on PostgreSQL, in the ${schema} schema (\`migrateProcesses\`). */
-export function ${registration}OnPostgres(sql: postgres.Sql): Registration {
-  return {
-    provide: ProcessStore,
-    provider: { useValue: new PostgresProcessStore(sql, { schema: "${schema}" }) },
-  };
-}
-`,
+      contents: generatorTemplate("process-manager/process-store.ts", { registration, schema }),
     },
     { path: composePath, contents: compose },
   ];
