@@ -87,7 +87,13 @@ export function builderFile(
     index === idIndex ? "id" : sampleOf(parameter.shape, parameter.name) ??
       `undefined /* TODO(domain): a valid ${parameter.name} (${parameter.type}) */`
   );
-  return generatorTemplate("aggregate/aggregate.builder.ts", { aggregate, kebab: kebabOf(aggregate), arguments: names.arguments, values: values.join(", "), instance: names.instance });
+  return generatorTemplate("aggregate/aggregate.builder.ts", {
+    aggregate,
+    kebab: kebabOf(aggregate),
+    arguments: names.arguments,
+    values: values.join(", "),
+    instance: names.instance,
+  });
 }
 
 /**

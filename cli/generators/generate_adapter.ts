@@ -67,57 +67,41 @@ export async function planAdapter(
     {
       path,
       create: true,
-      contents: generatorTemplate("adapter/adapter.ts", { port, kebab, retryingImport: decorated ? `import { retrying } from "./${kebab}.decorators.ts";\n` : "", where: external ? "over HTTP, to a system outside the project" : "in this process", adapter, httpClient: external ? generatorTemplate("adapter/http-client.part.ts", { port }) : "", translating: external ? ", each translating the external answer" : "", context, baseUrlFrom: external ? ` (base URL from ${envName})` : "", registration, build: decorated ? `retrying(${build})` : build }),
+      contents: generatorTemplate("adapter/adapter.ts", {
+        port,
+        kebab,
+        retryingImport: decorated ? `import { retrying } from "./${kebab}.decorators.ts";\n` : "",
+        where: external ? "over HTTP, to a system outside the project" : "in this process",
+        adapter,
+        httpClient: external ? generatorTemplate("adapter/http-client.part.ts", { port }) : "",
+        translating: external ? ", each translating the external answer" : "",
+        context,
+        baseUrlFrom: external ? ` (base URL from ${envName})` : "",
+        registration,
+        build: decorated ? `retrying(${build})` : build,
+      }),
     },
     {
       path: `${base}/infrastructure/${kebab}.adapter.spec.ts`,
       create: true,
-      contents: `import assert from "node:assert/strict";
-import { providers } from "../../../platform/compose-application.ts";
-${
-        external
-          ? ""
-          : `import { testApplication } from "../../../platform/platform-test.module.ts";
-import { ${camelOf(context)}Module } from "../${context}.module.ts";
-`
-      }import { ${port} } from "../application/ports/${kebab}.ts";
-import { ${adapter}, ${registration} } from "./${kebab}.adapter.ts";
-
-Deno.test("${adapter} is provided by the platform for ${port}", () => {
-  assert.ok(providers.includes(${registration}));
-  assert.equal(${registration}.provide, ${port});
-});
-${
-        external
-          ? `
-Deno.test("${adapter} reads JSON under its base URL and refuses an error answer", async () => {
-  const asked: string[] = [];
-  const fetch = (input: string | URL | Request): Promise<Response> => {
-    asked.push(String(input));
-    return Promise.resolve(
-      String(input).endsWith("/missing")
-        ? new Response("no", { status: 404 })
-        : Response.json({ ok: true }),
-    );
-  };
-  class Probe extends ${adapter} {
-    get(path: string): Promise<unknown> {
-      return this.getJson(path);
-    }
-  }
-  const probe = new Probe("https://example.test/api/", fetch as typeof globalThis.fetch);
-  assert.deepEqual(await probe.get("status"), { ok: true });
-  await assert.rejects(() => probe.get("missing"), /answered 404/);
-  assert.deepEqual(asked, ["https://example.test/api/status", "https://example.test/api/missing"]);
-});
-`
-          : `
-Deno.test("the ${context} context is given ${adapter} where it asks for ${port}", () => {
-  const application = testApplication([${camelOf(context)}Module]);
-  assert.ok(application.resolve(${port}) instanceof ${adapter});
-});
-`
-      }`,
+      contents: generatorTemplate("adapter/adapter.spec.ts", {
+        testImports: external ? "" : generatorTemplate("adapter/provided.imports.part.ts", {
+          context,
+          camel: camelOf(context),
+        }),
+        port,
+        kebab,
+        adapter,
+        registration,
+        test: external
+          ? generatorTemplate("adapter/http-client.spec.part.ts", { adapter })
+          : generatorTemplate("adapter/provided.spec.part.ts", {
+            context,
+            adapter,
+            port,
+            camel: camelOf(context),
+          }),
+      }),
     },
   ];
   if (decorated) {
@@ -125,7 +109,7 @@ Deno.test("the ${context} context is given ${adapter} where it asks for ${port}"
       {
         path: `${base}/infrastructure/${kebab}.decorators.ts`,
         create: true,
-        contents: generatorTemplate("adapter/decorators.ts", {  }),
+        contents: generatorTemplate("adapter/decorators.ts", {}),
       },
       {
         path: `${base}/infrastructure/${kebab}.decorators.spec.ts`,

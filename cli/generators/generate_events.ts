@@ -109,13 +109,31 @@ export async function planIntegrationHandler(
     {
       path: `${dir}/${file}`,
       create: true,
-      contents:
-        generatorTemplate("integration-handler/handler.ts", { event, eventImport, upstream, handlerName, name, payloadType, context, words: kebab.replaceAll("-", " ") }),
+      contents: generatorTemplate("integration-handler/handler.ts", {
+        event,
+        eventImport,
+        upstream,
+        handlerName,
+        name,
+        payloadType,
+        context,
+        words: kebab.replaceAll("-", " "),
+      }),
     },
     {
       path: `${dir}/${upstream}-${kebab}.handler.spec.ts`,
       create: true,
-      contents: generatorTemplate("integration-handler/handler.spec.ts", { event, eventImport, camel: camelOf(context), context, name, file, handlerName, anEvent: aOrAn(event), payload: samplePayload(declaration) }),
+      contents: generatorTemplate("integration-handler/handler.spec.ts", {
+        event,
+        eventImport,
+        camel: camelOf(context),
+        context,
+        name,
+        file,
+        handlerName,
+        anEvent: aOrAn(event),
+        payload: samplePayload(declaration),
+      }),
     },
   ]);
 }

@@ -84,12 +84,23 @@ export async function planGateway(
     {
       path: `${base}/infrastructure/${upstream}.gateway.ts`,
       create: true,
-      contents: generatorTemplate("gateway/gateway.ts", { port, upstream, context, adapter, registration }),
+      contents: generatorTemplate("gateway/gateway.ts", {
+        port,
+        upstream,
+        context,
+        adapter,
+        registration,
+      }),
     },
     {
       path: `${base}/infrastructure/${upstream}.gateway.spec.ts`,
       create: true,
-      contents: generatorTemplate("gateway/gateway.spec.ts", { port, upstream, adapter, registration }),
+      contents: generatorTemplate("gateway/gateway.spec.ts", {
+        port,
+        upstream,
+        adapter,
+        registration,
+      }),
     },
   ];
   return await withDerived(root, next, writes);

@@ -15,7 +15,7 @@ export const accessPoliciesPath = "src/platform/auth/access-policies.ts";
 const composePath = "src/platform/compose-application.ts";
 
 function accessPoliciesFile(): string {
-  return generatorTemplate("policy/access-policies.ts", {  });
+  return generatorTemplate("policy/access-policies.ts", {});
 }
 
 /**
@@ -74,12 +74,25 @@ export async function planPolicy(
     {
       path,
       create: true,
-      contents: generatorTemplate("policy/policy.ts", { permissions, context, name, permission, policyName }),
+      contents: generatorTemplate("policy/policy.ts", {
+        permissions,
+        context,
+        name,
+        permission,
+        policyName,
+      }),
     },
     {
       path: `src/contexts/${context}/application/policies/${kebab}.policy.spec.ts`,
       create: true,
-      contents: generatorTemplate("policy/policy.spec.ts", { permissions, context, policyName, kebab, name, permission }),
+      contents: generatorTemplate("policy/policy.spec.ts", {
+        permissions,
+        context,
+        policyName,
+        kebab,
+        name,
+        permission,
+      }),
     },
   );
   return await withDerived(root, config, writes);

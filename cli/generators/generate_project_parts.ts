@@ -36,7 +36,12 @@ export async function planAdr(
   const writes: FileWrite[] = [{
     path: file,
     create: true,
-    contents: generatorTemplate("adr/adr.md", { number, title: name.replace(/([a-z0-9])([A-Z])/g, "$1 $2"), context, deviation: deviation ? " (a deviation from the toolkit's defaults)" : "" }),
+    contents: generatorTemplate("adr/adr.md", {
+      number,
+      title: name.replace(/([a-z0-9])([A-Z])/g, "$1 $2"),
+      context,
+      deviation: deviation ? " (a deviation from the toolkit's defaults)" : "",
+    }),
   }];
   if (deviation) {
     const current = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as

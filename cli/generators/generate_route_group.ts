@@ -78,7 +78,16 @@ export async function planRouteGroup(
     {
       path,
       create: true,
-      contents: generatorTemplate("route-group/group.ts", { guardImport: options.role === undefined ? "Authenticated" : "HasRole", prefix, callers: options.role === undefined ? "identified callers" : `callers with the role ${options.role}`, context, guard, name }),
+      contents: generatorTemplate("route-group/group.ts", {
+        guardImport: options.role === undefined ? "Authenticated" : "HasRole",
+        prefix,
+        callers: options.role === undefined
+          ? "identified callers"
+          : `callers with the role ${options.role}`,
+        context,
+        guard,
+        name,
+      }),
     },
     {
       path: `src/contexts/${context}/presentation/http/${kebab}.routes.spec.ts`,

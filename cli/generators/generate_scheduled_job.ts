@@ -75,12 +75,29 @@ export async function planScheduledJob(
     {
       path: `${dir}/${kebab}.job.ts`,
       create: true,
-      contents: generatorTemplate("job/job.ts", { commandBusImport: command ? ", CommandBus" : "", sendImport, every, name, context, kebab, constructor: command ? "\n  constructor(private readonly commands: CommandBus) {}\n" : "", async: command ? "async " : "", send }),
+      contents: generatorTemplate("job/job.ts", {
+        commandBusImport: command ? ", CommandBus" : "",
+        sendImport,
+        every,
+        name,
+        context,
+        kebab,
+        constructor: command ? "\n  constructor(private readonly commands: CommandBus) {}\n" : "",
+        async: command ? "async " : "",
+        send,
+      }),
     },
     {
       path: `${dir}/${kebab}.spec.ts`,
       create: true,
-      contents: generatorTemplate("job/job.spec.ts", { camel, context, name, kebab, every, everyMs }),
+      contents: generatorTemplate("job/job.spec.ts", {
+        camel,
+        context,
+        name,
+        kebab,
+        every,
+        everyMs,
+      }),
     },
   ]);
 }

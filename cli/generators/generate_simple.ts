@@ -44,7 +44,13 @@ export async function planAggregate(
     {
       path: `src/contexts/${context}/domain/${kebab}.spec.ts`,
       create: true,
-      contents: generatorTemplate("aggregate/aggregate.spec.ts", { name, kebab, instance: builder.instance, arguments: builder.arguments, builderFile: builder.file }),
+      contents: generatorTemplate("aggregate/aggregate.spec.ts", {
+        name,
+        kebab,
+        instance: builder.instance,
+        arguments: builder.arguments,
+        builderFile: builder.file,
+      }),
     },
   ]);
 }

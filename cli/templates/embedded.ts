@@ -81,6 +81,8 @@ export const embeddedTemplates: Readonly<Record<string, string>> = {
 
 /** The templates of `kit generate`, by path from `cli/templates/generate/`. */
 export const embeddedGeneratorTemplates: Readonly<Record<string, string>> = {
+  "adapter/adapter.spec.ts":
+    'import assert from "node:assert/strict";\nimport { providers } from "../../../platform/compose-application.ts";\n$testImports$import { $port$ } from "../application/ports/$kebab$.ts";\nimport { $adapter$, $registration$ } from "./$kebab$.adapter.ts";\n\nDeno.test("$adapter$ is provided by the platform for $port$", () => {\n  assert.ok(providers.includes($registration$));\n  assert.equal($registration$.provide, $port$);\n});\n$test$',
   "adapter/adapter.ts":
     'import type { Registration } from "@kit/kernel";\nimport { $port$ } from "../application/ports/$kebab$.ts";\n$retryingImport$\n/** $port$ $where$. */\nexport class $adapter$ implements $port$ {\n$httpClient$  // TODO(domain): the operations of $port$$translating$.\n}\n\n/** How the platform provides $port$ in the $context$ context$baseUrlFrom$. */\nexport const $registration$: Registration = {\n  provide: $port$,\n  provider: { useFactory: (): $port$ => $build$ },\n};\n',
   "adapter/decorators.spec.ts":
@@ -89,6 +91,12 @@ export const embeddedGeneratorTemplates: Readonly<Record<string, string>> = {
     '/**\n * Wraps every method of an adapter so that a rejected call is tried again, up to `attempts`\n * times in all; the last error is thrown. For idempotent operations only.\n */\nexport function retrying<T extends object>(inner: T, attempts = 3): T {\n  return new Proxy(inner, {\n    get(target, property, receiver) {\n      const value = Reflect.get(target, property, receiver);\n      if (typeof value !== "function") return value;\n      return async (...args: unknown[]) => {\n        let last: unknown;\n        for (let attempt = 1; attempt <= attempts; attempt++) {\n          try {\n            return await value.apply(target, args);\n          } catch (error) {\n            last = error;\n          }\n        }\n        throw last;\n      };\n    },\n  });\n}\n',
   "adapter/http-client.part.ts":
     "  constructor(\n    private readonly baseUrl: string,\n    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,\n  ) {}\n\n  /** GETs a path of the external system as JSON; refuses an answer that is not 2xx. */\n  protected async getJson(path: string): Promise<unknown> {\n    const response = await this.fetch(new URL(path, this.baseUrl));\n    if (!response.ok) throw new Error(`$port$: ${path} answered ${response.status}`);\n    return await response.json();\n  }\n",
+  "adapter/http-client.spec.part.ts":
+    '\nDeno.test("$adapter$ reads JSON under its base URL and refuses an error answer", async () => {\n  const asked: string[] = [];\n  const fetch = (input: string | URL | Request): Promise<Response> => {\n    asked.push(String(input));\n    return Promise.resolve(\n      String(input).endsWith("/missing")\n        ? new Response("no", { status: 404 })\n        : Response.json({ ok: true }),\n    );\n  };\n  class Probe extends $adapter$ {\n    get(path: string): Promise<unknown> {\n      return this.getJson(path);\n    }\n  }\n  const probe = new Probe("https://example.test/api/", fetch as typeof globalThis.fetch);\n  assert.deepEqual(await probe.get("status"), { ok: true });\n  await assert.rejects(() => probe.get("missing"), /answered 404/);\n  assert.deepEqual(asked, ["https://example.test/api/status", "https://example.test/api/missing"]);\n});\n',
+  "adapter/provided.imports.part.ts":
+    'import { testApplication } from "../../../platform/platform-test.module.ts";\nimport { $camel$Module } from "../$context$.module.ts";\n',
+  "adapter/provided.spec.part.ts":
+    '\nDeno.test("the $context$ context is given $adapter$ where it asks for $port$", () => {\n  const application = testApplication([$camel$Module]);\n  assert.ok(application.resolve($port$) instanceof $adapter$);\n});\n',
   "adr/adr.md":
     "# $number$. $title$\n\nContext: $context$$deviation$\n\n## Status\n\nProposed\n\n## Context\n\nTODO(domain): the forces at play.\n\n## Decision\n\nTODO(domain): what we decided.\n\n## Consequences\n\nTODO(domain): what becomes easier, and what harder.\n",
   "aggregate/aggregate.builder.ts":
