@@ -29,6 +29,7 @@ import {
 } from "./generate_error_code.ts";
 import { aggregatesOf, didYouMean, orRun, orThe } from "./close_names.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -250,73 +251,59 @@ function templates(
   const requires = permission === undefined
     ? ""
     : `@Requires(${camel}Permissions["${permission}"])\n`;
-  const message = `import { type Actor, ${
-    permission ? `Authorized${base}, Requires` : base
-  } } from "@kit/kernel";
-${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
-${resultType}/** ${name}: what the actor asks of the ${context} context${
-    permission ? `; needs '${permission}'` : ""
-  }. */
-${requires}export class ${name} extends ${permission ? `Authorized${base}` : base}<${result}> {
-  constructor(actor: Actor${fields}) {
-    super(actor);
-  }
-}
-`;
+  const message = generatorTemplate("command/command.ts", {
+    kernelImports: permission ? `Authorized${base}, Requires` : base,
+    permissionsImport: permission
+      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
+      : "",
+    resultType,
+    name,
+    context,
+    needs: permission ? `; needs '${permission}'` : "",
+    requires,
+    baseClass: permission ? `Authorized${base}` : base,
+    result,
+    fields,
+  });
   const answer = kind === "command"
     ? "return Promise.resolve();"
     : search
     ? "return Promise.resolve({ items: [], total: 0 });"
     : 'return Promise.resolve({ id: "TODO(domain)" });';
-  const handler = `import { Handles } from "@kit/kernel";
-import { ${name}${kind === "query" ? `, type ${name}Result` : ""} } from "./${kebab}.${kind}.ts";
-
-/** Runs ${name}. */
-@Handles(${name})
-export class ${name}Handler {
-  handle(_${kind}: ${name}): Promise<${result}> {
-    // TODO(domain): ${
-    kind === "command"
+  const handler = generatorTemplate("command/handler.ts", {
+    name,
+    resultImport: kind === "query" ? `, type ${name}Result` : "",
+    kebab,
+    kind,
+    result,
+    todo: kind === "command"
       ? "load the aggregate, let it decide, save it at the version it loaded"
-      : "read what the query asks, of the tenants the work reaches only (readableTenants())"
-  }.
-    ${answer}
-  }
-}
-`;
+      : "read what the query asks, of the tenants the work reaches only (readableTenants())",
+    answer,
+  });
   const bus = kind === "command" ? "commands" : "queries";
-  const spec = `import assert from "node:assert/strict";
-import { ${permission ? "ForbiddenError, " : ""}userActor } from "@kit/kernel";
-import { testApplication } from "../../../../../platform/platform-test.module.ts";
-import { ${camel}Module } from "../../../${context}.module.ts";
-${
-    permission
+  const spec = generatorTemplate("command/spec.ts", {
+    forbiddenImport: permission ? "ForbiddenError, " : "",
+    camel,
+    context,
+    permissionsImport: permission
       ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
-      : ""
-  }import { ${name} } from "./${kebab}.${kind}.ts";
-
-const application = testApplication([${camel}Module], {
-  grants: { granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] },
-});
-
-Deno.test("${name} runs through the ${kind === "command" ? "command" : "query"} bus", async () => {
-  const answer = await application.${bus}.execute(new ${name}(userActor("someone", { roles: ["granted"] })));
-  assert.ok(${kind === "command" ? "answer === undefined" : "answer !== undefined"});
-});
-${
-    permission
-      ? `
-Deno.test("${name} is refused to an actor without ${permission}", async () => {
-  await assert.rejects(() => application.${bus}.execute(new ${name}(userActor("someone-else"))), ForbiddenError);
-});
-`
-      : `
-Deno.test("${name} needs no permission: an actor with no role runs it", async () => {
-  const answer = await application.${bus}.execute(new ${name}(userActor("someone-without-a-role")));
-  assert.ok(${kind === "command" ? "answer === undefined" : "answer !== undefined"});
-});
-`
-  }`;
+      : "",
+    name,
+    kebab,
+    kind,
+    granted: permission ? `${camel}Permissions["${permission}"]` : "",
+    busName: kind === "command" ? "command" : "query",
+    bus,
+    answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
+    permissionTest: permission
+      ? generatorTemplate("command/refused.spec.part.ts", { name, permission, bus })
+      : generatorTemplate("command/unguarded.spec.part.ts", {
+        name,
+        bus,
+        answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
+      }),
+  });
   return { message, handler, spec };
 }
 
@@ -334,146 +321,47 @@ function aggregateTemplates(
   const repository = `${aggregate}Repository`;
   const base = permission ? "AuthorizedCommand" : "Command";
   const one = aOrAn(aggregate);
-  const message = `import { type Actor, ${
-    permission ? `${base}, Requires` : base
-  } } from "@kit/kernel";
-${permission ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n` : ""}
-/**
- * ${name}: what the actor asks of ${one}${permission ? `; needs '${permission}'` : ""}.
- *
- * Its handler saves the ${aggregate} at the version it loaded: when other work saved it meanwhile,
- * the command is refused with \`CONCURRENT_UPDATE\` (409) and nothing of it is kept. Declare
- * \`@RetryOnConflict()\` (from \`@kit/kernel\`) on this class to have the bus send it again in a
- * new unit of work instead: right when the handler decides anew on what it loads and all its
- * effects go through the unit of work (repositories, events, jobs); wrong when the caller must see
- * what changed before asking again (off by default: the conflict reaches the caller).
- */
-${
-    permission
-      ? `@Requires(${camel}Permissions["${permission}"])\n`
-      : ""
-  }export class ${name} extends ${base}<void> {
-  constructor(actor: Actor, readonly ${id}: string) {
-    super(actor);
-  }
-}
-`;
-  const errors = errorCodesName(context);
-  const handler = `import { Handles } from "@kit/kernel";
-import { ${errors} } from "../../../domain/${errorCodesPath(context).split("/").pop()}";
-import { ${repository} } from "../../ports/${aggregateKebab}-repository.ts";
-import { ${name} } from "./${kebab}.command.ts";
-
-/**
- * Runs ${name}: loads the ${aggregate} of the work's tenant, lets it decide, saves it at the
- * version it loaded (\`CONCURRENT_UPDATE\` when other work saved it meanwhile).
- */
-@Handles(${name})
-export class ${name}Handler {
-  constructor(private readonly ${variable}s: ${repository}) {}
-
-  async handle(command: ${name}): Promise<void> {
-    const loaded = await this.${variable}s.get(command.${id});
-    if (loaded === undefined) {
-      throw ${errors}.${notFoundCode(aggregate)}.error(\`No ${aggregate} \${command.${id}}\`);
-    }
-    const ${variable} = loaded.state;
-    // TODO(domain): let the ${aggregate} decide.
-    await this.${variable}s.save(${variable}, loaded.version);
-  }
-}
-`;
-  const grants = `{ granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] }`;
-  const spec = `import assert from "node:assert/strict";
-import {
-  ConceptError,
-  ${permission ? "ForbiddenError,\n  " : ""}isRefusal,
-  runInScope,
-  userActor,
-  type Versioned,
-} from "@kit/kernel";
-${specPreamble(context, aggregate, permission, name, "command", { withType: true })}
-/** The version of the ${aggregate} as the tenant t1 finds it. */
-async function versionOf(id: string): Promise<number | undefined> {
-  return (await runInScope({ execution: inT1 }, () => ${variable}s.get(id)))?.version;
-}
-
-const notFound = (error: unknown) => error instanceof ConceptError && error.kind === "not-found";
-
-Deno.test("${name} loads the ${aggregate} and saves it at its next version", async () => {
-  await seed("x1");
-  await application.commands.execute(new ${name}(actor, "x1"));
-  assert.equal(await versionOf("x1"), 2);
-});
-
-Deno.test("${name} of another tenant's ${aggregate} is refused as not found, and changes nothing", async () => {
-  await seed("x2");
-  await assert.rejects(
-    () => application.commands.execute(new ${name}(ofAnotherTenant, "x2")),
-    notFound,
-  );
-  assert.equal(await versionOf("x2"), 1);
-});
-
-Deno.test("${name} by a caller who names none of their tenants is refused (TENANT_REQUIRED)", async () => {
-  const ofTwo = userActor("someone-of-two", { roles: ["granted"], tenants: ["t1", "t2"] });
-  await assert.rejects(
-    () => application.commands.execute(new ${name}(ofTwo, "x1")),
-    (error) => isRefusal(error, "TENANT_REQUIRED"),
-  );
-});
-
-Deno.test("${name} over other work's save is refused (CONCURRENT_UPDATE), the other save stands", async () => {
-  /** Other work saves the ${aggregate} just after this command loads it, once. */
-  class Overtaken extends InMemory${repository} {
-    #overtaken = false;
-
-    override async get(id: string): Promise<Versioned<${aggregate}> | undefined> {
-      const loaded = await super.get(id);
-      if (loaded !== undefined && !this.#overtaken) {
-        this.#overtaken = true;
-        await super.save(loaded.state, loaded.version);
-      }
-      return loaded;
-    }
-  }
-  const overtaken = new Overtaken();
-  const raced = testApplication([${camel}Module], {
-    grants: ${grants},
-    providers: [{ provide: ${repository}, provider: { useValue: overtaken } }],
+  const message = generatorTemplate("aggregate-command/command.ts", {
+    kernelImports: permission ? `${base}, Requires` : base,
+    permissionsImport: permission
+      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
+      : "",
+    name,
+    one,
+    needs: permission ? `; needs '${permission}'` : "",
+    aggregate,
+    requires: permission ? `@Requires(${camel}Permissions["${permission}"])\n` : "",
+    base,
+    id,
   });
-  await runInScope({ execution: inT1 }, () => overtaken.add(${
-    builderNames(aggregate).instance
-  }("x3")));
-  await assert.rejects(
-    () => raced.commands.execute(new ${name}(actor, "x3")),
-    (error) => isRefusal(error, "CONCURRENT_UPDATE"),
-  );
-  assert.equal((await runInScope({ execution: inT1 }, () => overtaken.get("x3")))?.version, 2);
-});
-
-Deno.test("${name} of an unknown ${aggregate} is refused as not found", async () => {
-  await assert.rejects(
-    () => application.commands.execute(new ${name}(actor, "missing")),
-    notFound,
-  );
-});
-${
-    permission
-      ? `
-Deno.test("${name} is refused to an actor without ${permission}", async () => {
-  await assert.rejects(() => application.commands.execute(new ${name}(userActor("someone-else", { tenants: ["t1"] }), "x1")), ForbiddenError);
-});
-`
-      : `
-Deno.test("${name} needs no permission: an actor with no role runs it", async () => {
-  await seed("x4");
-  const withNoRole = userActor("someone-without-a-role", { tenants: ["t1"] });
-  await application.commands.execute(new ${name}(withNoRole, "x4"));
-  assert.equal(await versionOf("x4"), 2);
-});
-`
-  }`;
+  const errors = errorCodesName(context);
+  const handler = generatorTemplate("aggregate-command/handler.ts", {
+    errors,
+    errorsFile: errorCodesPath(context).split("/").pop(),
+    repository,
+    aggregateKebab,
+    name,
+    kebab,
+    aggregate,
+    variable,
+    id,
+    notFound: notFoundCode(aggregate),
+  });
+  const grants = `{ granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] }`;
+  const spec = generatorTemplate("aggregate-command/spec.ts", {
+    forbiddenImport: permission ? "ForbiddenError,\n  " : "",
+    preamble: specPreamble(context, aggregate, permission, name, "command", { withType: true }),
+    aggregate,
+    variable,
+    name,
+    repository,
+    camel,
+    grants,
+    build: builderNames(aggregate).instance,
+    permissionTest: permission
+      ? generatorTemplate("aggregate-command/refused.spec.part.ts", { name, permission })
+      : generatorTemplate("aggregate-command/unguarded.spec.part.ts", { name }),
+  });
   return { message, handler, spec };
 }
 
