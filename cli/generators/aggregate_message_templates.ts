@@ -208,7 +208,7 @@ export function aggregateQueryTemplates(
     })
     : generatorTemplate("aggregate-query/get-handler.ts", {
       errors,
-      errorsFile: errorCodesPath(context).split("/").pop(),
+      errorsFile: errorCodesPath(context).split("/").pop() ?? "",
       repository,
       aggregateKebab,
       name,

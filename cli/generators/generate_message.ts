@@ -337,7 +337,7 @@ function aggregateTemplates(
   const errors = errorCodesName(context);
   const handler = generatorTemplate("aggregate-command/handler.ts", {
     errors,
-    errorsFile: errorCodesPath(context).split("/").pop(),
+    errorsFile: errorCodesPath(context).split("/").pop() ?? "",
     repository,
     aggregateKebab,
     name,

@@ -96,7 +96,7 @@ export async function planScheduledJob(
         name,
         kebab,
         every,
-        everyMs,
+        everyMs: String(everyMs),
       }),
     },
   ]);
