@@ -246,39 +246,19 @@ ${requests.join("\n")}${
   }    return Promise.resolve({ key: event.payload.${start.key}, last: "${start.name}" });
   }
 ${
-    handled.map((e) => `
-  /** TODO(domain): what ${e.name} changes (cancel a deadline, complete the instance). */
-  ${transitionOf(e.name)}(
-    state: ${name}State,
-    _event: IntegrationEvent<${payloadOf(e)}>,
-    _process: ProcessContext<Deadlines>,
-  ): Promise<${name}State> {
-    return Promise.resolve({ ...state, last: "${e.name}" });
-  }
-`).join("")
+    handled.map((e) =>
+      generatorTemplate("process-manager/handled-transition.part.ts", {
+        event: e.name,
+        transition: transitionOf(e.name),
+        name,
+        payload: payloadOf(e),
+      })
+    ).join("")
   }${
     deadlines.map((d, i) =>
       i === deadlines.length - 1
-        ? `
-  /** The last deadline: TODO(domain) its effect (a command), then the instance ends. */
-  ${d}(
-    _state: ${name}State,
-    _deadline: ProcessDeadline,
-    process: ProcessContext<Deadlines>,
-  ): Promise<ProcessCompletion> {
-    return Promise.resolve(process.complete());
-  }
-`
-        : `
-  /** TODO(domain): what happens when ${d} falls due (a command, a job of another context). */
-  ${d}(
-    state: ${name}State,
-    _deadline: ProcessDeadline,
-    _process: ProcessContext<Deadlines>,
-  ): Promise<${name}State> {
-    return Promise.resolve({ ...state, last: "${d}" });
-  }
-`
+        ? generatorTemplate("process-manager/last-deadline.part.ts", { deadline: d, name })
+        : generatorTemplate("process-manager/deadline.part.ts", { deadline: d, name })
     ).join("")
   }}
 `;
@@ -309,16 +289,11 @@ function specFile(
   const first = handled[0];
   const steps = deadlines.map((d, i) =>
     i === deadlines.length - 1
-      ? `
-  // ${d}: the clock moved to its time, its job runs the transition, which ends the instance.
-  clock.set(new Date(t0.getTime() + ${i + 1} * day));
-  await application.backgroundJobs.runDue();
-  assert.equal((await instance())?.status, "completed");`
-      : `
-  // ${d}: the clock moved to its time, its job runs the transition.
-  clock.set(new Date(t0.getTime() + ${i + 1} * day));
-  await application.backgroundJobs.runDue();
-  assert.equal((await state())?.last, "${d}");`
+      ? generatorTemplate("process-manager/last-deadline.spec.part.ts", {
+        deadline: d,
+        days: i + 1,
+      })
+      : generatorTemplate("process-manager/deadline.spec.part.ts", { deadline: d, days: i + 1 })
   ).join("\n");
   return `import assert from "node:assert/strict";
 import { runInScope, systemActor, TransactionManager } from "@kit/kernel";
@@ -353,19 +328,15 @@ Deno.test("${name} starts on ${start.name}${
   const started = await instance();
   assert.equal(started?.status, "active", "${start.name} started an instance");
   assert.equal((await state())?.last, "${start.name}");${
-    deadlines.length === 0 ? "" : `
-  assert.deepEqual(Object.keys(started?.deadlines ?? {}).sort(), ${
-      JSON.stringify([...deadlines].sort())
-    });
-  // Before its time a deadline does not run (the context's scheduled jobs may: their first tick).
-  await application.backgroundJobs.runDue();
-  assert.equal((await state())?.last, "${start.name}", "no deadline ran before its time");`
+    deadlines.length === 0 ? "" : generatorTemplate("process-manager/deadlines.spec.part.ts", {
+      deadlines: JSON.stringify([...deadlines].sort()),
+      startEvent: start.name,
+    })
   }${
-    first === undefined ? "" : `
-
-  await inTenant(() => application.events.publisher.publish(${first.name}, ${sample(first, key)}));
-  await application.events.relay.deliverDue();
-  assert.equal((await state())?.last, "${first.name}", "${first.name} moved the instance");`
+    first === undefined ? "" : generatorTemplate("process-manager/handled.spec.part.ts", {
+      event: first.name,
+      payload: sample(first, key),
+    })
   }
 ${steps}
 });
