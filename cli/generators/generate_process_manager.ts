@@ -179,89 +179,49 @@ function declarationFile(
   const requests = deadlines.map((d, i) =>
     `    process.requestDeadline("${d}", new Date(process.now.getTime() + ${i + 1} * day));`
   );
-  return `import { z } from "zod";
-import type { IntegrationEvent } from "@kit/kernel";
-import {
-  ${processNames.join(",\n  ")},
-} from "@kit/kernel/process";
-${imports.join("\n")}
-
-/** The state of one ${name} instance, validated on every load (stored as JSON). */
-export const ${name}State = z.object({
-  // TODO(domain): what the process remembers between its steps.
-  key: z.string(),
-  /** The last event or deadline the instance handled. */
-  last: z.string(),
-});
-
-/** The state of one ${name} instance. */
-export type ${name}State = z.infer<typeof ${name}State>;
-
-/** The deadlines ${name} may request. */
-type Deadlines = ${deadlineType};
-${deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;\n"}
-/**
- * ${processName}: started by ${start.name}${
-    handled.length === 0 ? "" : `, handling ${handled.map((e) => e.name).join(", ")}`
-  }${
-    deadlines.length === 0
+  return generatorTemplate("process-manager/process.ts", {
+    processImports: processNames.join(",\n  "),
+    eventImports: imports.join("\n"),
+    name,
+    deadlineType,
+    day: deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;\n",
+    processName,
+    startEvent: start.name,
+    handling: handled.length === 0 ? "" : `, handling ${handled.map((e) => e.name).join(", ")}`,
+    deadlinesDoc: deadlines.length === 0
       ? ""
-      : `.\n * Its deadlines (${deadlines.join(", ")}) run as background jobs`
-  }.
- * An instance per ${start.key} and tenant; each transition runs once per message, in its unit of
- * work (commands sent through the CommandBus join it).
- */
-@ProcessManager({
-  name: "${processName}",
-  state: ${name}State,
-  startsOn: [
-    onEvent(${start.name}, { key: (p) => p.${start.key}, transition: "${
-    transitionOf(start.name)
-  }" }),
-  ],${
-    handled.length === 0 ? "" : `
+      : `.\n * Its deadlines (${deadlines.join(", ")}) run as background jobs`,
+    startKey: start.key,
+    startTransition: transitionOf(start.name),
+    handles: handled.length === 0 ? "" : `
   handles: [
 ${
       handled.map((e) =>
         `    onEvent(${e.name}, { key: (p) => p.${e.key}, transition: "${transitionOf(e.name)}" }),`
       ).join("\n")
     }
-  ],`
-  }${
-    deadlines.length === 0 ? "" : `
-  deadlines: { ${deadlines.map((d) => `${d}: "${d}"`).join(", ")} },`
-  }
-})
-export class ${name} {
-  /** The process's name: its instances, its deliveries and its deadline job (\`-deadline\`). */
-  static readonly processName = "${processName}";
-
-  /** Starts an instance${deadlines.length === 0 ? "" : " and requests its deadlines"}. */
-  ${transitionOf(start.name)}(
-    event: IntegrationEvent<${payloadOf(start)}>,
-    ${deadlines.length === 0 ? "_process" : "process"}: ProcessContext<Deadlines>,
-  ): Promise<${name}State> {
-${requests.join("\n")}${
-    requests.length === 0 ? "" : "\n"
-  }    return Promise.resolve({ key: event.payload.${start.key}, last: "${start.name}" });
-  }
-${
-    handled.map((e) =>
+  ],`,
+    deadlinesOption: deadlines.length === 0 ? "" : `
+  deadlines: { ${deadlines.map((d) => `${d}: "${d}"`).join(", ")} },`,
+    requestsDoc: deadlines.length === 0 ? "" : " and requests its deadlines",
+    startPayload: payloadOf(start),
+    processParameter: deadlines.length === 0 ? "_process" : "process",
+    requests: requests.join("\n"),
+    requestsEnd: requests.length === 0 ? "" : "\n",
+    handledTransitions: handled.map((e) =>
       generatorTemplate("process-manager/handled-transition.part.ts", {
         event: e.name,
         transition: transitionOf(e.name),
         name,
         payload: payloadOf(e),
       })
-    ).join("")
-  }${
-    deadlines.map((d, i) =>
+    ).join(""),
+    deadlineTransitions: deadlines.map((d, i) =>
       i === deadlines.length - 1
         ? generatorTemplate("process-manager/last-deadline.part.ts", { deadline: d, name })
         : generatorTemplate("process-manager/deadline.part.ts", { deadline: d, name })
-    ).join("")
-  }}
-`;
+    ).join(""),
+  });
 }
 
 /** A sample payload of an event, its key field given the value `key`. */
@@ -291,56 +251,38 @@ function specFile(
     i === deadlines.length - 1
       ? generatorTemplate("process-manager/last-deadline.spec.part.ts", {
         deadline: d,
-        days: i + 1,
+        days: String(i + 1),
       })
-      : generatorTemplate("process-manager/deadline.spec.part.ts", { deadline: d, days: i + 1 })
+      : generatorTemplate("process-manager/deadline.spec.part.ts", {
+        deadline: d,
+        days: String(i + 1),
+      })
   ).join("\n");
-  return `import assert from "node:assert/strict";
-import { runInScope, systemActor, TransactionManager } from "@kit/kernel";
-import { ProcessStore } from "@kit/kernel/process";
-import { TestClock } from "@kit/kernel/testing";
-import { testApplication } from "../../../../platform/platform-test.module.ts";
-${imports.join("\n")}
-import { ${camel}Module } from "../../${context}.module.ts";
-import { ${name}, type ${name}State } from "./${kebabOf(name)}.process.ts";
-${deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;"}
-const t0 = new Date("2026-01-05T09:00:00.000Z");
-
-Deno.test("${name} starts on ${start.name}${
-    deadlines.length === 0 ? "" : ` and runs its deadlines with the test clock`
-  }", async () => {
-  const clock = new TestClock(t0);
-  const application = testApplication([${camel}Module], { clock });
-  const transactions = application.resolve(TransactionManager);
-  const store = application.resolve(ProcessStore);
-  const execution = { origin: "test", actor: systemActor, tenantId: "t1", correlationId: "spec" };
-  // In a unit of work of the tenant, as a command's handler publishes.
-  const inTenant = <T>(work: () => Promise<T>) =>
-    transactions.run((unitOfWork) => runInScope({ execution, unitOfWork }, work));
-  const instance = () =>
-    transactions.run((unit) =>
-      store.instanceLoad({ process: ${name}.processName, tenantId: "t1", key: ${key}, unit })
-    );
-  const state = async () => (await instance())?.state as ${name}State | undefined;
-
-  await inTenant(() => application.events.publisher.publish(${start.name}, ${sample(start, key)}));
-  await application.events.relay.deliverDue();
-  const started = await instance();
-  assert.equal(started?.status, "active", "${start.name} started an instance");
-  assert.equal((await state())?.last, "${start.name}");${
-    deadlines.length === 0 ? "" : generatorTemplate("process-manager/deadlines.spec.part.ts", {
-      deadlines: JSON.stringify([...deadlines].sort()),
-      startEvent: start.name,
-    })
-  }${
-    first === undefined ? "" : generatorTemplate("process-manager/handled.spec.part.ts", {
-      event: first.name,
-      payload: sample(first, key),
-    })
-  }
-${steps}
-});
-`;
+  return generatorTemplate("process-manager/process.spec.ts", {
+    eventImports: imports.join("\n"),
+    camel,
+    context,
+    name,
+    kebab: kebabOf(name),
+    day: deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;",
+    startEvent: start.name,
+    runsDeadlines: deadlines.length === 0 ? "" : ` and runs its deadlines with the test clock`,
+    key,
+    startPayload: sample(start, key),
+    deadlineChecks: deadlines.length === 0
+      ? ""
+      : generatorTemplate("process-manager/deadlines.spec.part.ts", {
+        deadlines: JSON.stringify([...deadlines].sort()),
+        startEvent: start.name,
+      }),
+    handledCheck: first === undefined
+      ? ""
+      : generatorTemplate("process-manager/handled.spec.part.ts", {
+        event: first.name,
+        payload: sample(first, key),
+      }),
+    steps,
+  });
 }
 
 /**
