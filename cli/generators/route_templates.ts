@@ -2,6 +2,7 @@ import { camelOf, kebabOf } from "../project/kit_config.ts";
 import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
 import type { Field, MessageShape } from "./message_shape.ts";
 import { answerSchema, inputSchema } from "./route_schemas.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /** A route group of a context: its class, its file's module name, its prefix. */
 export interface Group {
@@ -119,54 +120,29 @@ export function controllerFile(parts: RouteParts): string {
   const requestParts = parsed.length === 0
     ? "Record<never, never>"
     : `{ ${parsed.map((p) => `${p.part}: z.output<typeof ${p.schema}>`).join("; ")} }`;
-  return `// kit:begin route imports
-import { Controller, type HttpRequest${usesZod ? ", zodSchema" : ""} } from "@kit/http";
-import type { ${Bus} } from "@kit/kernel";
-${imports.join("\n")}
-// kit:end
-import { ${group!.name} } from "${group!.module}";
-
-// kit:begin route schemas
-${
-    usesZod
-      ? `${schemas.join("\n\n")}\n\n`
-      : ""
-  }/** What the route reads of a request, as its schemas parse it. */
-type Parsed = ${requestParts};
-
-/** What it answers. */
-type Answer = ${answer};
-
-/** The message a parsed request sends. */
-function messageOf(request: HttpRequest<Parsed>): ${shape.name} {
-  return new ${shape.name}(request.actor${args.map((arg) => `, ${arg}`).join("")});
-}
-// kit:end
-
-/** ${methodOf(kind)} ${fullPath(parts)}: ${shape.name}${
-    kind === "command" ? "" : ", answered as it is"
-  }. */
-@Controller({
-  group: ${group!.name},
-  method: "${methodOf(kind)}",
-  path: "${path}",
-  permissions: [${shape.name}],
-  summary: "${summaryOf(shape.name)}",
-  // kit:begin route contract
-  ${parsed.map((p) => `${p.part}: zodSchema(${p.schema}),`).join("\n  ")}
-  response: { status: ${status}, description: "${describe(status)}"${
-    hasAnswer ? ", body: zodSchema(answerSchema)" : ""
-  } },${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
-  // kit:end
-})
-export class ${shape.name}Controller {
-  constructor(private readonly ${bus}: ${Bus}) {}
-
-  handle(request: HttpRequest<Parsed>): Promise<Answer> {
-    return this.${bus}.execute(messageOf(request));
-  }
-}
-`;
+  return generatorTemplate("route/controller.ts", {
+    zodSchemaImport: usesZod ? ", zodSchema" : "",
+    Bus,
+    imports: imports.join("\n"),
+    group: group!.name,
+    groupModule: group!.module,
+    schemas: usesZod ? `${schemas.join("\n\n")}\n\n` : "",
+    requestParts,
+    answer,
+    message: shape.name,
+    arguments: args.map((arg) => `, ${arg}`).join(""),
+    method: methodOf(kind),
+    fullPath: fullPath(parts),
+    answered: kind === "command" ? "" : ", answered as it is",
+    path,
+    summary: summaryOf(shape.name),
+    requestSchemas: parsed.map((p) => `${p.part}: zodSchema(${p.schema}),`).join("\n  "),
+    status: String(status),
+    description: describe(status),
+    answerBody: hasAnswer ? ", body: zodSchema(answerSchema)" : "",
+    errors: codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : "",
+    bus,
+  });
 }
 
 /** The name a function route is exported under (`openLoanRoute`). */
@@ -187,49 +163,28 @@ export function functionRouteFile(parts: RouteParts): string {
   const execute = `input.context.${bus}.execute(new ${shape.name}(input.context.execution.actor${
     args.map((arg) => `, ${arg}`).join("")
   }))`;
-  return `// kit:begin route imports
-import { defineRoute, type FunctionRoute${usesZod ? ", zodSchema" : ""} } from "@kit/http";
-${imports.join("\n")}
-// kit:end
-
-// kit:begin route schemas
-${usesZod ? schemas.join("\n\n") : ""}
-// kit:end
-
-/**
- * ${methodOf(kind)} ${
-    fullPath(parts)
-  }: ${shape.name}, a function route (\`defineRoute\`, registered in
- * src/platform/function-routes.ts): it states its own security, and no route group's guards apply.
- */
-export const ${functionRouteName(shape.name)}: FunctionRoute = defineRoute({
-  method: "${methodOf(kind)}",
-  path: "${fullPath(parts)}",
-  permissions: [${shape.name}],
-  operationId: "${camelOf(kebabOf(shape.name))}",
-  summary: "${summaryOf(shape.name)}",
-  tags: ["${context}"],
-  security: ["bearer"],
-  // kit:begin route contract
-  ${
-    parsed.length === 0
+  return generatorTemplate("route/function-route.ts", {
+    zodSchemaImport: usesZod ? ", zodSchema" : "",
+    imports: imports.join("\n"),
+    schemas: usesZod ? schemas.join("\n\n") : "",
+    method: methodOf(kind),
+    fullPath: fullPath(parts),
+    message: shape.name,
+    routeName: functionRouteName(shape.name),
+    operationId: camelOf(kebabOf(shape.name)),
+    summary: summaryOf(shape.name),
+    context,
+    request: parsed.length === 0
       ? ""
-      : `request: { ${parsed.map((p) => `${p.part}: zodSchema(${p.schema})`).join(", ")} },`
-  }
-  responses: { ${status}: { description: "${describe(status)}"${
-    hasAnswer ? ", body: zodSchema(answerSchema)" : ""
-  } } },${codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : ""}
-  // kit:end
-}, async (input) => {
-  // kit:begin route call
-  ${
-    hasAnswer
+      : `request: { ${parsed.map((p) => `${p.part}: zodSchema(${p.schema})`).join(", ")} },`,
+    status: String(status),
+    description: describe(status),
+    answerBody: hasAnswer ? ", body: zodSchema(answerSchema)" : "",
+    errors: codes.length > 0 ? `\n  errors: [${codes.join(", ")}],` : "",
+    call: hasAnswer
       ? `return { status: ${status}, body: await ${execute} };`
-      : `await ${execute};\n  return { status: ${status} };`
-  }
-  // kit:end
-});
-`;
+      : `await ${execute};\n  return { status: ${status} };`,
+  });
 }
 
 /** A value of an input for the spec's request. */
@@ -267,58 +222,28 @@ export function specFile(parts: RouteParts): string {
   const permissionsModule = `../../${context}.permissions.ts`;
   const exact = inPath.length === 0;
   const title = `${method} ${fullPath(parts)}`;
-  return `// kit:begin route setup
-import assert from "node:assert/strict";
-import { validatingFetch } from "@kit/http/testing";
-import { testApplication, testToken } from "../../../../platform/platform-test.module.ts";
-import { ${camel}Module } from "../../${context}.module.ts";
-${shape.requiresPermission ? `import { ${camel}Permissions } from "${permissionsModule}";\n` : ""}
-// The role "granted" holds every permission of the context.
-const application = testApplication([${camel}Module], {
-  grants: { granted: ${shape.requiresPermission ? `Object.values(${camel}Permissions)` : "[]"} },
-});
-// Every answer is checked against the OpenAPI document: an undocumented status or body fails.
-const fetch = validatingFetch(application.http.fetch, () => application.http.openapi());
-
-/** Calls the route, with a valid request, as the caller of \`token\` (none: without a token). */
-function call(token?: string): Promise<Response> {
-  return fetch(
-    new Request("http://api.test${url}", {
-      method: "${method}",
-      headers: {
-        ...(token === undefined ? {} : { authorization: \`Bearer \${token}\` }),${
-    body === undefined ? "" : `\n        "content-type": "application/json",`
-  }
-      },${body === undefined ? "" : `\n      body: JSON.stringify(${body}),`}
-    }),
-  );
-}${
-    exact
+  return generatorTemplate("route/controller.spec.ts", {
+    camel,
+    context,
+    permissionsImport: shape.requiresPermission
+      ? `import { ${camel}Permissions } from "${permissionsModule}";\n`
+      : "",
+    granted: shape.requiresPermission ? `Object.values(${camel}Permissions)` : "[]",
+    url,
+    method,
+    contentType: body === undefined ? "" : `\n        "content-type": "application/json",`,
+    body: body === undefined ? "" : `\n      body: JSON.stringify(${body}),`,
+    success: exact
       ? `\n\n/** What the route answers a caller with the permission: its documented success. */\nconst success = ${status};`
-      : ""
-  }
-// kit:end
-
-Deno.test("${title} answers ${exact ? status : "as its document says"} to a caller of one tenant${
-    shape.requiresPermission ? " with the permission" : ""
-  }", async () => {
-  const response = await call(await testToken({ sub: "someone", roles: ["granted"], tenants: ["t1"] }));
-  ${
-    exact
+      : "",
+    title,
+    answers: exact ? String(status) : "as its document says",
+    withPermission: shape.requiresPermission ? " with the permission" : "",
+    successCheck: exact
       ? `assert.equal(response.status, success, await response.clone().text());`
       : `// ${url} names nothing the in-memory application holds: a documented refusal, never a 5xx.
-  assert.ok(response.status < 500, await response.clone().text());`
-  }
-  await response.body?.cancel();
-});
-
-Deno.test("${title} answers 401 to a caller without a token", async () => {
-  const response = await call();
-  assert.equal(response.status, 401);
-  await response.body?.cancel();
-});
-${
-    shape.requiresPermission
+  assert.ok(response.status < 500, await response.clone().text());`,
+    forbiddenTest: shape.requiresPermission
       ? `
 Deno.test("${title} answers 403 to a caller without the permission", async () => {
   const response = await call(await testToken({ sub: "someone-else", tenants: ["t1"] }));
@@ -326,6 +251,6 @@ Deno.test("${title} answers 403 to a caller without the permission", async () =>
   await response.body?.cancel();
 });
 `
-      : ""
-  }`;
+      : "",
+  });
 }
