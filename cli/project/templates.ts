@@ -3,6 +3,7 @@ import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
 import { kitVersion } from "./kit_version.ts";
 import { buildTasks, type Runtime } from "./runtime_entry_templates.ts";
 import { templateFile } from "../templates/project_template.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 export { kitVersion } from "./kit_version.ts";
 
@@ -115,7 +116,5 @@ export function slicesFile(config: KitConfig): string {
       `| ${n++} | ${context.name} | contract | Published language of ${context.name} | \`kit generate integration-event ${context.name} ...\` | 1 | conductor | todo |`,
     );
   }
-  return `# Slice plan\n\nOnly the conductor edits this file. Contracts and skeletons belong to the conductor, slices to the worker of the context.\n\n${
-    rows.join("\n")
-  }\n`;
+  return generatorTemplate("init/slices.md", { rows: rows.join("\n") });
 }
