@@ -35,13 +35,25 @@ export function templateFile(path: string, tokens: TemplateTokens = {}): FileWri
   return { path: fillTokens(path, tokens, path), contents: projectTemplate(path, tokens) };
 }
 
+/** A region of a template that varies by variant: from `kit:variant <name>` to `kit:variant end`. */
+const variantRegion = /^[^\n]*kit:variant ([a-z-]+)\n([\s\S]*?)^[^\n]*kit:variant end\n/gm;
+
 /**
- * The file at `path` from the template of `variant`: `path` itself for the default variant,
- * `<stem>.<variant>.ts` beside it otherwise (`job-store.redis.ts` for the redis queue).
+ * The file at `path` from its template, for `variant`: each region between a `kit:variant <name>`
+ * line and a `kit:variant end` line (the marker lines dropped) keeps its lines for the default
+ * variant, and for another is replaced by the template `init/<stem>.<variant>.<name>.part.<ext>`
+ * of `cli/templates/generate/` (`job-store.redis.open.part.ts` for the redis queue).
  */
 export function variantFile(path: string, variant: string, byDefault: string): FileWrite {
-  const template = variant === byDefault ? path : path.replace(/(\.[a-z]+)$/, `.${variant}$1`);
-  return { path, contents: projectTemplate(template) };
+  const [, stem, ext] = path.match(/([^/]+)(\.[a-z]+)$/)!;
+  const contents = projectTemplate(path).replace(
+    variantRegion,
+    (_region, name: string, lines: string) =>
+      variant === byDefault
+        ? lines
+        : generatorTemplate(`init/${stem}.${variant}.${name}.part${ext}`),
+  );
+  return { path, contents };
 }
 
 /**

@@ -64,14 +64,22 @@ Deno.test("the static templates hold no token; the others only the tokens kit fi
   });
 });
 
-Deno.test("a variant's template is the default path or <stem>.<variant> beside it", () => {
-  assert.equal(
-    variantFile("src/platform/jobs/job-store.ts", "redis", "database").contents,
-    embeddedTemplates["src/platform/jobs/job-store.redis.ts"],
+Deno.test("a variant's regions keep their lines by default, else the variant's parts", () => {
+  const template = embeddedTemplates["src/platform/database/migrate.ts"]!;
+  assert.match(template, /kit:variant migrate-jobs\n/);
+  const byDefault = variantFile("src/platform/database/migrate.ts", "database", "database");
+  assert.equal(byDefault.path, "src/platform/database/migrate.ts");
+  assert.equal(byDefault.contents, template.replace(/^.*kit:variant.*\n/gm, ""));
+  const redis = variantFile("src/platform/database/migrate.ts", "redis", "database").contents;
+  assert.doesNotMatch(redis, /kit:variant|migrateJobs\(/);
+  assert.match(redis, /import \{ migrateJobOutbox \} from "@kit\/jobs\/outbox";\n/);
+  assert.match(redis, /\n  await migrateJobOutbox\(sql\);\n/);
+  const memory = variantFile("src/platform/database/migrate.ts", "memory", "database").contents;
+  assert.doesNotMatch(memory, /kit:variant|@kit\/jobs|migrateJob/);
+  assert.throws(
+    () => variantFile("src/platform/database/migrate.ts", "sqlite", "database"),
+    /No template 'init\/migrate\.sqlite\.import\.part\.ts'/,
   );
-  const byDefault = variantFile("src/platform/jobs/job-store.ts", "database", "database");
-  assert.equal(byDefault.path, "src/platform/jobs/job-store.ts");
-  assert.equal(byDefault.contents, embeddedTemplates["src/platform/jobs/job-store.ts"]);
 });
 
 Deno.test("kit init opens the job store of each queue", () => {

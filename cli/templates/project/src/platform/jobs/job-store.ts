@@ -1,8 +1,12 @@
 import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+// kit:variant store-import
 import { PostgresJobStore } from "@kit/jobs/postgres";
+// kit:variant end
 import type { Logger } from "@kit/kernel";
 import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
+// kit:variant local-import
+// kit:variant end
 
 /** A job store, named for the start-up line, its readiness check if any, and how to release it. */
 export interface OpenedJobStore {
@@ -19,6 +23,7 @@ const inMemory = (): OpenedJobStore => ({
   close: () => Promise.resolve(),
 });
 
+// kit:variant open
 /**
  * The job store of the project's queue (database): on PostgreSQL, each job enqueued in the
  * transaction of its command, when the platform runs on a database; in memory otherwise.
@@ -31,3 +36,4 @@ export function openJobStore(
   if (sql === undefined) return inMemory();
   return { store: new PostgresJobStore(sql), name: "PostgreSQL", close: () => Promise.resolve() };
 }
+// kit:variant end

@@ -1,0 +1,1 @@
+import { openRedisJobs } from "./redis-job-store.ts";

@@ -1,0 +1,1 @@
+ * Brings the database up to date: the kernel's outbox and processed events, then

@@ -1,0 +1,1 @@
+import { migrateJobOutbox } from "@kit/jobs/outbox";
