@@ -18,6 +18,27 @@ export interface FactoryParameters {
   readonly exportedTypes?: readonly string[];
 }
 
+/**
+ * The tokens of a message's template that follow its permission: the kernel's names it imports
+ * (`base`, the class it extends, and `Requires`), the import of the context's permissions, the
+ * doc comment's "needs" and the `@Requires` line; empty without a permission.
+ */
+export function permissionTokens(
+  camel: string,
+  context: string,
+  permission: string | undefined,
+  base: string,
+): { kernelImports: string; permissionsImport: string; needs: string; requires: string } {
+  return {
+    kernelImports: permission ? `${base}, Requires` : base,
+    permissionsImport: permission
+      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
+      : "",
+    needs: permission ? `; needs '${permission}'` : "",
+    requires: permission ? `@Requires(${camel}Permissions["${permission}"])\n` : "",
+  };
+}
+
 /** The names a template of a message on an aggregate uses. */
 function namesOf(context: string, aggregate: string, permission: string | undefined) {
   const aggregateKebab = kebabOf(aggregate);
@@ -106,18 +127,13 @@ export function creatingTemplates(
     inputs.some((input) => new RegExp(`\\b${type}\\b`).test(input.type))
   );
   const message = generatorTemplate("create-command/command.ts", {
-    kernelImports: permission ? `${base}, Requires` : base,
+    ...permissionTokens(camel, context, permission, base),
     typeImports: typeImports.length > 0
       ? `import type { ${typeImports.join(", ")} } from "../../../domain/${aggregateKebab}.ts";\n`
       : "",
-    permissionsImport: permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
-      : "",
     name,
     one,
-    needs: permission ? `; needs '${permission}'` : "",
     exists,
-    requires: permission ? `@Requires(${camel}Permissions["${permission}"])\n` : "",
     base,
     inputs: inputs.map((i) => `readonly ${i.name}${i.optional ? "?" : ""}: ${i.type}`).join(", "),
   });
@@ -182,17 +198,12 @@ export function aggregateQueryTemplates(
     : generatorTemplate("aggregate-query/one-result.part.ts", { name, aggregate });
   const inputs = search ? "readonly page = 1, readonly pageSize = 20" : `readonly ${id}: string`;
   const message = generatorTemplate("aggregate-query/query.ts", {
-    kernelImports: permission ? `${base}, Requires` : base,
+    ...permissionTokens(camel, context, permission, base),
     aggregate,
     aggregateKebab,
-    permissionsImport: permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
-      : "",
     result,
     name,
     what: search ? `a page of the ${plural} of the work's tenants` : `the ${aggregate} of an id`,
-    needs: permission ? `; needs '${permission}'` : "",
-    requires: permission ? `@Requires(${camel}Permissions["${permission}"])\n` : "",
     base,
     inputs,
   });

@@ -17,6 +17,7 @@ import { planGrant } from "./grants.ts";
 import {
   aggregateQueryTemplates,
   creatingTemplates,
+  permissionTokens,
   specPreamble,
 } from "./aggregate_message_templates.ts";
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
@@ -248,19 +249,11 @@ function templates(
     ? `/** One page of ${name}. */\nexport interface ${name}Result {\n  readonly items: readonly { readonly id: string }[];\n  readonly total: number;\n}\n\n`
     : `/** What ${name} answers. */\nexport interface ${name}Result {\n  readonly id: string;\n}\n\n`;
   const fields = search ? ", readonly page = 1, readonly pageSize = 20" : "";
-  const requires = permission === undefined
-    ? ""
-    : `@Requires(${camel}Permissions["${permission}"])\n`;
   const message = generatorTemplate("command/command.ts", {
-    kernelImports: permission ? `Authorized${base}, Requires` : base,
-    permissionsImport: permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
-      : "",
+    ...permissionTokens(camel, context, permission, permission ? `Authorized${base}` : base),
     resultType,
     name,
     context,
-    needs: permission ? `; needs '${permission}'` : "",
-    requires,
     baseClass: permission ? `Authorized${base}` : base,
     result,
     fields,
@@ -286,9 +279,7 @@ function templates(
     forbiddenImport: permission ? "ForbiddenError, " : "",
     camel,
     context,
-    permissionsImport: permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
-      : "",
+    permissionsImport: permissionTokens(camel, context, permission, base).permissionsImport,
     name,
     kebab,
     kind,
@@ -322,15 +313,10 @@ function aggregateTemplates(
   const base = permission ? "AuthorizedCommand" : "Command";
   const one = aOrAn(aggregate);
   const message = generatorTemplate("aggregate-command/command.ts", {
-    kernelImports: permission ? `${base}, Requires` : base,
-    permissionsImport: permission
-      ? `import { ${camel}Permissions } from "../../../${context}.permissions.ts";\n`
-      : "",
+    ...permissionTokens(camel, context, permission, base),
     name,
     one,
-    needs: permission ? `; needs '${permission}'` : "",
     aggregate,
-    requires: permission ? `@Requires(${camel}Permissions["${permission}"])\n` : "",
     base,
     id,
   });

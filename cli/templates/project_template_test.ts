@@ -73,7 +73,7 @@ Deno.test("a variant's regions keep their lines by default, else the variant's p
   const redis = variantFile("src/platform/database/migrate.ts", "redis", "database").contents;
   assert.doesNotMatch(redis, /kit:variant|migrateJobs\(/);
   assert.match(redis, /import \{ migrateJobOutbox \} from "@kit\/jobs\/outbox";\n/);
-  assert.match(redis, /\n  await migrateJobOutbox\(sql\);\n/);
+  assert.match(redis, /\n {2}await migrateJobOutbox\(sql\);\n/);
   const memory = variantFile("src/platform/database/migrate.ts", "memory", "database").contents;
   assert.doesNotMatch(memory, /kit:variant|@kit\/jobs|migrateJob/);
   assert.throws(
