@@ -207,7 +207,6 @@ export function aggregateQueryTemplates(
     base,
     inputs,
   });
-  const errors = errorCodesName(context);
   const handler = search
     ? generatorTemplate("aggregate-query/list-handler.ts", {
       repository,
@@ -217,18 +216,10 @@ export function aggregateQueryTemplates(
       plural,
       variable,
     })
-    : generatorTemplate("aggregate-query/get-handler.ts", {
-      errors,
-      errorsFile: errorCodesPath(context).split("/").pop() ?? "",
-      repository,
-      aggregateKebab,
-      name,
-      kebab,
-      aggregate,
-      variable,
-      id,
-      notFound: notFound(aggregate),
-    });
+    : generatorTemplate(
+      "aggregate-query/get-handler.ts",
+      loadingHandlerTokens(context, name, kebab, aggregate),
+    );
   const spec = generatorTemplate("aggregate-query/spec.ts", {
     conceptErrorImport: search ? "" : "ConceptError, ",
     forbiddenImport: permission ? "ForbiddenError, " : "",
@@ -253,7 +244,32 @@ export function aggregateQueryTemplates(
   return { message, handler, spec };
 }
 
+/**
+ * The tokens of a handler that loads an aggregate by its id (and refuses an unknown one with its
+ * `<AGGREGATE>_NOT_FOUND` code): its names, the context's errors and the repository's.
+ */
+export function loadingHandlerTokens(
+  context: string,
+  name: string,
+  kebab: string,
+  aggregate: string,
+): Record<string, string> {
+  const { aggregateKebab, variable, id, repository } = namesOf(context, aggregate, undefined);
+  return {
+    errors: errorCodesName(context),
+    errorsFile: errorCodesPath(context).split("/").pop() ?? "",
+    repository,
+    aggregateKebab,
+    name,
+    kebab,
+    aggregate,
+    variable,
+    id,
+    notFound: notFoundCode(aggregate),
+  };
+}
+
 /** The code of an aggregate that is not found (`LOAN_NOT_FOUND`). */
-function notFound(aggregate: string): string {
+export function notFoundCode(aggregate: string): string {
   return `${kebabOf(aggregate).toUpperCase().replaceAll("-", "_")}_NOT_FOUND`;
 }

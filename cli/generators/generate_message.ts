@@ -17,17 +17,14 @@ import { planGrant } from "./grants.ts";
 import {
   aggregateQueryTemplates,
   creatingTemplates,
+  loadingHandlerTokens,
+  notFoundCode,
   permissionTokens,
   specPreamble,
 } from "./aggregate_message_templates.ts";
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
-import {
-  errorCodesName,
-  errorCodesPath,
-  mergeWrites,
-  planErrorCodeDeclaration,
-} from "./generate_error_code.ts";
+import { mergeWrites, planErrorCodeDeclaration } from "./generate_error_code.ts";
 import { aggregatesOf, didYouMean, orRun, orThe } from "./close_names.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
@@ -320,19 +317,10 @@ function aggregateTemplates(
     base,
     id,
   });
-  const errors = errorCodesName(context);
-  const handler = generatorTemplate("aggregate-command/handler.ts", {
-    errors,
-    errorsFile: errorCodesPath(context).split("/").pop() ?? "",
-    repository,
-    aggregateKebab,
-    name,
-    kebab,
-    aggregate,
-    variable,
-    id,
-    notFound: notFoundCode(aggregate),
-  });
+  const handler = generatorTemplate(
+    "aggregate-command/handler.ts",
+    loadingHandlerTokens(context, name, kebab, aggregate),
+  );
   const grants = `{ granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] }`;
   const spec = generatorTemplate("aggregate-command/spec.ts", {
     forbiddenImport: permission ? "ForbiddenError,\n  " : "",
@@ -349,9 +337,4 @@ function aggregateTemplates(
       : generatorTemplate("aggregate-command/unguarded.spec.part.ts", { name }),
   });
   return { message, handler, spec };
-}
-
-/** The code of an aggregate that is not found (`APPOINTMENT_NOT_FOUND`). */
-function notFoundCode(aggregate: string): string {
-  return `${kebabOf(aggregate).toUpperCase().replaceAll("-", "_")}_NOT_FOUND`;
 }
