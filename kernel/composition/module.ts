@@ -1,5 +1,7 @@
 // deno-lint-ignore-file no-explicit-any
 import type { AnyClass } from "../declarations/declaration.ts";
+import { backgroundJobDeclarer, type BackgroundOptions } from "../jobs/background_declaration.ts";
+import type { BackgroundJobClass } from "../jobs/job_queue.ts";
 import { handlerDeclarations } from "../messaging/handles.ts";
 import type { Message, MessageClass } from "../messaging/message.ts";
 import {
@@ -38,12 +40,71 @@ export class ModuleBuilder {
   readonly #declarations: AnyClass[] = [];
   readonly #dependencies = new Map<AnyClass, readonly Injectable[]>();
   readonly #providers: Registration[] = [];
+  readonly #jobNames = new Map<string, string>();
 
   /** Lists a declared class, with its constructor dependencies. */
   declare(target: AnyClass, options: { deps?: readonly Injectable[] } = {}): this {
     this.#declarations.push(target);
     if (options.deps !== undefined) this.#dependencies.set(target, options.deps);
     return this;
+  }
+
+  /**
+   * Lists the classes a context's derived files name (its `<context>.declarations.ts` and
+   * `<context>.dependencies.ts`), beside what the builder declares.
+   */
+  declareAll(
+    declarations: readonly AnyClass[],
+    dependencies: DependencyManifest = new Map(),
+  ): this {
+    for (const target of declarations) {
+      const deps = dependencies.get(target);
+      this.declare(target, deps === undefined ? {} : { deps });
+    }
+    return this;
+  }
+
+  /**
+   * Declares `job` as a background job (the builder form of `@Background`): the same options, the
+   * same checks, the same job to the worker and the dashboard. `deps` are the tokens of its
+   * constructor's parameters, in order; a token of another type does not compile.
+   *
+   * @example
+   * ```ts ignore
+   * defineModule("scheduling", (builder) => {
+   *   builder.backgroundJob(ClearCalendar, { timeout: "30m", deps: [CommandBus] });
+   * });
+   * ```
+   */
+  backgroundJob<J extends BackgroundJobClass>(
+    job: J,
+    options: BackgroundOptions & {
+      readonly deps?: {
+        readonly [K in keyof ConstructorParameters<J>]: Injectable<ConstructorParameters<J>[K]>;
+      };
+    } = {},
+  ): this {
+    const declaredBy = `builder.backgroundJob(${
+      typeof job === "function" ? job.name : String(job)
+    })`;
+    if (typeof job !== "function") throw new TypeError(`${declaredBy} takes a class`);
+    const { deps: typedDeps, ...settings } = options;
+    const deps = typedDeps as readonly Injectable[] | undefined;
+    const record = backgroundJobDeclarer(settings, declaredBy);
+    if ((deps?.length ?? 0) < job.length) {
+      throw new TypeError(
+        `${declaredBy} needs deps: the tokens of its ${job.length} constructor parameter(s), in order`,
+      );
+    }
+    const earlier = this.#jobNames.get(job.jobName);
+    if (earlier !== undefined) {
+      throw new Error(
+        `Background job name '${job.jobName}' is declared twice: '${earlier}' and '${job.name}'`,
+      );
+    }
+    record(job);
+    this.#jobNames.set(job.jobName, job.name);
+    return this.declare(job, deps === undefined ? {} : { deps });
   }
 
   /** Declares `handlerClass` as the handler of `message` (the builder form of `@Handles`). */
