@@ -76,13 +76,10 @@ export class ModuleBuilder {
    * });
    * ```
    */
-  backgroundJob<J extends BackgroundJobClass>(
-    job: J,
-    options: BackgroundOptions & {
-      readonly deps?: {
-        readonly [K in keyof ConstructorParameters<J>]: Injectable<ConstructorParameters<J>[K]>;
-      };
-    } = {},
+  backgroundJob<A extends readonly unknown[]>(
+    job: BackgroundJobClass & (abstract new (...args: A) => unknown),
+    options: BackgroundOptions & { readonly deps?: { readonly [K in keyof A]: Injectable<A[K]> } } =
+      {},
   ): this {
     const declaredBy = `builder.backgroundJob(${
       typeof job === "function" ? job.name : String(job)
