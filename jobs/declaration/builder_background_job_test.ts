@@ -70,8 +70,9 @@ function builderScenario(options: { failures?: number; maxAttempts?: number } = 
   }
 
   const clock = new TestClock("2026-06-01T08:00:00Z");
-  const module = defineModule("billing", (builder) => {
-    builder.declareAll([RemindInvoice, RemindInvoiceHandler]);
+  const module = defineModule("billing", {
+    declarations: [RemindInvoice, RemindInvoiceHandler],
+  }, (builder) => {
     builder.backgroundJob(SendReminder, {
       maxAttempts: options.maxAttempts ?? 3,
       backoff: () => 60_000,
@@ -156,7 +157,7 @@ Deno.test("a builder-declared job and a decorated one have the same settings, qu
     modules: [
       defineModule("ledger", (builder) =>
         builder
-          .declareAll([Decorated])
+          .declare(Decorated)
           .backgroundJob(Built, { timeout: "30m", lease: "1m", maxAttempts: 4 })),
     ],
     clock: new TestClock("2026-06-01T08:00:00Z"),

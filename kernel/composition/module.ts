@@ -50,21 +50,6 @@ export class ModuleBuilder {
   }
 
   /**
-   * Lists the classes a context's derived files name (its `<context>.declarations.ts` and
-   * `<context>.dependencies.ts`), beside what the builder declares.
-   */
-  declareAll(
-    declarations: readonly AnyClass[],
-    dependencies: DependencyManifest = new Map(),
-  ): this {
-    for (const target of declarations) {
-      const deps = dependencies.get(target);
-      this.declare(target, deps === undefined ? {} : { deps });
-    }
-    return this;
-  }
-
-  /**
    * Declares `job` as a background job (the builder form of `@Background`): the same options, the
    * same checks, the same job to the worker and the dashboard. `deps` are the tokens of its
    * constructor's parameters, in order; a token of another type does not compile.
@@ -151,7 +136,8 @@ export class ModuleBuilder {
 }
 
 /**
- * Defines a context's module, as data or with a builder.
+ * Defines a context's module, as data, with a builder, or both: the data of its derived files,
+ * then what `build` declares by hand (the builder style's jobs).
  *
  * @example From the derived files
  * ```ts ignore
@@ -161,17 +147,41 @@ export class ModuleBuilder {
  *   providers: [{ provide: Appointments, provider: { useClass: PostgresAppointments, deps: [Sql] } }],
  * });
  * ```
+ *
+ * @example The derived files, and a job declared with the builder
+ * ```ts ignore
+ * export const schedulingModule = defineModule("scheduling", {
+ *   declarations: schedulingDeclarations,
+ *   dependencies: schedulingDependencies,
+ * }, (builder) => {
+ *   builder.backgroundJob(ClearCalendar, { timeout: "30m", deps: [CommandBus] });
+ * });
+ * ```
  */
 export function defineModule(
   name: string,
   definition: ModuleOptions | ((builder: ModuleBuilder) => void),
+  build?: (builder: ModuleBuilder) => void,
 ): Module {
   if (typeof definition === "function") {
+    if (build !== undefined) {
+      throw new TypeError(
+        `Module '${name}' takes its options, then a builder function: not two functions`,
+      );
+    }
     const builder = new ModuleBuilder();
     definition(builder);
     return builder.build(name);
   }
-  return makeModule(name, definition);
+  if (build === undefined) return makeModule(name, definition);
+  const builder = new ModuleBuilder();
+  build(builder);
+  const built = builder.build(name);
+  return makeModule(name, {
+    declarations: [...(definition.declarations ?? []), ...built.declarations],
+    dependencies: new Map([...(definition.dependencies ?? []), ...built.dependencies]),
+    providers: [...(definition.providers ?? []), ...built.providers],
+  });
 }
 
 function makeModule(name: string, options: ModuleOptions): Module {
