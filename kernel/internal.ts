@@ -23,11 +23,7 @@ export {
 } from "./declarations/declaration.ts";
 export { isErrorCode, statusOfKind } from "./errors/error_codes.ts";
 export { kernelStatusByCode } from "./errors/kernel_refusals.ts";
-export {
-  type Backoff,
-  exponentialBackoff,
-  type ExponentialBackoffOptions,
-} from "./jobs/backoff.ts";
+export { exponentialBackoff, type ExponentialBackoffOptions } from "./jobs/backoff.ts";
 export {
   backgroundJobDeclarations,
   backgroundJobDeclarer,
