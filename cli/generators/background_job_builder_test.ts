@@ -67,6 +67,9 @@ Deno.test("builder style: the job without a decorator, declared with builder.bac
       'import { ClearCalendar } from "./application/background/clear-calendar.job.ts";',
       'import { CommandBus } from "@kit/kernel";',
     ]);
+    // Listed with the context's background jobs, as a decorated one is; not in its barrel.
+    assert.match(contents(plan, `${s}/CONTEXT.md`), /- Background jobs: ClearCalendar\n/);
+    assert.doesNotMatch(contents(plan, `${s}/scheduling.declarations.ts`), /ClearCalendar/);
     // The module's data (its derived barrels) is kept: the builder function comes after it.
     const data = /defineModule\("scheduling", \{[^}]*\}/.exec(before)?.[0];
     assert.ok(data !== undefined && module.includes(`${data}, (builder) => {`), module);
