@@ -71,7 +71,8 @@ export {
   type WorkerRegistration,
 } from "./store/worker_registry.ts";
 export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
-export { ContextRoutedJobStore, type ContextRoutedJobStoreOptions } from "./store/context_routed_job_store.ts";
+export { ContextRoutedJobStore } from "./store/context_routed_job_store.ts";
+export type { ContextRoutedJobStoreOptions } from "./store/context_routed_job_store.ts";
 export { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 export {
   JobInterruptedError,
