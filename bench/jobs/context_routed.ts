@@ -11,7 +11,8 @@
  */
 import { systemActor } from "@kit/kernel";
 import { PostgresTransactions } from "@kit/kernel/postgres";
-import { ContextRoutedJobStore, type JobStore, type NewJob } from "@kit/jobs";
+import { ContextRoutedJobStore, type JobStore } from "@kit/jobs";
+import type { NewJob } from "@kit/jobs/store";
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
 import postgres from "postgres";
 

@@ -86,8 +86,8 @@ export function platformTestFile(): string {
   type Module,
   type Registration,
   type RoleGrants,
-  TestClock,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 import { signToken, type TokenClaims } from "./auth/tokens.ts";
 import { memoryRepositories, platformHttp, providers } from "./compose-application.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SignJWT } from "jose";
-import { TestClock } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { jwtAuthenticator } from "../mod.ts";
 import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { CorsOptions } from "../mod.ts";
+import type { CorsOptions } from "../types.ts";
 import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
 
 const app = "https://app.example";

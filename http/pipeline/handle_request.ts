@@ -1,11 +1,11 @@
 import {
   type Actor,
-  belongsToTenant,
   type ErrorReporter,
   ForbiddenError,
   runInScope,
   UnauthorizedError,
 } from "@kit/kernel";
+import { belongsToTenant } from "@kit/kernel/internal";
 import type { Guard, GuardRequest } from "../declaration/guard.ts";
 import { type HttpMetrics, unmatchedRoute } from "../observability/http_metrics.ts";
 import type { SchemaIssue, SchemaResult } from "../schema/schema.ts";

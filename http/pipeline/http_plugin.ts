@@ -2,15 +2,17 @@
 import {
   type Actor,
   type AnyClass,
-  type ApplicationPlugin,
   CommandBus,
-  type CompositionRoot,
-  describeInjectable,
   type IdempotencyStore,
-  kernelStatusByCode,
   QueryBus,
   TransactionManager,
 } from "@kit/kernel";
+import {
+  type ApplicationPlugin,
+  type CompositionRoot,
+  describeInjectable,
+  kernelStatusByCode,
+} from "@kit/kernel/internal";
 import { Public } from "../declaration/built_in_guards.ts";
 import {
   controllerDeclarations,

@@ -11,9 +11,9 @@ import {
   Handles,
   type IdempotencyStore,
   InMemoryIdempotencyStore,
-  TestClock,
   type TransactionManager,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import {
   currentSql,
   migrateKernel,

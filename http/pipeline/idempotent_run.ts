@@ -1,13 +1,12 @@
 import {
   type Clock,
   ConceptError,
-  defaultTenant,
   type ExecutionContext,
   type IdempotencyStore,
   runInScope,
-  toMilliseconds,
   type TransactionManager,
 } from "@kit/kernel";
+import { defaultTenant, toMilliseconds } from "@kit/kernel/internal";
 import type { IdempotencyOptions } from "../declaration/controller.ts";
 import type { RouteResult } from "./compiled_route.ts";
 

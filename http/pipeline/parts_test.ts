@@ -3,7 +3,8 @@ import { z } from "zod";
 import * as v from "valibot";
 import { type } from "arktype";
 import { SignJWT } from "jose";
-import { composeApplication, defineModule, TestClock } from "@kit/kernel";
+import { composeApplication, defineModule } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import {
   Authenticated,
   Controller,

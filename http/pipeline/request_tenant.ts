@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Actor, defaultTenant } from "@kit/kernel";
+import type { Actor } from "@kit/kernel";
+import { defaultTenant } from "@kit/kernel/internal";
 import { isWellFormed } from "./unstorable_text.ts";
 
 /** The longest tenant id a request may name, in UTF-16 code units. */

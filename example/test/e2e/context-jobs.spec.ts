@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { systemActor } from "@kit/kernel";
-import type { NewJob } from "@kit/jobs";
+import type { NewJob } from "@kit/jobs/store";
 import { ClearCalendar } from "../../src/contexts/scheduling/application/background/clear-calendar.job.ts";
 import { composePlatform } from "../../src/platform/compose-application.ts";
 import type { RunningTestPlatform } from "../../src/platform/platform-test.module.ts";
