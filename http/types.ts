@@ -25,7 +25,7 @@ export type { RoutePermission } from "./declaration/route_permissions.ts";
 export type { DocsRouteOptions, OpenApiRouteOptions } from "./openapi/contract_routes.ts";
 export type { OpenApiInfo, OpenApiServer } from "./openapi/openapi_document.ts";
 export type { CompiledRoute, RouteParts, RouteResult } from "./pipeline/compiled_route.ts";
-export type { CorsOptions } from "./pipeline/cors.ts";
+export type { CorsOptions } from "./cors/cors.ts";
 export type { Problem, ProblemIssue } from "./pipeline/problem.ts";
 export type { Accepted } from "./schema/accepted.ts";
 export type { SchemaClass } from "./schema/class_schema.ts";

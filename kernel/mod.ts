@@ -12,6 +12,7 @@
  *
  * @module
  */
+export type { SessionScope, SessionScopes } from "./actor/session.ts";
 export { type Actor, hasRole, serviceActor, systemActor, userActor } from "./actor/actor.ts";
 export type { ExecutionContext } from "./actor/execution_context.ts";
 export type { Session } from "./actor/session.ts";

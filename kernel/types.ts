@@ -7,7 +7,6 @@
  */
 export type { ActorKind, ActorOptions, JsonValue } from "./actor/actor.ts";
 export type { ExecutionOrigin } from "./actor/execution_context.ts";
-export type { SessionScope, SessionScopes } from "./actor/session.ts";
 export { ModuleBuilder, type ModuleOptions } from "./composition/module.ts";
 export type {
   ClassProvider,

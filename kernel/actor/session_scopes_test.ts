@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { SessionScope } from "../types.ts";
+import type { SessionScope } from "../mod.ts";
 
 declare module "./session.ts" {
   interface SessionScopes {
