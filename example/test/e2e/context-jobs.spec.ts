@@ -203,9 +203,13 @@ e2e(
         ]))[0]?.status as string | undefined;
       await until(async () => await statusOf("scheduling", clearance) === "succeeded");
       assert.equal(await statusOf("notifications", reminder), "waiting", "not due yet");
-      // Tuesday 10:00: the reminder falls due; the idle worker claims it from notifications.
+      // Tuesday 10:00: the reminder falls due; the idle worker claims it from notifications at its
+      // next poll (each check moves the clock by the poll interval, 1 s).
       clock.set(new Date("2026-03-03T10:00:00Z"));
-      await until(async () => await statusOf("notifications", reminder) === "succeeded");
+      await until(async () => {
+        clock.advance(1_000);
+        return await statusOf("notifications", reminder) === "succeeded";
+      });
 
       const listed = await client.send("GET", "/ops/jobs/jobs?limit=50", { as: operator });
       assert.equal(listed.status, 200, listed.text);
@@ -235,11 +239,11 @@ e2e(
   },
 );
 
-/** Waits, 10 ms at a time, for the worker of another application to get there (5 s at most). */
+/** Waits, 10 ms at a time, for the worker of another application to get there (10 s at most). */
 async function until(reached: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 1_000; i++) {
     if (await reached()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  assert.fail("the worker did not run the job within 5 s");
+  assert.fail("the worker did not run the job within 10 s");
 }
