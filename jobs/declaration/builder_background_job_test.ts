@@ -4,7 +4,7 @@ import {
   type Actor,
   AuthorizedCommand,
   type BackgroundJobExecution,
-  Clock,
+  type Clock,
   CommandBus,
   composeApplication,
   defineModule,
