@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 /**
  * What became of the new project's repository: `committed` (a new repository, every file in its
@@ -109,14 +110,7 @@ export function describeGitSetup(
  * of a merge commits no half-merged file. Plain `sh` and git, no kit: it runs wherever the
  * repository is cloned to, once copied into `.git/hooks/` (worktrees share it).
  */
-export const preCommitHook = `#!/bin/sh
-# Installed by kit init: refuses a commit that stages a conflict marker (a merge left half done).
-# Merge the files named (kit resolve settles kit's own), stage them again, then commit.
-if git grep --cached -n -I -E '^(<<<<<<<|>>>>>>>)( |$)' -- . >&2; then
-  echo "pre-commit: the staged lines above are conflict markers: merge them, then git add" >&2
-  exit 1
-fi
-`;
+export const preCommitHook: string = generatorTemplate("init/pre-commit.sh");
 
 /** Writes the pre-commit hook into the repository's hooks folder, unless one is there already. */
 async function installPreCommitHook(dir: string): Promise<void> {

@@ -244,13 +244,7 @@ export function specFile(parts: RouteParts): string {
       : `// ${url} names nothing the in-memory application holds: a documented refusal, never a 5xx.
   assert.ok(response.status < 500, await response.clone().text());`,
     forbiddenTest: shape.requiresPermission
-      ? `
-Deno.test("${title} answers 403 to a caller without the permission", async () => {
-  const response = await call(await testToken({ sub: "someone-else", tenants: ["t1"] }));
-  assert.equal(response.status, 403);
-  await response.body?.cancel();
-});
-`
+      ? generatorTemplate("route/forbidden.spec.part.ts", { title })
       : "",
   });
 }
