@@ -66,59 +66,15 @@ export async function planRoute(
 ): Promise<FileWrite[]> {
   checkContext(config, context);
   checkPascal(name, "command or query name");
-  if (
-    options.path !== undefined &&
-    !/^\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*)?(\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*))*$/.test(
-      options.path,
-    )
-  ) {
-    throw new CliError(
-      `Invalid --path '${options.path}': / or /segments of kebab-case or :params, as /:loanId/approval`,
-    );
-  }
+  checkRoutePath(options.path);
   const kebab = kebabOf(name);
   const base = `src/contexts/${context}`;
-  const command = `application/commands/${kebab}/${kebab}.command.ts`;
-  const query = `application/queries/${kebab}/${kebab}.query.ts`;
-  const kind = existsSync(join(root, base, command))
-    ? "command"
-    : existsSync(join(root, base, query))
-    ? "query"
-    : undefined;
-  if (kind === undefined) {
-    throw new CliError(
-      `Context '${context}' has no command or query ${name}: ${
-        orRun(
-          didYouMean(name, [
-            ...messagesOf(root, context, "command"),
-            ...messagesOf(root, context, "query"),
-          ]),
-        )
-      }'kit generate command ${context} ${name}' (or query) first`,
-    );
-  }
+  const { kind, messagePath } = messageOf(root, context, name);
   const existing = ["controller", "route"]
     .map((suffix) => `${base}/presentation/http/${kebab}.${suffix}.ts`)
     .find((path) => existsSync(join(root, path)));
   const update = `kit generate route ${context} ${name} --update`;
-  if (existing !== undefined && !options.update) {
-    throw new CliError(
-      `The route of ${name} exists already: ${existing}. To rewrite its schemas, request, answer and codes from ${name} and its handler as they are now, keeping your edits outside its '// kit:begin route …' parts: ${update}`,
-    );
-  }
-  if (options.update) {
-    if (existing === undefined) {
-      throw new CliError(
-        `${name} has no route to update: 'kit generate route ${context} ${name}' (without --update) writes it`,
-      );
-    }
-    const given = (["group", "path", "function"] as const).find((o) => options[o] !== undefined);
-    if (given !== undefined) {
-      throw new CliError(
-        `--update keeps the route's group, path and kind as ${existing} has them: drop --${given} (edit them in the file)`,
-      );
-    }
-  }
+  checkUpdate(existing, options, name, context, update);
   const asFunction = existing === undefined
     ? options.function === true
     : existing.endsWith(".route.ts");
@@ -131,32 +87,13 @@ export async function planRoute(
     : asFunction && options.group === undefined && options.path !== undefined
     ? undefined
     : await findGroup(root, context, options.group, asFunction);
-  const messagePath = kind === "command" ? command : query;
   const shape = readMessageShape(join(root, base, messagePath), name);
   const handlerText = await readFile(
     join(root, base, messagePath.replace(/\.(command|query)\.ts$/, ".handler.ts")),
     "utf8",
   ).catch(() => "");
-  const errors = errorCodesName(context);
-  const refusals = [
-    ...new Set([...handlerText.matchAll(new RegExp(`\\b${errors}\\.([A-Z][A-Z0-9_]*)\\b`, "g"))]
-      .map((match) => match[1]!)),
-  ].sort();
   const creates = kind === "command" && /\.add\(/.test(handlerText);
-  // A create through a repository may meet an id its tenant keeps already: its `_EXISTS` code.
-  const created = creates
-    ? /ports\/([a-z0-9-]+)-repository\.ts"/.exec(handlerText)?.[1]
-    : undefined;
-  const existsCode = created && `${created.toUpperCase().replaceAll("-", "_")}_EXISTS`;
-  if (
-    existsCode && !refusals.includes(existsCode) &&
-    new RegExp(`^\\s*${existsCode}:`, "m").test(
-      await readFile(join(root, errorCodesPath(context)), "utf8").catch(() => ""),
-    )
-  ) {
-    refusals.push(existsCode);
-    refusals.sort();
-  }
+  const refusals = await refusalsOf(root, context, handlerText, creates);
   const status = kind === "query"
     ? 200
     : creates
@@ -174,29 +111,8 @@ export async function planRoute(
     : shape.inputs.filter(isPathInput);
   const rest = shape.inputs.filter((input) => !inPath.includes(input));
   const path = kept?.path ?? options.path ?? routePath(kind, name, inPath, creates);
-  const declared = pathParams(path);
-  const missing = inPath.filter((input) => !declared.includes(input.name));
-  if (kept !== undefined) {
-    const gone = declared.find((param) => !inPath.some((input) => input.name === param));
-    if (gone !== undefined) {
-      throw new CliError(
-        `${existing} has the path '${path}', whose :${gone} is no longer an input of ${name}: change its path by hand (or delete the route and its spec and generate it again), then run ${update}`,
-      );
-    }
-  }
-  if (options.path !== undefined && missing.length > 0) {
-    throw new CliError(
-      `--path '${path}' lacks :${missing[0]!.name}, an input of ${name} that names what it acts on`,
-    );
-  }
-  const unknown = declared.find((param) => !inPath.some((input) => input.name === param));
-  if (unknown !== undefined) {
-    throw new CliError(
-      `--path '${path}' names :${unknown}, which is no input of ${name} that names what it acts on (${
-        inPath.map((input) => input.name).join(", ") || "it has none"
-      })`,
-    );
-  }
+  if (kept !== undefined) checkKeptPath(existing!, path, inPath, name, update);
+  checkPathInputs(path, inPath, name, options.path !== undefined);
   const parts: RouteParts = {
     context,
     kind,
@@ -212,20 +128,12 @@ export async function planRoute(
   const contents = asFunction ? functionRouteFile(parts) : controllerFile(parts);
   const spec = file.replace(/\.ts$/, ".spec.ts");
   if (current !== undefined) {
-    // --update: kit's parts rewritten, the user's lines kept, in the route and in its spec.
     const remedy =
       `add the markers around what kit owns, or delete ${file} and ${spec} and run 'kit generate route ${context} ${name}' again (your edits in them are lost)`;
-    const writes: FileWrite[] = [
+    return await withDerived(root, config, [
       { path: file, contents: replaceGeneratedParts(current, contents, file, remedy) },
-    ];
-    if (existsSync(join(root, spec))) {
-      const currentSpec = await readFile(join(root, spec), "utf8");
-      writes.push({
-        path: spec,
-        contents: replaceGeneratedParts(currentSpec, specFile(parts), spec, remedy),
-      });
-    } else writes.push({ path: spec, create: true, contents: specFile(parts) });
-    return await withDerived(root, config, writes);
+      await updatedSpec(root, spec, specFile(parts), remedy),
+    ]);
   }
   const writes: FileWrite[] = [
     { path: file, create: true, contents },
@@ -233,6 +141,161 @@ export async function planRoute(
   ];
   if (asFunction) writes.push(await planRegistration(root, context, kebab, name));
   return await withDerived(root, config, writes);
+}
+
+/** Refuses a `--path` that is not `/` or `/segments` of kebab-case or `:params`. */
+function checkRoutePath(path: string | undefined): void {
+  if (
+    path !== undefined &&
+    !/^\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*)?(\/([a-z0-9-]+|:[a-zA-Z][a-zA-Z0-9]*))*$/.test(path)
+  ) {
+    throw new CliError(
+      `Invalid --path '${path}': / or /segments of kebab-case or :params, as /:loanId/approval`,
+    );
+  }
+}
+
+/**
+ * The command or query `name` of the context, and its module's path from the context's folder;
+ * refused, with the close names, when the context has neither.
+ */
+function messageOf(
+  root: string,
+  context: string,
+  name: string,
+): { kind: "command" | "query"; messagePath: string } {
+  const kebab = kebabOf(name);
+  const base = `src/contexts/${context}`;
+  const command = `application/commands/${kebab}/${kebab}.command.ts`;
+  const query = `application/queries/${kebab}/${kebab}.query.ts`;
+  if (existsSync(join(root, base, command))) return { kind: "command", messagePath: command };
+  if (existsSync(join(root, base, query))) return { kind: "query", messagePath: query };
+  throw new CliError(
+    `Context '${context}' has no command or query ${name}: ${
+      orRun(
+        didYouMean(name, [
+          ...messagesOf(root, context, "command"),
+          ...messagesOf(root, context, "query"),
+        ]),
+      )
+    }'kit generate command ${context} ${name}' (or query) first`,
+  );
+}
+
+/**
+ * Refuses a route that exists already without `--update`, an `--update` of none, and an
+ * `--update` given a group, path or kind (it keeps the file's).
+ */
+function checkUpdate(
+  existing: string | undefined,
+  options: RouteOptions,
+  name: string,
+  context: string,
+  update: string,
+): void {
+  if (existing !== undefined && !options.update) {
+    throw new CliError(
+      `The route of ${name} exists already: ${existing}. To rewrite its schemas, request, answer and codes from ${name} and its handler as they are now, keeping your edits outside its '// kit:begin route …' parts: ${update}`,
+    );
+  }
+  if (!options.update) return;
+  if (existing === undefined) {
+    throw new CliError(
+      `${name} has no route to update: 'kit generate route ${context} ${name}' (without --update) writes it`,
+    );
+  }
+  const given = (["group", "path", "function"] as const).find((o) => options[o] !== undefined);
+  if (given !== undefined) {
+    throw new CliError(
+      `--update keeps the route's group, path and kind as ${existing} has them: drop --${given} (edit them in the file)`,
+    );
+  }
+}
+
+/**
+ * The codes of the context's errors the handler throws, sorted; for a handler that creates through
+ * a repository, its `<AGGREGATE>_EXISTS` too (an id its tenant keeps already) when declared.
+ */
+async function refusalsOf(
+  root: string,
+  context: string,
+  handlerText: string,
+  creates: boolean,
+): Promise<string[]> {
+  const errors = errorCodesName(context);
+  const refusals = [
+    ...new Set([...handlerText.matchAll(new RegExp(`\\b${errors}\\.([A-Z][A-Z0-9_]*)\\b`, "g"))]
+      .map((match) => match[1]!)),
+  ].sort();
+  const created = creates
+    ? /ports\/([a-z0-9-]+)-repository\.ts"/.exec(handlerText)?.[1]
+    : undefined;
+  const existsCode = created && `${created.toUpperCase().replaceAll("-", "_")}_EXISTS`;
+  if (
+    existsCode && !refusals.includes(existsCode) &&
+    new RegExp(`^\\s*${existsCode}:`, "m").test(
+      await readFile(join(root, errorCodesPath(context)), "utf8").catch(() => ""),
+    )
+  ) {
+    refusals.push(existsCode);
+    refusals.sort();
+  }
+  return refusals;
+}
+
+/** Refuses an updated route whose path names a `:param` that is no longer an input. */
+function checkKeptPath(
+  existing: string,
+  path: string,
+  inPath: readonly { readonly name: string }[],
+  name: string,
+  update: string,
+): void {
+  const gone = pathParams(path).find((param) => !inPath.some((input) => input.name === param));
+  if (gone !== undefined) {
+    throw new CliError(
+      `${existing} has the path '${path}', whose :${gone} is no longer an input of ${name}: change its path by hand (or delete the route and its spec and generate it again), then run ${update}`,
+    );
+  }
+}
+
+/**
+ * Refuses a path given (`--path`) that lacks an input naming what the message acts on, and any
+ * path naming a `:param` that is none of those inputs.
+ */
+function checkPathInputs(
+  path: string,
+  inPath: readonly { readonly name: string }[],
+  name: string,
+  given: boolean,
+): void {
+  const declared = pathParams(path);
+  const missing = inPath.filter((input) => !declared.includes(input.name));
+  if (given && missing.length > 0) {
+    throw new CliError(
+      `--path '${path}' lacks :${missing[0]!.name}, an input of ${name} that names what it acts on`,
+    );
+  }
+  const unknown = declared.find((param) => !inPath.some((input) => input.name === param));
+  if (unknown !== undefined) {
+    throw new CliError(
+      `--path '${path}' names :${unknown}, which is no input of ${name} that names what it acts on (${
+        inPath.map((input) => input.name).join(", ") || "it has none"
+      })`,
+    );
+  }
+}
+
+/** --update of the spec: kit's parts rewritten, the user's lines kept; written whole if gone. */
+async function updatedSpec(
+  root: string,
+  spec: string,
+  contents: string,
+  remedy: string,
+): Promise<FileWrite> {
+  if (!existsSync(join(root, spec))) return { path: spec, create: true, contents };
+  const current = await readFile(join(root, spec), "utf8");
+  return { path: spec, contents: replaceGeneratedParts(current, contents, spec, remedy) };
 }
 
 /** Adds a function route to the platform's registry, refusing a project whose platform has none. */
