@@ -18,6 +18,7 @@ import {
   aggregateQueryTemplates,
   creatingTemplates,
   loadingHandlerTokens,
+  type MessageFiles,
   notFoundCode,
   permissionTokens,
   specPreamble,
@@ -25,7 +26,8 @@ import {
 import { planRepository, planRepositoryRegistration } from "./generate_repository.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
 import { mergeWrites, planErrorCodeDeclaration } from "./generate_error_code.ts";
-import { aggregatesOf, didYouMean, orRun, orThe } from "./close_names.ts";
+import { aggregatesOf, didYouMean, orRun } from "./close_names.ts";
+import { checkContext } from "./generate_simple.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
 
@@ -62,60 +64,12 @@ export async function planMessage(
   name: string,
   options: MessageOptions,
 ): Promise<FileWrite[]> {
-  if (!config.contexts.some((c) => c.name === context)) {
-    throw new CliError(
-      `Unknown context '${context}': ${
-        orThe(didYouMean(context, config.contexts.map((c) => c.name)))
-      }contexts are ${config.contexts.map((c) => c.name).join(", ") || "none"}`,
-    );
-  }
+  checkContext(config, context);
   checkPascal(name, `${kind} name`);
+  checkMessageOptions(kind, options);
   const permission = options.permission;
-  if (permission !== undefined && !/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(permission)) {
-    throw new CliError(
-      `Invalid --permission '${permission}': use '<element>.<verb>' (appointment.cancel)`,
-    );
-  }
-  if (options.search && kind !== "query") throw new CliError("--search applies to queries only");
-  for (const option of ["enqueues", "publishes"] as const) {
-    if (options[option] === undefined) continue;
-    if (kind !== "command") {
-      throw new CliError(`--${option} applies to commands only: a query changes nothing`);
-    }
-    checkPascal(options[option], option === "enqueues" ? "job name" : "event name");
-  }
   const aggregate = options.aggregate;
-  if (options.creates && (kind !== "command" || aggregate === undefined)) {
-    throw new CliError("--creates applies to commands with --aggregate <Aggregate> only");
-  }
-  if (options.grant !== undefined) {
-    if (permission === undefined) throw new CliError("--grant <role> needs --permission <name>");
-    checkKebab(options.grant, "role");
-  }
-  if (aggregate !== undefined) {
-    checkPascal(aggregate, "aggregate name");
-    if (!existsSync(join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`))) {
-      throw new CliError(
-        `Aggregate '${aggregate}' does not exist in context '${context}': ${
-          orRun(didYouMean(aggregate, aggregatesOf(root, context)))
-        }'kit generate aggregate ${context} ${aggregate}' first`,
-      );
-    }
-  }
-  if (aggregate !== undefined && options.search) {
-    const port = join(
-      root,
-      `src/contexts/${context}/application/ports/${kebabOf(aggregate)}-repository.ts`,
-    );
-    if (
-      existsSync(port) &&
-      !/\blist\(page: number, pageSize: number\)/.test(await readFile(port, "utf8"))
-    ) {
-      throw new CliError(
-        `${aggregate}Repository has no list(page, pageSize), which a search on it needs: add it to the port and its adapters (as 'kit generate repository' now writes it)`,
-      );
-    }
-  }
+  if (aggregate !== undefined) await checkAggregate(root, context, aggregate, options);
   const kebab = kebabOf(name);
   const dir = `src/contexts/${context}/application/${
     kind === "command" ? "commands" : "queries"
@@ -127,44 +81,14 @@ export async function planMessage(
       } '${name}' exists already in context '${context}'`,
     );
   }
-  const writes: FileWrite[] = [];
-  if (aggregate !== undefined) {
-    writes.push(...await planAggregateRepository(root, config, context, aggregate));
-    // Its spec makes the aggregates it needs through the aggregate's test builder.
-    const builder = await planBuilder(root, context, aggregate);
-    writes.push(...builder.filter((b) => !writes.some((w) => w.path === b.path)));
-    const findsOne = kind === "command" ? !options.creates : !options.search;
-    if (findsOne) {
-      const declared = await planErrorCodeDeclaration(root, context, {
-        code: notFoundCode(aggregate),
-        status: 404,
-        description: `No ${aggregate} of this id in the tenant`,
-      }, writes);
-      writes.splice(0, writes.length, ...mergeWrites(writes, declared));
-    }
-  }
+  const writes: FileWrite[] = aggregate === undefined
+    ? []
+    : await aggregateWrites(root, config, context, kind, aggregate, options);
   if (permission !== undefined) writes.push(...await planPermission(root, context, permission));
   if (options.grant !== undefined) {
     writes.push(await planGrant(root, context, options.grant, permission!));
   }
-  const template = aggregate === undefined
-    ? templates(kind, context, name, kebab, permission, options.search === true)
-    : kind === "query"
-    ? aggregateQueryTemplates(context, name, kebab, permission, aggregate, options.search === true)
-    : options.creates
-    ? creatingTemplates(
-      context,
-      name,
-      kebab,
-      permission,
-      aggregate,
-      // The factory as the code has it now: the command takes what it takes.
-      (await import("./message_shape.ts")).readAggregateFactory(
-        join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`),
-        aggregate,
-      ),
-    )
-    : aggregateTemplates(context, name, kebab, permission, aggregate);
+  const template = await templatesOf(root, kind, context, name, options);
   // What the handler enqueues and publishes, given the command's inputs by name.
   const handler = withCollaborators(
     root,
@@ -182,6 +106,114 @@ export async function planMessage(
     { path: `${dir}/${kebab}.spec.ts`, contents: template.spec, create: true },
   );
   return await withDerived(root, config, writes);
+}
+
+/** Refuses options that do not go together or are malformed, naming the option. */
+function checkMessageOptions(kind: "command" | "query", options: MessageOptions): void {
+  const permission = options.permission;
+  if (permission !== undefined && !/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(permission)) {
+    throw new CliError(
+      `Invalid --permission '${permission}': use '<element>.<verb>' (appointment.cancel)`,
+    );
+  }
+  if (options.search && kind !== "query") throw new CliError("--search applies to queries only");
+  for (const option of ["enqueues", "publishes"] as const) {
+    if (options[option] === undefined) continue;
+    if (kind !== "command") {
+      throw new CliError(`--${option} applies to commands only: a query changes nothing`);
+    }
+    checkPascal(options[option], option === "enqueues" ? "job name" : "event name");
+  }
+  if (options.creates && (kind !== "command" || options.aggregate === undefined)) {
+    throw new CliError("--creates applies to commands with --aggregate <Aggregate> only");
+  }
+  if (options.grant !== undefined) {
+    if (permission === undefined) throw new CliError("--grant <role> needs --permission <name>");
+    checkKebab(options.grant, "role");
+  }
+}
+
+/**
+ * Refuses an aggregate the context does not have (naming the close ones), and a search on one
+ * whose repository cannot list a page.
+ */
+async function checkAggregate(
+  root: string,
+  context: string,
+  aggregate: string,
+  options: MessageOptions,
+): Promise<void> {
+  checkPascal(aggregate, "aggregate name");
+  if (!existsSync(join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`))) {
+    throw new CliError(
+      `Aggregate '${aggregate}' does not exist in context '${context}': ${
+        orRun(didYouMean(aggregate, aggregatesOf(root, context)))
+      }'kit generate aggregate ${context} ${aggregate}' first`,
+    );
+  }
+  if (!options.search) return;
+  const port = join(
+    root,
+    `src/contexts/${context}/application/ports/${kebabOf(aggregate)}-repository.ts`,
+  );
+  if (
+    existsSync(port) &&
+    !/\blist\(page: number, pageSize: number\)/.test(await readFile(port, "utf8"))
+  ) {
+    throw new CliError(
+      `${aggregate}Repository has no list(page, pageSize), which a search on it needs: add it to the port and its adapters (as 'kit generate repository' now writes it)`,
+    );
+  }
+}
+
+/**
+ * What a message on an aggregate needs besides its own files: the aggregate's repository and test
+ * builder when it has none yet, and its `<AGGREGATE>_NOT_FOUND` code when the message finds one.
+ */
+async function aggregateWrites(
+  root: string,
+  config: KitConfig,
+  context: string,
+  kind: "command" | "query",
+  aggregate: string,
+  options: MessageOptions,
+): Promise<FileWrite[]> {
+  const writes = await planAggregateRepository(root, config, context, aggregate);
+  // Its spec makes the aggregates it needs through the aggregate's test builder.
+  const builder = await planBuilder(root, context, aggregate);
+  writes.push(...builder.filter((b) => !writes.some((w) => w.path === b.path)));
+  const findsOne = kind === "command" ? !options.creates : !options.search;
+  if (!findsOne) return writes;
+  const declared = await planErrorCodeDeclaration(root, context, {
+    code: notFoundCode(aggregate),
+    status: 404,
+    description: `No ${aggregate} of this id in the tenant`,
+  }, writes);
+  return mergeWrites(writes, declared);
+}
+
+/** The message's, handler's and spec's text, by the kind of message and its aggregate. */
+async function templatesOf(
+  root: string,
+  kind: "command" | "query",
+  context: string,
+  name: string,
+  options: MessageOptions,
+): Promise<MessageFiles> {
+  const { aggregate, permission } = options;
+  const kebab = kebabOf(name);
+  const search = options.search === true;
+  if (aggregate === undefined) return templates(kind, context, name, kebab, permission, search);
+  if (kind === "query") {
+    return aggregateQueryTemplates(context, name, kebab, permission, aggregate, search);
+  }
+  if (!options.creates) return aggregateTemplates(context, name, kebab, permission, aggregate);
+  // The factory as the code has it now: the command takes what it takes.
+  const factory = (await import("./message_shape.ts")).readAggregateFactory(
+    join(root, `src/contexts/${context}/domain/${kebabOf(aggregate)}.ts`),
+    aggregate,
+  );
+  return creatingTemplates(context, name, kebab, permission, aggregate, factory);
 }
 
 const derivedFile = /(\.declarations\.ts|\.dependencies\.ts|CONTEXT\.md|context-map\.md)$/;
