@@ -385,7 +385,8 @@ local p, before = ARGV[1], tonumber(ARGV[2])
 local ids = redis.call('ZRANGEBYSCORE', p .. 'finished', '-inf', '(' .. before)
 for _, id in ipairs(ids) do forget(p, id) end
 return #ids
-`);
+`,
+);
 
 /**
  * Removes up to `limit` jobs of a queue and status, oldest first: those finished before an

@@ -4,6 +4,7 @@ import type { JobStore, NewJob } from "../store/job_store.ts";
 import { jobStoreReadContract } from "./job_store_read_contract.ts";
 import { jobStoreAttemptsContract } from "./job_store_attempts_contract.ts";
 import { jobStoreWorkersContract } from "./job_store_workers_contract.ts";
+import { jobStoreRetentionContract } from "./job_store_retention_contract.ts";
 
 /** A store opened for one case of the contract. */
 export interface OpenedJobStore {
@@ -551,4 +552,5 @@ export function jobStoreContract(subject: JobStoreUnderTest): void {
   jobStoreReadContract((name, fn) => test(name, (store) => fn(store)));
   jobStoreAttemptsContract((name, fn) => test(name, (store) => fn(store)));
   jobStoreWorkersContract((name, fn) => test(name, (store) => fn(store)));
+  jobStoreRetentionContract((name, fn) => test(name, (store) => fn(store)));
 }
