@@ -1,8 +1,13 @@
-import { type Clock, type Logger, toMilliseconds } from "@kit/kernel";
+import type { Clock, Logger } from "@kit/kernel";
 import type { Counter, Meter } from "@opentelemetry/api";
 import type { JobStore } from "../store/job_store.ts";
 import { type FinishedJobStatus, finishedJobStatuses } from "../store/job_retention.ts";
-import { type JobRetention, type ResolvedRetention, resolveRetention } from "./retention_policy.ts";
+import {
+  type JobRetention,
+  millisecondsOf,
+  type ResolvedRetention,
+  resolveRetention,
+} from "./retention_policy.ts";
 import { Periodic } from "./periodic.ts";
 
 /** How long a stop waits for the prune pass under way. */
@@ -58,7 +63,7 @@ export class Pruner {
     this.#pruned = options.meter.createCounter("kit.jobs.pruned", {
       description: "Finished jobs removed by retention",
     });
-    const intervalMs = toMilliseconds(options.retention.interval ?? "1m");
+    const intervalMs = millisecondsOf(options.retention.interval ?? "1m");
     if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) {
       throw new RangeError(
         `The retention's interval must be a duration from 1 ms, got ${

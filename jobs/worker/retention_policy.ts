@@ -60,7 +60,7 @@ export function resolveRetention(
     for (const status of ["succeeded", "cancelled", "dead"] as const) {
       const age = rule[status];
       if (age === undefined || age === false) continue;
-      const ms = toMilliseconds(age);
+      const ms = millisecondsOf(age);
       if (!Number.isSafeInteger(ms) || ms < 1) {
         throw new RangeError(
           `The retention of ${status} jobs${where} must be a duration from 1 ms or false, got ${
@@ -89,4 +89,13 @@ export function resolveRetention(
       ...(count === false ? {} : { maxCount: count }),
     };
   };
+}
+
+/** The duration in ms; NaN when it is not one. */
+export function millisecondsOf(duration: Duration): number {
+  try {
+    return toMilliseconds(duration);
+  } catch {
+    return NaN;
+  }
 }
