@@ -70,6 +70,12 @@ export {
   type WorkerHeartbeatParams,
   type WorkerRegistration,
 } from "./store/worker_registry.ts";
+export {
+  checkJobPruneParams,
+  type FinishedJobStatus,
+  jobPruneMaxLimit,
+  type JobPruneParams,
+} from "./store/job_retention.ts";
 export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
 export { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
 export {
@@ -86,6 +92,8 @@ export {
   type WorkerSettings,
 } from "./worker/worker.ts";
 export { Rescuer } from "./worker/rescuer.ts";
+export { type PruneCounts, Pruner } from "./worker/pruner.ts";
+export type { JobRetention, JobRetentionRule } from "./worker/retention_policy.ts";
 export { type BackgroundJobsApi, jobsPlugin, type JobsPluginOptions } from "./jobs_plugin.ts";
 export { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 export { Scheduled, type ScheduledOptions, type ScheduledTick } from "./declaration/scheduled.ts";
