@@ -28,7 +28,7 @@ if (!url) {
 const finished = Number(Deno.env.get("BENCH_FINISHED") ?? 1_000_000);
 const claimed = 5_000;
 const enqueued = 2_000;
-const schema = `bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+const schema = `bench_retention_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
 const admin = postgres(url, { max: 1, onnotice: () => {} });
 await admin.unsafe(`create schema ${schema}`);
 const sql = postgres(url, { max: 4, onnotice: () => {}, connection: { search_path: schema } });

@@ -33,7 +33,7 @@ export function pruneJobsFinishedBefore(
     with doomed as (
       select id from background_jobs
       where queue = ${queue} and status = ${status} and finished_at is not null
-        and finished_at < ${before}
+        and (queue, status, finished_at) < (${queue}, ${status}, ${before}::timestamptz)
       order by finished_at, id
       limit ${limit}
       for update skip locked
@@ -66,15 +66,16 @@ export function pruneJobsBeyondCount(
   return p.statement(
     "pruneJobsBeyondCount",
     `
-    with bound as (
+    with bound as materialized (
       select finished_at, id from background_jobs
       where queue = ${queue} and status = ${status} and finished_at is not null
-      order by finished_at desc, id desc
+      order by queue desc, status desc, finished_at desc, id desc
       offset ${keep} limit 1
     ), doomed as (
-      select j.id from background_jobs j, bound
+      select j.id from background_jobs j
       where j.queue = ${queue} and j.status = ${status} and j.finished_at is not null
-        and (j.finished_at, j.id) <= (bound.finished_at, bound.id)
+        and (j.queue, j.status, j.finished_at, j.id)
+          <= (select ${queue}, ${status}, finished_at, id from bound)
       order by j.finished_at, j.id
       limit ${limit}
       for update of j skip locked
