@@ -14,7 +14,7 @@
 import postgres from "postgres";
 import { systemActor, TestClock } from "@kit/kernel";
 import { metrics } from "@opentelemetry/api";
-import type { NewJob } from "@kit/jobs";
+import type { NewJob } from "@kit/jobs/store";
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
 import { Pruner } from "../jobs/worker/pruner.ts";
 import { jobMigrations } from "../jobs/sql/job_table_migrations.ts";

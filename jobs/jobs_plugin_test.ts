@@ -17,9 +17,9 @@ import {
   Requires,
   runInScope,
   systemActor,
-  TestClock,
   userActor,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import {
   Background,
   type BackgroundJobsApi,

@@ -1,12 +1,12 @@
+import type { Duration } from "@kit/kernel";
 import {
-  type BackgroundJobClass,
   classDecorator,
   type DeclarationKind,
   declarationKind,
-  type Duration,
   type KitClassDecorator,
   toMilliseconds,
-} from "@kit/kernel";
+} from "@kit/kernel/internal";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { type Backoff, exponentialBackoff } from "./backoff.ts";
 
 /** The options of `@Background`. */

@@ -1,4 +1,5 @@
-import { type Duration, toMilliseconds } from "@kit/kernel";
+import type { Duration } from "@kit/kernel";
+import { toMilliseconds } from "@kit/kernel/internal";
 
 /** The wait before the next attempt, given the number of the attempt that failed (from 1). */
 export type Backoff = (attempt: number) => number;

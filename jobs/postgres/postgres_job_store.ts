@@ -1,4 +1,4 @@
-import type { UnitOfWork } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import { transactionOf } from "@kit/kernel/postgres";
 import type postgres from "postgres";
 import { SqlJobStore } from "../sql/sql_job_store.ts";

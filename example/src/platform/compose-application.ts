@@ -8,8 +8,8 @@ import {
   InMemoryProcessedEvents,
   type Logger,
   type Module,
-  ProcessStore,
 } from "@kit/kernel";
+import { ProcessStore } from "@kit/kernel/process";
 import {
   PostgresIdempotencyStore,
   PostgresOutbox,
