@@ -12,7 +12,8 @@
  * when it is not set). It works in a schema of its own and drops it.
  */
 import postgres from "postgres";
-import { systemActor, TestClock } from "@kit/kernel";
+import { systemActor } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { metrics } from "@opentelemetry/api";
 import type { NewJob } from "@kit/jobs/store";
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type LogRecord, TestClock } from "@kit/kernel";
+import type { LogRecord } from "@kit/kernel/logging";
+import { TestClock } from "@kit/kernel/testing";
 import { metrics } from "@opentelemetry/api";
 import { ignoreWithout, withTestDatabase } from "../../test_support/services.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";

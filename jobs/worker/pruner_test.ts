@@ -4,10 +4,10 @@ import {
   type BackgroundJobExecution,
   composeApplication,
   defineModule,
-  type LogRecord,
   systemActor,
-  TestClock,
 } from "@kit/kernel";
+import type { LogRecord } from "@kit/kernel/logging";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 import type { JobStore } from "../store/job_store.ts";
 import type { WorkerSettings } from "./worker.ts";

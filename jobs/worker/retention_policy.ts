@@ -1,4 +1,5 @@
-import { type Duration, toMilliseconds } from "@kit/kernel";
+import type { Duration } from "@kit/kernel";
+import { toMilliseconds } from "@kit/kernel/internal";
 import type { FinishedJobStatus } from "../store/job_retention.ts";
 
 /**
