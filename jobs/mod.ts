@@ -16,6 +16,8 @@ export { Scheduled, type ScheduledOptions, type ScheduledTick } from "./declarat
 export { type BackgroundJobsApi, jobsPlugin, type JobsPluginOptions } from "./jobs_plugin.ts";
 export { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 export { BackgroundJobs, type LostJobHandler } from "./queue/background_jobs.ts";
+export { ContextRoutedJobStore } from "./store/context_routed_job_store.ts";
+export type { ContextRoutedJobStoreOptions } from "./store/context_routed_job_store.ts";
 export { InMemoryJobStore } from "./store/in_memory_job_store.ts";
 export type { JobStore } from "./store/job_store.ts";
 export {
