@@ -23,6 +23,12 @@ export {
 } from "./declarations/declaration.ts";
 export { isErrorCode, statusOfKind } from "./errors/error_codes.ts";
 export { kernelStatusByCode } from "./errors/kernel_refusals.ts";
+export { exponentialBackoff, type ExponentialBackoffOptions } from "./jobs/backoff.ts";
+export {
+  backgroundJobDeclarations,
+  backgroundJobDeclarer,
+  type BackgroundJobSettings,
+} from "./jobs/background_declaration.ts";
 export { type Requirement, requirementOf } from "./messaging/requires.ts";
 export { kitMeter } from "./metrics/kit_meter.ts";
 export { ThrottledRead, type ThrottledReadOptions } from "./metrics/throttled_read.ts";

@@ -25,6 +25,8 @@ export type {
   IdempotencyKeyParams,
   KeptAnswer,
 } from "./idempotency/idempotency_store.ts";
+export type { Backoff } from "./jobs/backoff.ts";
+export type { BackgroundOptions } from "./jobs/background_declaration.ts";
 export type {
   BackgroundJobClass,
   EnqueueOptions,
