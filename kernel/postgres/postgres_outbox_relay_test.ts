@@ -30,7 +30,7 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "../postgres.ts";
-import { AppointmentBooked, BookAppointment, Sql } from "./_booking_case.ts";
+import { AppointmentBooked, BookAppointment, Sql } from "../testdata/booking_case.ts";
 
 /** Counts the units of work opened, so that a test sees how many transactions a batch took. */
 class CountingTransactions extends PostgresTransactions {
