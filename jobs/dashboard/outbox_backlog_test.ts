@@ -5,7 +5,7 @@ import {
   type IntegrationEvent,
   TestClock,
 } from "@kit/kernel";
-import { dashboardApp } from "./_test_app.ts";
+import { dashboardApp } from "../testdata/dashboard_app.ts";
 
 const operator = "olga;operator;t1";
 const reader = "rita;reader;t1";

@@ -15,7 +15,7 @@ import {
   TestClock,
 } from "@kit/kernel";
 import { Scheduled, type ScheduledTick } from "../mod.ts";
-import { dashboardApp, job } from "../dashboard/_test_app.ts";
+import { dashboardApp, job } from "../testdata/dashboard_app.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";

@@ -4,7 +4,7 @@
  * @module
  */
 import { InMemoryProcessStore, InMemoryTransactions, type ProcessInstance } from "@kit/kernel";
-import { dashboardApp, job, t0 } from "./_test_app.ts";
+import { dashboardApp, job, t0 } from "./dashboard_app.ts";
 import type { InMemoryJobStore } from "../mod.ts";
 
 /** The process of the seeded instances. */
