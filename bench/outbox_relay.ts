@@ -5,11 +5,16 @@
  * an appender commits 200 events/s, one per transaction as bookings do, for 10 s.
  *
  * Run with `deno task bench`, or alone: `deno run -A bench/outbox_relay.ts` (needs DATABASE_URL;
- * prints one line and exits when it is not set). It creates a database of its own and drops it.
+ * prints one line and exits when it is not set). `BENCH_OUTBOXES=postgres,drizzle,knex` measures
+ * the outboxes named (default `postgres`: `PostgresOutbox` on postgres.js; `drizzle`:
+ * `DrizzleOutbox` on Drizzle's postgres.js driver; `knex`: `KnexOutbox` on `pg`), one table each. It creates a database of its own and drops it.
  * Every phase has a deadline, so that a relay that falls behind is measured, not waited for; an
  * unmeasured drain of 2,000 events warms the process and the database up first.
  */
 import postgres from "postgres";
+import { sql as dsql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import knex from "knex";
 import { z } from "zod";
 import {
   type AnyClass,
@@ -24,11 +29,27 @@ import {
   HandlesEvent,
   type Injectable,
   type IntegrationEvent,
+  type Outbox,
   ProcessedEvents,
   processOnce,
   systemActor,
   token,
+  type TransactionManager,
 } from "@kit/kernel";
+import {
+  createKernelTables,
+  currentDrizzle,
+  DrizzleOutbox,
+  DrizzleProcessedEvents,
+  DrizzleTransactions,
+} from "@kit/drizzle";
+import {
+  createKernelTables as createKnexKernelTables,
+  currentKnex,
+  KnexOutbox,
+  KnexProcessedEvents,
+  KnexTransactions,
+} from "@kit/knex";
 import {
   currentSql,
   migrateKernel,
@@ -47,6 +68,22 @@ const backlog = Number(Deno.env.get("BENCH_BACKLOG") ?? 10_000);
 const rate = Number(Deno.env.get("BENCH_RATE") ?? 200);
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const drainDeadlineMs = Number(Deno.env.get("BENCH_DEADLINE_MS") ?? 60_000);
+const outboxNames = (Deno.env.get("BENCH_OUTBOXES") ?? "postgres").split(",");
+for (const name of outboxNames) {
+  if (!["postgres", "drizzle", "knex"].includes(name)) {
+    throw new Error(`BENCH_OUTBOXES names postgres, drizzle or knex, got ${JSON.stringify(name)}`);
+  }
+}
+
+/** One outbox under measure: its unit of work, outbox, processed events, and how it writes. */
+interface Driver {
+  readonly transactions: TransactionManager;
+  outbox(): Outbox;
+  readonly processedEvents: ProcessedEvents;
+  /** Records an effect in the unit of work under way. */
+  insertEffect(n: number): Promise<void>;
+  close(): Promise<void>;
+}
 
 const Booked = defineIntegrationEvent({
   type: "bench.appointment.booked",
@@ -95,14 +132,14 @@ function trivial(name: string): AnyClass {
   return Trivial;
 }
 
-const Sql = token<postgres.Sql>("BenchSql");
+const Effects = token<Driver>("BenchEffects");
 
 @HandlesEvent(Booked, { name: "bench.record-once" })
 class RecordOnce {
-  constructor(private readonly processed: ProcessedEvents, private readonly sql: postgres.Sql) {}
+  constructor(private readonly processed: ProcessedEvents, private readonly effects: Driver) {}
   async handle(event: IntegrationEvent<{ n: number }>): Promise<void> {
     await processOnce(this.processed, "bench.record-once", event, async () => {
-      await currentSql(this.sql)`insert into bench_effects (n) values (${event.payload.n})`;
+      await this.effects.insertEffect(event.payload.n);
     });
     seen.count++;
     seen.onEvent?.(event.payload.n);
@@ -116,38 +153,48 @@ const benchUrl = new URL(url);
 benchUrl.pathname = `/${database}`;
 const sql = postgres(benchUrl.href, { max: 10, onnotice: () => {} });
 const rows: [string, string][] = [];
+let driver!: Driver;
 
 try {
   await migrateKernel(sql);
   await sql`create table bench_effects (n integer not null)`;
-  // Warm-up, not measured: compiled code, connections and prepared statements, as later phases.
-  await drain("warm-up", [trivial("bench.count-one")], undefined, undefined, 2_000);
-  rows.push(
-    await drain("backlog of " + fmt(backlog) + " events, 1 trivial handler", [
-      trivial("bench.count-one"),
-    ]),
-  );
-  rows.push(
-    await drain("backlog of " + fmt(backlog) + " events, 3 trivial handlers", [
-      trivial("bench.count-one"),
-      trivial("bench.count-two"),
-      trivial("bench.count-three"),
-    ]),
-  );
-  rows.push(
-    await drain("backlog of " + fmt(backlog) + " events, 1 handler with processOnce", [
-      RecordOnce,
-    ], new Map([[RecordOnce, [ProcessedEvents, Sql]]])),
-  );
-  rows.push(
-    await drain(
-      "backlog of " + fmt(backlog) + " events, 1 handler with processOnce, handlerConcurrency 4",
-      [RecordOnce],
-      new Map([[RecordOnce, [ProcessedEvents, Sql]]]),
-      { handlerConcurrency: 4 },
-    ),
-  );
-  rows.push(...await steady());
+  for (const name of outboxNames) {
+    driver = await open(name);
+    const of = outboxNames.length === 1 ? "" : ` (${name})`;
+    try {
+      // Warm-up, not measured: compiled code, connections and prepared statements, as later phases.
+      await drain("warm-up", [trivial("bench.count-one")], undefined, undefined, 2_000);
+      rows.push(
+        await drain("backlog of " + fmt(backlog) + " events, 1 trivial handler" + of, [
+          trivial("bench.count-one"),
+        ]),
+      );
+      rows.push(
+        await drain("backlog of " + fmt(backlog) + " events, 3 trivial handlers" + of, [
+          trivial("bench.count-one"),
+          trivial("bench.count-two"),
+          trivial("bench.count-three"),
+        ]),
+      );
+      rows.push(
+        await drain("backlog of " + fmt(backlog) + " events, 1 handler with processOnce" + of, [
+          RecordOnce,
+        ], new Map([[RecordOnce, [ProcessedEvents, Effects]]])),
+      );
+      rows.push(
+        await drain(
+          "backlog of " + fmt(backlog) +
+            " events, 1 handler with processOnce, handlerConcurrency 4" + of,
+          [RecordOnce],
+          new Map([[RecordOnce, [ProcessedEvents, Effects]]]),
+          { handlerConcurrency: 4 },
+        ),
+      );
+      rows.push(...(await steady()).map(([n, v]): [string, string] => [n + of, v]));
+    } finally {
+      await driver.close();
+    }
+  }
   console.log(
     `\nkit outbox relay on PostgreSQL, ${navigator.hardwareConcurrency} cores, pool of 10 connections`,
   );
@@ -157,6 +204,47 @@ try {
   await sql.end({ timeout: 5 });
   await admin.unsafe(`drop database if exists ${database} with (force)`);
   await admin.end({ timeout: 5 });
+}
+
+/** The outbox of this name on the bench's database. */
+async function open(name: string): Promise<Driver> {
+  if (name === "drizzle") {
+    // Drizzle changes its client's date parsers: a client of its own.
+    const client = postgres(benchUrl.href, { max: 10, onnotice: () => {} });
+    const db = drizzle(client as never);
+    await createKernelTables(db, "public");
+    return {
+      transactions: new DrizzleTransactions(db),
+      outbox: () => new DrizzleOutbox(db),
+      processedEvents: new DrizzleProcessedEvents(db),
+      insertEffect: async (n) => {
+        await currentDrizzle(db).execute(dsql`insert into bench_effects (n) values (${n})`);
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  if (name === "knex") {
+    const db = knex({ client: "pg", connection: benchUrl.href, pool: { min: 0, max: 10 } });
+    await createKnexKernelTables(db, "public");
+    return {
+      transactions: new KnexTransactions(db),
+      outbox: () => new KnexOutbox(db),
+      processedEvents: new KnexProcessedEvents(db),
+      insertEffect: async (n) => {
+        await currentKnex(db)("bench_effects").insert({ n });
+      },
+      close: () => db.destroy(),
+    };
+  }
+  return {
+    transactions: new PostgresTransactions(sql),
+    outbox: () => new PostgresOutbox(sql),
+    processedEvents: new PostgresProcessedEvents(),
+    insertEffect: async (n) => {
+      await currentSql(sql)`insert into bench_effects (n) values (${n})`;
+    },
+    close: () => Promise.resolve(),
+  };
 }
 
 function compose(
@@ -174,13 +262,13 @@ function compose(
         ]),
       }),
     ],
-    providers: [{ provide: Sql, provider: { useValue: sql } }],
-    transactions: new PostgresTransactions(sql),
+    providers: [{ provide: Effects, provider: { useValue: driver } }],
+    transactions: driver.transactions,
     errorReporter: { report: (error) => console.error(error) },
     plugins: {
       events: eventsPlugin({
-        outbox: new PostgresOutbox(sql),
-        processedEvents: new PostgresProcessedEvents(),
+        outbox: driver.outbox(),
+        processedEvents: driver.processedEvents,
         start: true,
         ...settings,
       }),

@@ -1,13 +1,7 @@
-import { consoleLogger, type Logger, type UnitOfWork } from "@kit/kernel";
-import {
-  type JobSqlDriver,
-  type ListenConnection,
-  listenOnConnection,
-  SqlJobStore,
-  type SqlJobStoreOptions,
-} from "@kit/jobs/sql";
-import { drizzleQuery } from "./drizzle_query.ts";
-import { type DrizzleDatabase, drizzleTransactionOf } from "./drizzle_transactions.ts";
+import { consoleLogger } from "@kit/kernel";
+import { SqlJobStore, type SqlJobStoreOptions } from "@kit/jobs/sql";
+import { drizzleDriver } from "./drizzle_driver.ts";
+import type { DrizzleDatabase } from "./drizzle_transactions.ts";
 
 /**
  * Jobs on PostgreSQL through Drizzle (its postgres.js or node-postgres driver), in the table of
@@ -27,42 +21,6 @@ import { type DrizzleDatabase, drizzleTransactionOf } from "./drizzle_transactio
 export class DrizzleJobStore extends SqlJobStore {
   /** A store on this database. */
   constructor(db: DrizzleDatabase, options: SqlJobStoreOptions = {}) {
-    super(drizzleJobDriver(db, options.logger ?? consoleLogger()), options);
+    super(drizzleDriver(db, options.logger ?? consoleLogger(), "DrizzleJobStore"), options);
   }
-}
-
-interface PostgresJsListener {
-  listen(channel: string, onNotify: (payload: string) => void): Promise<{
-    unlisten(): Promise<void>;
-  }>;
-}
-
-interface PgPool {
-  connect(): Promise<ListenConnection & { release(destroy?: boolean): void }>;
-}
-
-function drizzleJobDriver(db: DrizzleDatabase, logger: Logger): JobSqlDriver {
-  const client = db.$client as Partial<PostgresJsListener & PgPool> | undefined;
-  const listen = typeof client?.listen === "function"
-    ? async (channel: string, onNotify: (payload: string) => void) => {
-      const subscription = await (client as PostgresJsListener).listen(channel, onNotify);
-      return () => subscription.unlisten();
-    }
-    : typeof client?.connect === "function"
-    ? async (channel: string, onNotify: (payload: string) => void) => {
-      const connection = await (client as PgPool).connect();
-      const release = () => Promise.resolve(connection.release(true));
-      return await listenOnConnection(connection, release, channel, onNotify, logger);
-    }
-    : undefined;
-  return {
-    storeName: "DrizzleJobStore",
-    transactionsName: "DrizzleTransactions",
-    query: drizzleQuery(db),
-    inUnit: (unit: UnitOfWork) => {
-      const transaction = drizzleTransactionOf(unit);
-      return transaction === undefined ? undefined : drizzleQuery(transaction);
-    },
-    ...(listen === undefined ? {} : { listen }),
-  };
 }

@@ -1,7 +1,8 @@
 /**
  * kit on Drizzle (PostgreSQL): `DrizzleJobStore`, whose jobs are written in the use case's Drizzle
- * transaction; `DrizzleTransactions`, the kernel's unit of work on Drizzle; `jobsTable` and
- * `jobWorkersTable` for the project's Drizzle schema.
+ * transaction; `DrizzleTransactions`, the kernel's unit of work on Drizzle; `DrizzleOutbox` and
+ * `DrizzleProcessedEvents`, whose events are written in that transaction too; `jobsTable` and
+ * `jobWorkersTable` for the project's Drizzle schema, `createJobTables` and `createKernelTables`.
  *
  * @module
  */
@@ -21,3 +22,5 @@ export type {
   JobWorkersTableColumns,
 } from "./jobs_table_types.ts";
 export { createJobTables } from "./create_job_tables.ts";
+export { DrizzleOutbox, DrizzleProcessedEvents } from "./drizzle_outbox.ts";
+export { createKernelTables } from "./create_kernel_tables.ts";

@@ -6,7 +6,7 @@ module.exports = {
     {
       name: "context-through-published-language",
       comment:
-        "A context imports another context only from that context's published-language/ (and its gateways translate it)",
+        "A context imports another context only from that context's published-language/ (and its gateways translate it). Fix: import the other context's event or contract from its published-language/ (kit generate integration-event), or call it through a gateway (kit generate gateway <context> <upstream>); a spec is held to the same rule",
       severity: "error",
       from: {
         path: "^src/contexts/([^/]+)/",
@@ -19,7 +19,7 @@ module.exports = {
     {
       name: "domain-imports-no-infrastructure",
       comment:
-        "The domain does not know how it is stored or reached: ports in application/, adapters in infrastructure/",
+        "The domain does not know how it is stored or reached: ports in application/, adapters in infrastructure/. Fix: declare a port in application/ports/ (kit generate port) and implement it in infrastructure/; a spec that needs an adapter (an in-memory repository) goes in application/, beside the handler it tests",
       severity: "error",
       from: {
         path: "^src/contexts/[^/]+/domain/",
@@ -30,7 +30,8 @@ module.exports = {
     },
     {
       name: "domain-imports-no-platform",
-      comment: "The domain imports no platform code and no package that does I/O",
+      comment:
+        "The domain imports no platform code and no package that does I/O. Fix: keep the domain to plain TypeScript and @kit/kernel; move the code that needs the platform or I/O to application/ (behind a port) or infrastructure/; a spec that needs testApplication goes in application/, beside the handler it tests",
       severity: "error",
       from: {
         path: "^src/contexts/[^/]+/domain/",
@@ -41,7 +42,8 @@ module.exports = {
     },
     {
       name: "domain-imports-no-presentation",
-      comment: "The domain does not know how it is presented",
+      comment:
+        "The domain does not know how it is presented. Fix: move what both need into the domain and let presentation/ import it from there",
       severity: "error",
       from: {
         path: "^src/contexts/[^/]+/domain/",
@@ -53,7 +55,7 @@ module.exports = {
     {
       name: "gateway-of-declared-relationship",
       comment:
-        "A gateway of analytics reads only its declared upstream contexts (none): declare one with 'kit generate gateway analytics <upstream>'",
+        "A gateway of analytics reads only its declared upstream contexts (none). Fix: declare the upstream with 'kit generate gateway analytics <upstream>', or read a context already declared",
       severity: "error",
       from: {
         path: "^src/contexts/analytics/infrastructure/[^/]+\\.gateway\\.ts$",
@@ -66,7 +68,7 @@ module.exports = {
     {
       name: "gateway-of-declared-relationship",
       comment:
-        "A gateway of availability reads only its declared upstream contexts (scheduling): declare one with 'kit generate gateway availability <upstream>'",
+        "A gateway of availability reads only its declared upstream contexts (scheduling). Fix: declare the upstream with 'kit generate gateway availability <upstream>', or read a context already declared",
       severity: "error",
       from: {
         path: "^src/contexts/availability/infrastructure/[^/]+\\.gateway\\.ts$",
@@ -79,7 +81,7 @@ module.exports = {
     {
       name: "gateway-of-declared-relationship",
       comment:
-        "A gateway of identity reads only its declared upstream contexts (none): declare one with 'kit generate gateway identity <upstream>'",
+        "A gateway of identity reads only its declared upstream contexts (none). Fix: declare the upstream with 'kit generate gateway identity <upstream>', or read a context already declared",
       severity: "error",
       from: {
         path: "^src/contexts/identity/infrastructure/[^/]+\\.gateway\\.ts$",
@@ -92,7 +94,7 @@ module.exports = {
     {
       name: "gateway-of-declared-relationship",
       comment:
-        "A gateway of notifications reads only its declared upstream contexts (none): declare one with 'kit generate gateway notifications <upstream>'",
+        "A gateway of notifications reads only its declared upstream contexts (none). Fix: declare the upstream with 'kit generate gateway notifications <upstream>', or read a context already declared",
       severity: "error",
       from: {
         path: "^src/contexts/notifications/infrastructure/[^/]+\\.gateway\\.ts$",
@@ -105,7 +107,7 @@ module.exports = {
     {
       name: "gateway-of-declared-relationship",
       comment:
-        "A gateway of scheduling reads only its declared upstream contexts (availability): declare one with 'kit generate gateway scheduling <upstream>'",
+        "A gateway of scheduling reads only its declared upstream contexts (availability). Fix: declare the upstream with 'kit generate gateway scheduling <upstream>', or read a context already declared",
       severity: "error",
       from: {
         path: "^src/contexts/scheduling/infrastructure/[^/]+\\.gateway\\.ts$",
@@ -117,7 +119,8 @@ module.exports = {
     },
     {
       name: "presentation-imports-no-infrastructure",
-      comment: "Presentation reaches infrastructure only through the command and query buses",
+      comment:
+        "Presentation reaches infrastructure only through the command and query buses. Fix: send a command or query from the route (kit generate command|query, then kit generate route); a route's spec lets testApplication (src/platform/platform-test.module.ts) provide the adapters instead of importing infrastructure/",
       severity: "error",
       from: {
         path: "^src/contexts/[^/]+/presentation/",

@@ -1,7 +1,9 @@
 /**
  * Jobs on PostgreSQL through any driver: `SqlJobStore`, whose statements are SQL text with
  * positional parameters run by a `JobSqlDriver` (postgres.js in `@kit/jobs/postgres`, Drizzle in
- * `@kit/drizzle`, Knex in `@kit/knex`), and what such a driver builds on. Web-standard only.
+ * `@kit/drizzle`, Knex in `@kit/knex`), and what such a driver builds on; the kernel's outbox and
+ * processed events on such a driver (`SqlOutbox`, `SqlProcessedEvents`, the statements of
+ * `PostgresOutbox`), for the ORM packages. Web-standard only.
  *
  * @module
  */
@@ -10,3 +12,10 @@ export type { JobSqlDriver, SqlQuery, SqlRow } from "./sql/job_sql_driver.ts";
 export { runSqlUnitOfWork } from "./sql/sql_unit_of_work.ts";
 export { type ListenConnection, listenOnConnection } from "./sql/listen_connection.ts";
 export { createJobTablesIn } from "./sql/job_table_migrations.ts";
+export {
+  type OutboxSqlDriver,
+  SqlOutbox,
+  type SqlOutboxOptions,
+  SqlProcessedEvents,
+} from "./sql/sql_outbox.ts";
+export { createKernelTablesIn } from "./sql/kernel_table_migrations.ts";

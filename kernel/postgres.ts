@@ -6,7 +6,7 @@
  * @module
  */
 export * from "./postgres/postgres_transactions.ts";
-export { migrateKernel } from "./postgres/kernel_migrations.ts";
+export { kernelMigrations, migrateKernel } from "./postgres/kernel_migrations.ts";
 export { PostgresOutbox } from "./postgres/postgres_outbox.ts";
 export * from "./postgres/postgres_processed_events.ts";
 export * from "./postgres/run_migrations.ts";

@@ -1,14 +1,7 @@
-import { consoleLogger, type Logger, type UnitOfWork } from "@kit/kernel";
-import {
-  type JobSqlDriver,
-  type ListenConnection,
-  listenOnConnection,
-  SqlJobStore,
-  type SqlJobStoreOptions,
-} from "@kit/jobs/sql";
+import { consoleLogger } from "@kit/kernel";
+import { SqlJobStore, type SqlJobStoreOptions } from "@kit/jobs/sql";
 import type { Knex } from "knex";
-import { knexQuery } from "./knex_query.ts";
-import { knexTransactionOf } from "./knex_transactions.ts";
+import { knexDriver } from "./knex_driver.ts";
 
 /**
  * Jobs on PostgreSQL through Knex (`pg`), in the table made by `createJobTable(knex, schema)`. An
@@ -28,29 +21,6 @@ import { knexTransactionOf } from "./knex_transactions.ts";
 export class KnexJobStore extends SqlJobStore {
   /** A store on this instance. */
   constructor(knex: Knex, options: SqlJobStoreOptions = {}) {
-    super(knexJobDriver(knex, options.logger ?? consoleLogger()), options);
+    super(knexDriver(knex, options.logger ?? consoleLogger(), "KnexJobStore"), options);
   }
-}
-
-interface RawConnections {
-  acquireRawConnection(): Promise<ListenConnection>;
-  destroyRawConnection(connection: ListenConnection): Promise<void>;
-}
-
-function knexJobDriver(knex: Knex, logger: Logger): JobSqlDriver {
-  const client = knex.client as RawConnections;
-  return {
-    storeName: "KnexJobStore",
-    transactionsName: "KnexTransactions",
-    query: knexQuery(knex),
-    inUnit: (unit: UnitOfWork) => {
-      const transaction = knexTransactionOf(unit);
-      return transaction === undefined ? undefined : knexQuery(transaction);
-    },
-    listen: async (channel, onNotify) => {
-      const connection = await client.acquireRawConnection();
-      const release = () => client.destroyRawConnection(connection);
-      return await listenOnConnection(connection, release, channel, onNotify, logger);
-    },
-  };
 }

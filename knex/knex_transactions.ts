@@ -3,6 +3,7 @@ import { translatePostgresError } from "@kit/kernel/postgres";
 import { runSqlUnitOfWork } from "@kit/jobs/sql";
 import type { Knex } from "knex";
 import { knexQuery } from "./knex_query.ts";
+import { transactionWithConnection } from "./transaction_connections.ts";
 
 /**
  * Units of work on Knex (PostgreSQL, `pg`): each is one `knex.transaction`, handed to
@@ -42,7 +43,7 @@ export class KnexTransactions implements TransactionManager {
   /** Runs the work in a transaction; commits when it returns, rolls back when it throws. */
   run<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
     return runSqlUnitOfWork<T, Knex.Transaction>(
-      (inTransaction) => this.#knex.transaction(inTransaction),
+      (inTransaction) => transactionWithConnection(this.#knex, inTransaction),
       knexQuery,
       work,
     );

@@ -84,7 +84,7 @@ Deno.test("README.md's TypeScript blocks type-check", async () => {
   if (failure !== undefined) assert.fail(failure);
 });
 
-for (const pkg of ["kernel", "http", "jobs"]) {
+for (const pkg of ["kernel", "http", "jobs", "drizzle", "knex"]) {
   Deno.test(`${pkg}/README.md's TypeScript blocks type-check`, async () => {
     const readme = await readFile(join(root, pkg, "README.md"), "utf8");
     assert.ok(codeBlocks(readme).length > 0, `${pkg}/README.md has TypeScript blocks`);

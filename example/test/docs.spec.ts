@@ -118,3 +118,14 @@ Deno.test("Redocly's recommended lint finds no error and no warning in the OpenA
     JSON.stringify(report.problems, null, 2),
   );
 });
+
+Deno.test("the derived dependency-cruiser configuration is what kit.config.json derives (verify's step)", async () => {
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "../cli/main.ts", "depcruise-config", "--check"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const output = new TextDecoder().decode(run.stdout) + new TextDecoder().decode(run.stderr);
+  assert.equal(run.code, 0, output);
+});

@@ -1,7 +1,7 @@
 import { defineRoute, type FunctionRoute } from "@kit/http";
 import { dashboardCss } from "./page/dashboard_css.ts";
 import { dashboardHtml } from "./page/dashboard_html.ts";
-import { dashboardJs } from "./page/dashboard_js.ts";
+import { dashboardJs } from "./page/page_script.generated.ts";
 
 /**
  * The Content-Security-Policy of the dashboard page: its own script, stylesheet and API calls,

@@ -15,7 +15,7 @@ import {
   TestClock,
 } from "@kit/kernel";
 import { Scheduled, type ScheduledTick } from "../mod.ts";
-import { dashboardApp, job } from "../testdata/dashboard_app.ts";
+import { dashboardApp, job, t0 } from "../testdata/dashboard_app.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";
@@ -246,6 +246,77 @@ Deno.test({
       const said = page.locator("[data-worker-gone]");
       await said.waitFor();
       assert.match(await said.innerText(), /w-killed — gone/);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "an operator sees a count change live, revives a queue's dead jobs, searches, cancels a job and keeps the purge, each danger confirmed (or kept), then forgets the token",
+  ignore: missing && !ci,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { store, fetch, dashboard, dead } = dashboardApp({
+      clock: new TestClock(t0),
+      events: { intervalMs: 20 },
+    });
+    const waiting = job({ subject: "cal-1" });
+    await store.jobInsert({ job: waiting });
+    await dead(job(), "SLOT_TAKEN");
+    await onDashboardPage(fetch, dashboard, async (page) => {
+      const count = page.locator('[data-count="scheduling|waiting"]');
+      await count.waitFor();
+      assert.equal(await count.innerText(), "1");
+      await page.locator("#live.on").waitFor();
+      await store.jobInsert({ job: job() });
+      await page.locator('[data-count="scheduling|waiting"]', { hasText: "2" }).waitFor();
+      assert.equal(await count.getAttribute("aria-label"), "2 waiting jobs of scheduling");
+
+      await page.getByRole("button", { name: "Revive all dead" }).click();
+      await page.getByRole("group", { name: "Revive the 1 dead jobs of scheduling?" })
+        .getByRole("button", { name: "Revive them" }).click();
+      await page.getByRole("status").filter({ hasText: "Revived 1 dead jobs of scheduling" })
+        .waitFor();
+      assert.deepEqual((await store.jobList({ status: "dead" })).length, 0);
+
+      await page.getByRole("link", { name: "All jobs, newest first" }).click();
+      await page.getByLabel("Search by").selectOption("subject");
+      await page.getByLabel("Search for").fill("cal-1");
+      await page.getByRole("button", { name: "Search" }).click();
+      await page.waitForURL(/field=subject&q=cal-1/);
+      await page.getByRole("heading", { name: "Jobs", level: 2, exact: true }).waitFor();
+      await page.locator("[data-job-id]").first().waitFor();
+      assert.deepEqual(
+        await page.locator("[data-job-id]").evaluateAll((rows) =>
+          rows.map((r) => r.getAttribute("data-job-id"))
+        ),
+        [waiting.id],
+      );
+
+      await page.getByRole("link", { name: waiting.id }).click();
+      await page.getByRole("button", { name: "Cancel job" }).click();
+      await page.getByRole("status").filter({ hasText: `Job ${waiting.id} cancelled` }).waitFor();
+      assert.equal(await page.locator("[data-job-status]").innerText(), "cancelled");
+
+      await page.getByRole("link", { name: "Queues", exact: true }).click();
+      await page.getByLabel("Finished before").fill("2026-05-02");
+      await page.getByRole("button", { name: "Purge finished jobs" }).click();
+      await page.getByRole("button", { name: "Keep them" }).click();
+      assert.equal(
+        await page.evaluate("document.activeElement.textContent"),
+        "Purge finished jobs",
+        "the focus is back on the button",
+      );
+      assert.equal(
+        await page.getByRole("group", { name: /^Delete every succeeded/ }).count(),
+        0,
+        "kept: nothing asked, nothing purged",
+      );
+
+      await page.getByRole("button", { name: "Forget" }).click();
+      await page.getByRole("heading", { name: "Give your token" }).waitFor();
+      assert.equal(await page.locator("#live").innerText(), "Not connected");
     });
   },
 });

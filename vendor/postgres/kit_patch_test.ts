@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import postgres from "postgres";
+import Connection from "./src/connection.js";
 import { ignoreWithout, withTestDatabase } from "../../test_support/services.ts";
 
 interface Harness {
@@ -66,7 +67,7 @@ function patchTest(
 }
 
 patchTest(
-  "postgres.js (kit patch): a statement of a transaction whose connection closed is refused with CONNECTION_CLOSED; the process lives",
+  "postgres.js (kit patch 1, 4): a statement of a transaction whose connection closed is refused with CONNECTION_CLOSED; the process lives",
   async (url, schema) => {
     const { sql, sockets } = client(url, schema);
     try {
@@ -94,7 +95,7 @@ patchTest(
 );
 
 patchTest(
-  "postgres.js (kit patch): a transaction's statement never runs on the connection's next session, outside the transaction",
+  "postgres.js (kit patch 4): a transaction's statement never runs on the connection's next session, outside the transaction",
   async (url, schema) => {
     const { sql, sockets } = client(url, schema);
     try {
@@ -128,7 +129,7 @@ patchTest(
 );
 
 patchTest(
-  "postgres.js (kit patch): a connection that closes while a write is scheduled connects again at once (nothing stale held back)",
+  "postgres.js (kit patch 3): a connection that closes while a write is scheduled connects again at once (nothing stale held back)",
   async (url, schema) => {
     const { sql, sockets } = client(url, schema, { connect_timeout: 2 });
     try {
@@ -155,7 +156,7 @@ patchTest(
 );
 
 patchTest(
-  "postgres.js (kit patch): a reserved connection whose session ended refuses its statements, its release is harmless, and the pool serves new work",
+  "postgres.js (kit patch 4): a reserved connection whose session ended refuses its statements, its release is harmless, and the pool serves new work",
   async (url, schema) => {
     const { sql, sockets } = client(url, schema, { max: 2 });
     try {
@@ -180,7 +181,7 @@ patchTest(
 );
 
 patchTest(
-  "postgres.js (kit patch): acquire_timeout refuses a query that waited that long for a connection with ACQUIRE_TIMEOUT, and it never runs later",
+  "postgres.js (kit patch 5): acquire_timeout refuses a query that waited that long for a connection with ACQUIRE_TIMEOUT, and it never runs later",
   async (url, schema) => {
     const { sql } = client(url, schema, { acquire_timeout: 0.2 } as postgres.Options<never>);
     try {
@@ -212,7 +213,7 @@ patchTest(
 );
 
 patchTest(
-  "postgres.js (kit patch): a connection lost while it fetches the array types fails the first query, not the process",
+  "postgres.js (kit patch 6): a connection lost while it fetches the array types fails the first query, not the process",
   async (url, schema) => {
     const { sql, sockets } = client(url, schema);
     let cut = false;
@@ -250,7 +251,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | "no answer"> {
 }
 
 patchTest(
-  "postgres.js (kit patch): a statement sent between a connection's error and its close settles with it; the next session answers its own statements, none is left half-sent with the server waiting on the client",
+  "postgres.js (kit patch 7): a statement sent between a connection's error and its close settles with it; the next session answers its own statements, none is left half-sent with the server waiting on the client",
   async (url, schema) => {
     const application = `kit-wedge-${crypto.randomUUID().slice(0, 8)}`;
     const { sql, sockets } = client(url, schema, {
@@ -299,7 +300,7 @@ patchTest(
 );
 
 patchTest(
-  "postgres.js (kit patch): query_timeout fails a statement that gets no answer in time with QUERY_TIMEOUT and destroys its connection; the next statement runs on a new one",
+  "postgres.js (kit patch 8): query_timeout fails a statement that gets no answer in time with QUERY_TIMEOUT and destroys its connection; the next statement runs on a new one",
   async (url, schema) => {
     const { sql, sockets } = client(url, schema, { query_timeout: 0.3 } as postgres.Options<never>);
     try {
@@ -327,7 +328,7 @@ patchTest(
 );
 
 patchTest(
-  "postgres.js (kit patch): sql.end() after a connection was lost under a statement ends at once, not at its time-out (upstream #1130)",
+  "postgres.js (kit patch 7): sql.end() after a connection was lost under a statement ends at once, not at its time-out (upstream #1130)",
   async (url, schema) => {
     const { sql, sockets } = client(url, schema);
     try {
@@ -350,3 +351,99 @@ patchTest(
     }
   },
 );
+
+patchTest(
+  "postgres.js (kit patch 7): a cursor whose connection closes while its callback runs fails with CONNECTION_CLOSED; the process lives and the pool serves new work",
+  async (url, schema) => {
+    const { sql, sockets } = client(url, schema);
+    try {
+      // Upstream writes the cursor's next fetch to the closed socket (a TypeError thrown from
+      // setImmediate, #1154); with the session reset at the close and no guard, the callback's
+      // continuation read the reset statement (an unhandled rejection). Either ends the process.
+      const outcome = await sql`select generate_series(1, 10) as n`
+        .cursor(2, () => closeSocket(sockets.at(-1)!))
+        .then(() => "finished", (error) => error.code);
+      assert.equal(outcome, "CONNECTION_CLOSED");
+      const [row] = await sql`select 3 as three`;
+      assert.equal(row?.three, 3);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  },
+);
+
+/** What `sql.poolState()` (kit patch 9) answers; upstream's types do not name it. */
+interface PoolState {
+  readonly inUse: number;
+  readonly idle: number;
+  readonly connecting: number;
+  readonly waiting: number;
+  readonly lastAnswerAt: number;
+}
+
+patchTest(
+  "postgres.js (kit patch 9): sql.poolState() counts the connections in use and idle, the statements waiting for one, and when the server last answered",
+  async (url, schema) => {
+    const { sql } = client(url, schema);
+    const state = () => (sql as unknown as { poolState(): PoolState }).poolState();
+    try {
+      const before = Date.now();
+      assert.deepEqual({ ...state(), lastAnswerAt: 0 }, {
+        inUse: 0,
+        idle: 0,
+        connecting: 0,
+        waiting: 0,
+        lastAnswerAt: 0,
+      });
+      const reserved = await sql.reserve();
+      await reserved`select 1`;
+      const queued = sql`select 2 as two`.execute();
+      await Promise.resolve(); // the statement is handed to the pool a microtask later
+      assert.equal(state().inUse, 1);
+      assert.equal(state().waiting, 1, "the pool's only connection is reserved");
+      assert.ok(state().lastAnswerAt >= before);
+      reserved.release();
+      const [row] = await queued;
+      assert.equal(row?.two, 2);
+      assert.deepEqual([state().inUse, state().idle, state().waiting], [0, 1, 0]);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  },
+);
+
+Deno.test("postgres.js (kit patch 1): a statement given to a connection without a socket is refused with CONNECTION_CLOSED at once, nothing written", () => {
+  // The connection is never connected: it has no socket, as after a close.
+  const connection = Connection({
+    host: ["127.0.0.1"],
+    port: [5432],
+    idle_timeout: null,
+    max_lifetime: null,
+    connect_timeout: null,
+    shared: { retries: 0, typeArrayMap: {} },
+  });
+  let refusal: { code?: string } | undefined;
+  const statement = {
+    origin: "",
+    string: "select 1",
+    parameters: [],
+    args: [],
+    types: [],
+    resolve: () => {},
+    reject: (error: { code?: string }) => refusal = error,
+  };
+  connection.execute(statement);
+  // Upstream (and the nextWrite guard of patch 2 alone) would write it from setImmediate: the
+  // statement would become the connection's own and settle only in a later turn, if at all.
+  assert.equal(refusal?.code, "CONNECTION_CLOSED");
+  assert.equal("state" in statement, false, "the statement was not sent");
+});
+
+Deno.test("postgres.js (kit patch 10): every built-in module is imported as node:<name> (Deno gives a local module no bare built-ins)", () => {
+  const bare = /^import .* from '(net|tls|crypto|stream|perf_hooks|os|fs)'/gm;
+  const found = [...Deno.readDirSync(new URL("./src/", import.meta.url))].flatMap((entry) =>
+    [...Deno.readTextFileSync(new URL(`./src/${entry.name}`, import.meta.url)).matchAll(bare)]
+      .map((m) => `${entry.name}: ${m[0]}`)
+  );
+  assert.deepEqual(found, []);
+});

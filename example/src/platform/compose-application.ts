@@ -8,6 +8,7 @@ import {
   InMemoryProcessedEvents,
   type Logger,
   type Module,
+  ProcessStore,
 } from "@kit/kernel";
 import {
   PostgresIdempotencyStore,
@@ -30,6 +31,7 @@ import { readConfig } from "./config.ts";
 import { connectDatabase, Database } from "./database/database.ts";
 import { functionRoutes } from "./function-routes.ts";
 import { statusByCode } from "./status-by-code.ts";
+import { schedulingProcessStore } from "../contexts/scheduling/infrastructure/process-store.ts";
 // kit:begin module-imports
 import { analyticsModule } from "../contexts/analytics/analytics.module.ts";
 import { availabilityModule } from "../contexts/availability/availability.module.ts";
@@ -116,14 +118,19 @@ export function composePlatform(options: PlatformOptions = {}) {
   const jobStore = options.jobStore ??
     (sql ? new PostgresJobStore(sql, { listen: options.listen ?? true }) : new InMemoryJobStore());
   const outbox = sql ? new PostgresOutbox(sql) : new InMemoryOutbox();
-  const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore, outbox });
+  // The application's one process store: every context's process managers keep their instances in it.
+  const processes = schedulingProcessStore(sql);
+  const dashboard = jobsDashboard({ prefix: "/ops/jobs", store: jobStore, outbox, processes });
   const application = composeApplication({
     modules: [...modules, dashboard.module],
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
     accessPolicy: accessPolicy({ grants }),
-    providers: [{ provide: Database, provider: { useValue: sql ?? noDatabase() } }],
+    providers: [
+      { provide: Database, provider: { useValue: sql ?? noDatabase() } },
+      { provide: ProcessStore, provider: { useValue: processes } },
+    ],
     plugins: {
       events: eventsPlugin({
         outbox,

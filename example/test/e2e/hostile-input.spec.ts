@@ -33,6 +33,7 @@ const appointment = (v: Valid) => ({ appointmentId: v.appointmentId });
 const windows = [{ weekday: 1, opens: "09:00", closes: "17:00" }];
 
 const job = (v: Valid) => ({ jobId: v.clearanceId });
+const processOf = { process: "scheduling.appointment-confirmation" };
 
 const inputs: Record<string, RouteInput> = {
   // The jobs dashboard: its page and assets take no input; its JSON routes and event stream do.
@@ -54,6 +55,21 @@ const inputs: Record<string, RouteInput> = {
   "GET /ops/jobs/outbox": {},
   "GET /ops/jobs/activity": {},
   "GET /ops/jobs/workers": {},
+  // The process managers' views (the appointment-confirmation process; its instance's key is
+  // the appointment's id).
+  "GET /ops/jobs/processes": {},
+  "GET /ops/jobs/processes/{process}/instances": {
+    params: () => processOf,
+    query: { status: "active", limit: "10", after: "x" },
+  },
+  "GET /ops/jobs/processes/{process}/instances/{key}": {
+    params: (v) => ({ ...processOf, key: v.appointmentId }),
+    query: { tenantId: practice },
+  },
+  "POST /ops/jobs/processes/{process}/instances/{key}/end": {
+    params: (v) => ({ ...processOf, key: v.appointmentId }),
+    query: { tenantId: practice },
+  },
   "GET /appointments": {
     query: { calendarId: "cal-1", from: "2026-03-02T00:00:00Z", until: "2026-03-03T00:00:00Z" },
   },

@@ -175,7 +175,7 @@ e2e(
 
 e2e(
   "a booking plans a reminder job at the patient's notice; moving re-plans it, cancelling cancels it",
-  async ({ client, application, clock }) => {
+  async ({ client, application, clock, db }) => {
     const as = callers.practitioner;
     await client.send("PUT", "/calendars/cal-1", { as });
     await client.send("PUT", "/calendars/cal-1/appointment-types/checkup", {
@@ -198,12 +198,21 @@ e2e(
         as: callers.patient,
       }))
         .body;
+    // Runs the jobs due; answers how many reminder jobs ran so far (the appointment-confirmation
+    // process's deadlines run beside them).
+    const remindersRun = async () => {
+      await application.backgroundJobs.runDue();
+      const [ran] = await db.sql`select count(*)::int as n from background_jobs
+        where name = 'notifications.send-reminder' and status <> 'waiting'
+          and status <> 'cancelled'`;
+      return ran!.n as number;
+    };
 
     const wednesday = await book("2026-03-04T10:00:00Z");
     const friday = await book("2026-03-06T10:00:00Z");
     await application.events.relay.deliverDue();
     // Nothing is due before Tuesday 10:00 (24 hours' notice by default).
-    assert.equal(await application.backgroundJobs.runDue(), 0);
+    assert.equal(await remindersRun(), 0);
 
     // Friday's appointment moves to Thursday: its reminder moves to Wednesday 10:00.
     await client.send("POST", `/appointments/${friday}/rescheduling`, {
@@ -217,19 +226,15 @@ e2e(
     await application.events.relay.deliverDue();
 
     clock.set(new Date("2026-03-03T10:00:00Z"));
-    assert.equal(
-      await application.backgroundJobs.runDue(),
-      0,
-      "the cancelled one's reminder is off",
-    );
+    assert.equal(await remindersRun(), 0, "the cancelled one's reminder is off");
     clock.set(new Date("2026-03-04T10:00:00Z"));
-    assert.equal(await application.backgroundJobs.runDue(), 1);
+    assert.equal(await remindersRun(), 1);
     const sent = await reminders();
     assert.equal(sent.total, 1);
     assert.equal(sent.items[0].relatedId, friday);
     assert.match(sent.items[0].body, /2026-03-05 at 10:00 UTC/);
     clock.set(new Date("2026-03-05T09:00:00Z"));
-    assert.equal(await application.backgroundJobs.runDue(), 0, "the first plan was cancelled");
+    assert.equal(await remindersRun(), 1, "the first plan was cancelled");
   },
 );
 
@@ -261,8 +266,9 @@ e2e(
     }
     const handled = await application.events.relay.deliverDue();
     // PersonRegistered → analytics; AppointmentBooked → notifications, analytics; Confirmed,
-    // Rescheduled → notifications; Cancelled → notifications, analytics.
-    assert.equal(handled, 7, "every consumer reached");
+    // Rescheduled → notifications; Cancelled → notifications, analytics; and each appointment
+    // event → scheduling's appointment-confirmation process.
+    assert.equal(handled, 11, "every consumer reached");
     assert.equal(await application.events.relay.deliverDue(), 0);
 
     /** What the consumers wrote, table by table. */
@@ -277,6 +283,11 @@ e2e(
       registrations: (await db.sql`select day, registered from analytics.daily_registrations
         order by day`).map((row) => ({ ...row })),
       jobs: Number((await db.sql`select count(*)::int as n from background_jobs`)[0]!.n),
+      confirmation: (await db.sql`select status, version from scheduling.kit_process_instances
+        where key = ${id}`).map((row) => ({ ...row })),
+      handledByTheProcess: Number(
+        (await db.sql`select count(*)::int as n from scheduling.kit_process_messages`)[0]!.n,
+      ),
     });
     const once = await effects();
     assert.deepEqual(once.notifications, [
@@ -287,6 +298,8 @@ e2e(
     ]);
     assert.deepEqual(once.bookings.map((b) => [b.booked, b.cancelled]), [[1, 1]]);
     assert.equal(once.registrations.length, 1);
+    assert.deepEqual(once.confirmation, [{ status: "completed", version: 4 }]);
+    assert.equal(once.handledByTheProcess, 4);
 
     // Every delivery again, as after a relay that lost the answer to its commit: each handler
     // runs, finds the event processed, and changes nothing.

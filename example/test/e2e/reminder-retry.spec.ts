@@ -57,7 +57,8 @@ e2e(
     const [leased] = await db.sql`
       select lease_expires_at from background_jobs where name = 'notifications.send-reminder'`;
     assert.ok((leased!.lease_expires_at as Date) <= clock.now(), "the lease ended");
-    assert.equal(await application.backgroundJobs.runDue(), 1, "the job ran again");
+    // (The appointment-confirmation process's reminder falls due at the same time: it runs too.)
+    assert.ok(await application.backgroundJobs.runDue() >= 1, "the job ran again");
     const [done] = await db.sql`
       select status, attempts from background_jobs where name = 'notifications.send-reminder'`;
     assert.deepEqual([done?.status, done?.attempts], ["succeeded", 2]);

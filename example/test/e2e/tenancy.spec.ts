@@ -156,6 +156,8 @@ interface RouteCase {
   readonly public?: true;
 }
 
+const confirmations = "/ops/jobs/processes/scheduling.appointment-confirmation";
+
 const routeCases: Record<string, RouteCase> = {
   // The jobs dashboard: B's callers hold no jobs permission (403); its page holds no data.
   "GET /ops/jobs": { attempt: () => ({ path: "/ops/jobs" }), public: true },
@@ -190,6 +192,17 @@ const routeCases: Record<string, RouteCase> = {
   "GET /ops/jobs/outbox": { attempt: () => ({ path: "/ops/jobs/outbox" }) },
   "GET /ops/jobs/activity": { attempt: () => ({ path: "/ops/jobs/activity" }) },
   "GET /ops/jobs/workers": { attempt: () => ({ path: "/ops/jobs/workers" }) },
+  "GET /ops/jobs/processes": { attempt: () => ({ path: "/ops/jobs/processes" }) },
+  "GET /ops/jobs/processes/{process}/instances": {
+    attempt: () => ({ path: `${confirmations}/instances` }),
+  },
+  // A's appointment's confirmation (its instance's key is the appointment's id).
+  "GET /ops/jobs/processes/{process}/instances/{key}": {
+    attempt: (a) => ({ path: `${confirmations}/instances/${a.appointmentId}` }),
+  },
+  "POST /ops/jobs/processes/{process}/instances/{key}/end": {
+    attempt: (a) => ({ path: `${confirmations}/instances/${a.appointmentId}/end` }),
+  },
   "GET /calendars": { attempt: () => ({ path: "/calendars/" }), own: true },
   "GET /calendars/{calendarId}": {
     attempt: (a) => ({ path: `/calendars/${a.calendarId}` }),
@@ -323,12 +336,16 @@ const refusalsOnA = new Set([
   "UNKNOWN_CLEARANCE",
 ]);
 
-/** The tables that hold practices' rows: every table of the contexts' schemas, and the jobs. */
+/**
+ * The tables that hold practices' rows: every table of the contexts' schemas (the process
+ * managers' instances and messages with them, in scheduling's), and the jobs.
+ */
 async function tenantTables(app: RunningTestPlatform): Promise<string[]> {
   const rows = await app.db.sql`
     select table_schema || '.' || table_name as name from information_schema.tables
     where table_schema in ('analytics', 'availability', 'identity', 'notifications', 'scheduling')
-      and table_name <> 'kit_migrations' and table_type = 'BASE TABLE'
+      and table_name not in ('kit_migrations', 'kit_process_migrations')
+      and table_type = 'BASE TABLE'
     order by 1`;
   return [...rows.map((r) => r.name as string), "public.background_jobs"];
 }

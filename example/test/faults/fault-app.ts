@@ -45,6 +45,8 @@ export interface AppProcess {
   token(claims: TokenClaims): Promise<string>;
   /** Sends SIGTERM and waits for the process to end. */
   stop(): Promise<void>;
+  /** Kills the process (SIGKILL to its PID: nothing of it runs after) and waits for its end. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -132,6 +134,11 @@ async function start(
     token: (claims) => signToken(key, claims),
     async stop() {
       if (status === undefined) child.kill("SIGTERM");
+      await ended;
+      await drained;
+    },
+    async kill() {
+      if (status === undefined) child.kill("SIGKILL");
       await ended;
       await drained;
     },

@@ -1,4 +1,4 @@
-import net from 'node:net'
+import net from 'node:net' // kit patch 10: built-ins as node: (here and below)
 import tls from 'node:tls'
 import crypto from 'node:crypto'
 import Stream from 'node:stream'
@@ -119,7 +119,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     cancel,
     end,
     count: 0,
-    session: 0, // kit patch: a new session after each close (see README)
+    session: 0, // kit patch 4: a new session after each close (see README)
     id
   }
 
@@ -164,13 +164,13 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     if (q.cancelled)
       return
 
-    // kit patch: no socket means the connection closed; settle the query instead of writing
+    // kit patch 1: no socket means the connection closed; settle the query instead of writing
     if (!socket)
       return queryError(q, Errors.connection('CONNECTION_CLOSED', options)), true
 
     try {
       q.state = backend
-      options.query_timeout && !q.cursorFn && !q.deadline && deadline(q) // kit patch
+      options.query_timeout && !q.cursorFn && !q.deadline && deadline(q) // kit patch 8
       query
         ? sent.push(q)
         : (query = q, query.active = true)
@@ -188,7 +188,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     }
   }
 
-  // kit patch: query_timeout, how long a statement may go without its answer. One that gets none
+  // kit patch 8: query_timeout, how long a statement may go without its answer. One that gets none
   // in time fails with QUERY_TIMEOUT and its connection is destroyed, never reused: what the
   // server was doing with it is unknown (frozen, or the statement half-sent).
   function deadline(q) {
@@ -275,7 +275,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
   }
 
   function nextWrite(fn) {
-    // kit patch: a write scheduled for a socket that has closed since settles its queries
+    // kit patch 2: a write scheduled for a socket that has closed since settles its queries
     if (!socket) {
       nextWriteTimer !== null && clearImmediate(nextWriteTimer)
       chunk = nextWriteTimer = null
@@ -455,7 +455,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
       error(Errors.connection('CONNECTION_DESTROYED', options))
 
     clearImmediate(nextWriteTimer)
-    chunk = nextWriteTimer = null // kit patch: nothing of the old socket is sent on the next
+    chunk = nextWriteTimer = null // kit patch 3: nothing of the old socket is sent on the next
     if (socket) {
       socket.removeListener('data', data)
       socket.removeListener('connect', connected)
@@ -465,12 +465,12 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
   }
 
   async function closed(hadError) {
-    connection.session++ // kit patch
+    connection.session++ // kit patch 4
     incoming = Buffer.alloc(0)
     remaining = 0
     incomings = null
     clearImmediate(nextWriteTimer)
-    chunk = nextWriteTimer = null // kit patch: a cleared timer left set stalled every later write
+    chunk = nextWriteTimer = null // kit patch 3: a cleared timer left set stalled every later write
     socket.removeListener('data', data)
     socket.removeListener('connect', connected)
     idleTimer.cancel()
@@ -480,7 +480,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     socket.removeAllListeners()
     socket = null
 
-    // kit patch: nothing of this session is left for the next one. A statement sent after the
+    // kit patch 7: nothing of this session is left for the next one. A statement sent after the
     // socket's error and before its close (a failed transaction's rollback) stayed in `sent`, and
     // the next session's ReadyForQuery took it for the statement being answered: the answers of
     // the statement after it went to it, so that statement's Bind was never sent and its
@@ -579,7 +579,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
   }
 
   function ReadyForQuery(x) {
-    options.shared.lastAnswerAt = Date.now() // kit patch: for poolState
+    options.shared.lastAnswerAt = Date.now() // kit patch 9: for poolState
     if (query) {
       if (errorResponse) {
         query.retried
@@ -608,7 +608,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
 
       if (needsTypes) {
         initial.reserve && (initial = null)
-        // kit patch: a failed fetch (the connection lost) is the initial query's error, not an
+        // kit patch 6: a failed fetch (the connection lost) is the initial query's error, not an
         // unhandled rejection
         return fetchArrayTypes().catch(noop)
       }
@@ -886,13 +886,18 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
   }
 
   async function PortalSuspended() {
+    const suspended = query // kit patch 7: the close settles it and resets the session's query
     try {
       const x = await Promise.resolve(query.cursorFn(result))
+      if (query !== suspended)
+        return
       rows = 0
       x === CLOSE
         ? write(Close(query.portal))
         : (result = new Result(), write(Execute('', query.cursorRows)))
     } catch (err) {
+      if (query !== suspended) // kit patch 7
+        return
       write(Sync)
       query.reject(err)
     }

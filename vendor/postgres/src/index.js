@@ -1,5 +1,5 @@
 // @ts-self-types="../types/index.d.ts"
-import os from 'node:os'
+import os from 'node:os' // kit patch 10: built-ins as node:, the types named above
 import fs from 'node:fs'
 
 import {
@@ -80,12 +80,12 @@ function Postgres(a, b) {
     begin,
     close,
     end,
-    poolState // kit patch
+    poolState // kit patch 9
   })
 
   return sql
 
-  // kit patch: the pool at a glance (readiness, metrics): connections in use (busy, full or
+  // kit patch 9: the pool at a glance (readiness, metrics): connections in use (busy, full or
   // reserved), idle and connecting, queries waiting for one, and when the server last answered.
   function poolState() {
     return {
@@ -220,12 +220,12 @@ function Postgres(a, b) {
       ? open.shift()
       : await new Promise((resolve, reject) => {
         const query = { reserve: resolve, reject }
-        waitForConnection(query)
+        waitForConnection(query) // kit patch 5
         closed.length && connect(closed.shift(), query)
       })
 
     move(c, reserved)
-    const session = c.session // kit patch: the reservation ends with the connection's session
+    const session = c.session // kit patch 4: the reservation ends with the connection's session
     c.reserved = () => queue.length
       ? c.execute(queue.shift())
       : move(c, reserved)
@@ -233,7 +233,7 @@ function Postgres(a, b) {
 
     const sql = Sql(handler)
     sql.release = () => {
-      if (c.session !== session)
+      if (c.session !== session) // kit patch 4: releasing a dead reservation leaves the pool alone
         return
       c.reserved = null
       onopen(c)
@@ -242,7 +242,7 @@ function Postgres(a, b) {
     return sql
 
     function handler(q) {
-      if (c.session !== session)
+      if (c.session !== session) // kit patch 4
         return q.reject(Errors.connection('CONNECTION_CLOSED', options))
       c.queue === full
         ? queue.push(q)
@@ -255,7 +255,7 @@ function Postgres(a, b) {
     const queries = Queue()
     let savepoints = 0
       , connection
-      , session
+      , session // kit patch 4
       , prepare = null
 
     try {
@@ -263,7 +263,7 @@ function Postgres(a, b) {
       return await Promise.race([
         scope(connection, fn),
         new Promise((_, reject) => connection.onclose = e => {
-          // kit patch: statements queued in the transaction settle with it
+          // kit patch 4: statements queued in the transaction settle with it
           while (queries.length)
             queries.shift().reject(e)
           reject(e)
@@ -315,7 +315,7 @@ function Postgres(a, b) {
 
       function handler(q) {
         q.catch(e => uncaughtError || (uncaughtError = e))
-        // kit patch: never on the next session of the connection, outside the transaction
+        // kit patch 4: never on the next session of the connection, outside the transaction
         if (c.session !== session)
           return q.reject(Errors.connection('CONNECTION_CLOSED', options))
         c.queue === full
@@ -326,7 +326,7 @@ function Postgres(a, b) {
 
     function onexecute(c) {
       connection = c
-      session = c.session
+      session = c.session // kit patch 4
       move(c, reserved)
       c.reserved = () => queries.length
         ? c.execute(queries.shift())
@@ -370,7 +370,7 @@ function Postgres(a, b) {
       : waitForConnection(query)
   }
 
-  // kit patch: acquire_timeout, how long a query waits for a connection before it is refused
+  // kit patch 5: acquire_timeout, how long a query waits for a connection before it is refused
   function waitForConnection(query) {
     queries.push(query)
     options.acquire_timeout && (query.acquireTimer = setTimeout(() => {
@@ -399,7 +399,7 @@ function Postgres(a, b) {
           : query.cancelled = { resolve, reject }
         : (
           queries.remove(query),
-          query.acquireTimer && (clearTimeout(query.acquireTimer), query.acquireTimer = null),
+          query.acquireTimer && (clearTimeout(query.acquireTimer), query.acquireTimer = null), // kit patch 5
           query.cancelled = true,
           query.reject(Errors.generic('57014', 'canceling statement due to user request')),
           resolve()
@@ -429,7 +429,7 @@ function Postgres(a, b) {
   async function destroy(resolve) {
     await Promise.all(connections.map(c => c.terminate()))
     while (queries.length)
-      nextQuery().reject(Errors.connection('CONNECTION_DESTROYED', options))
+      nextQuery().reject(Errors.connection('CONNECTION_DESTROYED', options)) // kit patch 5
     resolve()
   }
 
@@ -451,7 +451,7 @@ function Postgres(a, b) {
       , ready = true
 
     while (ready && queries.length && max-- > 0) {
-      const query = nextQuery()
+      const query = nextQuery() // kit patch 5
       if (query.reserve)
         return query.reserve(c)
 
@@ -468,7 +468,7 @@ function Postgres(a, b) {
     c.reserved = null
     c.onclose && (c.onclose(e), c.onclose = null)
     options.onclose && options.onclose(c.id)
-    queries.length && connect(c, nextQuery())
+    queries.length && connect(c, nextQuery()) // kit patch 5
   }
 }
 
@@ -489,15 +489,15 @@ function parseOptions(a, b) {
   'timeout' in o && (console.log('The timeout option is deprecated, use idle_timeout instead'), o.idle_timeout = o.timeout) // eslint-disable-line
   query.sslrootcert === 'system' && (query.ssl = 'verify-full')
 
-  const ints = ['idle_timeout', 'connect_timeout', 'acquire_timeout', 'query_timeout', 'max_lifetime', 'max_pipeline', 'backoff', 'keep_alive']
+  const ints = ['idle_timeout', 'connect_timeout', 'acquire_timeout', 'query_timeout', 'max_lifetime', 'max_pipeline', 'backoff', 'keep_alive'] // kit patch 5, 8
   const defaults = {
     max             : globalThis.Cloudflare ? 3 : 10,
     ssl             : false,
     sslnegotiation  : null,
     idle_timeout    : null,
     connect_timeout : 30,
-    acquire_timeout : null, // kit patch
-    query_timeout   : null, // kit patch
+    acquire_timeout : null, // kit patch 5
+    query_timeout   : null, // kit patch 8
     max_lifetime    : max_lifetime,
     max_pipeline    : 100,
     backoff         : backoff,
@@ -542,7 +542,7 @@ function parseOptions(a, b) {
     socket          : o.socket,
     transform       : parseTransform(o.transform || { undefined: undefined }),
     parameters      : {},
-    shared          : { retries: 0, typeArrayMap: {}, lastAnswerAt: Date.now() }, // kit patch: lastAnswerAt
+    shared          : { retries: 0, typeArrayMap: {}, lastAnswerAt: Date.now() }, // kit patch 9: lastAnswerAt
     ...mergeUserTypes(o.types)
   }
 }

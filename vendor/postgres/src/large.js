@@ -1,4 +1,4 @@
-import Stream from 'node:stream'
+import Stream from 'node:stream' // kit patch 10
 
 export default function largeObject(sql, oid, mode = 0x00020000 | 0x00040000) {
   return new Promise(async(resolve, reject) => {

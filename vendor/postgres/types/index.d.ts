@@ -732,4 +732,4 @@ declare namespace postgres {
   }
 }
 
-export default postgres;
+export default postgres; // kit patch 10: a local declaration file is an ES module

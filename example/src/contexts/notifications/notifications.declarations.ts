@@ -10,6 +10,7 @@ import { RemindPatient } from "./application/commands/remind-patient/remind-pati
 import { RemindPatientHandler } from "./application/commands/remind-patient/remind-patient.handler.ts";
 import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
 import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
+import { SchedulingAppointmentConfirmationRequestedHandler } from "./application/reactions/scheduling-appointment-confirmation-requested.handler.ts";
 import { SchedulingAppointmentConfirmedHandler } from "./application/reactions/scheduling-appointment-confirmed.handler.ts";
 import { SchedulingAppointmentRescheduledHandler } from "./application/reactions/scheduling-appointment-rescheduled.handler.ts";
 import { SearchNotifications } from "./application/queries/search-notifications/search-notifications.query.ts";
@@ -32,6 +33,7 @@ export const notificationsDeclarations: readonly AnyClass[] = [
   RemindPatientHandler,
   SchedulingAppointmentBookedHandler,
   SchedulingAppointmentCancelledHandler,
+  SchedulingAppointmentConfirmationRequestedHandler,
   SchedulingAppointmentConfirmedHandler,
   SchedulingAppointmentRescheduledHandler,
   SearchNotifications,

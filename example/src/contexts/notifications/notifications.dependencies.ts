@@ -9,6 +9,7 @@ import { GetPreferencesHandler } from "./application/queries/get-preferences/get
 import { SearchNotificationsHandler } from "./application/queries/search-notifications/search-notifications.handler.ts";
 import { SchedulingAppointmentBookedHandler } from "./application/reactions/scheduling-appointment-booked.handler.ts";
 import { SchedulingAppointmentCancelledHandler } from "./application/reactions/scheduling-appointment-cancelled.handler.ts";
+import { SchedulingAppointmentConfirmationRequestedHandler } from "./application/reactions/scheduling-appointment-confirmation-requested.handler.ts";
 import { SchedulingAppointmentConfirmedHandler } from "./application/reactions/scheduling-appointment-confirmed.handler.ts";
 import { SchedulingAppointmentRescheduledHandler } from "./application/reactions/scheduling-appointment-rescheduled.handler.ts";
 import { GetPreferencesController } from "./presentation/http/get-preferences.controller.ts";
@@ -46,6 +47,12 @@ export const notificationsDependencies: DependencyManifest = new Map<
     IdGenerator,
     Clock,
     CommandBus,
+  ]],
+  [SchedulingAppointmentConfirmationRequestedHandler, [
+    ProcessedEvents,
+    NotificationStore,
+    IdGenerator,
+    Clock,
   ]],
   [SchedulingAppointmentConfirmedHandler, [ProcessedEvents, NotificationStore, IdGenerator, Clock]],
   [SchedulingAppointmentRescheduledHandler, [

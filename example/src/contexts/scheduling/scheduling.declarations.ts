@@ -1,5 +1,6 @@
 // Derived by kit from the context's sources: every declared class. Regenerate, never merge by hand.
 import type { AnyClass } from "@kit/kernel";
+import { AppointmentConfirmation } from "./application/processes/appointment-confirmation.process.ts";
 import { AppointmentSerializer } from "./presentation/http/appointment.serializer.ts";
 import { Appointments } from "./presentation/http/appointments.routes.ts";
 import { BookAppointment } from "./application/commands/book-appointment/book-appointment.command.ts";
@@ -38,9 +39,13 @@ import { ListFreeSlotsController } from "./presentation/http/list-free-slots.con
 import { ListFreeSlotsHandler } from "./application/queries/list-free-slots/list-free-slots.handler.ts";
 import { OpenCalendar } from "./application/commands/open-calendar/open-calendar.command.ts";
 import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
+import { ReleaseUnconfirmed } from "./application/commands/release-unconfirmed/release-unconfirmed.command.ts";
+import { ReleaseUnconfirmedHandler } from "./application/commands/release-unconfirmed/release-unconfirmed.handler.ts";
 import { RequestClearance } from "./application/commands/request-clearance/request-clearance.command.ts";
 import { RequestClearanceController } from "./presentation/http/request-clearance.controller.ts";
 import { RequestClearanceHandler } from "./application/commands/request-clearance/request-clearance.handler.ts";
+import { RequestConfirmation } from "./application/commands/request-confirmation/request-confirmation.command.ts";
+import { RequestConfirmationHandler } from "./application/commands/request-confirmation/request-confirmation.handler.ts";
 import { RescheduleAppointment } from "./application/commands/reschedule-appointment/reschedule-appointment.command.ts";
 import { RescheduleAppointmentController } from "./presentation/http/reschedule-appointment.controller.ts";
 import { RescheduleAppointmentHandler } from "./application/commands/reschedule-appointment/reschedule-appointment.handler.ts";
@@ -50,6 +55,7 @@ import { WriteAppointmentNotesHandler } from "./application/commands/write-appoi
 
 /** The declared classes of the scheduling context. */
 export const schedulingDeclarations: readonly AnyClass[] = [
+  AppointmentConfirmation,
   Appointments,
   AppointmentSerializer,
   BookAppointment,
@@ -88,9 +94,13 @@ export const schedulingDeclarations: readonly AnyClass[] = [
   ListFreeSlotsHandler,
   OpenCalendar,
   OpenCalendarHandler,
+  ReleaseUnconfirmed,
+  ReleaseUnconfirmedHandler,
   RequestClearance,
   RequestClearanceController,
   RequestClearanceHandler,
+  RequestConfirmation,
+  RequestConfirmationHandler,
   RescheduleAppointment,
   RescheduleAppointmentController,
   RescheduleAppointmentHandler,

@@ -5,12 +5,15 @@ import { CancelAppointmentHandler } from "./application/commands/cancel-appointm
 import { ConfirmAppointmentHandler } from "./application/commands/confirm-appointment/confirm-appointment.handler.ts";
 import { DefineAppointmentTypeHandler } from "./application/commands/define-appointment-type/define-appointment-type.handler.ts";
 import { OpenCalendarHandler } from "./application/commands/open-calendar/open-calendar.handler.ts";
+import { ReleaseUnconfirmedHandler } from "./application/commands/release-unconfirmed/release-unconfirmed.handler.ts";
 import { RequestClearanceHandler } from "./application/commands/request-clearance/request-clearance.handler.ts";
+import { RequestConfirmationHandler } from "./application/commands/request-confirmation/request-confirmation.handler.ts";
 import { RescheduleAppointmentHandler } from "./application/commands/reschedule-appointment/reschedule-appointment.handler.ts";
 import { WriteAppointmentNotesHandler } from "./application/commands/write-appointment-notes/write-appointment-notes.handler.ts";
 import { AppointmentRepository } from "./application/ports/appointment-repository.ts";
 import { AvailabilityGateway } from "./application/ports/availability-gateway.ts";
 import { CalendarRepository } from "./application/ports/calendar-repository.ts";
+import { AppointmentConfirmation } from "./application/processes/appointment-confirmation.process.ts";
 import { CalendarExistsHandler } from "./application/queries/calendar-exists/calendar-exists.handler.ts";
 import { GetAppointmentHandler } from "./application/queries/get-appointment/get-appointment.handler.ts";
 import { GetCalendarHandler } from "./application/queries/get-calendar/get-calendar.handler.ts";
@@ -48,6 +51,7 @@ export const schedulingDependencies: DependencyManifest = new Map<
   abstract new (...args: never[]) => unknown,
   readonly unknown[]
 >([
+  [AppointmentConfirmation, [CommandBus]],
   [BookAppointmentController, [CommandBus]],
   [BookAppointmentHandler, [
     CalendarRepository,
@@ -79,8 +83,10 @@ export const schedulingDependencies: DependencyManifest = new Map<
   [ListFreeSlotsController, [QueryBus]],
   [ListFreeSlotsHandler, [CalendarRepository, AppointmentRepository, AvailabilityGateway, Clock]],
   [OpenCalendarHandler, [CalendarRepository, EventPublisher]],
+  [ReleaseUnconfirmedHandler, [AppointmentRepository, EventPublisher, Clock]],
   [RequestClearanceController, [CommandBus]],
   [RequestClearanceHandler, [CalendarRepository, AppointmentRepository, JobQueue, EventPublisher]],
+  [RequestConfirmationHandler, [AppointmentRepository, EventPublisher]],
   [RescheduleAppointmentController, [CommandBus]],
   [RescheduleAppointmentHandler, [
     CalendarRepository,

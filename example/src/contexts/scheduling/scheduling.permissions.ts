@@ -12,6 +12,13 @@ export const schedulingPermissions = definePermissions("scheduling", {
   "appointment.read": {
     description: "Read appointments: a patient their own, the staff the practice's",
   },
+  "appointment.release": {
+    description: "Release an unconfirmed appointment's slot (the confirmation process: the system)",
+  },
+  "appointment.request-confirmation": {
+    description:
+      "Ask a patient to confirm their appointment (the confirmation process: the system)",
+  },
   "calendar.clear": { description: "Cancel a calendar's appointments over a period" },
   "calendar.open": { description: "Open a calendar and offer appointment types" },
   "calendar.read": { description: "Read the calendars of the practice and what they offer" },

@@ -1,7 +1,8 @@
-import { migrateKernel, runMigrations } from "@kit/kernel/postgres";
+import { migrateKernel, migrateProcesses, runMigrations } from "@kit/kernel/postgres";
 import { migrateJobOutbox } from "@kit/jobs/outbox";
 import { migrateJobs } from "@kit/jobs/postgres";
 import type { Database } from "./database.ts";
+import { processSchema } from "../../contexts/scheduling/infrastructure/process-store.ts";
 // kit:begin context-migrations
 import { analyticsMigrations } from "../../contexts/analytics/infrastructure/analytics.migrations.ts";
 import { availabilityMigrations } from "../../contexts/availability/infrastructure/availability.migrations.ts";
@@ -13,7 +14,8 @@ import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/s
 /**
  * Brings the database up to date: the kernel's outbox, the job store and the jobs' outbox (relayed
  * to Redis when \`REDIS_URL\` names one), then each context's own
- * schema with its own ordered migrations (one `kit_migrations` table per schema). Idempotent;
+ * schema with its own ordered migrations (one `kit_migrations` table per schema), then the process
+ * managers' tables (`kit_process_*`, with their own ledger) in the process store's schema. Idempotent;
  * concurrent runs (the API and the worker starting together) are serialised by advisory locks.
  * Each ledger keeps every migration's number, id and checksum: a database that applied other SQL
  * under a number, or a number the code lacks, is refused and nothing runs; on a development
@@ -42,4 +44,10 @@ export async function migrate(sql: Database, options: { reapply?: boolean } = {}
       onMismatch: options.reapply ? "reapply" : "refuse",
     });
   }
+  // The process managers' instances and the messages they handled: the application's one process
+  // store, in its schema.
+  await migrateProcesses(sql, {
+    schema: processSchema,
+    onMismatch: options.reapply ? "reapply" : "refuse",
+  });
 }

@@ -3,6 +3,7 @@ export const notificationKinds = [
   "appointment-booked",
   "appointment-cancelled",
   "appointment-confirmed",
+  "appointment-confirmation-request",
   "appointment-rescheduled",
   "appointment-reminder",
   "message",

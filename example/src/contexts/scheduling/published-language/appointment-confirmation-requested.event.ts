@@ -1,0 +1,20 @@
+import { defineIntegrationEvent } from "@kit/kernel";
+import { z } from "zod";
+
+/**
+ * scheduling.appointment.confirmation-requested: an appointment is still not confirmed a day
+ * before its start (the appointment-confirmation process's reminder); unconfirmed at `releasedAt`,
+ * it is cancelled and its slot released. Its payload is the published contract: change it with a
+ * new version.
+ */
+export const AppointmentConfirmationRequested = defineIntegrationEvent({
+  type: "scheduling.appointment.confirmation-requested",
+  version: 1,
+  payload: z.object({
+    appointmentId: z.string(),
+    calendarId: z.string(),
+    patientId: z.string(),
+    startsAt: z.iso.datetime(),
+    releasedAt: z.iso.datetime(),
+  }),
+});
