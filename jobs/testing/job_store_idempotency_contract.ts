@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { job, type JobStoreCase } from "./job_store_case.ts";
+import { job, type JobStoreCase } from "./job_store_case_helpers.ts";
 
 /**
  * The cases of idempotency keys: unique per name and tenant, duplicates inside units of work;

@@ -7,7 +7,7 @@ import {
   refusesStale,
   t0,
   waitsAfresh,
-} from "./job_store_case.ts";
+} from "./job_store_case_helpers.ts";
 
 /**
  * The cases of leases: an ended lease, reports that extend it, release and cancellation;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { at, job, type JobStoreCase, leases, t0 } from "./job_store_case.ts";
+import { at, job, type JobStoreCase, leases, t0 } from "./job_store_case_helpers.ts";
 
 /**
  * The cases of a job's life: insert, claim, run, retry and death, one by one and many at once;

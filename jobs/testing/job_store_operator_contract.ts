@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { at, job, type JobStoreCase, leases, t0, waitsAfresh } from "./job_store_case.ts";
+import { at, job, type JobStoreCase, leases, t0, waitsAfresh } from "./job_store_case_helpers.ts";
 
 /**
  * The cases of operators' writes: a tenant's reach, revival of a dead job, purge; run by

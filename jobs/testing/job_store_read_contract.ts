@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { userActor } from "@kit/kernel";
 import type { JobStore, NewJob, TenantReach } from "../store/job_store.ts";
 import { InvalidJobCursorError, jobPageMaxLimit, type JobPageParams } from "../store/job_reads.ts";
-import type { JobStoreCase } from "./job_store_case.ts";
+import type { JobStoreCase } from "./job_store_case_helpers.ts";
 
 const t0 = new Date("2026-05-01T08:00:00.000Z");
 const at = (ms: number): Date => new Date(t0.getTime() + ms);
