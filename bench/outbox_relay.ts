@@ -29,13 +29,13 @@ import {
   HandlesEvent,
   type Injectable,
   type IntegrationEvent,
-  type Outbox,
   ProcessedEvents,
   processOnce,
   systemActor,
   token,
   type TransactionManager,
 } from "@kit/kernel";
+import type { Outbox } from "@kit/kernel/outbox";
 import {
   createKernelTables,
   currentDrizzle,

@@ -1,4 +1,5 @@
-import { currentUnitOfWork, type TransactionManager, type UnitOfWork } from "@kit/kernel";
+import type { TransactionManager } from "@kit/kernel";
+import { currentUnitOfWork, type UnitOfWork } from "@kit/kernel/internal";
 import { DrizzleQueryError } from "drizzle-orm";
 import { translatePostgresError } from "@kit/kernel/postgres";
 import { runSqlUnitOfWork } from "@kit/jobs/sql";

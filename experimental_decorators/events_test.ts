@@ -7,7 +7,6 @@ import {
   defineIntegrationEvent,
   defineModule,
   EventPublisher,
-  type EventsApi,
   eventsPlugin,
   Handles,
   HandlesEvent,
@@ -15,6 +14,7 @@ import {
   type IntegrationEvent,
   systemActor,
 } from "@kit/kernel";
+import type { EventsApi } from "@kit/kernel/outbox";
 
 const PersonRegistered = defineIntegrationEvent({
   type: "identity.person.registered",

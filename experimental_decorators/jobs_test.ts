@@ -4,10 +4,10 @@ import {
   type BackgroundJobExecution,
   composeApplication,
   defineModule,
-  TestClock,
+  runInScope,
   userActor,
 } from "@kit/kernel";
-import { runInScope } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 
 const ran: { payload: unknown; actor: string; attempt: number }[] = [];

@@ -7,17 +7,19 @@ import {
   defineModule,
   eventsPlugin,
   InMemoryOutbox,
-  InMemoryProcessStore,
   InMemoryTransactions,
   type IntegrationEvent,
+  runInScope,
+  systemActor,
+} from "@kit/kernel";
+import {
+  InMemoryProcessStore,
   onEvent,
   type ProcessContext,
   ProcessManager,
   ProcessStore,
-  runInScope,
-  systemActor,
-  TestClock,
-} from "@kit/kernel";
+} from "@kit/kernel/process";
+import { TestClock } from "@kit/kernel/testing";
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 
 const Invited = defineIntegrationEvent({

@@ -22,69 +22,36 @@
  * `INVALID_INPUT`, 503 `SERVICE_UNAVAILABLE`, and for a write 409 `CONCURRENT_UPDATE`.
  * `@kit/http/testing` holds every answer of a test to that document (`validatingFetch`).
  *
+ * Beside it: `@kit/http/types` (the option, result and record types these functions name, for code
+ * that writes them out) and `@kit/http/testing`.
+ *
  * @module
  */
-export {
-  customSchema,
-  type Infer,
-  type JsonSchema,
-  type Schema,
-  type SchemaIssue,
-  type SchemaResult,
-} from "./schema/schema.ts";
-export * from "./schema/zod_schema.ts";
-export * from "./schema/standard_schema.ts";
-export * from "./schema/accepted.ts";
-export {
-  Guard,
-  type GuardClass,
-  type GuardDocuments,
-  type GuardLike,
-  type GuardRequest,
-} from "./declaration/guard.ts";
-export * from "./declaration/built_in_guards.ts";
-export {
-  type ResolvedGroup,
-  resolveGroup,
-  RouteGroup,
-  type RouteGroupOptions,
-} from "./declaration/route_group.ts";
-export * from "./declaration/http_request.ts";
-export {
-  type CachePolicy,
-  Controller,
-  type ControllerClass,
-  type ControllerSpec,
-  type DeclaredRequest,
-  type DeclaredResponse,
-  type HttpMethod,
-  type IdempotencyOptions,
-} from "./declaration/controller.ts";
-export { RequestMapper, Serializer } from "./declaration/mapper_serializer.ts";
-export * from "./declaration/define_route.ts";
-export type { RoutePermission } from "./declaration/route_permissions.ts";
-export * from "./pipeline/authenticator.ts";
-export { pointer, type Problem, problem, type ProblemIssue } from "./pipeline/problem.ts";
-export type { GuardRefusal } from "./pipeline/handle_request.ts";
-export type { CompiledRoute, RouteParts, RouteResult } from "./pipeline/compiled_route.ts";
-export * from "./pipeline/http_plugin.ts";
-export { type CorsOptions } from "./pipeline/cors.ts";
-export { type OpenApiInfo, type OpenApiServer } from "./openapi/openapi_document.ts";
-export * from "./auth/jwt_authenticator.ts";
-export * from "./auth/invalid_token_error.ts";
-export {
-  type FieldAccessRule,
-  type FieldAccessSchema,
-  withFieldAccess,
-} from "./schema/field_access.ts";
-export * from "./schema/class_schema.ts";
-export * from "./audit/audit_guard_refusals.ts";
-export type { DeclaredCode, RouteErrorCode } from "./contract/route_errors.ts";
-export type { ContractContext } from "./contract/route_contract.ts";
+export { auditGuardRefusals, AuditTrail } from "./audit/audit_guard_refusals.ts";
+export { InvalidTokenError } from "./auth/invalid_token_error.ts";
+export { jwtAuthenticator } from "./auth/jwt_authenticator.ts";
 export { UndeclaredErrorCode, type UndeclaredErrors } from "./contract/refusal_status.ts";
 export {
-  apiDocsPolicy,
-  type DocsRouteOptions,
-  type OpenApiRouteOptions,
-  type SwaggerUiAssets,
-} from "./openapi/contract_routes.ts";
+  Authenticated,
+  HasRole,
+  HasScope,
+  Public,
+  TenantMember,
+} from "./declaration/built_in_guards.ts";
+export { Controller } from "./declaration/controller.ts";
+export { defineRoute, type FunctionRoute } from "./declaration/define_route.ts";
+export { Guard, type GuardRequest } from "./declaration/guard.ts";
+export type { HttpRequest } from "./declaration/http_request.ts";
+export { RequestMapper, Serializer } from "./declaration/mapper_serializer.ts";
+export { resolveGroup, RouteGroup } from "./declaration/route_group.ts";
+export { apiDocsPolicy, type SwaggerUiAssets } from "./openapi/contract_routes.ts";
+export type { Authenticator, Caller } from "./pipeline/authenticator.ts";
+export type { GuardRefusal } from "./pipeline/handle_request.ts";
+export { type HttpApi, httpPlugin, type HttpPluginOptions } from "./pipeline/http_plugin.ts";
+export { pointer, problem } from "./pipeline/problem.ts";
+export { acceptedSchema } from "./schema/accepted.ts";
+export { classSchema } from "./schema/class_schema.ts";
+export { withFieldAccess } from "./schema/field_access.ts";
+export { customSchema, type Infer, type Schema } from "./schema/schema.ts";
+export { standardSchema } from "./schema/standard_schema.ts";
+export { zodSchema } from "./schema/zod_schema.ts";

@@ -1,14 +1,7 @@
-import {
-  type ApplicationPlugin,
-  type BackgroundJobClass,
-  type BackgroundJobExecution,
-  type CompositionRoot,
-  type Duration,
-  JobQueue,
-  type Logger,
-  ProcessDeadlines,
-  toMilliseconds,
-} from "@kit/kernel";
+import { type BackgroundJobExecution, type Duration, JobQueue, type Logger } from "@kit/kernel";
+import { type ApplicationPlugin, type CompositionRoot, toMilliseconds } from "@kit/kernel/internal";
+import { ProcessDeadlines } from "@kit/kernel/process";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { backgroundJobDeclarations, jobSettingsOf } from "./declaration/background.ts";
 import { scheduledJobDeclarations, type ScheduledTick } from "./declaration/scheduled.ts";
 import { ScheduledJobs, type ScheduleEntry, Scheduler } from "./worker/scheduler.ts";

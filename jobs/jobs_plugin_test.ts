@@ -18,9 +18,9 @@ import {
   Requires,
   runInScope,
   systemActor,
-  TestClock,
   userActor,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import {
   Background,
   type BackgroundJobsApi,

@@ -1,5 +1,5 @@
 /**
- * Test helpers of the kernel.
+ * Test helpers of the kernel: the test clock, which time moves on only when the test says so.
  *
  * @module
  */

@@ -1,4 +1,5 @@
-import type { Logger, UnitOfWork } from "@kit/kernel";
+import type { Logger } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import { type ListenConnection, listenOnConnection, type OutboxSqlDriver } from "@kit/jobs/sql";
 import type { Knex } from "knex";
 import { knexQuery } from "./knex_query.ts";

@@ -17,9 +17,9 @@ import {
   Handles,
   JobQueue,
   systemActor,
-  TestClock,
   type TransactionManager,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
 import { jobStoreContract } from "@kit/jobs/testing";
 import { ignoreWithout } from "./services.ts";

@@ -18,21 +18,19 @@ import {
   defineIntegrationEvent,
   defineModule,
   EventPublisher,
-  type EventRelaySettings,
-  type EventsApi,
   eventsPlugin,
   Handles,
   HandlesEvent,
   type IntegrationEvent,
   JobQueue,
   lockFor,
-  type Outbox,
   ProcessedEvents,
   processOnce,
   systemActor,
-  TestClock,
   type TransactionManager,
 } from "@kit/kernel";
+import type { EventRelaySettings, EventsApi, Outbox } from "@kit/kernel/outbox";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
 import { outboxBacklogCase } from "../kernel/testdata/outbox_backlog_case.ts";
 import { ignoreWithout } from "./services.ts";

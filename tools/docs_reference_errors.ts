@@ -10,7 +10,9 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { type ConceptErrorKind, type ErrorCode, statusOfKind } from "@kit/kernel";
+import type { ErrorCode } from "@kit/kernel";
+import { statusOfKind } from "@kit/kernel/internal";
+import type { ConceptErrorKind } from "@kit/kernel/types";
 import { jobsDashboardErrors } from "@kit/jobs/dashboard";
 import { pipelineCodes } from "../http/contract/pipeline_codes.ts";
 import { problemType } from "../http/pipeline/problem.ts";

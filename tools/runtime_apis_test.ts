@@ -1,10 +1,10 @@
 /**
  * No API newer than the runtimes kit supports (Node 20, Deno 2, workerd) in library code (kernel,
- * http, jobs, drizzle, knex) or in the code kit generates (the templates of cli/generators and
- * cli/project): each API below is missing on Node 20, where a call fails only when it runs (a
- * generated in-memory repository calling `Promise.try` answered 500 on Node 20). Comments are
- * left out; tests are too (they run on Deno). When Node 20 is on the PATH, the list is checked
- * against it: each API named must be missing there, or it would not belong in the list.
+ * http, jobs, drizzle, knex) or in the code kit generates (the templates of cli/templates,
+ * cli/generators and cli/project): each API below is missing on Node 20, where a call fails only
+ * when it runs (a generated in-memory repository calling `Promise.try` answered 500 on Node 20).
+ * Comments are left out; tests are too (they run on Deno). When Node 20 is on the PATH, the list
+ * is checked against it: each API named must be missing there, or it would not belong in the list.
  *
  * @module
  */
@@ -16,7 +16,16 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../", import.meta.url));
 
 /** The library packages, and the directories of the templates kit generates code from. */
-const scanned = ["kernel", "http", "jobs", "drizzle", "knex", "cli/generators", "cli/project"];
+const scanned = [
+  "kernel",
+  "http",
+  "jobs",
+  "drizzle",
+  "knex",
+  "cli/generators",
+  "cli/project",
+  "cli/templates",
+];
 
 /** An API Node 20 lacks: how it is found in source, and how Node tells it is missing. */
 interface NewerApi {

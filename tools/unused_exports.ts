@@ -1,8 +1,7 @@
 /**
  * Lists, for every entry point of kernel, http and jobs (their `deno.json` `exports`), each name
  * it exports (from `deno doc --json`) that no file outside its package uses (`git grep -w` on
- * lines of code, not comments; markdown, the umbrella `mod.ts` and `vendor/` left out), and says
- * why each may stay:
+ * lines of code, not comments; markdown and `vendor/` left out), and says why each may stay:
  *
  * - `signature`: a type another export of kernel, http or jobs names in its signature (a
  *   parameter, a return, an option field, a base class): JSR documents it beside that export;
@@ -150,7 +149,6 @@ function usedOutside(pkg: string, names: readonly string[]): Set<string> {
         ".",
         `:(exclude)${pkg}/`,
         ":(exclude)*.md",
-        ":(exclude)mod.ts",
         ":(exclude)vendor/",
         ":(exclude)deno.lock",
       ],

@@ -46,7 +46,7 @@ function codePart(url: string): string | undefined {
   }
   if (/\/http\/auth\//.test(url)) return "authenticator: bearer header, caller, actor";
   if (/\/zod\//.test(url)) return "validation (zod)";
-  if (/\/http\/pipeline\/(read_body|body_deadline)\.ts/.test(url)) {
+  if (/\/http\/(pipeline\/read_body|deadlines\/body_deadline)\.ts/.test(url)) {
     return "body: read, UTF-8, JSON.parse, deadline";
   }
   if (/\/http\/pipeline\/(answer|problem)\.ts/.test(url)) {

@@ -11,7 +11,7 @@ Deno.test("a profile's samples go to the nearest kit frame's part; the runtime's
   const parts = partsOf({
     nodes: [
       frame(1, "(root)", "", [2, 6, 7]),
-      frame(2, "answerFully", "file:///x/http/pipeline/handle_request.ts", [3, 5]),
+      frame(2, "runPlan", "file:///x/http/pipeline/run_plan.ts", [3, 5]),
       frame(3, "verify", "file:///x/http/auth/hs256_fast_path.ts", [4]),
       frame(4, "decode", "ext:deno_web/08_text_encoding.js"),
       frame(5, "run", "ext:deno_node/async_hooks.ts"),

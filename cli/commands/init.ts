@@ -8,43 +8,11 @@ import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { updateRegion } from "../files/marker_regions.ts";
 import { camelOf, checkKebab, formatConfig, type KitConfig } from "../project/kit_config.ts";
-import {
-  applicationSpec,
-  contextFiles,
-  contractSpec,
-  extractableSpec,
-  functionRoutesFile,
-  platformTestFile,
-  projectDenoJson,
-  roleFile,
-  slicesFile,
-} from "../project/templates.ts";
-import { composeApplicationFile } from "../project/compose_template.ts";
-import { healthFile, platformLoggerFile } from "../project/health_templates.ts";
-import { configFile, platformFetchFile } from "../project/config_template.ts";
-import { generateDocsFile, integrationDocsFile, isEventFile } from "../project/docs_templates.ts";
-import {
-  apiDocsFile,
-  databaseFile,
-  environmentFile,
-  jobStoreFile,
-  mainFile,
-  migrateFile,
-  redisJobStoreFile,
-  serveFile,
-  tokensFile,
-} from "../project/runtime_templates.ts";
+import { contextFiles, projectDenoJson, slicesFile } from "../project/templates.ts";
 import { projectReadme } from "../project/readme_template.ts";
-import {
-  nodeMainFile,
-  type Runtime,
-  runtimes,
-  upstashJobStoreFile,
-  workerFile,
-  wranglerToml,
-} from "../project/runtime_entry_templates.ts";
-import { migrationsListFile } from "../generators/repository_templates.ts";
-import { migrationsListPath } from "../generators/generate_repository.ts";
+import { bundles, type Runtime, runtimes } from "../project/runtime_entry_templates.ts";
+import { developmentSecret } from "../project/development_secret.ts";
+import { templateFile, variantFile } from "../templates/project_template.ts";
 import { withDerived } from "./docs.ts";
 
 /** What `kit init` is told. */
@@ -134,65 +102,67 @@ export function projectFiles(
   links: readonly string[],
   selected: readonly Runtime[],
 ): FileWrite[] {
-  let compose = composeApplicationFile();
-  compose = updateRegion(
-    compose,
-    "module-imports",
-    config.contexts.map((c) =>
-      `import { ${camelOf(c.name)}Module } from "../contexts/${c.name}/${c.name}.module.ts";`
-    ),
-    "compose-application.ts",
-  );
-  compose = updateRegion(
-    compose,
-    "modules",
-    config.contexts.map((c) => `${camelOf(c.name)}Module,`),
-    "compose-application.ts",
-  );
+  const template = (path: string) => templateFile(path);
+  const onQueue = (path: string) => variantFile(path, config.queue, "database");
   return [
     { path: "kit.config.json", contents: formatConfig(config) },
     { path: "deno.json", contents: projectDenoJson(links, config.queue, selected) },
     { path: ".gitignore", contents: ".kit/\nnode_modules/\ndist/\n" },
     { path: "README.md", contents: projectReadme(config, selected) },
     { path: "knip.json", contents: knipJson() },
-    { path: "src/main.ts", contents: mainFile() },
-    { path: "src/platform/compose-application.ts", contents: compose },
-    { path: "src/platform/auth/role.ts", contents: roleFile() },
-    { path: "src/platform/function-routes.ts", contents: functionRoutesFile() },
-    { path: "src/platform/auth/tokens.ts", contents: tokensFile() },
-    { path: "src/platform/config.ts", contents: configFile() },
-    { path: "src/platform/database/database.ts", contents: databaseFile() },
-    { path: "src/platform/database/migrate.ts", contents: migrateFile(config.queue) },
-    { path: migrationsListPath, contents: migrationsListFile() },
-    { path: "src/platform/docs/generate-docs.ts", contents: generateDocsFile() },
-    { path: "src/platform/docs/integration-docs.ts", contents: integrationDocsFile() },
-    { path: "src/platform/docs/is-event.ts", contents: isEventFile() },
-    { path: "src/platform/http/health.ts", contents: healthFile() },
-    { path: "src/platform/http/platform-fetch.ts", contents: platformFetchFile() },
-    { path: "src/platform/http/serve.ts", contents: serveFile() },
-    { path: "src/platform/jobs/job-store.ts", contents: jobStoreFile(config.queue) },
-    ...(config.queue === "redis"
-      ? [{ path: "src/platform/jobs/redis-job-store.ts", contents: redisJobStoreFile() }]
-      : []),
-    { path: "src/platform/logging/platform-logger.ts", contents: platformLoggerFile() },
-    { path: "src/platform/platform-environment.ts", contents: environmentFile() },
-    { path: "src/platform/platform-test.module.ts", contents: platformTestFile() },
+    template("src/main.ts"),
+    composeApplication(config),
+    template("src/platform/auth/role.ts"),
+    template("src/platform/function-routes.ts"),
+    template("src/platform/auth/tokens.ts"),
+    templateFile("src/platform/config.ts", { secret: developmentSecret }),
+    template("src/platform/database/database.ts"),
+    onQueue("src/platform/database/migrate.ts"),
+    template("src/platform/database/migrations.ts"),
+    template("src/platform/docs/generate-docs.ts"),
+    template("src/platform/docs/integration-docs.ts"),
+    template("src/platform/docs/is-event.ts"),
+    template("src/platform/http/health.ts"),
+    template("src/platform/http/platform-fetch.ts"),
+    template("src/platform/http/serve.ts"),
+    onQueue("src/platform/jobs/job-store.ts"),
+    ...(config.queue === "redis" ? [template("src/platform/jobs/redis-job-store.ts")] : []),
+    template("src/platform/logging/platform-logger.ts"),
+    template("src/platform/platform-environment.ts"),
+    template("src/platform/platform-test.module.ts"),
     { path: "src/shared-kernel/.gitkeep", contents: "" },
-    { path: "test/application.spec.ts", contents: applicationSpec() },
-    { path: "test/contract.spec.ts", contents: contractSpec() },
-    { path: "src/platform/http/api-docs.ts", contents: apiDocsFile() },
-    { path: "test/architecture/extractable.spec.ts", contents: extractableSpec() },
+    template("test/application.spec.ts"),
+    template("test/contract.spec.ts"),
+    template("src/platform/http/api-docs.ts"),
+    template("test/architecture/extractable.spec.ts"),
     { path: "docs/architecture/slices.md", contents: slicesFile(config) },
     ...config.contexts.flatMap((c) => contextFiles(c.name, c.kind)),
-    ...(selected.includes("node") ? [{ path: "src/main.node.ts", contents: nodeMainFile() }] : []),
+    ...(selected.includes("node")
+      ? [templateFile("src/main.node.ts", { nodeBundle: bundles.node })]
+      : []),
     ...(selected.includes("workers")
       ? [
-        { path: "src/worker.ts", contents: workerFile() },
-        { path: "src/platform/jobs/upstash-job-store.ts", contents: upstashJobStoreFile() },
-        { path: "wrangler.toml", contents: wranglerToml(config.name) },
+        template("src/worker.ts"),
+        template("src/platform/jobs/upstash-job-store.ts"),
+        templateFile("wrangler.toml", { project: config.name, workersBundle: bundles.workers }),
       ]
       : []),
   ];
+}
+
+/** `src/platform/compose-application.ts` with the module of each of the project's contexts. */
+function composeApplication(config: KitConfig): FileWrite {
+  const path = "src/platform/compose-application.ts";
+  const imports = config.contexts.map((c) =>
+    `import { ${camelOf(c.name)}Module } from "../contexts/${c.name}/${c.name}.module.ts";`
+  );
+  const modules = config.contexts.map((c) => `${camelOf(c.name)}Module,`);
+  const template = templateFile(path).contents;
+  const withImports = updateRegion(template, "module-imports", imports, "compose-application.ts");
+  return {
+    path,
+    contents: updateRegion(withImports, "modules", modules, "compose-application.ts"),
+  };
 }
 
 /** The runtimes named (each once; default Deno alone), or a CliError naming one unknown. */

@@ -75,10 +75,21 @@ export async function deriveContext(
     declared.push(...declaredIn(readModuleSyntax(text, relative(root, file)), file, base));
   }
   declared.sort((a, b) => a.name.localeCompare(b.name));
+  // The builder style: the jobs the module file declares with `builder.backgroundJob(..)` are
+  // listed beside the decorated ones (the module declares them: not in its barrel nor manifest).
+  const modulePath = join(base, `${context}.module.ts`);
+  const moduleText = overlay.get(relative(root, modulePath)) ??
+    (existsSync(modulePath) ? readFileSync(modulePath, "utf8") : "");
+  const built = [...moduleText.matchAll(/\.backgroundJob\(\s*([A-Z]\w*)/g)].map((match) => ({
+    name: match[1]!,
+    file: `./${context}.module.ts`,
+    kind: declaring.Background!,
+    dependencies: [],
+  }));
   return {
     declarations: declarationsFile(context, declared),
     dependencies: dependenciesFile(context, declared),
-    contextList: contextList(declared),
+    contextList: contextList([...declared, ...built]),
   };
 }
 

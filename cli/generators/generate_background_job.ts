@@ -9,6 +9,7 @@ import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_co
 import { checkContext } from "./generate_simple.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
 import { didYouMean, messagesOf } from "./close_names.ts";
+import { withBuilderDeclaration } from "./builder_module.ts";
 
 interface Input {
   readonly name: string;
@@ -20,7 +21,9 @@ interface Input {
  * Plans a background job sending a command as the enqueuing actor: one payload field per other
  * input of the command (a date as ISO text; a value object is refused, since commands take
  * primitives and ids), and a spec that enqueues it as a user, runs what is due, and checks the
- * command reached the bus once, with that user as its actor, in their tenant.
+ * command reached the bus once, with that user as its actor, in their tenant. In the decorator
+ * style the class is `@Background()`; in the builder style (`"declarations": "builder"`) it has no
+ * decorator and the module file declares it with `builder.backgroundJob(..)`.
  */
 export async function planBackgroundJob(
   root: string,
@@ -58,9 +61,13 @@ export async function planBackgroundJob(
   );
   const args = inputs.map((i) => (i.date ? `new Date(payload.${i.name})` : `payload.${i.name}`));
   const camel = camelOf(context);
+  const builder = config.declarations === "builder";
   const job = `import type { BackgroundJobExecution, CommandBus } from "@kit/kernel";
-import { Background } from "@kit/jobs";
-import { ${command} } from "../commands/${commandKebab}/${commandKebab}.command.ts";
+${
+    builder
+      ? ""
+      : `import { Background } from "@kit/jobs";\n`
+  }import { ${command} } from "../commands/${commandKebab}/${commandKebab}.command.ts";
 
 /** The payload of ${name}: JSON, dates as ISO text. */
 ${
@@ -69,9 +76,15 @@ ${
       : `export interface ${name}Payload {\n${payload}\n}`
   }
 
-/** Sends ${command} later, as the actor who enqueued it. */
-@Background()
-export class ${name} {
+${
+    builder
+      ? `/**
+ * Sends ${command} later, as the actor who enqueued it. Declared in \`${context}.module.ts\` with
+ * \`builder.backgroundJob\`.
+ */`
+      : `/** Sends ${command} later, as the actor who enqueued it. */`
+  }
+${builder ? "" : "@Background()\n"}export class ${name} {
   static readonly jobName = "${context}.${kebab}";
 
   constructor(private readonly commands: CommandBus) {}
@@ -172,8 +185,22 @@ ${
   );
 });
 `;
+  const modulePath = `src/contexts/${context}/${context}.module.ts`;
+  const moduleWrite: FileWrite[] = builder
+    ? [{
+      path: modulePath,
+      contents: withBuilderDeclaration(await readFile(join(root, modulePath), "utf8"), modulePath, {
+        imports: [
+          `import { CommandBus } from "@kit/kernel";`,
+          `import { ${name} } from "./application/background/${kebab}.job.ts";`,
+        ],
+        call: (b) => `${b}.backgroundJob(${name}, { deps: [CommandBus] });`,
+      }),
+    }]
+    : [];
   return await withDerived(root, config, [
     { path: `${dir}/${kebab}.job.ts`, contents: job, create: true },
+    ...moduleWrite,
     { path: `${dir}/${kebab}.spec.ts`, contents: spec, create: true },
     ...(seeded?.id === undefined ? [] : await planBuilder(root, context, seeded.aggregate)),
   ]);

@@ -164,8 +164,7 @@ function declarationFile(
   const processName = `${context}.${kebabOf(name)}`;
   const events = [start, ...handled];
   const imports = [...new Set(events.map((e) => `import { ${e.name} } from "${e.from}";`))].sort();
-  const kernel = [
-    "type IntegrationEvent",
+  const processNames = [
     "onEvent",
     ...(deadlines.length > 0 ? ["type ProcessCompletion"] : []),
     "type ProcessContext",
@@ -180,9 +179,10 @@ function declarationFile(
     `    process.requestDeadline("${d}", new Date(process.now.getTime() + ${i + 1} * day));`
   );
   return `import { z } from "zod";
+import type { IntegrationEvent } from "@kit/kernel";
 import {
-  ${kernel.join(",\n  ")},
-} from "@kit/kernel";
+  ${processNames.join(",\n  ")},
+} from "@kit/kernel/process";
 ${imports.join("\n")}
 
 /** The state of one ${name} instance, validated on every load (stored as JSON). */
@@ -320,13 +320,9 @@ function specFile(
   assert.equal((await state())?.last, "${d}");`
   ).join("\n");
   return `import assert from "node:assert/strict";
-import {
-  ProcessStore,
-  runInScope,
-  systemActor,
-  TestClock,
-  TransactionManager,
-} from "@kit/kernel";
+import { runInScope, systemActor, TransactionManager } from "@kit/kernel";
+import { ProcessStore } from "@kit/kernel/process";
+import { TestClock } from "@kit/kernel/testing";
 import { testApplication } from "../../../../platform/platform-test.module.ts";
 ${imports.join("\n")}
 import { ${camel}Module } from "../../${context}.module.ts";
@@ -406,7 +402,8 @@ async function planProcessStore(root: string, context: string): Promise<FileWrit
       path: `src/contexts/${context}/infrastructure/process-store.ts`,
       create: true,
       contents: `import type postgres from "postgres";
-import { InMemoryProcessStore, ProcessStore, type Registration } from "@kit/kernel";
+import type { Registration } from "@kit/kernel";
+import { InMemoryProcessStore, ProcessStore } from "@kit/kernel/process";
 import { PostgresProcessStore } from "@kit/kernel/postgres";
 
 /**

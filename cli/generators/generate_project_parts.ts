@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { CliError } from "../cli_error.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { checkPascal, formatConfig, kebabOf, type KitConfig } from "../project/kit_config.ts";
-import { nodeWorkerMainFile, workerMainFile } from "../project/worker_templates.ts";
+import { projectTemplate } from "../templates/project_template.ts";
 import { checkContext } from "./generate_simple.ts";
 
 /**
@@ -83,7 +83,11 @@ TODO(domain): what becomes easier, and what harder.
 export function planWorker(root: string, config: KitConfig): FileWrite[] {
   if (existsSync(join(root, "apps/worker"))) throw new CliError("apps/worker exists already");
   const node: FileWrite[] = existsSync(join(root, "src/main.node.ts"))
-    ? [{ path: "apps/worker/main.node.ts", create: true, contents: nodeWorkerMainFile() }]
+    ? [{
+      path: "apps/worker/main.node.ts",
+      create: true,
+      contents: projectTemplate("apps/worker/main.node.ts"),
+    }]
     : [];
   return [
     { path: "kit.config.json", contents: formatConfig({ ...config, worker: "separate" }) },
@@ -92,7 +96,7 @@ export function planWorker(root: string, config: KitConfig): FileWrite[] {
     {
       path: "apps/worker/main.ts",
       create: true,
-      contents: workerMainFile(),
+      contents: projectTemplate("apps/worker/main.ts"),
     },
   ];
 }

@@ -14,12 +14,8 @@ import {
   type KitConfig,
   pascalOf,
 } from "../project/kit_config.ts";
-import {
-  existsCode,
-  migrationFile,
-  migrationsListFile,
-  repositoryFiles,
-} from "./repository_templates.ts";
+import { existsCode, migrationFile, repositoryFiles } from "./repository_templates.ts";
+import { projectTemplate } from "../templates/project_template.ts";
 import { planErrorCodeDeclaration } from "./generate_error_code.ts";
 import { checkContext } from "./generate_simple.ts";
 import { planBuilder } from "./aggregate_builder.ts";
@@ -98,7 +94,7 @@ async function planList(
   migrations: readonly MigrationOnDisk[],
 ): Promise<FileWrite> {
   const path = join(root, migrationsListPath);
-  let text = existsSync(path) ? await readFile(path, "utf8") : migrationsListFile();
+  let text = existsSync(path) ? await readFile(path, "utf8") : projectTemplate(migrationsListPath);
   const consts = migrations.map((m) => ({
     ...m,
     id: migrationConst(m.version, m.context, m.name),

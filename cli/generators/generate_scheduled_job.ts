@@ -98,7 +98,7 @@ ${send}
       path: `${dir}/${kebab}.spec.ts`,
       create: true,
       contents: `import assert from "node:assert/strict";
-import { TestClock } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import type { BackgroundJobsApi } from "@kit/jobs";
 import { testApplication } from "../../../../platform/platform-test.module.ts";
 import { ${camel}Module } from "../../${context}.module.ts";

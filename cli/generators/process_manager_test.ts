@@ -1,8 +1,8 @@
 /**
  * `kit generate process-manager`, through the real executable: a project, a context with
  * integration events, a process manager started by one, handling another, with a deadline. The
- * project's `deno task verify` and the generated spec pass (it runs the deadline by moving the
- * test clock); refusals (an unknown event, an existing process manager, a bad name) write
+ * generated spec passes (it runs the deadline by moving the test clock; the plan itself is
+ * tested in memory in planners_test.ts); refusals (an unknown event, an existing process manager, a bad name) write
  * nothing; `--local-only` refuses the first one (it composes the platform's process store) and
  * lets a second one through.
  */
@@ -29,7 +29,7 @@ async function kitOk(cwd: string, ...args: string[]): Promise<string> {
 
 Deno.test({
   name:
-    "kit generate process-manager: verify and its spec green, the deadline run with the test clock; refusals write nothing",
+    "kit generate process-manager: its spec green, the deadline run with the test clock; refusals write nothing",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -159,8 +159,6 @@ Deno.test({
       assert.match(again.out, /Process manager 'AppointmentConfirmation' exists already/);
       assert.deepEqual(await projectTree(dir), existing);
 
-      const verify = await run(dir, Deno.execPath(), ["task", "verify"]);
-      assert.equal(verify.code, 0, verify.out);
       const spec = await run(dir, Deno.execPath(), [
         "test",
         "-A",

@@ -1,6 +1,7 @@
 /**
- * The example keeps the platform and docs files `kit init` writes, byte for byte once formatted
- * with the example's settings and with the entries of its own marker regions (what the generators
+ * The example keeps the platform and docs files `kit init` writes from the templates of
+ * `cli/templates/project/` (the same path there), byte for byte once formatted with the
+ * example's settings and with the entries of its own marker regions (what the generators
  * and the example's authors put between `// kit:begin` and `// kit:end`): it was made with the
  * generators and stays regenerable. A template changed without the example (or the reverse) fails
  * here. The files it does not keep as generated are named below with the reason; one of them
@@ -16,6 +17,7 @@ import { projectFiles } from "../commands/init.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
+import { embeddedTemplates } from "../templates/embedded.ts";
 import type { KitConfig } from "./kit_config.ts";
 
 const example = fileURLToPath(new URL("../../example/", import.meta.url));
@@ -88,7 +90,16 @@ Deno.test("the example's platform and docs files are what kit generates, with it
       assert.ok(same, `example/${write.path} differs from what kit generates`);
     }
   }
-  assert.ok(matching.length > 0);
+  // The copies come from the templates: each is one, a context's under its `$name$`.
+  const template = (path: string) =>
+    path.replace(/^src\/contexts\/([^/]+)\/\1\./, "src/contexts/$name$/$name$.");
+  const copies = matching.filter((path) => template(path) in embeddedTemplates);
+  assert.ok(copies.length >= 18, `only ${copies.length} of the example's files are templates`);
+  assert.deepEqual(
+    matching.filter((path) => !(template(path) in embeddedTemplates)),
+    [".gitignore", "knip.json"],
+    "every other file the example keeps as generated is written from a template",
+  );
 });
 
 Deno.test("every difference the example keeps names a file kit generates", () => {

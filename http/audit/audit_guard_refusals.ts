@@ -1,4 +1,5 @@
-import { type Clock, systemClock, type Token, token } from "@kit/kernel";
+import { type Clock, type Token, token } from "@kit/kernel";
+import { systemClock } from "@kit/kernel/internal";
 import type { GuardRefusal } from "../pipeline/handle_request.ts";
 
 /** One entry of the audit trail. */

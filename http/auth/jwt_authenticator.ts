@@ -1,4 +1,5 @@
-import { type Actor, type Clock, type Session, systemClock, userActor } from "@kit/kernel";
+import { type Actor, type Clock, type Session, userActor } from "@kit/kernel";
+import { systemClock } from "@kit/kernel/internal";
 import { type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Authenticator, Caller } from "../pipeline/authenticator.ts";
 import { InvalidTokenError } from "./invalid_token_error.ts";

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { TestClock, UnauthorizedError } from "@kit/kernel";
+import { UnauthorizedError } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { SignJWT } from "jose";
-import { InvalidTokenError, jwtAuthenticator, type JwtAuthenticatorOptions } from "../mod.ts";
+import { InvalidTokenError, jwtAuthenticator } from "../mod.ts";
+import type { JwtAuthenticatorOptions } from "../types.ts";
 
 const secret = new TextEncoder().encode("a-test-secret-of-at-least-32-bytes!!");
 const clock = new TestClock("2026-10-01T12:00:00Z");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { TestClock } from "@kit/kernel";
-import { InvalidTokenError, jwtAuthenticator, type JwtAuthenticatorOptions } from "../mod.ts";
+import { TestClock } from "@kit/kernel/testing";
+import { InvalidTokenError, jwtAuthenticator } from "../mod.ts";
+import type { JwtAuthenticatorOptions } from "../types.ts";
 
 const secret = new TextEncoder().encode("a-test-secret-of-at-least-32-bytes!!");
 const clock = new TestClock("2026-10-01T12:00:00Z");

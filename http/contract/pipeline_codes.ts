@@ -1,4 +1,4 @@
-import { kernelStatusByCode } from "@kit/kernel";
+import { kernelStatusByCode } from "@kit/kernel/internal";
 
 /** A code the pipeline answers by itself, with its status and what it means. */
 export interface PipelineCode {

@@ -1,4 +1,5 @@
-import { type ConceptError, type ErrorReporter, statusOfKind } from "@kit/kernel";
+import type { ConceptError, ErrorReporter } from "@kit/kernel";
+import { statusOfKind } from "@kit/kernel/internal";
 import type { RouteErrorCode } from "./route_errors.ts";
 import { pipelineCodes } from "./pipeline_codes.ts";
 

@@ -1,4 +1,5 @@
-import { type ErrorCode, isErrorCode, kernelStatusByCode } from "@kit/kernel";
+import type { ErrorCode } from "@kit/kernel";
+import { isErrorCode, kernelStatusByCode } from "@kit/kernel/internal";
 import { pipelineCodes } from "./pipeline_codes.ts";
 
 /**

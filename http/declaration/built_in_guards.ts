@@ -1,11 +1,6 @@
-import {
-  belongsToTenant,
-  ForbiddenError,
-  hasRole,
-  hasScopes,
-  type SessionScope,
-  UnauthorizedError,
-} from "@kit/kernel";
+import { ForbiddenError, hasRole, UnauthorizedError } from "@kit/kernel";
+import { belongsToTenant, hasScopes } from "@kit/kernel/internal";
+import type { SessionScope } from "@kit/kernel";
 import type { Guard, GuardRequest } from "./guard.ts";
 
 /** Refuses with 401 (`UNAUTHORIZED`) a request with no identified caller. */

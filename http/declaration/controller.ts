@@ -1,12 +1,11 @@
 // deno-lint-ignore-file no-explicit-any
+import type { AnyClass, Duration } from "@kit/kernel";
 import {
-  type AnyClass,
   classDecorator,
   type DeclarationKind,
   declarationKind,
-  type Duration,
   type KitClassDecorator,
-} from "@kit/kernel";
+} from "@kit/kernel/internal";
 import type { Infer, Schema } from "../schema/schema.ts";
 import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { GuardLike } from "./guard.ts";

@@ -1,12 +1,12 @@
 // deno-lint-ignore-file no-explicit-any
 import {
   type CommandBus,
-  type CompositionRoot,
   type ExecutionContext,
   type Injectable,
   type QueryBus,
   UnauthorizedError,
 } from "@kit/kernel";
+import type { CompositionRoot } from "@kit/kernel/internal";
 import type { CompiledRoute, RouteResult } from "../pipeline/compiled_route.ts";
 import { type ContractContext, routeErrors } from "../contract/route_contract.ts";
 import { authenticatorsFor } from "../pipeline/route_authenticators.ts";

@@ -1,12 +1,11 @@
 // deno-lint-ignore-file no-explicit-any
+import type { Actor, Session } from "@kit/kernel";
 import {
-  type Actor,
   classDecorator,
   type DeclarationKind,
   declarationKind,
   type KitClassDecorator,
-  type Session,
-} from "@kit/kernel";
+} from "@kit/kernel/internal";
 import type { DeclaredCode } from "../contract/route_errors.ts";
 
 /** What a guard sees of a request: the caller and the request, never the domain. */

@@ -4,7 +4,7 @@ import {
   type DeclarationKind,
   declarationKind,
   type KitClassDecorator,
-} from "@kit/kernel";
+} from "@kit/kernel/internal";
 
 /** Turns a request and its actor into a command or query. */
 export interface RequestMapper<Request, Message> {

@@ -5,12 +5,12 @@ import {
   type Authenticator,
   Controller,
   defineRoute,
-  type FunctionRouteSpec,
   httpPlugin,
   type HttpRequest,
   Public,
   zodSchema,
 } from "../mod.ts";
+import type { FunctionRouteSpec } from "../types.ts";
 import { validatingFetch } from "../testing.ts";
 
 /** Identifies `x-user: <id>`; refuses an empty one (a bad credential: 401). */

@@ -1,10 +1,10 @@
+import type { AnyClass } from "@kit/kernel";
 import {
-  type AnyClass,
   classDecorator,
   type DeclarationKind,
   declarationKind,
   type KitClassDecorator,
-} from "@kit/kernel";
+} from "@kit/kernel/internal";
 import type { DeclaredCode } from "../contract/route_errors.ts";
 import type { GuardLike } from "./guard.ts";
 

@@ -1,4 +1,6 @@
-import { type MessageClass, type Permission, requirementOf } from "@kit/kernel";
+import type { Permission } from "@kit/kernel";
+import { requirementOf } from "@kit/kernel/internal";
+import type { MessageClass } from "@kit/kernel/types";
 
 /**
  * A permission a route's use case requires, as a route names it for its document: the command

@@ -1,5 +1,6 @@
 import { type Attributes, createNoopMeter, type Histogram } from "@opentelemetry/api";
-import { kitMeter, type MetricsOptions } from "@kit/kernel";
+import { kitMeter } from "@kit/kernel/internal";
+import type { MetricsOptions } from "@kit/kernel/types";
 
 /** The `http.route` of a request no route answers (404): one value, whatever the path. */
 export const unmatchedRoute = "unmatched";

@@ -1,37 +1,43 @@
 /**
- * The responses of the pipeline: a route's result, a cached one, a problem, an error; each with
- * the headers every answer carries (`X-Content-Type-Options: nosniff`, and `Cache-Control:
- * no-store` for an identified caller unless the route decides its caching). Internal to the
- * pipeline.
+ * The responses of the pipeline, three builders: a route's result (`respond`), a problem
+ * (`problemResponse`), an error thrown by a step (`errorResponse`); each with the headers every
+ * answer carries (`X-Content-Type-Options: nosniff`, and `Cache-Control: no-store` for an
+ * identified caller unless the route decides its caching). Internal to the pipeline.
  *
  * @module
  */
 import { isRefusal } from "@kit/kernel";
 import { InvalidTokenError } from "../auth/invalid_token_error.ts";
-import type { CachePolicy } from "../declaration/controller.ts";
-import { cacheHeaders } from "./cache.ts";
 import { refusalStatus } from "../contract/refusal_status.ts";
 import type { RouteResult } from "./compiled_route.ts";
-import { type Problem, problem, problemResponse } from "./problem.ts";
+import { type Problem, problem } from "./problem.ts";
 import type { RouteRequest } from "./route_request.ts";
-
-const noStore: Readonly<Record<string, string>> = Object.freeze({ "cache-control": "no-store" });
 
 /**
  * The response of a route's result in the negotiated media type: JSON, text or bytes, with the
  * handler's headers over the pipeline's (`no-store` when `noStore`, unless the handler set
- * `Cache-Control`).
+ * `Cache-Control`). `text` is the body already serialized (a cached answer's, whose ETag was
+ * computed over it): sent as it is, in the negotiated media type (text in a JSON one as
+ * `text/plain`).
  */
-export function respond(result: RouteResult, mediaType: string, noStore: boolean): Response {
+export function respond(
+  result: RouteResult,
+  mediaType: string,
+  noStore: boolean,
+  text?: string,
+): Response {
   const { status, body } = result;
-  if (body === undefined || status === 204 || status === 304) {
+  if ((body === undefined && text === undefined) || status === 204 || status === 304) {
     return new Response(null, { status, headers: headersOf(undefined, noStore, result.headers) });
   }
   let type: string;
   let content: BodyInit;
   if (typeof body === "string") {
     type = isJson(mediaType) ? "text/plain; charset=utf-8" : mediaType;
-    content = body;
+    content = text ?? body;
+  } else if (text !== undefined) {
+    type = mediaType;
+    content = text;
   } else if (
     body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof ReadableStream
   ) {
@@ -64,39 +70,22 @@ function isJson(mediaType: string): boolean {
 }
 
 /**
- * The answer of a route with a cache policy, which decides its caching (no `no-store` added): a
- * 200 to GET or HEAD carries its caching headers, or is a 304 to a matching validator.
+ * The response of a problem (`application/problem+json`, with `X-Content-Type-Options: nosniff`
+ * as every answer of the pipeline; `Cache-Control: no-store` for an identified caller), with the
+ * given headers besides.
  */
-export async function cachedResponse(
-  at: RouteRequest,
-  policy: CachePolicy,
-  result: RouteResult,
-): Promise<Response> {
-  const { request, mediaType } = at;
-  if (result.status !== 200 || (request.method !== "GET" && request.method !== "HEAD")) {
-    return respond(result, mediaType, false);
-  }
-  const text = typeof result.body === "string" ? result.body : JSON.stringify(result.body ?? null);
-  const ifNoneMatch = request.headers.get("if-none-match");
-  const cache = await cacheHeaders(policy, text, at.params, ifNoneMatch);
-  if (cache.notModified) {
-    return new Response(null, {
-      status: 304,
-      headers: { "x-content-type-options": "nosniff", ...cache.headers },
-    });
-  }
-  const type = typeof result.body === "string" && isJson(mediaType)
-    ? "text/plain; charset=utf-8"
-    : mediaType;
-  const own = result.headers === undefined
-    ? cache.headers
-    : { ...cache.headers, ...result.headers };
-  return new Response(text, { status: result.status, headers: headersOf(type, false, own) });
-}
-
-/** A problem's response; `no-store` for an identified caller. */
-export function problemAnswer(value: Problem, identified: boolean): Response {
-  return problemResponse(value, identified ? noStore : undefined);
+export function problemResponse(
+  value: Problem,
+  identified: boolean,
+  headers?: Readonly<Record<string, string>>,
+): Response {
+  const out: Record<string, string> = {
+    "content-type": "application/problem+json",
+    "x-content-type-options": "nosniff",
+  };
+  if (headers !== undefined) Object.assign(out, headers);
+  if (identified) out["cache-control"] = "no-store";
+  return new Response(JSON.stringify(value), { status: value.status, headers: out });
 }
 
 /**
@@ -120,17 +109,13 @@ export function errorResponse(error: unknown, at: RouteRequest): Response {
     );
     const retryAfter = error.details.retryAfterSeconds;
     if ((status === 503 || status === 429) && typeof retryAfter === "number") {
-      return problemResponse(refusal, {
+      return problemResponse(refusal, identified, {
         "retry-after": String(Math.max(1, Math.ceil(retryAfter))),
-        ...(identified ? noStore : {}),
       });
     }
-    if (status !== 401) return problemAnswer(refusal, identified);
+    if (status !== 401) return problemResponse(refusal, identified);
     const challenge = error instanceof InvalidTokenError ? error.challenge : "Bearer";
-    return problemResponse(refusal, {
-      "www-authenticate": challenge,
-      ...(identified ? noStore : {}),
-    });
+    return problemResponse(refusal, identified, { "www-authenticate": challenge });
   }
   if (!isRefusal(error)) {
     pipeline.errorReporter.report(error, {
@@ -138,7 +123,7 @@ export function errorResponse(error: unknown, at: RouteRequest): Response {
       details: { route: `${route.method} ${route.path}`, method: at.request.method, path },
     });
   }
-  return problemAnswer(
+  return problemResponse(
     problem(500, "INTERNAL_ERROR", "An unexpected error occurred", path),
     identified,
   );

@@ -2,22 +2,24 @@
 import {
   type Actor,
   type AnyClass,
-  type ApplicationPlugin,
   CommandBus,
-  type CompositionRoot,
-  describeInjectable,
   type IdempotencyStore,
-  kernelStatusByCode,
   QueryBus,
   TransactionManager,
 } from "@kit/kernel";
+import {
+  type ApplicationPlugin,
+  type CompositionRoot,
+  describeInjectable,
+  kernelStatusByCode,
+} from "@kit/kernel/internal";
 import { Public } from "../declaration/built_in_guards.ts";
 import {
   controllerDeclarations,
   type ControllerSpec,
   type IdempotencyOptions,
 } from "../declaration/controller.ts";
-import { idempotentRun } from "./idempotent_run.ts";
+import { idempotentRun } from "../idempotency/idempotent_run.ts";
 import { documentsOf, type Guard, type GuardLike, guardName } from "../declaration/guard.ts";
 import {
   requestMapperDeclarations,
@@ -37,8 +39,10 @@ import { fieldFilter } from "../schema/field_access.ts";
 import type { Authenticator } from "./authenticator.ts";
 import { authenticatorsFor } from "./route_authenticators.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
-import { Cors, type CorsOptions } from "./cors.ts";
+import { Cors, type CorsOptions } from "../cors/cors.ts";
 import { type GuardRefusal, handleRequest, type Pipeline } from "./handle_request.ts";
+import { pathOf } from "./request_path.ts";
+import { planRoute, type RoutePlan } from "./route_plan.ts";
 import { Router } from "./router.ts";
 import { type ContractContext, routeErrors } from "../contract/route_contract.ts";
 import { checkOneStatusPerCode, type DeclaredCode } from "../contract/route_errors.ts";
@@ -216,8 +220,8 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
       for (const route of options.routes ?? []) routes.push(route.compile(root, contract));
       checkOneStatusPerCode(routes);
       routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
-      const router = new Router<CompiledRoute>();
-      for (const route of routes) router.add(route.method, route.path, route);
+      const router = new Router<RoutePlan>();
+      for (const route of routes) router.add(route.method, route.path, planRoute(route));
       const statusByCode = { ...kernelStatusByCode, ...options.statusByCode };
       if (!(bodyTimeoutMs > 0)) {
         throw new TypeError(
@@ -260,7 +264,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
             const start = metrics === undefined ? 0 : metrics.now();
             const path = pathOf(request.url);
             const answer = served(request, path);
-            if (answer === undefined) return handleRequest(pipeline, request);
+            if (answer === undefined) return handleRequest(pipeline, request, path);
             return metrics === undefined
               ? answer
               : metrics.series(path, request.method).measure(start, answer);
@@ -453,15 +457,6 @@ function checkControllerDependencies(
 function operationIdOf(className: string): string {
   const base = className.replace(/(Controller|Route)$/, "");
   return base.charAt(0).toLowerCase() + base.slice(1);
-}
-
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start === -1) return "/";
-  const query = url.indexOf("?", start);
-  const hash = url.indexOf("#", start);
-  const end = query === -1 ? hash : hash === -1 ? query : Math.min(query, hash);
-  return url.slice(start, end === -1 ? undefined : end);
 }
 
 /**

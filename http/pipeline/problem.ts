@@ -65,21 +65,6 @@ export function problem(
   };
 }
 
-/**
- * The response of a problem (`application/problem+json`, with `X-Content-Type-Options: nosniff`
- * as every answer of the pipeline), with the given headers besides.
- */
-export function problemResponse(value: Problem, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(value), {
-    status: value.status,
-    headers: {
-      "content-type": "application/problem+json",
-      "x-content-type-options": "nosniff",
-      ...headers,
-    },
-  });
-}
-
 /** Escapes a path segment for a JSON pointer (RFC 6901). */
 export function pointer(part: string, path: readonly (string | number)[]): string {
   let out = `/${part}`;

@@ -1,4 +1,4 @@
-import { BodyDeadline, timedOut } from "./body_deadline.ts";
+import { BodyDeadline, timedOut } from "../deadlines/body_deadline.ts";
 import { type Problem, problem } from "./problem.ts";
 
 /** A body read and parsed, or the problem that refused it. */

@@ -1,5 +1,14 @@
 import { type Actor, type ExecutionContext, type Session, uuidv7 } from "@kit/kernel";
 
+/** The actor of a request no authenticator identified (or of a `Public` route, which reads none). */
+export const anonymous: Actor = Object.freeze({
+  id: "anonymous",
+  kind: "user",
+  roles: Object.freeze([]) as readonly string[],
+  tenants: Object.freeze([]) as readonly string[],
+  attributes: Object.freeze({}),
+});
+
 /**
  * The execution context of a request. Its correlation id is read from `x-correlation-id` (or
  * made) only when some work asks for it: most small requests never do. A class, so that the

@@ -7,7 +7,7 @@ async function problemOf(response: Response): Promise<Record<string, unknown>> {
   return await response.json();
 }
 
-Deno.test("A caller of one tenant who names none works for that tenant (full and simple paths)", async () => {
+Deno.test("A caller of one tenant who names none works for that tenant, on routes with and without parts", async () => {
   const http = tenantApp();
   const ann = "ann;t1";
   const created = await http.fetch(
@@ -90,7 +90,7 @@ Deno.test("The project's statusByCode is over the kernel's", async () => {
   assert.equal((await problemOf(response)).code, "TENANT_REQUIRED");
 });
 
-Deno.test("A tenant named that the caller does not belong to is refused 403 on the simple path too", async () => {
+Deno.test("A tenant named that the caller does not belong to is refused 403 on a route without parts too", async () => {
   const refusals: GuardRefusal[] = [];
   const http = tenantApp({ onGuardRefusal: (refusal) => void refusals.push(refusal) });
   for (const path of ["/open/tenant", "/calendars/tenant", "/open/calendars"]) {

@@ -1,19 +1,32 @@
+import type { GuardRequest } from "../declaration/guard.ts";
 import type { Caller } from "./authenticator.ts";
 import type { CompiledRoute } from "./compiled_route.ts";
 import type { Pipeline } from "./handle_request.ts";
+import type { ProblemIssue } from "./problem.ts";
+import { queryOf } from "./request_path.ts";
+import type { RequestExecution } from "./request_execution.ts";
 import type { RouteMatch } from "./router.ts";
+import type { RoutePlan } from "./route_plan.ts";
 
 /**
- * A request on its way through the pipeline once its route is matched: the pipeline, the route
- * (compiled once, referenced, never copied), what was read of the request's line (its path,
- * parameters, the media type negotiated) and, once the authenticators ran, its caller. The one
- * object the pipeline's steps take; made once per request, and a class so that its shape is one
- * (its fields are assigned in the constructor, in one order, never defined as class fields).
- * Internal to the pipeline.
+ * A request on its way through its route's plan: the pipeline, the route (compiled once,
+ * referenced, never copied), what was read of the request's line (its path, parameters, the media
+ * type negotiated), and what the steps found so far (the caller, the validated parts and their
+ * issues, the execution context). The one object every step takes; made once per request, and a
+ * class so that its shape is one (its fields are assigned in the constructor, in one order, never
+ * defined as class fields). Internal to the pipeline.
  */
 export class RouteRequest {
   /** The caller the authenticators identified, once they ran. */
   declare caller: Caller | undefined;
+  /** The validated parts by name (`params`, `query`, `headers`, `body`), once validated. */
+  declare validated: Record<string, unknown> | undefined;
+  /** The issues of the parts validated so far; absent while there is none. */
+  declare issues: ProblemIssue[] | undefined;
+  /** The execution context of the request's work, once its tenant is known. */
+  declare execution: RequestExecution | undefined;
+  /** What the guards see, made for the first guard. */
+  declare guardRequest: GuardRequest | undefined;
 
   /** The route it answers. */
   declare readonly route: CompiledRoute;
@@ -22,19 +35,22 @@ export class RouteRequest {
   /** The parameters whose segment is not valid percent-encoded UTF-8, if any. */
   declare readonly undecodable: readonly string[] | undefined;
 
-  /** A matched request; `queryStart` is the index of `?` in its URL, `-1` without one. */
+  /** A matched request. */
   constructor(
     readonly pipeline: Pipeline,
     readonly request: Request,
     readonly path: string,
-    readonly queryStart: number,
-    matched: RouteMatch<CompiledRoute>,
+    matched: RouteMatch<RoutePlan>,
     readonly mediaType: string,
   ) {
-    this.route = matched.value;
+    this.route = matched.value.route;
     this.params = matched.params;
     this.undecodable = matched.undecodable;
     this.caller = undefined;
+    this.validated = undefined;
+    this.issues = undefined;
+    this.execution = undefined;
+    this.guardRequest = undefined;
   }
 
   /** Whether an identified caller made it (its answers then carry `Cache-Control: no-store`). */
@@ -44,8 +60,6 @@ export class RouteRequest {
 
   /** The query string, without `?` and fragment (`""` without one). */
   get query(): string {
-    const { url } = this.request;
-    const start = this.queryStart;
-    return start === -1 ? "" : url.slice(start + 1, url.indexOf("#", start) >>> 0);
+    return queryOf(this.request.url);
   }
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ProblemIssue } from "../mod.ts";
+import type { ProblemIssue } from "../types.ts";
 import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
 import { collectUnstorable, maxUnstorableIssues } from "./unstorable_text.ts";
 

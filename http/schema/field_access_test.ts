@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { composeApplication, defineModule, userActor } from "@kit/kernel";
 import {
-  type AuditEntry,
   auditGuardRefusals,
   Authenticated,
   classSchema,
@@ -13,6 +12,7 @@ import {
   withFieldAccess,
   zodSchema,
 } from "../mod.ts";
+import type { AuditEntry } from "../types.ts";
 
 const appointment = withFieldAccess(
   zodSchema(z.object({ id: z.string(), startsAt: z.string(), internalNote: z.string() }), {

@@ -115,7 +115,7 @@ export class ListCalendarsController {
 
 /**
  * A group without guards: closed all the same (an identified caller needed); its routes without
- * parts take the pipeline's simple path.
+ * parts have no step of parts in their plan.
  */
 @RouteGroup({ prefix: "/open" })
 export class OpenRoutes {}

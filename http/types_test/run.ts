@@ -9,7 +9,7 @@
  * into `.kit/types-test/` (git-ignored) on first use.
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -45,6 +45,21 @@ await writeFile(
   join(work, "deno-globals.d.ts"),
   "declare const Deno: { test(...args: any[]): void };\n",
 );
+/** Every entry of kit's packages (`@kit/kernel`, `@kit/kernel/types`, ...) mapped to its module. */
+async function kitPaths(): Promise<Record<string, string[]>> {
+  const paths: Record<string, string[]> = {};
+  for (const pkg of ["kernel", "http", "jobs"]) {
+    const { name, exports } = JSON.parse(await readFile(join(root, pkg, "deno.json"), "utf8")) as {
+      name: string;
+      exports: Record<string, string>;
+    };
+    for (const [entry, file] of Object.entries(exports)) {
+      paths[name + entry.slice(1)] = [join(root, pkg, file)];
+    }
+  }
+  return paths;
+}
+
 const base = {
   compilerOptions: {
     target: "es2022",
@@ -57,11 +72,7 @@ const base = {
     lib: ["es2023", "dom"],
     types: ["node"],
     typeRoots: [join(work, "node_modules", "@types")],
-    paths: {
-      "@kit/kernel": ["../../kernel/mod.ts"],
-      "@kit/http": ["../../http/mod.ts"],
-      "*": ["./node_modules/*", "./node_modules/@types/*"],
-    },
+    paths: { ...await kitPaths(), "*": ["./node_modules/*", "./node_modules/@types/*"] },
   },
 };
 const modes = [

@@ -1,4 +1,5 @@
-import { currentScope, isRefusal, runInScope, type WorkScope } from "@kit/kernel";
+import { currentScope, isRefusal, runInScope } from "@kit/kernel";
+import type { WorkScope } from "@kit/kernel/internal";
 import { defineRoute, type FunctionRoute } from "@kit/http";
 import { ReadJobCounts, ReadJobPage } from "./messages.ts";
 

@@ -1,12 +1,6 @@
-import {
-  Clock,
-  ForbiddenError,
-  type Injectable,
-  JobQueue,
-  type Message,
-  type MessageClass,
-  type Outbox,
-} from "@kit/kernel";
+import { Clock, ForbiddenError, type Injectable, JobQueue } from "@kit/kernel";
+import type { Outbox } from "@kit/kernel/outbox";
+import type { Message, MessageClass } from "@kit/kernel/types";
 import type { BackgroundJobs } from "../queue/background_jobs.ts";
 import { InvalidJobCursorError, type JobPage, type JobView } from "../store/job_reads.ts";
 import type { JobStore } from "../store/job_store.ts";

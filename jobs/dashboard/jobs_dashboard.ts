@@ -1,4 +1,7 @@
-import { type Module, ModuleBuilder, type Outbox, type ProcessStore } from "@kit/kernel";
+import type { Module } from "@kit/kernel";
+import type { Outbox } from "@kit/kernel/outbox";
+import type { ProcessStore } from "@kit/kernel/process";
+import { ModuleBuilder } from "@kit/kernel/types";
 import type { FunctionRoute } from "@kit/http";
 import type { JobStore } from "../store/job_store.ts";
 import { dashboardHandlers } from "./handlers.ts";

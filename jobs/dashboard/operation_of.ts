@@ -1,4 +1,5 @@
-import { type MessageClass, requirementOf } from "@kit/kernel";
+import { requirementOf } from "@kit/kernel/internal";
+import type { MessageClass } from "@kit/kernel/types";
 
 /**
  * The parts a dashboard operation's declaration shares: security and tags, the method and path,

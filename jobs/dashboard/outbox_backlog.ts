@@ -1,4 +1,4 @@
-import type { Outbox, OutboxHandlerBacklog } from "@kit/kernel";
+import type { Outbox, OutboxHandlerBacklog } from "@kit/kernel/outbox";
 import type { TenantReach } from "../store/job_store.ts";
 
 /** One handler's undelivered events as the dashboard shows them: the outbox's count, and an age. */

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  InMemoryOutbox,
-  InMemoryTransactions,
-  type IntegrationEvent,
-  TestClock,
-} from "@kit/kernel";
+import { InMemoryOutbox, InMemoryTransactions, type IntegrationEvent } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { dashboardApp } from "../testdata/dashboard_app.ts";
 
 const operator = "olga;operator;t1";

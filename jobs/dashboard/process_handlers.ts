@@ -1,12 +1,11 @@
+import { Clock, currentScope } from "@kit/kernel";
+import { endProcessInstance } from "@kit/kernel/internal";
 import {
-  Clock,
-  currentScope,
-  endProcessInstance,
   ProcessDeadlines,
   type ProcessInstanceCounts,
   type ProcessInstancePage,
   type ProcessStore,
-} from "@kit/kernel";
+} from "@kit/kernel/process";
 import { jobsDashboardErrors } from "./errors.ts";
 import type { DashboardHandler } from "./handlers.ts";
 import {

@@ -1,14 +1,11 @@
-import {
-  type Actor,
-  AuthorizedCommand,
-  AuthorizedQuery,
-  type ProcessInstance,
-  type ProcessInstanceCounts,
-  type ProcessInstancePage,
-  type ProcessInstanceStatus,
-  type ProcessMessage,
-  Requires,
-} from "@kit/kernel";
+import { type Actor, AuthorizedCommand, AuthorizedQuery, Requires } from "@kit/kernel";
+import type {
+  ProcessInstance,
+  ProcessInstanceCounts,
+  ProcessInstancePage,
+  ProcessInstanceStatus,
+  ProcessMessage,
+} from "@kit/kernel/process";
 import { jobsPermissions } from "./permissions.ts";
 
 /** Reads each process manager's instances by status (`jobs.read`; the tenants reached). */

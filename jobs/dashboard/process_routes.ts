@@ -3,7 +3,7 @@ import {
   processInstanceStatuses,
   type ProcessMessage,
   processPageMaxLimit,
-} from "@kit/kernel";
+} from "@kit/kernel/process";
 import { defineRoute, type FunctionRoute, zodSchema } from "@kit/http";
 import { z } from "zod";
 import { jobsDashboardErrors } from "./errors.ts";

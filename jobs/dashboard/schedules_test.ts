@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { defineModule, systemActor, TestClock } from "@kit/kernel";
+import { defineModule, systemActor } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { InMemoryJobStore, Scheduled, type ScheduledTick } from "../mod.ts";
 import { lastTickPages, readSchedules } from "./schedules.ts";
 import { ReadScheduledJobs } from "../dashboard.ts";

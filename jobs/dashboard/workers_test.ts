@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TestClock } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { dashboardApp, job, t0 } from "../testdata/dashboard_app.ts";
 
 const operator = "olga;operator;t1";

@@ -1,52 +1,20 @@
 import {
-  type BackgroundJobClass,
+  backgroundJobDeclarations,
+  backgroundJobDeclarer,
+  type BackgroundJobSettings,
   classDecorator,
-  type DeclarationKind,
-  declarationKind,
-  type Duration,
   type KitClassDecorator,
-  toMilliseconds,
-} from "@kit/kernel";
-import { type Backoff, exponentialBackoff } from "./backoff.ts";
+} from "@kit/kernel/internal";
+import type { BackgroundJobClass, BackgroundOptions } from "@kit/kernel/types";
 
-/** The options of `@Background`. */
-export interface BackgroundOptions {
-  /** Aborts an attempt after this long and counts it failed (default: none). */
-  readonly timeout?: Duration;
-  /** How long a claim holds the job without a heartbeat (default 30 s). */
-  readonly lease?: Duration;
-  /** Attempts before the job dies (default 5). */
-  readonly maxAttempts?: number;
-  /** The wait before a retry (default: 1 s doubled up to 5 min). */
-  readonly backoff?: Backoff;
-}
-
-/** The settings of a declared job, with its defaults applied. */
-export interface BackgroundJobSettings {
-  /** `<context>.<job-name>`. */
-  readonly name: string;
-  /** The queue: the context, first part of the name. */
-  readonly queue: string;
-  /** Attempts before the job dies. */
-  readonly maxAttempts: number;
-  /** The wait before a retry. */
-  readonly backoff: Backoff;
-  /** The lease of a claim, in ms. */
-  readonly leaseMs: number;
-  /** The timeout of an attempt, in ms, if any. */
-  readonly timeoutMs?: number;
-}
-
-/** The declaration kind of background jobs. */
-export const backgroundJobDeclarations: DeclarationKind<BackgroundJobSettings> = declarationKind<
-  BackgroundJobSettings
->("background-job");
-
-const namePattern = /^([a-z][a-z0-9-]*)\.[a-z][a-z0-9-]*$/;
+// The declaration itself is the kernel's, shared with the module builder's `backgroundJob`: a job
+// declared either way is the same to the worker, the dashboard and the docs.
+export { backgroundJobDeclarations, type BackgroundJobSettings, type BackgroundOptions };
 
 /**
  * Declares a background job: a class with `static readonly jobName = '<context>.<job-name>'` and
- * `run(payload, execution)`, its dependencies by constructor.
+ * `run(payload, execution)`, its dependencies by constructor. Without decorators, the module
+ * builder's `backgroundJob(job, options)` declares it the same way.
  *
  * @example
  * ```ts ignore
@@ -61,25 +29,10 @@ const namePattern = /^([a-z][a-z0-9-]*)\.[a-z][a-z0-9-]*$/;
  * ```
  */
 export function Background(options: BackgroundOptions = {}): KitClassDecorator<BackgroundJobClass> {
-  const maxAttempts = options.maxAttempts ?? 5;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new RangeError(`@Background() maxAttempts must be an integer from 1, got ${maxAttempts}`);
-  }
-  const leaseMs = toMilliseconds(options.lease ?? "30s");
-  if (leaseMs < 1_000) {
-    throw new RangeError(`@Background() lease must be at least 1s, got ${leaseMs} ms`);
-  }
-  const timeoutMs = options.timeout === undefined ? undefined : toMilliseconds(options.timeout);
-  const backoff = options.backoff ?? exponentialBackoff();
-  return classDecorator<BackgroundJobClass>("Background", (target) => {
-    backgroundJobDeclarations.record(target, {
-      ...settingsName(target),
-      maxAttempts,
-      backoff,
-      leaseMs,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    });
-  });
+  return classDecorator<BackgroundJobClass>(
+    "Background",
+    backgroundJobDeclarer(options, "@Background()"),
+  );
 }
 
 /** The settings of a job class, or an error naming the class when it is not declared. */
@@ -90,17 +43,4 @@ export function jobSettingsOf(job: BackgroundJobClass): BackgroundJobSettings {
     throw new TypeError(`'${name}' is not a background job: decorate it with @Background()`);
   }
   return settings;
-}
-
-function settingsName(target: BackgroundJobClass): { name: string; queue: string } {
-  const name = (target as { jobName?: unknown }).jobName;
-  const match = typeof name === "string" ? namePattern.exec(name) : null;
-  if (match === null) {
-    throw new TypeError(
-      `Background job '${target.name}' needs static readonly jobName = '<context>.<job-name>' (kebab-case), got ${
-        JSON.stringify(name)
-      }`,
-    );
-  }
-  return { name: name as string, queue: match[1]! };
 }

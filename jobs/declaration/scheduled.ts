@@ -1,13 +1,12 @@
+import type { BackgroundJobExecution, Duration } from "@kit/kernel";
 import {
-  type BackgroundJobClass,
-  type BackgroundJobExecution,
   classDecorator,
   type DeclarationKind,
   declarationKind,
-  type Duration,
   type KitClassDecorator,
   toMilliseconds,
-} from "@kit/kernel";
+} from "@kit/kernel/internal";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { Background, type BackgroundOptions } from "./background.ts";
 
 /** The payload of a scheduled job's run: the tick it runs for. */

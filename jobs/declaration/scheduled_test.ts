@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
-import {
-  type BackgroundJobExecution,
-  composeApplication,
-  defineModule,
-  TestClock,
-} from "@kit/kernel";
+import { type BackgroundJobExecution, composeApplication, defineModule } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import {
   type BackgroundJobsApi,
   InMemoryJobStore,

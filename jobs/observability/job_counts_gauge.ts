@@ -1,12 +1,7 @@
 import type { Attributes, ObservableGauge, ObservableResult } from "@opentelemetry/api";
-import {
-  type Clock,
-  consoleLogger,
-  kitMeter,
-  type Logger,
-  type MetricsOptions,
-  ThrottledRead,
-} from "@kit/kernel";
+import { type Clock, consoleLogger, type Logger } from "@kit/kernel";
+import { kitMeter, ThrottledRead } from "@kit/kernel/internal";
+import type { MetricsOptions } from "@kit/kernel/types";
 import type { JobStore } from "../store/job_store.ts";
 import type { JobQueueCounts } from "../store/job_reads.ts";
 

@@ -5,9 +5,9 @@ import {
   composeApplication,
   ConceptError,
   defineModule,
-  type LogRecord,
-  TestClock,
 } from "@kit/kernel";
+import type { LogRecord } from "@kit/kernel/logging";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
 import type { JobStore } from "../store/job_store.ts";

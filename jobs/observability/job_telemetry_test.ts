@@ -12,8 +12,8 @@ import {
   composeApplication,
   ConceptError,
   defineModule,
-  TestClock,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 
 class TestReader extends MetricReader {

@@ -1,11 +1,6 @@
-import {
-  consoleLogger,
-  type EnqueueResult,
-  type JsonValue,
-  type Logger,
-  type QueuedJob,
-  type UnitOfWork,
-} from "@kit/kernel";
+import { consoleLogger, type Logger } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import type { EnqueueResult, JsonValue, QueuedJob } from "@kit/kernel/types";
 import { transactionOf } from "@kit/kernel/postgres";
 import type postgres from "postgres";
 import type * as Contract from "../store/job_store.ts";

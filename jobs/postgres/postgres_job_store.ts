@@ -1,4 +1,4 @@
-import type { UnitOfWork } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import { transactionOf } from "@kit/kernel/postgres";
 import type postgres from "postgres";
 import { SqlJobStore } from "../sql/sql_job_store.ts";
@@ -22,9 +22,10 @@ export class PostgresJobStore extends SqlJobStore {
   /**
    * A store on this client. `listen: false` leaves idle workers to the poll interval instead of
    * LISTEN, which needs a connection of its own: for a database that serves one connection at a
-   * time (PGlite through `pglite-socket`, as `deno task dev` runs it).
+   * time (PGlite through `pglite-socket`, as `deno task dev` runs it). `schema` names the schema
+   * of the tables (default: the connection's search path): a context's own.
    */
-  constructor(sql: postgres.Sql, options: { listen?: boolean } = {}) {
+  constructor(sql: postgres.Sql, options: { listen?: boolean; schema?: string } = {}) {
     super(postgresJobDriver(sql), options);
   }
 }

@@ -1,4 +1,5 @@
-import { InMemoryOutbox, InMemoryProcessStore } from "@kit/kernel";
+import { InMemoryOutbox } from "@kit/kernel";
+import { InMemoryProcessStore } from "@kit/kernel/process";
 import { InMemoryJobStore } from "../store/in_memory_job_store.ts";
 import { processManagerContract } from "../testing/process_manager_contract.ts";
 

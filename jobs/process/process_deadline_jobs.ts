@@ -1,17 +1,17 @@
 import {
-  type BackgroundJobClass,
   type BackgroundJobExecution,
-  type CompositionRoot,
   currentScope,
   type JobQueue,
-  type ProcessDeadlines,
-  processManagerDeclarations,
-  processRuntimeOf,
-  ProcessStore,
   runInScope,
-  type ScheduledDeadline,
   TransactionManager,
 } from "@kit/kernel";
+import {
+  type CompositionRoot,
+  processManagerDeclarations,
+  processRuntimeOf,
+} from "@kit/kernel/internal";
+import { type ProcessDeadlines, ProcessStore, type ScheduledDeadline } from "@kit/kernel/process";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { Background } from "../declaration/background.ts";
 import { jobSettingsOf } from "../declaration/background.ts";
 import type { RunnableJob } from "../worker/run_attempt.ts";

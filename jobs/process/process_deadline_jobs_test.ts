@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { composeApplication, InMemoryProcessStore, ProcessStore } from "@kit/kernel";
+import { composeApplication } from "@kit/kernel";
+import { InMemoryProcessStore, ProcessStore } from "@kit/kernel/process";
 import { jobsPlugin } from "../jobs_plugin.ts";
 import { InMemoryJobStore } from "../store/in_memory_job_store.ts";
 import { confirmationModule, Effects } from "../testing/_confirmation_process.ts";

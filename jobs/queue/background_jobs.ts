@@ -1,21 +1,22 @@
 import {
-  type BackgroundJobClass,
   type Clock,
   currentScope,
-  type EnqueueOptions,
-  type EnqueuePayload,
-  type EnqueueResult,
   type ErrorReporter,
   type JobQueue,
-  type JsonValue,
-  type QueuedJob,
   systemActor,
   TenantRequiredError,
   tenantsReached,
-  toMilliseconds,
-  type UnitOfWork,
   uuidv7,
 } from "@kit/kernel";
+import { toMilliseconds, type UnitOfWork } from "@kit/kernel/internal";
+import type {
+  BackgroundJobClass,
+  EnqueueOptions,
+  EnqueuePayload,
+  EnqueueResult,
+  JsonValue,
+  QueuedJob,
+} from "@kit/kernel/types";
 import { jobSettingsOf } from "../declaration/background.ts";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import type { JobStore, NewJob, TenantReach } from "../store/job_store.ts";

@@ -4,19 +4,24 @@ import {
   Command,
   composeApplication,
   defineModule,
-  type EnqueueResult,
   Handles,
   JobQueue,
   systemActor,
-  TestClock,
   type TransactionManager,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
+import type { EnqueueResult } from "@kit/kernel/types";
 import { PostgresTransactions } from "@kit/kernel/postgres";
 import { Redis as IORedis } from "ioredis";
 import { ignoreWithout, pgTest, requireUrl } from "../../test_support/services.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
-import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
-import type { JobStore } from "../mod.ts";
+import {
+  Background,
+  type BackgroundJobsApi,
+  InMemoryJobStore,
+  jobsPlugin,
+  type JobStore,
+} from "../mod.ts";
 import { RedisJobStore, tcpScripting } from "../redis.ts";
 
 @Background()

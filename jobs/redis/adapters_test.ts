@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { consoleLogger, type LogRecord } from "@kit/kernel";
+import { consoleLogger } from "@kit/kernel";
+import type { LogRecord } from "@kit/kernel/logging";
 import { Redis } from "ioredis";
 import { failFastRedisOptions, tcpScripting } from "./adapters.ts";
 

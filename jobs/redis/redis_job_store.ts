@@ -1,12 +1,6 @@
-import type {
-  Actor,
-  EnqueueResult,
-  JsonValue,
-  QueuedJob,
-  QueuedJobStatus,
-  UnitOfWork,
-} from "@kit/kernel";
-import { consoleLogger } from "@kit/kernel";
+import { type Actor, consoleLogger, type QueuedJobStatus } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import type { EnqueueResult, JsonValue, QueuedJob } from "@kit/kernel/types";
 import {
   type ClaimedJob,
   type JobStore,

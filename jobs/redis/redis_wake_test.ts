@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  type BackgroundJobExecution,
-  composeApplication,
-  defineModule,
-  TestClock,
-} from "@kit/kernel";
+import { type BackgroundJobExecution, composeApplication, defineModule } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
 import { ignoreWithout, requireUrl } from "../../test_support/services.ts";

@@ -1,10 +1,5 @@
-import {
-  type Actor,
-  type JsonValue,
-  type QueuedJob,
-  type QueuedJobStatus,
-  queuedJobStatuses,
-} from "@kit/kernel";
+import { type Actor, type QueuedJobStatus, queuedJobStatuses } from "@kit/kernel";
+import type { JsonValue, QueuedJob } from "@kit/kernel/types";
 import type { ClaimedJob, StoredJob } from "../store/job_store.ts";
 import { type JobView, toJobView } from "../store/job_reads.ts";
 import { appendAttempt, attemptHistoryOf, type JobAttempt } from "../store/job_attempts.ts";

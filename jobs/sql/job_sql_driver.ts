@@ -1,4 +1,4 @@
-import type { UnitOfWork } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
 
 /** A row as a driver answers it: column name to decoded value. */
 export type SqlRow = Readonly<Record<string, unknown>>;

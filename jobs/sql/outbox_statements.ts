@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { DeadDeliveryFilter, IntegrationEvent, OutboxClaimParams } from "@kit/kernel";
+import type { IntegrationEvent } from "@kit/kernel";
+import type { DeadDeliveryFilter, OutboxClaimParams } from "@kit/kernel/outbox";
 import { type JobStatement, StatementParams } from "./statement.ts";
 
 /** The channel a committed append or a revival notifies, with the tables' schema as payload. */

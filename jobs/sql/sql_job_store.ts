@@ -1,4 +1,6 @@
-import type { EnqueueResult, Logger, QueuedJob, QueuedJobStatus, UnitOfWork } from "@kit/kernel";
+import type { Logger, QueuedJobStatus } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import type { EnqueueResult, QueuedJob } from "@kit/kernel/types";
 import type {
   ClaimedJob,
   JobClaimParams,

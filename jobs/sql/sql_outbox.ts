@@ -1,17 +1,15 @@
-import {
-  type DeadDelivery,
-  type DeadDeliveryFilter,
-  type IntegrationEvent,
-  type Outbox,
-  type OutboxBacklogParams,
-  type OutboxClaimParams,
-  type OutboxDelivery,
-  type OutboxFailParams,
-  type OutboxHandlerBacklog,
-  type ProcessedEvents,
-  type UnitOfWork,
-  uuidv7,
-} from "@kit/kernel";
+import { type IntegrationEvent, type ProcessedEvents, uuidv7 } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import type {
+  DeadDelivery,
+  DeadDeliveryFilter,
+  Outbox,
+  OutboxBacklogParams,
+  OutboxClaimParams,
+  OutboxDelivery,
+  OutboxFailParams,
+  OutboxHandlerBacklog,
+} from "@kit/kernel/outbox";
 import type { JobSqlDriver, SqlQuery, SqlRow } from "./job_sql_driver.ts";
 import { JobRowReader } from "./job_rows.ts";
 import {

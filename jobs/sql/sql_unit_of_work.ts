@@ -1,4 +1,5 @@
-import { InMemoryTransactions, type UnitOfWork } from "@kit/kernel";
+import { InMemoryTransactions } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import type { SqlQuery } from "./job_sql_driver.ts";
 
 const callbacks = new InMemoryTransactions();

@@ -1,4 +1,6 @@
-import type { EnqueueResult, JsonValue, QueuedJob, QueuedJobStatus, UnitOfWork } from "@kit/kernel";
+import type { QueuedJobStatus } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import type { EnqueueResult, JsonValue, QueuedJob } from "@kit/kernel/types";
 import {
   type ClaimedJob,
   type JobStore,

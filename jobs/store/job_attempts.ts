@@ -51,7 +51,7 @@ export const jobAttemptMessageMaxLength = 500;
  *
  * @example
  * ```ts
- * import { truncateAttemptMessage } from "@kit/jobs";
+ * import { truncateAttemptMessage } from "@kit/jobs/store";
  * truncateAttemptMessage("x".repeat(600)).length; // 500
  * ```
  *

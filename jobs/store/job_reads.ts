@@ -100,7 +100,7 @@ export class InvalidJobCursorError extends RangeError {
  *
  * @example
  * ```ts
- * import { decodeJobCursor, encodeJobCursor } from "@kit/jobs";
+ * import { decodeJobCursor, encodeJobCursor } from "@kit/jobs/store";
  * const next = encodeJobCursor({ createdAt: 0, id: "a" });
  * decodeJobCursor(next); // { createdAt: 0, id: "a" }
  * ```
@@ -229,7 +229,7 @@ export type JobActivityKind = "succeeded" | "failed" | "dead";
  *
  * @example
  * ```ts
- * import { checkJobActivityParams } from "@kit/jobs";
+ * import { checkJobActivityParams } from "@kit/jobs/store";
  * const since = new Date("2026-05-01T07:00:00Z");
  * checkJobActivityParams({ reach: {}, since, bucketMs: 60_000, buckets: 60 }); // the last hour
  * ```
@@ -259,7 +259,7 @@ export function checkJobActivityParams(params: JobActivityParams): void {
  *
  * @example
  * ```ts
- * import { activityOf } from "@kit/jobs";
+ * import { activityOf } from "@kit/jobs/store";
  * const since = new Date("2026-05-01T07:00:00Z");
  * const at = since.getTime() + 90_000; // in the second minute
  * activityOf({ reach: {}, since, bucketMs: 60_000, buckets: 2 }, [

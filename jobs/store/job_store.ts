@@ -1,11 +1,6 @@
-import type {
-  Actor,
-  EnqueueResult,
-  JsonValue,
-  QueuedJob,
-  QueuedJobStatus,
-  UnitOfWork,
-} from "@kit/kernel";
+import type { Actor, QueuedJobStatus } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import type { EnqueueResult, JsonValue, QueuedJob } from "@kit/kernel/types";
 import type {
   JobActivityParams,
   JobCountsParams,

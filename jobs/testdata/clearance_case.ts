@@ -7,11 +7,11 @@
 import {
   type BackgroundJobExecution,
   Command,
-  type EnqueueResult,
   Handles,
   type JobQueue,
   systemActor,
 } from "@kit/kernel";
+import type { EnqueueResult } from "@kit/kernel/types";
 import { Redis as IORedis } from "ioredis";
 import { type PrivateRedis, startPrivateRedis } from "../../test_support/private_redis.ts";
 import { Background } from "../mod.ts";

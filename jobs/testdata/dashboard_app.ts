@@ -10,14 +10,15 @@ import {
   type Clock,
   composeApplication,
   type Module,
-  type Outbox,
-  type ProcessStore,
   type TransactionManager,
   UnauthorizedError,
   userActor,
 } from "@kit/kernel";
+import type { Outbox } from "@kit/kernel/outbox";
+import type { ProcessStore } from "@kit/kernel/process";
 import { type Authenticator, httpPlugin } from "@kit/http";
-import { InMemoryJobStore, jobsPlugin, type JobStore, type NewJob } from "../mod.ts";
+import { InMemoryJobStore, jobsPlugin, type JobStore } from "../mod.ts";
+import type { NewJob } from "../store.ts";
 import { type DashboardEventOptions, jobsDashboard } from "../dashboard.ts";
 
 /** Identifies callers from `authorization: Bearer id;role,role;tenant` (a stand-in for a JWT). */

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { InMemoryProcessStore, InMemoryTransactions, type ProcessInstance } from "@kit/kernel";
+import { InMemoryTransactions } from "@kit/kernel";
+import { InMemoryProcessStore, type ProcessInstance } from "@kit/kernel/process";
 import { dashboardApp, job, t0 } from "./dashboard_app.ts";
 import type { InMemoryJobStore } from "../mod.ts";
 

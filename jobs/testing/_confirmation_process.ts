@@ -1,17 +1,19 @@
 import { z } from "zod";
 import {
-  currentUnitOfWork,
   defineIntegrationEvent,
   defineModule,
   type IntegrationEvent,
   type Module,
+  type Token,
+  token,
+} from "@kit/kernel";
+import { currentUnitOfWork } from "@kit/kernel/internal";
+import {
   onEvent,
   type ProcessContext,
   type ProcessDeadline,
   ProcessManager,
-  type Token,
-  token,
-} from "@kit/kernel";
+} from "@kit/kernel/process";
 
 /** Appointments booked, confirmed, noted and cancelled: the events of the contract's process. */
 export const Booked = defineIntegrationEvent({

@@ -2,29 +2,32 @@ import assert from "node:assert/strict";
 import {
   composeApplication,
   currentScope,
-  endProcessInstance,
   type ErrorReporter,
-  type EventsApi,
   eventsPlugin,
   type ExecutionContext,
   InMemoryTransactions,
   type IntegrationEvent,
   type IntegrationEventDefinition,
-  type Outbox,
+  runInScope,
+  systemActor,
+  type TransactionManager,
+} from "@kit/kernel";
+import {
+  endProcessInstance,
+  processManagerDeclarations,
+  processRuntimeOf,
+  type UnitOfWork,
+} from "@kit/kernel/internal";
+import type { EventsApi, Outbox } from "@kit/kernel/outbox";
+import {
   ProcessDeadlines,
   type ProcessInstance,
   type ProcessInstanceRef,
-  processManagerDeclarations,
   type ProcessReach,
-  processRuntimeOf,
   ProcessStore,
-  runInScope,
   type ScheduledDeadline,
-  systemActor,
-  TestClock,
-  type TransactionManager,
-  type UnitOfWork,
-} from "@kit/kernel";
+} from "@kit/kernel/process";
+import { TestClock } from "@kit/kernel/testing";
 import { type BackgroundJobsApi, jobsPlugin } from "../jobs_plugin.ts";
 import type { JobStore } from "../store/job_store.ts";
 import {

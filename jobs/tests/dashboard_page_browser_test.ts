@@ -12,8 +12,8 @@ import {
   InMemoryOutbox,
   InMemoryTransactions,
   type IntegrationEvent,
-  TestClock,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Scheduled, type ScheduledTick } from "../mod.ts";
 import { dashboardApp, job, t0 } from "../testdata/dashboard_app.ts";
 

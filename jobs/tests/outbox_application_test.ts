@@ -4,9 +4,9 @@ import {
   defineModule,
   isRefusal,
   JobQueue,
-  TestClock,
   type TransactionManager,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { PostgresTransactions } from "@kit/kernel/postgres";
 import { pgTest } from "../../test_support/services.ts";
 import { type BackgroundJobsApi, jobsPlugin, type JobStore } from "../mod.ts";

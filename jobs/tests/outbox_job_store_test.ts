@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Redis as IORedis } from "ioredis";
 import { PostgresTransactions } from "@kit/kernel/postgres";
-import type { NewJob } from "../mod.ts";
+import type { NewJob } from "../store.ts";
 import { pgTest } from "../../test_support/services.ts";
 import { startPrivateRedis } from "../../test_support/private_redis.ts";
 import {

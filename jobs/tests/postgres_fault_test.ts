@@ -4,8 +4,8 @@ import {
   composeApplication,
   defineModule,
   systemActor,
-  TestClock,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import postgres from "postgres";
 import { pgTest } from "../../test_support/services.ts";
 import { Background, type BackgroundJobsApi, jobsPlugin } from "../mod.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Redis as IORedis } from "ioredis";
-import { isRefusal, type LogRecord } from "@kit/kernel";
-import type { NewJob } from "../mod.ts";
+import { isRefusal } from "@kit/kernel";
+import type { LogRecord } from "@kit/kernel/logging";
+import type { NewJob } from "../store.ts";
 import {
   type PrivateRedis,
   skipWithoutRedisServer,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Redis as IORedis } from "ioredis";
-import type { NewJob } from "../mod.ts";
+import type { NewJob } from "../store.ts";
 import { skipWithoutRedisServer, startPrivateRedis } from "../../test_support/private_redis.ts";
 import {
   checkRedisDurability,

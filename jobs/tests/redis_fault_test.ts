@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Redis as IORedis } from "ioredis";
-import { isRefusal, type UnitOfWork } from "@kit/kernel";
-import type { NewJob } from "../mod.ts";
+import { isRefusal } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import type { NewJob } from "../store.ts";
 import { skipWithoutRedisServer, startPrivateRedis } from "../../test_support/private_redis.ts";
 import {
   failFastRedisOptions,

@@ -5,8 +5,8 @@ import {
   consoleLogger,
   defineModule,
   summarisingLogger,
-  TestClock,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 
 @Background({ maxAttempts: 3, backoff: () => 1_000 })

@@ -5,11 +5,12 @@ import {
   type BackgroundJobExecution,
   composeApplication,
   defineModule,
-  type LogRecord,
   systemActor,
-  TestClock,
 } from "@kit/kernel";
-import { Background, InMemoryJobStore, jobsPlugin, type NewJob } from "../mod.ts";
+import type { LogRecord } from "@kit/kernel/logging";
+import { TestClock } from "@kit/kernel/testing";
+import { Background, InMemoryJobStore, jobsPlugin } from "../mod.ts";
+import type { NewJob } from "../store.ts";
 
 class TestReader extends MetricReader {
   protected onForceFlush(): Promise<void> {

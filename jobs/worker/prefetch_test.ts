@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { until } from "../../test_support/until.ts";
-import {
-  type BackgroundJobExecution,
-  composeApplication,
-  defineModule,
-  TestClock,
-} from "@kit/kernel";
+import { type BackgroundJobExecution, composeApplication, defineModule } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 
 let ran: { n: number; attempt: number }[] = [];

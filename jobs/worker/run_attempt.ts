@@ -1,13 +1,13 @@
 import {
   type BackgroundJobExecution,
   type Clock,
-  currentUnitOfWork,
   type ErrorReporter,
   type ExecutionContext,
   isRefusal,
-  type JsonValue,
   runInScope,
 } from "@kit/kernel";
+import { currentUnitOfWork } from "@kit/kernel/internal";
+import type { JsonValue } from "@kit/kernel/types";
 import type { BackgroundJobSettings } from "../declaration/background.ts";
 import { exponentialBackoff } from "../declaration/backoff.ts";
 import type { ClaimedJob, JobStore } from "../store/job_store.ts";

@@ -1,11 +1,5 @@
-import {
-  type BackgroundJobClass,
-  type Clock,
-  type Duration,
-  type ErrorReporter,
-  type Token,
-  token,
-} from "@kit/kernel";
+import { type Clock, type Duration, type ErrorReporter, type Token, token } from "@kit/kernel";
+import type { BackgroundJobClass } from "@kit/kernel/types";
 import { latestTick, type ScheduledTick } from "../declaration/scheduled.ts";
 import type { BackgroundJobs } from "../queue/background_jobs.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TestClock } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { Wakeup } from "./wakeup.ts";
 
 /** Whether the promise settled within a turn of the event loop. */

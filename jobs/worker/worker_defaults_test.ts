@@ -5,8 +5,8 @@ import {
   composeApplication,
   defineModule,
   systemActor,
-  TestClock,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import {
   Background,
   type BackgroundJobsApi,
@@ -15,7 +15,7 @@ import {
   type JobsPluginOptions,
 } from "../mod.ts";
 import { jobSettingsOf } from "../declaration/background.ts";
-import type { ClaimedJob, JobClaimParams, JobReportParams, ReportOutcome } from "../mod.ts";
+import type { ClaimedJob, JobClaimParams, JobReportParams, ReportOutcome } from "../store.ts";
 
 /** A store that records claims and reports, and whose reports can be made to fail. */
 class WatchedStore extends InMemoryJobStore {

@@ -8,9 +8,9 @@ import {
   Handles,
   JobQueue,
   systemActor,
-  TestClock,
-  type UnitOfWork,
 } from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
+import { TestClock } from "@kit/kernel/testing";
 import {
   Background,
   type BackgroundJobsApi,
@@ -18,10 +18,14 @@ import {
   JobInterruptedError,
   JobLeaseLostError,
   jobsPlugin,
-  type NewJob,
-  type ReportOutcome,
 } from "../mod.ts";
-import type { JobCompleteManyParams, JobFailParams, JobReportParams } from "../mod.ts";
+import type {
+  JobCompleteManyParams,
+  JobFailParams,
+  JobReportParams,
+  NewJob,
+  ReportOutcome,
+} from "../store.ts";
 
 /** A store whose writes can be made to fail, as a network partition would. */
 class FlakyStore extends InMemoryJobStore {

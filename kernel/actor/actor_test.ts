@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  belongsToTenant,
-  type ExecutionContext,
-  hasRole,
-  hasScopes,
-  systemActor,
-  userActor,
-} from "../mod.ts";
+import { type ExecutionContext, hasRole, systemActor, userActor } from "../mod.ts";
+import { belongsToTenant, hasScopes } from "../internal.ts";
 import { reachesTenant } from "../tenancy/tenancy.ts";
 
 Deno.test("userActor builds a user with roles, tenants and attributes, and refuses an empty id", () => {

@@ -4,7 +4,6 @@ import {
   AuthorizedCommand,
   Command,
   composeApplication,
-  type CompositionRoot,
   consoleLogger,
   defineModule,
   definePermissions,
@@ -14,9 +13,10 @@ import {
   Requires,
   summarisingLogger,
   systemActor,
-  TestClock,
   token,
 } from "../mod.ts";
+import type { CompositionRoot } from "../internal.ts";
+import { TestClock } from "../testing.ts";
 
 const permissions = definePermissions("billing", {
   "invoice.void": { description: "Void an invoice" },

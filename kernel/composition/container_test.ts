@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Container, token } from "../mod.ts";
+import { token } from "../mod.ts";
+import { Container } from "../internal.ts";
 
 Deno.test("Container builds singletons from their dependencies, once", () => {
   const Name = token<string>("Name");

@@ -1,5 +1,7 @@
 // deno-lint-ignore-file no-explicit-any
 import type { AnyClass } from "../declarations/declaration.ts";
+import { backgroundJobDeclarer, type BackgroundOptions } from "../jobs/background_declaration.ts";
+import type { BackgroundJobClass } from "../jobs/job_queue.ts";
 import { handlerDeclarations } from "../messaging/handles.ts";
 import type { Message, MessageClass } from "../messaging/message.ts";
 import {
@@ -38,12 +40,53 @@ export class ModuleBuilder {
   readonly #declarations: AnyClass[] = [];
   readonly #dependencies = new Map<AnyClass, readonly Injectable[]>();
   readonly #providers: Registration[] = [];
+  readonly #jobNames = new Map<string, string>();
 
   /** Lists a declared class, with its constructor dependencies. */
   declare(target: AnyClass, options: { deps?: readonly Injectable[] } = {}): this {
     this.#declarations.push(target);
     if (options.deps !== undefined) this.#dependencies.set(target, options.deps);
     return this;
+  }
+
+  /**
+   * Declares `job` as a background job (the builder form of `@Background`): the same options, the
+   * same checks, the same job to the worker and the dashboard. `deps` are the tokens of its
+   * constructor's parameters, in order; a token of another type does not compile.
+   *
+   * @example
+   * ```ts ignore
+   * defineModule("scheduling", (builder) => {
+   *   builder.backgroundJob(ClearCalendar, { timeout: "30m", deps: [CommandBus] });
+   * });
+   * ```
+   */
+  backgroundJob<A extends readonly unknown[]>(
+    job: BackgroundJobClass & (abstract new (...args: A) => unknown),
+    options: BackgroundOptions & { readonly deps?: { readonly [K in keyof A]: Injectable<A[K]> } } =
+      {},
+  ): this {
+    const declaredBy = `builder.backgroundJob(${
+      typeof job === "function" ? job.name : String(job)
+    })`;
+    if (typeof job !== "function") throw new TypeError(`${declaredBy} takes a class`);
+    const { deps: typedDeps, ...settings } = options;
+    const deps = typedDeps as readonly Injectable[] | undefined;
+    const record = backgroundJobDeclarer(settings, declaredBy);
+    if ((deps?.length ?? 0) < job.length) {
+      throw new TypeError(
+        `${declaredBy} needs deps: the tokens of its ${job.length} constructor parameter(s), in order`,
+      );
+    }
+    const earlier = this.#jobNames.get(job.jobName);
+    if (earlier !== undefined) {
+      throw new Error(
+        `Background job name '${job.jobName}' is declared twice: '${earlier}' and '${job.name}'`,
+      );
+    }
+    record(job);
+    this.#jobNames.set(job.jobName, job.name);
+    return this.declare(job, deps === undefined ? {} : { deps });
   }
 
   /** Declares `handlerClass` as the handler of `message` (the builder form of `@Handles`). */
@@ -93,7 +136,8 @@ export class ModuleBuilder {
 }
 
 /**
- * Defines a context's module, as data or with a builder.
+ * Defines a context's module, as data, with a builder, or both: the data of its derived files,
+ * then what `build` declares by hand (the builder style's jobs).
  *
  * @example From the derived files
  * ```ts ignore
@@ -103,17 +147,41 @@ export class ModuleBuilder {
  *   providers: [{ provide: Appointments, provider: { useClass: PostgresAppointments, deps: [Sql] } }],
  * });
  * ```
+ *
+ * @example The derived files, and a job declared with the builder
+ * ```ts ignore
+ * export const schedulingModule = defineModule("scheduling", {
+ *   declarations: schedulingDeclarations,
+ *   dependencies: schedulingDependencies,
+ * }, (builder) => {
+ *   builder.backgroundJob(ClearCalendar, { timeout: "30m", deps: [CommandBus] });
+ * });
+ * ```
  */
 export function defineModule(
   name: string,
   definition: ModuleOptions | ((builder: ModuleBuilder) => void),
+  build?: (builder: ModuleBuilder) => void,
 ): Module {
   if (typeof definition === "function") {
+    if (build !== undefined) {
+      throw new TypeError(
+        `Module '${name}' takes its options, then a builder function: not two functions`,
+      );
+    }
     const builder = new ModuleBuilder();
     definition(builder);
     return builder.build(name);
   }
-  return makeModule(name, definition);
+  if (build === undefined) return makeModule(name, definition);
+  const builder = new ModuleBuilder();
+  build(builder);
+  const built = builder.build(name);
+  return makeModule(name, {
+    declarations: [...(definition.declarations ?? []), ...built.declarations],
+    dependencies: new Map([...(definition.dependencies ?? []), ...built.dependencies]),
+    providers: [...(definition.providers ?? []), ...built.providers],
+  });
 }
 
 function makeModule(name: string, options: ModuleOptions): Module {

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  ConceptError,
-  DeclaredError,
-  defineErrorCodes,
-  type ErrorCodeOptions,
-  isErrorCode,
-  isRefusal,
-} from "../mod.ts";
+import { ConceptError, DeclaredError, defineErrorCodes, isRefusal } from "../mod.ts";
+import { isErrorCode } from "../internal.ts";
+import type { ErrorCodeOptions } from "../types.ts";
 
 Deno.test("defineErrorCodes() gives each code one status, from its status or its kind", () => {
   const codes = defineErrorCodes("scheduling", {

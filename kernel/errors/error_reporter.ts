@@ -42,7 +42,8 @@ const components: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * import { consoleLogger, loggingErrorReporter } from "@kit/kernel";
+ * import { consoleLogger } from "@kit/kernel";
+ * import { loggingErrorReporter } from "@kit/kernel/logging";
  * const lines: string[] = [];
  * const reporter = loggingErrorReporter(consoleLogger({ format: "json", write: (l) => lines.push(l) }));
  * reporter.report(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }), { origin: "queue" });

@@ -73,7 +73,7 @@ const redisMessages =
  *
  * @example
  * ```ts
- * import { knownFailure } from "@kit/kernel";
+ * import { knownFailure } from "@kit/kernel/logging";
  * knownFailure(Object.assign(new Error("timeout"), { code: "CONNECT_TIMEOUT" }));
  * // { kind: "outage", code: "DATABASE_UNAVAILABLE", reason: "connect time-out" }
  * knownFailure(new TypeError("x is undefined")); // undefined: a bug

@@ -8,11 +8,7 @@ import {
   ConcurrentUpdateError,
   defineIntegrationEvent,
   defineModule,
-  type ErrorReport,
   EventPublisher,
-  EventRelay,
-  type EventRelaySettings,
-  type EventsApi,
   eventsPlugin,
   Handles,
   HandlesEvent,
@@ -20,13 +16,19 @@ import {
   InMemoryOutbox,
   InMemoryTransactions,
   type IntegrationEvent,
-  type OutboxClaimParams,
-  type OutboxDelivery,
   runInScope,
   systemActor,
-  TestClock,
   userActor,
 } from "../mod.ts";
+import type { ErrorReport } from "../logging.ts";
+import {
+  EventRelay,
+  type EventRelaySettings,
+  type EventsApi,
+  type OutboxClaimParams,
+  type OutboxDelivery,
+} from "../outbox.ts";
+import { TestClock } from "../testing.ts";
 
 const Booked = defineIntegrationEvent({
   type: "scheduling.appointment.booked",

@@ -7,7 +7,6 @@ import {
   defineModule,
   type ErrorReporter,
   EventPublisher,
-  type EventsApi,
   eventsPlugin,
   type HandlerContext,
   Handles,
@@ -18,8 +17,9 @@ import {
   ProcessedEvents,
   processOnce,
   systemActor,
-  TestClock,
 } from "../mod.ts";
+import type { EventsApi } from "../outbox.ts";
+import { TestClock } from "../testing.ts";
 
 const AppointmentBooked = defineIntegrationEvent({
   type: "scheduling.appointment.booked",

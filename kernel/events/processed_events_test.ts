@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import {
-  currentUnitOfWork,
   defineIntegrationEvent,
   type ExecutionContext,
   InMemoryProcessedEvents,
@@ -10,8 +9,8 @@ import {
   processOnce,
   runInScope,
   systemActor,
-  type UnitOfWork,
 } from "../mod.ts";
+import { currentUnitOfWork, type UnitOfWork } from "../internal.ts";
 
 const PaymentReceived = defineIntegrationEvent({
   type: "billing.payment.received",

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { checkReadiness, TestClock } from "../mod.ts";
+import { checkReadiness } from "../mod.ts";
+import { TestClock } from "../testing.ts";
 
 Deno.test("checkReadiness is ready when every check answers, and names each", async () => {
   const report = await checkReadiness({

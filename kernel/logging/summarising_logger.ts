@@ -45,7 +45,8 @@ const dropped = "logging\u0000LOG_LINES_DROPPED";
  *
  * @example Ten thousand failures in one window are two lines
  * ```ts
- * import { consoleLogger, summarisingLogger, TestClock } from "@kit/kernel";
+ * import { consoleLogger, summarisingLogger } from "@kit/kernel";
+ * import { TestClock } from "@kit/kernel/testing";
  * const lines: string[] = [];
  * const clock = new TestClock();
  * const logger = summarisingLogger(consoleLogger({ clock, write: (line) => lines.push(line) }), {

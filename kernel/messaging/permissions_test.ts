@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { AuthorizedCommand, definePermissions, Query, requirementOf, Requires } from "../mod.ts";
+import { AuthorizedCommand, definePermissions, Query, Requires } from "../mod.ts";
+import { requirementOf } from "../internal.ts";
 
 Deno.test("definePermissions answers typed, frozen permission values of the context", () => {
   const permissions = definePermissions("scheduling", {

@@ -19,7 +19,7 @@ export interface MetricsOptions {
  *
  * @example
  * ```ts
- * import { kitMeter } from "@kit/kernel";
+ * import { kitMeter } from "@kit/kernel/internal";
  * const meter = kitMeter(); // a no-op meter until an SDK's provider is registered
  * meter.createCounter("kit.example.count");
  * ```

@@ -22,7 +22,7 @@ export interface ThrottledReadOptions<T> {
  *
  * @example
  * ```ts
- * import { systemClock, ThrottledRead } from "@kit/kernel";
+ * import { systemClock, ThrottledRead } from "@kit/kernel/internal";
  * const counts = new ThrottledRead({
  *   read: () => Promise.resolve(42),
  *   clock: systemClock,

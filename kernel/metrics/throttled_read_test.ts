@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { TestClock, ThrottledRead } from "../mod.ts";
+import { ThrottledRead } from "../internal.ts";
+import { TestClock } from "../testing.ts";
 
 Deno.test("ThrottledRead reads at most once per maxAgeMs, however many ask", async () => {
   const clock = new TestClock();

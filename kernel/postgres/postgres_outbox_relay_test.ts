@@ -4,25 +4,22 @@ import postgres from "postgres";
 import { ignoreWithout, type TestDatabase, withTestDatabase } from "../../test_support/services.ts";
 import {
   composeApplication,
-  currentUnitOfWork,
   defineModule,
-  type ErrorReport,
   EventPublisher,
-  type EventRelaySettings,
-  type EventsApi,
   eventsPlugin,
   Handles,
   HandlesEvent,
   type IntegrationEvent,
   lockFor,
-  type OutboxDelivery,
   ProcessedEvents,
   processOnce,
   runInScope,
-  TestClock,
-  type UnitOfWork,
   userActor,
 } from "../mod.ts";
+import { currentUnitOfWork, type UnitOfWork } from "../internal.ts";
+import type { ErrorReport } from "../logging.ts";
+import type { EventRelaySettings, EventsApi, OutboxDelivery } from "../outbox.ts";
+import { TestClock } from "../testing.ts";
 import {
   currentSql,
   migrateKernel,

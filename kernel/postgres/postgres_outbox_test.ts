@@ -5,15 +5,15 @@ import {
   composeApplication,
   defineModule,
   EventPublisher,
-  type EventsApi,
   eventsPlugin,
   Handles,
   HandlesEvent,
   type IntegrationEvent,
   ProcessedEvents,
   processOnce,
-  TestClock,
 } from "../mod.ts";
+import type { EventsApi } from "../outbox.ts";
+import { TestClock } from "../testing.ts";
 import { kernelMigrations } from "./kernel_migrations.ts";
 import { outboxBacklogCase } from "../testdata/outbox_backlog_case.ts";
 import {

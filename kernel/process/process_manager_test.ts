@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import {
-  defineIntegrationEvent,
-  defineModule,
-  type IntegrationEvent,
-  onEvent,
-  ProcessManager,
-  processManagerDeclarations,
-} from "../mod.ts";
+import { defineIntegrationEvent, defineModule, type IntegrationEvent } from "../mod.ts";
+import { processManagerDeclarations } from "../internal.ts";
+import { onEvent, ProcessManager } from "../process.ts";
 
 const Started = defineIntegrationEvent({
   type: "billing.invoice.sent",

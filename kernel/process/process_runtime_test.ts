@@ -4,7 +4,6 @@ import {
   Command,
   CommandBus,
   composeApplication,
-  currentUnitOfWork,
   defineIntegrationEvent,
   defineModule,
   type ErrorReporter,
@@ -12,20 +11,23 @@ import {
   type ExecutionContext,
   Handles,
   InMemoryOutbox,
-  InMemoryProcessStore,
   InMemoryTransactions,
   type IntegrationEvent,
   type IntegrationEventDefinition,
+  runInScope,
+  systemActor,
+} from "../mod.ts";
+import { currentUnitOfWork } from "../internal.ts";
+import {
+  InMemoryProcessStore,
   onEvent,
   type ProcessContext,
   ProcessDeadlines,
   ProcessManager,
   ProcessStore,
-  runInScope,
   type ScheduledDeadline,
-  systemActor,
-  TestClock,
-} from "../mod.ts";
+} from "../process.ts";
+import { TestClock } from "../testing.ts";
 
 const Opened = defineIntegrationEvent({
   type: "billing.account.opened",

@@ -21,7 +21,8 @@ const everything: TenantsReached = Object.freeze({ all: true });
  *
  * @example
  * ```ts
- * import { defaultTenant, userActor } from "@kit/kernel";
+ * import { userActor } from "@kit/kernel";
+ * import { defaultTenant } from "@kit/kernel/internal";
  * defaultTenant(userActor("ann", { tenants: ["practice-1"] })); // "practice-1"
  * defaultTenant(userActor("bob", { tenants: ["p-1", "p-2"] })); // undefined
  * ```

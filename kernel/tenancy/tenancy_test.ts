@@ -4,7 +4,6 @@ import {
   type Actor,
   AuthorizedQuery,
   composeApplication,
-  defaultTenant,
   defineModule,
   definePermissions,
   definePolicy,
@@ -22,6 +21,7 @@ import {
   tenantsReached,
   userActor,
 } from "../mod.ts";
+import { defaultTenant } from "../internal.ts";
 import { reachesTenant } from "./tenancy.ts";
 
 const ann = userActor("ann", { tenants: ["t1"] });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { systemClock, TestClock, toMilliseconds } from "../mod.ts";
+import { systemClock, toMilliseconds } from "../internal.ts";
+import { TestClock } from "../testing.ts";
 
 Deno.test("TestClock wakes sleepers in order of their time when advanced past it", async () => {
   const clock = new TestClock("2026-01-01T00:00:00Z");

@@ -9,7 +9,7 @@ const pattern = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
  *
  * @example
  * ```ts
- * import { toMilliseconds } from "@kit/kernel";
+ * import { toMilliseconds } from "@kit/kernel/internal";
  * toMilliseconds("30m"); // 1_800_000
  * ```
  */

@@ -12,7 +12,7 @@ interface Sleeper {
  *
  * @example Move time in a test
  * ```ts
- * import { TestClock } from "@kit/kernel";
+ * import { TestClock } from "@kit/kernel/testing";
  * const clock = new TestClock("2026-01-01T09:00:00Z");
  * clock.advance(60_000);
  * clock.now().toISOString(); // "2026-01-01T09:01:00.000Z"

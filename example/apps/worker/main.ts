@@ -38,8 +38,11 @@ const environment = await readEnvironment(config, logger);
 const sql = environment.options.sql!;
 // The job store the API enqueues in: Redis when the configuration names one, else the database's.
 const redisJobs = await configuredRedisJobs(sql, config, logger);
+// On the database, each context's jobs are in its own schema (composePlatform's contextJobStore),
+// not in the one store the environment opens.
+const { jobStore: _oneStore, ...options } = environment.options;
 const application = composePlatform({
-  ...environment.options,
+  ...options,
   ...(redisJobs ? { jobStore: redisJobs.store } : {}),
   startJobs: true,
   logger,

@@ -8,8 +8,8 @@ import {
   InMemoryProcessedEvents,
   type Logger,
   type Module,
-  ProcessStore,
 } from "@kit/kernel";
+import { ProcessStore } from "@kit/kernel/process";
 import {
   PostgresIdempotencyStore,
   PostgresOutbox,
@@ -23,7 +23,13 @@ import {
   type SwaggerUiAssets,
   type UndeclaredErrors,
 } from "@kit/http";
-import { InMemoryJobStore, jobsPlugin, type JobStore, type WorkerIdentity } from "@kit/jobs";
+import {
+  ContextRoutedJobStore,
+  InMemoryJobStore,
+  jobsPlugin,
+  type JobStore,
+  type WorkerIdentity,
+} from "@kit/jobs";
 import { jobsDashboard } from "@kit/jobs/dashboard";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { grants } from "./auth/role.ts";
@@ -94,7 +100,10 @@ export interface PlatformOptions {
   readonly listen?: boolean;
   /** Called on each guard refusal (the access log; tests record them). */
   readonly onGuardRefusal?: (refusal: GuardRefusal) => void;
-  /** The job store, when not this database's (`RedisJobStore` when `REDIS_URL` is set). */
+  /**
+   * The job store, when not this database's (`RedisJobStore` when `REDIS_URL` is set); on the
+   * database, each context's jobs are in its own schema (`contextJobStore`).
+   */
   readonly jobStore?: JobStore;
   /**
    * What an answer with an error code its route does not declare does: `report` it (the default,
@@ -105,7 +114,7 @@ export interface PlatformOptions {
 
 /**
  * Composes the application: every context's module on PostgreSQL (one unit of work per command,
- * the outbox and the job store in its transaction), the HTTP pipeline with the JWT authenticator,
+ * the outbox and the jobs in its transaction, each context's jobs in its own schema), the HTTP pipeline with the JWT authenticator,
  * and the worker when asked. The tenant of a request is named by the `x-tenant-id` header. The
  * OpenAPI document is served at `/openapi.json`, the API docs page at `/docs` when given its
  * assets (`docs`). The jobs dashboard is mounted at `/ops/jobs` (the `operator` role reads and
@@ -116,7 +125,7 @@ export function composePlatform(options: PlatformOptions = {}) {
   const { sql } = options;
   const defaults = readConfig({});
   const jobStore = options.jobStore ??
-    (sql ? new PostgresJobStore(sql, { listen: options.listen ?? true }) : new InMemoryJobStore());
+    (sql ? contextJobStore(sql, { listen: options.listen ?? true }) : new InMemoryJobStore());
   const outbox = sql ? new PostgresOutbox(sql) : new InMemoryOutbox();
   // The application's one process store: every context's process managers keep their instances in it.
   const processes = schedulingProcessStore(sql);
@@ -179,6 +188,31 @@ export function composePlatform(options: PlatformOptions = {}) {
     },
   });
   return Object.assign(application, { jobsDashboard: dashboard });
+}
+
+/**
+ * The jobs of each context in its own schema, `<context>.background_jobs` (migrated by `migrate`
+ * with the context's schema): a context's use case enqueues its jobs in its transaction, in its
+ * schema; the worker claims each context's queue from its schema; the jobs dashboard reads every
+ * schema's. The registry of live workers is kept in the first context's schema.
+ */
+function contextJobStore(
+  sql: Database,
+  options: { listen: boolean },
+): ContextRoutedJobStore {
+  return new ContextRoutedJobStore({
+    stores: Object.fromEntries(
+      modules.map((module) => [
+        module.name,
+        new PostgresJobStore(sql, { schema: contextSchema(module.name), listen: options.listen }),
+      ]),
+    ),
+  });
+}
+
+/** The database schema of a context: its name, `_` for `-` (as `migrate` names it). */
+function contextSchema(context: string): string {
+  return context.replaceAll("-", "_");
 }
 
 /** A client of no database: it never connects unless queried, and then fails at once. */

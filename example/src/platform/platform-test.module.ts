@@ -6,8 +6,8 @@ import {
   InMemoryProcessedEvents,
   type Module,
   type RoleGrants,
-  TestClock,
 } from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 import postgres from "postgres";
 import { signToken, type TokenClaims } from "./auth/tokens.ts";

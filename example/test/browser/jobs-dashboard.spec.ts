@@ -11,7 +11,6 @@ import { mkdir } from "node:fs/promises";
 import { chromium, type Page } from "playwright-core";
 import { userActor } from "@kit/kernel";
 import { jobsDashboardPagePolicy } from "@kit/jobs/dashboard";
-import { PostgresJobStore } from "@kit/jobs/postgres";
 import { startTestPlatform } from "../../src/platform/platform-test.module.ts";
 import { serveApplication } from "../../src/platform/http/serve.ts";
 
@@ -99,15 +98,15 @@ Deno.test({
         appointments.push(booked.body.id);
       }
 
-      // A dead job of another queue, as a failed last attempt leaves it.
-      const store = new PostgresJobStore(platform.db.sql, { listen: false });
+      // A dead job of another queue (in identity's schema), as a failed last attempt leaves it.
+      const store = platform.application.backgroundJobs.store;
       const deadId = crypto.randomUUID();
       const now = platform.clock.now();
       await store.jobInsert({
         job: {
           id: deadId,
-          name: "billing.send-invoice",
-          queue: "billing",
+          name: "identity.send-invitation",
+          queue: "identity",
           payload: { invoiceId: "inv-7" },
           actor: userActor("dr-who", { roles: ["practitioner"], tenants }),
           tenantId: "practice-1",
@@ -119,7 +118,7 @@ Deno.test({
         },
       });
       const [claimed] = await store.jobClaim({
-        queue: "billing",
+        queue: "identity",
         limit: 1,
         now,
         leases: {},
@@ -175,9 +174,9 @@ Deno.test({
       await barAt(page, clearance, 5, 5);
       await page.screenshot({ path: `${artifacts}jobs-dashboard-succeeded.png`, fullPage: true });
 
-      // Back to the queues: the last hour in words and charts, then the dead job of billing, revived.
+      // Back to the queues: the last hour in words and charts, then the dead job of identity, revived.
       await page.getByRole("link", { name: "Queues" }).click();
-      await page.locator('[data-activity="billing"] figcaption', {
+      await page.locator('[data-activity="identity"] figcaption', {
         hasText: "0 jobs succeeded, 1 attempt failed (100%), 1 dead in the last hour",
       }).waitFor();
       await page.locator('[data-activity="scheduling"] figcaption', {
@@ -185,7 +184,7 @@ Deno.test({
       }).waitFor();
       assert.equal(await page.locator('[data-activity] svg[role="img"]').count(), 4);
       await page.screenshot({ path: `${artifacts}jobs-dashboard-last-hour.png`, fullPage: true });
-      await page.getByRole("link", { name: "1 dead jobs of billing" }).click();
+      await page.getByRole("link", { name: "1 dead jobs of identity" }).click();
       // The list tells when a dead job failed (a retrying one: also when it is tried again).
       await page.locator(`[data-job-id="${deadId}"]`).getByText(/SMTP_DOWN \(died at /).waitFor();
       await page.getByRole("link", { name: deadId }).click();

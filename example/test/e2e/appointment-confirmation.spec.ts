@@ -57,7 +57,7 @@ e2e(
     await application.events.relay.deliverDue();
     assert.deepEqual(await pending(client, id), [`release@${releaseAt}`, `remind@${remindAt}`]);
     const jobs = await db.sql`
-      select tenant_id, status from background_jobs where name = ${deadlineJob} order by run_at`;
+      select tenant_id, status from scheduling.background_jobs where name = ${deadlineJob} order by run_at`;
     assert.deepEqual(
       jobs.map((j) => [j.tenant_id, j.status]),
       [[practice, "waiting"], [practice, "waiting"]],
@@ -80,7 +80,7 @@ e2e(
     await application.events.relay.deliverDue();
     assert.deepEqual(await pending(client, id), [`close@${startsAt}`], "the release cancelled");
     const [release] = await db.sql`
-      select status from background_jobs
+      select status from scheduling.background_jobs
       where name = ${deadlineJob} and payload->>'name' = 'release'`;
     assert.equal(release?.status, "cancelled", "the release's job cancelled with the transition");
 
@@ -169,7 +169,8 @@ e2e(
     const ended = await instance(client, id);
     assert.equal(ended.body.instance.status, "completed");
     assert.deepEqual(ended.body.instance.deadlines, []);
-    const jobs = await db.sql`select status from background_jobs where name = ${deadlineJob}`;
+    const jobs = await db
+      .sql`select status from scheduling.background_jobs where name = ${deadlineJob}`;
     assert.deepEqual(jobs.map((j) => j.status), ["cancelled", "cancelled"]);
 
     for (const at of [remindAt, releaseAt, startsAt]) {

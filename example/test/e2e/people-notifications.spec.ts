@@ -202,7 +202,7 @@ e2e(
     // process's deadlines run beside them).
     const remindersRun = async () => {
       await application.backgroundJobs.runDue();
-      const [ran] = await db.sql`select count(*)::int as n from background_jobs
+      const [ran] = await db.sql`select count(*)::int as n from notifications.background_jobs
         where name = 'notifications.send-reminder' and status <> 'waiting'
           and status <> 'cancelled'`;
       return ran!.n as number;
@@ -282,7 +282,14 @@ e2e(
         order by day`).map((row) => ({ ...row })),
       registrations: (await db.sql`select day, registered from analytics.daily_registrations
         order by day`).map((row) => ({ ...row })),
-      jobs: Number((await db.sql`select count(*)::int as n from background_jobs`)[0]!.n),
+      // Every context's jobs, each in its own schema.
+      jobs: Number(
+        (await db.sql`select (select count(*) from notifications.background_jobs)
+          + (select count(*) from scheduling.background_jobs)
+          + (select count(*) from analytics.background_jobs)
+          + (select count(*) from identity.background_jobs)
+          + (select count(*) from availability.background_jobs) as n`)[0]!.n,
+      ),
       confirmation: (await db.sql`select status, version from scheduling.kit_process_instances
         where key = ${id}`).map((row) => ({ ...row })),
       handledByTheProcess: Number(

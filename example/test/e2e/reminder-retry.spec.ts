@@ -50,17 +50,17 @@ e2e(
     dying = false;
     assert.equal(emails.requested.length, 1, "the first run sent");
     const [running] = await db.sql`
-      select status, attempts from background_jobs where name = 'notifications.send-reminder'`;
+      select status, attempts from notifications.background_jobs where name = 'notifications.send-reminder'`;
     assert.deepEqual([running?.status, running?.attempts], ["running", 1]);
 
     // Its lease ended: another worker claims it and runs it again, to the end.
     const [leased] = await db.sql`
-      select lease_expires_at from background_jobs where name = 'notifications.send-reminder'`;
+      select lease_expires_at from notifications.background_jobs where name = 'notifications.send-reminder'`;
     assert.ok((leased!.lease_expires_at as Date) <= clock.now(), "the lease ended");
     // (The appointment-confirmation process's reminder falls due at the same time: it runs too.)
     assert.ok(await application.backgroundJobs.runDue() >= 1, "the job ran again");
     const [done] = await db.sql`
-      select status, attempts from background_jobs where name = 'notifications.send-reminder'`;
+      select status, attempts from notifications.background_jobs where name = 'notifications.send-reminder'`;
     assert.deepEqual([done?.status, done?.attempts], ["succeeded", 2]);
 
     assert.equal(emails.requested.length, 1, "one email however many runs");

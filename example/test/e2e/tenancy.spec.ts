@@ -338,16 +338,18 @@ const refusalsOnA = new Set([
 
 /**
  * The tables that hold practices' rows: every table of the contexts' schemas (the process
- * managers' instances and messages with them, in scheduling's), and the jobs.
+ * managers' instances and messages with them, in scheduling's, and each context's jobs in its own
+ * `background_jobs`), but the ledgers and the registry of worker processes.
  */
 async function tenantTables(app: RunningTestPlatform): Promise<string[]> {
   const rows = await app.db.sql`
     select table_schema || '.' || table_name as name from information_schema.tables
     where table_schema in ('analytics', 'availability', 'identity', 'notifications', 'scheduling')
-      and table_name not in ('kit_migrations', 'kit_process_migrations')
+      and table_name not in ('kit_migrations', 'kit_process_migrations', 'kit_jobs_migrations',
+        'background_job_workers')
       and table_type = 'BASE TABLE'
     order by 1`;
-  return [...rows.map((r) => r.name as string), "public.background_jobs"];
+  return rows.map((r) => r.name as string);
 }
 
 /** Every row of a practice, table by table (and its events in the outbox), as text. */

@@ -63,7 +63,7 @@ Deno.test({
         const id = booked.body.id as string;
         const releaseJob = async () =>
           (await sql`
-            select id, status, attempts from background_jobs
+            select id, status, attempts from scheduling.background_jobs
             where name = ${deadlineJob} and payload->>'key' = ${id}
               and payload->>'name' = 'release'`)[0];
         // The API relays the booking to the process, which requests its deadlines.
@@ -86,7 +86,7 @@ Deno.test({
         });
         await isLocked;
         // An operator's "run it now": the deadline's job due at once (the spec cannot wait a day).
-        await sql`update background_jobs set run_at = now() where id = ${job.id}`;
+        await sql`update scheduling.background_jobs set run_at = now() where id = ${job.id}`;
         await until("the release running, blocked on the appointment", 20_000, async () => {
           const [blocked] = await sql`
             select count(*)::int as n from pg_stat_activity

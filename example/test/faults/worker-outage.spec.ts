@@ -123,7 +123,7 @@ Deno.test({
           const rows = await sql`
             select id, status, attempts, run_at, lease_expires_at, last_error_code,
               last_error_message, now() as now
-            from background_jobs where id in ${sql([...pending])}`;
+            from scheduling.background_jobs where id in ${sql([...pending])}`;
           await sql.end();
           assert.fail(
             `accepted clearances not succeeded: ${JSON.stringify(rows)}\n` +

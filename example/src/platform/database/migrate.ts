@@ -12,9 +12,10 @@ import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/s
 // kit:end
 
 /**
- * Brings the database up to date: the kernel's outbox, the job store and the jobs' outbox (relayed
- * to Redis when \`REDIS_URL\` names one), then each context's own
- * schema with its own ordered migrations (one `kit_migrations` table per schema), then the process
+ * Brings the database up to date: the kernel's outbox and the jobs' outbox (relayed to Redis when
+ * \`REDIS_URL\` names one), then each context's own schema with its own ordered migrations (one
+ * `kit_migrations` table per schema) and its jobs' tables (`background_jobs`, with their ledger
+ * `kit_jobs_migrations`: each context's jobs are kept in its schema), then the process
  * managers' tables (`kit_process_*`, with their own ledger) in the process store's schema. Idempotent;
  * concurrent runs (the API and the worker starting together) are serialised by advisory locks.
  * Each ledger keeps every migration's number, id and checksum: a database that applied other SQL
@@ -24,7 +25,6 @@ import { schedulingMigrations } from "../../contexts/scheduling/infrastructure/s
  */
 export async function migrate(sql: Database, options: { reapply?: boolean } = {}): Promise<void> {
   await migrateKernel(sql);
-  await migrateJobs(sql);
   await migrateJobOutbox(sql);
   for (
     const [schema, migrations] of [
@@ -43,6 +43,9 @@ export async function migrate(sql: Database, options: { reapply?: boolean } = {}
       migrations,
       onMismatch: options.reapply ? "reapply" : "refuse",
     });
+    // The context's jobs (`background_jobs`, and `background_job_workers`), with their own ledger
+    // (`kit_jobs_migrations`) in the context's schema.
+    await migrateJobs(sql, { schema, onMismatch: options.reapply ? "reapply" : "refuse" });
   }
   // The process managers' instances and the messages they handled: the application's one process
   // store, in its schema.

@@ -1,4 +1,4 @@
-import { InMemoryProcessStore, type ProcessStore } from "@kit/kernel";
+import { InMemoryProcessStore, type ProcessStore } from "@kit/kernel/process";
 import { PostgresProcessStore } from "@kit/kernel/postgres";
 import type { Database } from "../../../platform/database/database.ts";
 

@@ -14,13 +14,12 @@ import {
   Handles,
   InMemoryOutbox,
   InMemoryProcessedEvents,
-  InMemoryProcessStore,
-  ProcessStore,
   runInScope,
   systemActor,
-  TestClock,
   TransactionManager,
 } from "@kit/kernel";
+import { InMemoryProcessStore, ProcessStore } from "@kit/kernel/process";
+import { TestClock } from "@kit/kernel/testing";
 import { CommandBus } from "@kit/kernel";
 import { InMemoryJobStore, jobsPlugin } from "@kit/jobs";
 import { AppointmentBooked } from "../../published-language/appointment-booked.event.ts";

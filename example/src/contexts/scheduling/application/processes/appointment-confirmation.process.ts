@@ -1,13 +1,12 @@
 import { z } from "zod";
+import type { CommandBus, IntegrationEvent } from "@kit/kernel";
 import {
-  type CommandBus,
-  type IntegrationEvent,
   onEvent,
   type ProcessCompletion,
   type ProcessContext,
   type ProcessDeadline,
   ProcessManager,
-} from "@kit/kernel";
+} from "@kit/kernel/process";
 import { AppointmentBooked } from "../../published-language/appointment-booked.event.ts";
 import { AppointmentCancelled } from "../../published-language/appointment-cancelled.event.ts";
 import { AppointmentConfirmed } from "../../published-language/appointment-confirmed.event.ts";

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { projectFiles } from "../commands/init.ts";
+import { readRegion } from "../files/marker_regions.ts";
+import type { KitConfig } from "../project/kit_config.ts";
+import { embeddedTemplates } from "./embedded.ts";
+import { fillTokens, projectTemplate, templateFile, variantFile } from "./project_template.ts";
+
+const config: KitConfig = {
+  name: "shop",
+  contexts: [{ name: "order-taking", kind: "core" }],
+  relationships: [],
+  queue: "database",
+  declarations: "decorators",
+};
+
+/** The file at `path` of what `kit init` plans for `config` (unformatted). */
+function planned(path: string, changes: Partial<KitConfig> = {}, runtimes = ["deno"]): string {
+  const write = projectFiles({ ...config, ...changes }, [], runtimes as never).find((w) =>
+    w.path === path
+  );
+  assert.ok(write, `kit init plans ${path}`);
+  return write.contents;
+}
+
+Deno.test("a template's tokens are filled in its path and contents", () => {
+  const write = templateFile("src/contexts/$name$/$name$.module.ts", {
+    name: "order-taking",
+    camel: "orderTaking",
+  });
+  assert.equal(write.path, "src/contexts/order-taking/order-taking.module.ts");
+  assert.match(
+    write.contents,
+    /export const orderTakingModule: Module = defineModule\("order-taking"/,
+  );
+  assert.match(write.contents, /from "\.\/order-taking\.declarations\.ts"/);
+  assert.doesNotMatch(write.contents, /\$[a-z]+\$/i);
+});
+
+Deno.test("a token without a value is refused, naming the template and the token", () => {
+  assert.throws(
+    () => projectTemplate("src/contexts/$name$/$name$.module.ts", { name: "billing" }),
+    /The template 'src\/contexts\/\$name\$\/\$name\$\.module\.ts' holds \$camel\$, which has no value/,
+  );
+  assert.equal(fillTokens("a $x$ b", { x: "$y$" }, "t"), "a $y$ b");
+});
+
+Deno.test("an unknown template is refused by its path", () => {
+  assert.throws(() => projectTemplate("src/nowhere.ts"), /No template 'src\/nowhere\.ts'/);
+});
+
+Deno.test("the static templates hold no token; the others only the tokens kit fills", () => {
+  const tokens = new Map<string, string[]>();
+  for (const [path, text] of Object.entries(embeddedTemplates)) {
+    const found = [...new Set((path + text).match(/\$[A-Za-z]+\$/g) ?? [])].sort();
+    if (found.length > 0) tokens.set(path, found);
+  }
+  assert.deepEqual(Object.fromEntries(tokens), {
+    "src/contexts/$name$/$name$.module.ts": ["$camel$", "$name$"],
+    "src/contexts/$name$/$name$.permissions.ts": ["$camel$", "$name$"],
+    "src/contexts/$name$/CONTEXT.md": ["$kind$", "$name$", "$pascal$"],
+    "src/main.node.ts": ["$nodeBundle$"],
+    "src/platform/config.ts": ["$secret$"],
+    "wrangler.toml": ["$project$", "$workersBundle$"],
+  });
+});
+
+Deno.test("a variant's template is the default path or <stem>.<variant> beside it", () => {
+  assert.equal(
+    variantFile("src/platform/jobs/job-store.ts", "redis", "database").contents,
+    embeddedTemplates["src/platform/jobs/job-store.redis.ts"],
+  );
+  const byDefault = variantFile("src/platform/jobs/job-store.ts", "database", "database");
+  assert.equal(byDefault.path, "src/platform/jobs/job-store.ts");
+  assert.equal(byDefault.contents, embeddedTemplates["src/platform/jobs/job-store.ts"]);
+});
+
+Deno.test("kit init opens the job store of each queue", () => {
+  const database = planned("src/platform/jobs/job-store.ts");
+  assert.match(database, /new PostgresJobStore\(sql\)/);
+  assert.doesNotMatch(database, /Redis/);
+  const redis = planned("src/platform/jobs/job-store.ts", { queue: "redis" });
+  assert.match(redis, /const url = config\.redisUrl;/);
+  assert.match(redis, /await openRedisJobs\(sql, url, config, logger\)/);
+  // Its durability monitor is the process's readiness check of the job store.
+  assert.match(redis, /check: jobs\.check,/);
+  assert.match(
+    redis,
+    /DATABASE_URL is not set: the queue redis enqueues through the database's outbox/,
+  );
+  assert.doesNotMatch(redis, /Deno\./);
+  assert.doesNotMatch(
+    planned("src/platform/jobs/job-store.ts", { queue: "memory" }),
+    /Postgres|Redis\b/,
+  );
+});
+
+Deno.test("kit init --queue redis writes the Redis store, enqueued through the outbox and watched", () => {
+  const file = planned("src/platform/jobs/redis-job-store.ts", { queue: "redis" });
+  assert.match(file, /new Redis\(url, \{ \.\.\.failFastRedisOptions\(\), lazyConnect: true \}\)/);
+  assert.match(file, /requirement: config\.redisDurability/);
+  assert.match(
+    file,
+    /new OutboxJobStore\(\n\s+new RedisJobStore\(scripting, \{ prefix, durability: monitor \}\),\n\s+sql,\n\s+\{ durability: monitor, \.\.\.logged \},\n\s+\)/,
+  );
+  assert.match(file, /check: \(\) => monitor\.probe\(\)/);
+  assert.doesNotMatch(file, /Deno\./);
+  assert.ok(
+    !projectFiles(config, [], ["deno"]).some((w) => w.path.endsWith("redis-job-store.ts")),
+    "only the redis queue has it",
+  );
+});
+
+Deno.test("kit init migrates the job store when the queue is the database, the jobs' outbox when redis", () => {
+  const migrate = (queue: KitConfig["queue"]) =>
+    planned("src/platform/database/migrate.ts", { queue });
+  assert.match(migrate("database"), /await migrateJobs\(sql\);/);
+  assert.match(
+    migrate("redis"),
+    /await migrateKernel\(sql\);\n {2}await migrateJobOutbox\(sql\);\n {2}await migrateDatabase\(sql, options\);/,
+  );
+  assert.match(
+    migrate("memory"),
+    /await migrateKernel\(sql\);\n {2}await migrateDatabase\(sql, options\);/,
+  );
+  for (const queue of ["redis", "memory"] as const) {
+    assert.doesNotMatch(migrate(queue), /migrateJobs/);
+  }
+});
+
+Deno.test("kit init plans the platform, an empty migration list and the contexts' modules", () => {
+  const list = planned("src/platform/database/migrations.ts");
+  assert.deepEqual(readRegion(list, "migrations", "migrations.ts"), []);
+  const compose = planned("src/platform/compose-application.ts");
+  for (const region of ["providers", "memory-repositories", "postgres-repositories"]) {
+    assert.deepEqual(readRegion(compose, region, "compose-application.ts"), [], region);
+  }
+  assert.deepEqual(readRegion(compose, "modules", "compose-application.ts"), [
+    "orderTakingModule,",
+  ]);
+  assert.match(planned("src/main.ts"), /serveApplication\(application/);
+  assert.match(planned("src/platform/platform-test.module.ts"), /new InMemoryJobStore\(\)/);
+  assert.match(planned("src/platform/config.ts"), /const developmentSecret = "development-only-/);
+  assert.match(planned("src/main.node.ts", {}, ["deno", "node"]), /`node dist\/main\.node\.mjs`/);
+  const wrangler = planned("wrangler.toml", { queue: "redis" }, ["deno", "workers"]);
+  assert.match(wrangler, /^name = "shop"$/m);
+  assert.match(wrangler, /^main = "dist\/worker\.mjs"$/m);
+});

@@ -1,0 +1,80 @@
+/**
+ * The steps of the guards (the spec's 4): a route closed without a guard needs an identified
+ * caller (401); then its guards in order, parent group, group, controller (a `Public` route has
+ * none). Each refusal is told to `onGuardRefusal` before it is answered. Internal to the pipeline.
+ *
+ * @module
+ */
+import { UnauthorizedError } from "@kit/kernel";
+import type { GuardRequest } from "../declaration/guard.ts";
+import { lazyHeaders } from "./request_parts.ts";
+import type { RouteRequest } from "./route_request.ts";
+import type { Step } from "./route_plan.ts";
+
+/** Refuses an anonymous caller (401, as the guard `Authenticated` would). */
+export function requireCaller(at: RouteRequest): Promise<never> | undefined {
+  if (at.caller !== undefined) return undefined;
+  return refuse(at, "Authenticated", new UnauthorizedError());
+}
+
+/** The step of the route's guard at `index`: synchronous while the guard is. */
+export function checkGuard(index: number): Step {
+  return function checkGuardAt(at: RouteRequest): Promise<undefined> | undefined {
+    const guard = at.route.guards[index]!();
+    let checked: void | Promise<void>;
+    try {
+      checked = guard.check(at.guardRequest ??= guardRequestOf(at));
+    } catch (error) {
+      return refused(at, index, error);
+    }
+    if (checked instanceof Promise) {
+      return checked.then(() => undefined, (error) => refused(at, index, error));
+    }
+    return undefined;
+  };
+}
+
+function refused(at: RouteRequest, index: number, error: unknown): Promise<never> {
+  if (!(error instanceof Error)) throw error;
+  return refuse(at, at.route.guardNames[index]!, error);
+}
+
+/** What a guard sees of the request: its caller, tenant, parameters and (read lazily) headers. */
+function guardRequestOf(at: RouteRequest): GuardRequest {
+  const { request, params } = at;
+  let headers: Readonly<Record<string, string>> | undefined;
+  return {
+    actor: at.caller?.actor,
+    session: at.caller?.session,
+    get headers() {
+      return headers ??= lazyHeaders(request.headers);
+    },
+    params,
+    tenantId: at.execution!.tenantId,
+  };
+}
+
+/**
+ * Tells `onGuardRefusal`, if any, that `guard` refused the request (a failure of it is
+ * reported), then rejects with the refusal, which the plan answers.
+ */
+export async function refuse(at: RouteRequest, guard: string, error: Error): Promise<never> {
+  const { pipeline, route } = at;
+  if (pipeline.onGuardRefusal !== undefined) {
+    try {
+      await pipeline.onGuardRefusal({
+        request: at.request,
+        route: `${route.method} ${route.path}`,
+        guard,
+        actor: at.caller?.actor,
+        error,
+      });
+    } catch (failure) {
+      pipeline.errorReporter.report(failure, {
+        origin: "http",
+        details: { stage: "onGuardRefusal" },
+      });
+    }
+  }
+  throw error;
+}

@@ -1,0 +1,34 @@
+import { errorResponse } from "./answer.ts";
+import type { RoutePlan } from "./route_plan.ts";
+import type { RouteRequest } from "./route_request.ts";
+
+/**
+ * Runs a route's plan for a request, from step `from`: each step in turn, then the handler's
+ * answer. It stays synchronous while every step is (no promise, no turn of the microtask queue
+ * for a route whose authenticators, schemas, guards and handler are synchronous); after a step
+ * that answers a promise it goes on from the next step once the promise settles. A step that
+ * answers a response ends the plan with it; an error thrown or rejected is answered as a problem.
+ */
+export function runPlan(
+  plan: RoutePlan,
+  at: RouteRequest,
+  from = 0,
+): Response | Promise<Response> {
+  const steps = plan.steps;
+  try {
+    for (let i = from; i < steps.length; i++) {
+      const done = steps[i]!(at);
+      if (done === undefined) continue;
+      if (done instanceof Promise) {
+        return done.then(
+          (response) => response ?? runPlan(plan, at, i + 1),
+          (error) => errorResponse(error, at),
+        );
+      }
+      return done;
+    }
+    return plan.answer(at);
+  } catch (error) {
+    return errorResponse(error, at);
+  }
+}
