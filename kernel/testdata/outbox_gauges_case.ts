@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { type DataPoint, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { TestClock } from "../time/test_clock.ts";
 import type { TransactionManager } from "../unit_of_work/unit_of_work.ts";
-import type { IntegrationEvent } from "./integration_event.ts";
-import type { Outbox } from "./outbox.ts";
-import { OutboxGauges } from "./outbox_gauges.ts";
+import type { IntegrationEvent } from "../events/integration_event.ts";
+import type { Outbox } from "../events/outbox.ts";
+import { OutboxGauges } from "../events/outbox_gauges.ts";
 
 /** A reader whose `collect()` a test calls. */
 export class TestReader extends MetricReader {

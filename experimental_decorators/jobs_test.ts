@@ -21,7 +21,7 @@ class SendReminder {
   }
 }
 
-Deno.test("legacy decorators: a @Background job reads its static jobName and runs as its enqueuer", async () => {
+Deno.test("experimentalDecorators: a @Background job reads its static jobName and runs as its enqueuer", async () => {
   const app = composeApplication({
     modules: [defineModule("scheduling", { declarations: [SendReminder] })],
     clock: new TestClock(),

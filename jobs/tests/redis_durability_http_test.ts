@@ -11,7 +11,11 @@ import {
   RedisJobStore,
   tcpScripting,
 } from "../redis.ts";
-import { ClearCalendar, RequestClearance, RequestClearanceHandler } from "./_clearance_case.ts";
+import {
+  ClearCalendar,
+  RequestClearance,
+  RequestClearanceHandler,
+} from "../testdata/clearance_case.ts";
 
 @Controller({
   method: "POST",

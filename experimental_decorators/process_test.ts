@@ -49,7 +49,7 @@ class Invitation {
   }
 }
 
-Deno.test("legacy decorators: a @ProcessManager starts on its event and runs its deadline", async () => {
+Deno.test("experimentalDecorators: a @ProcessManager starts on its event and runs its deadline", async () => {
   const clock = new TestClock("2026-05-01T08:00:00Z");
   const store = new InMemoryProcessStore();
   const transactions = new InMemoryTransactions();

@@ -1,11 +1,11 @@
 /**
  * The dashboard lists the live workers of a PostgreSQL store, tested with two worker processes,
- * one killed (`../worker/testdata/live_workers_scenario.ts`).
+ * one killed (`../testdata/live_workers_scenario.ts`).
  */
 import { PostgresTransactions } from "@kit/kernel/postgres";
 import { pgTest } from "../../test_support/services.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
-import { liveWorkersScenario } from "../worker/testdata/live_workers_scenario.ts";
+import { liveWorkersScenario } from "../testdata/live_workers_scenario.ts";
 
 pgTest(
   "PostgreSQL: the dashboard lists two worker processes live; once one is killed, only the other, its job shown as the job of a worker gone, then back to waiting",

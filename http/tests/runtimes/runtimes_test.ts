@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { answerSamples, sampleRequests } from "./sample_requests.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const root = join(here, "..", "..");
+const root = join(here, "..", "..", "..");
 const work = join(root, ".kit", "runtimes");
 
 async function run(command: string, args: string[], cwd = root): Promise<string> {

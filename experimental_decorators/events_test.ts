@@ -46,7 +46,7 @@ class WelcomePerson {
   }
 }
 
-Deno.test("legacy decorators: an event published by a command reaches its @HandlesEvent handler", async () => {
+Deno.test("experimentalDecorators: an event published by a command reaches its @HandlesEvent handler", async () => {
   const app = composeApplication({
     modules: [
       defineModule("identity", {

@@ -31,7 +31,7 @@ pgTest(
       },
     });
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("./testdata/worker_process.ts", import.meta.url).pathname],
+      args: ["run", "-A", new URL("../testdata/worker_process.ts", import.meta.url).pathname],
       env: { DATABASE_URL: url, TEST_SCHEMA: schema },
       stdout: "piped",
       stderr: "inherit",

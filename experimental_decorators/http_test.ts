@@ -1,7 +1,7 @@
 /**
  * The spec's controller compile-time rules, as type fixtures: each violation carries
  * `@ts-expect-error` above its decorator, so the file compiles only while every violation is
- * reported there. This copy runs under experimentalDecorators (the legacy member);
+ * reported there. This copy runs under experimentalDecorators (the experimental_decorators member);
  * http/types_test/controller_rules_test.ts is the standard-decorator copy.
  */
 import assert from "node:assert/strict";
@@ -165,12 +165,12 @@ export class CustomBodyWrongShape {
   handle(_request: HttpRequest<{ body: { count: number } }>): void {}
 }
 
-Deno.test("legacy decorators: Controller compile-time rules: violations are reported on the decorator (this file type-checks)", () => {
+Deno.test("experimentalDecorators: Controller compile-time rules: violations are reported on the decorator (this file type-checks)", () => {
   assert.equal(typeof ReadsOnlyParams, "function");
   assert.equal(typeof TakesNothing, "function");
 });
 
-Deno.test("legacy decorators: Controller refuses a route with no group and no guard when its class is defined", () => {
+Deno.test("experimentalDecorators: Controller refuses a route with no group and no guard when its class is defined", () => {
   assert.throws(() => {
     @Controller({ method: "GET", path: "/open", response: { status: 204 } })
     class Unguarded {
@@ -180,7 +180,7 @@ Deno.test("legacy decorators: Controller refuses a route with no group and no gu
   }, /Controller 'Unguarded' has no group and no guard/);
 });
 
-Deno.test("legacy decorators: Public stands alone", async () => {
+Deno.test("experimentalDecorators: Public stands alone", async () => {
   const { Public } = await import("@kit/http");
   assert.throws(
     () =>
@@ -194,7 +194,7 @@ Deno.test("legacy decorators: Public stands alone", async () => {
   );
 });
 
-Deno.test("legacy decorators: a controller answers over fetch through the pipeline", async () => {
+Deno.test("experimentalDecorators: a controller answers over fetch through the pipeline", async () => {
   const { composeApplication, defineModule, userActor } = await import("@kit/kernel");
   const { httpPlugin } = await import("@kit/http");
   const app = composeApplication({

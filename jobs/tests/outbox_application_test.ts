@@ -15,7 +15,7 @@ import {
   RequestClearance,
   RequestClearanceHandler,
   withRedisToKill,
-} from "../redis/_clearance_case.ts";
+} from "../testdata/clearance_case.ts";
 import { migrateJobOutbox, OutboxJobStore } from "../outbox.ts";
 
 function application(store: JobStore, transactions: TransactionManager) {

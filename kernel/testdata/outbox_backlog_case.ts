@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import type { TransactionManager } from "../unit_of_work/unit_of_work.ts";
-import type { IntegrationEvent } from "./integration_event.ts";
-import type { Outbox } from "./outbox.ts";
+import type { IntegrationEvent } from "../events/integration_event.ts";
+import type { Outbox } from "../events/outbox.ts";
 
 const t0 = Date.parse("2026-03-01T09:00:00.000Z");
 const at = (ms: number): Date => new Date(t0 + ms);

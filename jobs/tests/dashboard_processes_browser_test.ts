@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
-import { process, seeded } from "./_process_seed.ts";
+import { process, seeded } from "../testdata/process_seed.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";

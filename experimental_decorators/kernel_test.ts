@@ -50,21 +50,21 @@ const app = composeApplication({
   accessPolicy: accessPolicy({ grants: { receptionist: [permissions["appointment.cancel"]] } }),
 });
 
-Deno.test("legacy decorators: the bus runs a permitted command through its @Handles handler", async () => {
+Deno.test("experimentalDecorators: the bus runs a permitted command through its @Handles handler", async () => {
   const result = await app.commands.execute(
     new CancelAppointment(userActor("r", { roles: ["receptionist"] }), "a1"),
   );
   assert.equal(result, "cancelled a1");
 });
 
-Deno.test("legacy decorators: @Requires refuses an actor without the permission", async () => {
+Deno.test("experimentalDecorators: @Requires refuses an actor without the permission", async () => {
   await assert.rejects(
     () => app.commands.execute(new CancelAppointment(userActor("p"), "a1")),
     ForbiddenError,
   );
 });
 
-Deno.test("legacy decorators: a decorator applied to a method is refused", () => {
+Deno.test("experimentalDecorators: a decorator applied to a method is refused", () => {
   assert.throws(() => {
     class Target {
       method(): void {}

@@ -15,7 +15,7 @@ import {
 } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
 import { Scheduled, type ScheduledTick } from "../mod.ts";
-import { dashboardApp, job, t0 } from "./_test_app.ts";
+import { dashboardApp, job, t0 } from "../testdata/dashboard_app.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";

@@ -1,11 +1,11 @@
 /**
  * The dashboard lists the live workers of a Redis store, tested with two worker processes, one
- * killed (`../worker/testdata/live_workers_scenario.ts`), under a key prefix of its own.
+ * killed (`../testdata/live_workers_scenario.ts`), under a key prefix of its own.
  */
 import { Redis as IORedis } from "ioredis";
 import { ignoreWithout, requireUrl } from "../../test_support/services.ts";
 import { RedisJobStore, tcpScripting } from "../redis.ts";
-import { liveWorkersScenario } from "../worker/testdata/live_workers_scenario.ts";
+import { liveWorkersScenario } from "../testdata/live_workers_scenario.ts";
 
 Deno.test({
   name:

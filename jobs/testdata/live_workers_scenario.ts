@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { systemActor, type TransactionManager } from "@kit/kernel";
-import type { JobStore } from "../../mod.ts";
-import { dashboardApp } from "../../dashboard/_test_app.ts";
+import type { JobStore } from "../mod.ts";
+import { dashboardApp } from "./dashboard_app.ts";
 
 const operator = "olga;operator;t1";
 

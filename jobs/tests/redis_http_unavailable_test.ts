@@ -9,7 +9,7 @@ import {
   RequestClearance,
   RequestClearanceHandler,
   withRedisToKill,
-} from "./_clearance_case.ts";
+} from "../testdata/clearance_case.ts";
 
 const ignore = skipWithoutRedisServer;
 

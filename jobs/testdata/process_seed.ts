@@ -5,7 +5,7 @@
  */
 import { InMemoryTransactions } from "@kit/kernel";
 import { InMemoryProcessStore, type ProcessInstance } from "@kit/kernel/process";
-import { dashboardApp, job, t0 } from "./_test_app.ts";
+import { dashboardApp, job, t0 } from "./dashboard_app.ts";
 import type { InMemoryJobStore } from "../mod.ts";
 
 /** The process of the seeded instances. */
