@@ -61,6 +61,8 @@ export function jobsTable(schema: string): JobsTable {
     index("background_jobs_page").on(t.createdAt.desc(), t.id.desc()),
     index("background_jobs_queue_page").on(t.queue, t.status, t.createdAt.desc(), t.id.desc()),
     index("background_jobs_failed").on(t.lastErrorAt).where(sql`last_error_at is not null`),
+    index("background_jobs_retention").on(t.queue, t.status, t.finishedAt, t.id)
+      .where(sql`finished_at is not null`),
   ]);
 }
 

@@ -12,7 +12,7 @@ import {
   ReviveJob,
   RunScheduledJob,
 } from "./dashboard.ts";
-import { dashboardApp, job, t0 } from "./dashboard/_test_app.ts";
+import { dashboardApp, job, t0 } from "./testdata/dashboard_app.ts";
 
 const operator = userActor("olga", { roles: ["operator"], tenants: ["t1"] });
 const reader = userActor("rita", { roles: ["reader"], tenants: ["t1"] });

@@ -10,7 +10,7 @@ import type { JobStore } from "./store/job_store.ts";
 import { JobTelemetry, type JobTelemetryOptions } from "./observability/job_telemetry.ts";
 import { JobCountsGauge } from "./observability/job_counts_gauge.ts";
 import type { RunnableJob } from "./worker/run_attempt.ts";
-import { Worker, type WorkerIdentity } from "./worker/worker.ts";
+import { Worker, type WorkerIdentity, type WorkerSettings } from "./worker/worker.ts";
 import { observeLiveWorkers } from "./worker/worker_metrics.ts";
 import { type MeterProvider, metrics } from "@opentelemetry/api";
 import { JobProcessDeadlines, processDeadlineRunners } from "./process/process_deadline_jobs.ts";
@@ -42,6 +42,8 @@ export interface JobsPluginOptions<S extends JobStore = JobStore> {
   readonly pollInterval?: Duration;
   /** How long `stop()` waits for running attempts (default 30 s). */
   readonly grace?: Duration;
+  /** Retention of finished jobs (default on: 24 h, dead 7 days); see `WorkerSettings.retention`. */
+  readonly retention?: WorkerSettings["retention"];
   /** Told when a store writing after commit lost an acknowledged job (default: the error reporter). */
   readonly onLostJob?: LostJobHandler;
   /**
@@ -164,6 +166,7 @@ export function jobsPlugin<S extends JobStore>(
           heartbeatIntervalMs: toMilliseconds(presence.heartbeatInterval ?? "10s"),
           heartbeatTtlMs: toMilliseconds(presence.heartbeatTtl ?? "30s"),
           rescueIntervalMs: toMilliseconds(presence.rescueInterval ?? "30s"),
+          ...(options.retention === undefined ? {} : { retention: options.retention }),
         },
       });
       observeLiveWorkers({ store: options.store, clock: root.clock, meter, queues: worker.queues });

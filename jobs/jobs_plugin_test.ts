@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../test_support/until.ts";
 import {
   accessPolicy,
   type Actor,
@@ -220,15 +221,6 @@ async function advance(clock: TestClock, ms: number, step = 500): Promise<void> 
     clock.advance(Math.min(step, ms - moved));
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
   }
-}
-
-/** Lets queued promise callbacks run until the condition holds (no time passes). */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 Deno.test("A job enqueued by a command exists only once the command commits", async () => {

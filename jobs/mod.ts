@@ -27,6 +27,8 @@ export {
   WorkerStoppedError,
 } from "./worker/job_errors.ts";
 export { Rescuer } from "./worker/rescuer.ts";
+export { type PruneCounts, Pruner } from "./worker/pruner.ts";
+export type { JobRetention, JobRetentionRule } from "./worker/retention_policy.ts";
 export type { AttemptOutcome, AttemptResult } from "./worker/run_attempt.ts";
 export {
   type AttemptListener,

@@ -42,6 +42,12 @@ export {
   toJobView,
 } from "./store/job_reads.ts";
 export {
+  checkJobPruneParams,
+  type FinishedJobStatus,
+  jobPruneMaxLimit,
+  type JobPruneParams,
+} from "./store/job_retention.ts";
+export {
   type ClaimedJob,
   type JobClaimParams,
   type JobCompleteManyParams,

@@ -32,7 +32,7 @@ import {
 import type { EventRelaySettings, EventsApi, Outbox } from "@kit/kernel/outbox";
 import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
-import { outboxBacklogCase } from "../kernel/events/_outbox_backlog_case.ts";
+import { outboxBacklogCase } from "../kernel/testdata/outbox_backlog_case.ts";
 import { ignoreWithout } from "./services.ts";
 
 /** The tables a case counts. */

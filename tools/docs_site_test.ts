@@ -16,6 +16,7 @@ import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Locator, type Page } from "playwright-core";
 import { buildSite, siteFolder } from "./docs_site.ts";
+import { until } from "../test_support/until.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ci = Deno.env.get("CI") === "true";
@@ -201,15 +202,6 @@ async function onScreen(locator: Locator): Promise<boolean> {
   return box !== null && box.x >= 0 && box.x + box.width <= width;
 }
 
-/** Waits, polling the page, until `check` holds (the sidebar slides in with a transition). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: not after 5 s`);
-}
-
 /** Opens a page at `width`, collecting console errors; answers the page and its errors. */
 async function open(
   browser: Awaited<ReturnType<typeof chromium.launch>>,
@@ -274,7 +266,9 @@ Deno.test({
       await home.page.locator(".VPSidebar a.VPLink", { hasText: "Background jobs" }).first()
         .click();
       await home.page.waitForURL(`${base}/guides/background-jobs`);
-      await until(async () => await titleOf(home.page) === "Background jobs", "the guide opens");
+      await until(async () => await titleOf(home.page) === "Background jobs", "the guide opens", {
+        ms: 5_000,
+      });
       assert.match(await home.page.locator(".vp-doc").innerText(), /this\.jobs\.enqueue\(/);
       await home.page.screenshot({ path: join(shots, "guide-1280.png"), fullPage: true });
 
@@ -287,7 +281,9 @@ Deno.test({
       await home.page.screenshot({ path: join(shots, "search-1280.png") });
       await home.page.keyboard.press("Enter");
       await home.page.locator(".VPLocalSearchBox").waitFor({ state: "detached" });
-      await until(async () => await titleOf(home.page) !== "Background jobs", "the result opens");
+      await until(async () => await titleOf(home.page) !== "Background jobs", "the result opens", {
+        ms: 5_000,
+      });
       assert.match(await home.page.locator(".vp-doc").innerText(), /publishes/);
 
       // A generated reference renders its tables.
@@ -309,11 +305,13 @@ Deno.test({
       await phone.page.screenshot({ path: join(shots, "guide-390.png"), fullPage: true });
       await phone.page.locator(".VPLocalNav button.menu").click();
       await tenancy.waitFor({ state: "visible" });
-      await until(() => onScreen(tenancy), "the menu opens the sidebar");
+      await until(() => onScreen(tenancy), "the menu opens the sidebar", { ms: 5_000 });
       await phone.page.screenshot({ path: join(shots, "sidebar-390.png") });
       await tenancy.click();
       await phone.page.waitForURL(`${base}/guides/tenancy`);
-      await until(async () => await titleOf(phone.page) === "Tenancy", "the sidebar's link opens");
+      await until(async () => await titleOf(phone.page) === "Tenancy", "the sidebar's link opens", {
+        ms: 5_000,
+      });
       assert.match(await phone.page.locator(".vp-doc").innerText(), /x-tenant-id/);
       await phone.page.goto(`${base}/`);
       await phone.page.locator(".VPContent h1").first().waitFor();

@@ -17,7 +17,9 @@ function sources(dir: string, into: string[] = []): string[] {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (!["test_fixtures", "types_test", "node_modules"].includes(entry.name)) {
+      if (
+        !["test_fixtures", "testdata", "tests", "types_test", "node_modules"].includes(entry.name)
+      ) {
         sources(path, into);
       }
     } else if (/\.ts$/.test(entry.name) && !/(_test|\.test|_bench)\.ts$/.test(entry.name)) {

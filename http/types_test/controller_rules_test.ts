@@ -1,7 +1,7 @@
 /**
  * The spec's controller compile-time rules, as type fixtures: each violation carries
  * `@ts-expect-error` above its decorator, so the file compiles only while every violation is
- * reported there. `deno test` type-checks this file (standard decorators); `legacy/http_test.ts`
+ * reported there. `deno test` type-checks this file (standard decorators); `experimental_decorators/http_test.ts`
  * holds the same fixtures under experimentalDecorators.
  */
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 /**
  * Runs the controller compile-time fixtures with TypeScript 7 (npm `typescript@7`), in both
  * decorator modes: `http/types_test/controller_rules_test.ts` under standard decorators and
- * `legacy/http_test.ts` under `experimentalDecorators`. (TypeScript 6, Deno's own, checks the same
+ * `experimental_decorators/http_test.ts` under `experimentalDecorators`. (TypeScript 6, Deno's own, checks the same
  * files in both modes during `deno test`.) Every `@ts-expect-error` must be used, so a violation
  * that stops being reported on its decorator fails the run.
  *
@@ -81,7 +81,11 @@ const modes = [
     file: "http/types_test/controller_rules_test.ts",
     experimentalDecorators: false,
   },
-  { name: "experimentalDecorators", file: "legacy/http_test.ts", experimentalDecorators: true },
+  {
+    name: "experimentalDecorators",
+    file: "experimental_decorators/http_test.ts",
+    experimentalDecorators: true,
+  },
 ];
 let failed = false;
 for (const mode of modes) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dashboardApp, job, t0 } from "./_test_app.ts";
+import { dashboardApp, job, t0 } from "../testdata/dashboard_app.ts";
 
 const operator = "olga;operator;t1";
 const otherOperator = "oscar;operator;t2";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { TestClock } from "@kit/kernel/testing";
-import { dashboardApp, job, t0 } from "./_test_app.ts";
+import { dashboardApp, job, t0 } from "../testdata/dashboard_app.ts";
 
 const operator = "olga;operator;t1";
 const reader = "rita;reader;t1";

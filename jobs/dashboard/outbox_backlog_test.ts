@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { InMemoryOutbox, InMemoryTransactions, type IntegrationEvent } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
-import { dashboardApp } from "./_test_app.ts";
+import { dashboardApp } from "../testdata/dashboard_app.ts";
 
 const operator = "olga;operator;t1";
 const reader = "rita;reader;t1";

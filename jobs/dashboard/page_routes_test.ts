@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { jobsDashboardPagePolicy } from "../dashboard.ts";
-import { dashboardApp, job } from "./_test_app.ts";
+import { dashboardApp, job } from "../testdata/dashboard_app.ts";
 
 const get = (fetch: (request: Request) => Promise<Response>, path: string) =>
   fetch(new Request(`http://kit.test${path}`));

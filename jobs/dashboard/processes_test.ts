@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { dashboardApp } from "./_test_app.ts";
-import { process, seeded } from "./_process_seed.ts";
+import { dashboardApp } from "../testdata/dashboard_app.ts";
+import { process, seeded } from "../testdata/process_seed.ts";
 
 const operator = "olga;operator;t1";
 const reader = "rita;reader;t1";

@@ -4,7 +4,7 @@ import { TestClock } from "@kit/kernel/testing";
 import { InMemoryJobStore, Scheduled, type ScheduledTick } from "../mod.ts";
 import { lastTickPages, readSchedules } from "./schedules.ts";
 import { ReadScheduledJobs } from "../dashboard.ts";
-import { dashboardApp } from "./_test_app.ts";
+import { dashboardApp } from "../testdata/dashboard_app.ts";
 
 const operator = "olga;operator;t1";
 const reader = "rita;reader;t1";

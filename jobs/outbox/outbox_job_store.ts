@@ -408,6 +408,8 @@ export class OutboxJobStore implements Contract.JobStore {
     await this.#inner.workerList?.(p) ?? [];
   /** See `JobStore.jobRescue`. */
   jobRescue: Contract.JobStore["jobRescue"] = async (p) => await this.#inner.jobRescue?.(p) ?? [];
+  /** See `JobStore.jobPrune`. */
+  jobPrune: Contract.JobStore["jobPrune"] = async (p) => await this.#inner.jobPrune?.(p) ?? 0;
 }
 
 type SerializedJob = Omit<Contract.NewJob, "runAt" | "createdAt"> & {

@@ -1,7 +1,9 @@
 /**
  * The Lua scripts of the Redis job store, one per operation, each atomic. Keys (under a prefix):
  * `job:<id>` (hash), `waiting:<queue>` (sorted by due time), `running:<queue>` (sorted by lease
- * end), `finished` (sorted by finish time), `all` (sorted by creation), `idem:<name,tenant,key>`,
+ * end), `finished` (sorted by finish time), `finished:<queue>:<status>` (the same, per queue and
+ * finished status, for retention; jobs finished before it came are only in `finished`), `all`
+ * (sorted by creation), `idem:<name,tenant,key>`,
  * `queues` (a set of every queue that had a job: the rescue reads their `running:` sets),
  * `activity:<minute>` (a hash per minute, kept 25 hours: field `[kind, tenant, queue]` in
  * JSON, kind `succeeded`, `failed` or `dead`, value that minute's count; `jobActivity` reads it),
@@ -48,6 +50,10 @@ local function ended(p, key, id, outcome, now, code, message)
     errorCode = code, errorMessage = message, startedAt = tonumber(f[2]), endedAt = now}))
   redis.call('LTRIM', list, -${jobAttemptHistoryLimit}, -1)
 end
+local function finish(p, id, q, st, now)
+  redis.call('ZADD', p .. 'finished', now, id)
+  redis.call('ZADD', p .. 'finished:' .. q .. ':' .. st, now, id)
+end
 local function reaches(key, tenants)
   if tenants == '' then return true end
   local t = redis.call('HGET', key, 't')
@@ -66,7 +72,7 @@ local function exhausted(p, key, id, q, now)
   ended(p, key, id, 'dead', now, '${attemptsExhaustedCode}', '${attemptsExhaustedMessage}')
   redis.call('HDEL', key, 'lt', 'le')
   redis.call('ZREM', p .. 'running:' .. q, id)
-  redis.call('ZADD', p .. 'finished', now, id)
+  finish(p, id, q, 'dead', now)
   count(p, key, 'failed', now)
   count(p, key, 'dead', now)
 end
@@ -217,8 +223,9 @@ local key = p .. 'job:' .. id
 if not held(key, token) then return 0 end
 redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
-redis.call('ZREM', p .. 'running:' .. redis.call('HGET', key, 'q'), id)
-redis.call('ZADD', p .. 'finished', now, id)
+local q = redis.call('HGET', key, 'q')
+redis.call('ZREM', p .. 'running:' .. q, id)
+finish(p, id, q, 'succeeded', now)
 count(p, key, 'succeeded', now)
 return 1
 `,
@@ -238,7 +245,7 @@ for i = 3, #ARGV, 2 do
     redis.call('HSET', key, 'st', 'succeeded', 'fa', ms(now))
     redis.call('HDEL', key, 'lt', 'le')
     redis.call('ZREM', p .. 'running:' .. f[2], id)
-    redis.call('ZADD', p .. 'finished', now, id)
+    finish(p, id, f[2], 'succeeded', now)
     local field = cjson.encode({'succeeded', f[1] or '', f[2]})
     counts[field] = (counts[field] or 0) + 1
     out[#out + 1] = 1
@@ -268,7 +275,7 @@ count(p, key, 'failed', now)
 ended(p, key, id, retry == '' and 'dead' or 'retried', now, ARGV[5], ARGV[8])
 if retry == '' then
   redis.call('HSET', key, 'st', 'dead', 'fa', ms(now))
-  redis.call('ZADD', p .. 'finished', now, id)
+  finish(p, id, q, 'dead', now)
   count(p, key, 'dead', now)
 else
   redis.call('HSET', key, 'st', 'waiting', 'r', retry)
@@ -323,7 +330,7 @@ redis.call('HSET', key, 'st', 'cancelled', 'fa', ms(now))
 redis.call('HDEL', key, 'lt', 'le')
 redis.call('ZREM', p .. 'waiting:' .. q, id)
 redis.call('ZREM', p .. 'running:' .. q, id)
-redis.call('ZADD', p .. 'finished', now, id)
+finish(p, id, q, 'cancelled', now)
 return 1
 `,
 );
@@ -338,6 +345,7 @@ local q = redis.call('HGET', key, 'q')
 redis.call('HSET', key, 'st', 'waiting', 'at', '0', 'r', ms(now))
 redis.call('HDEL', key, 'fa')
 redis.call('ZREM', p .. 'finished', id)
+redis.call('ZREM', p .. 'finished:' .. q .. ':dead', id)
 redis.call('ZADD', p .. 'waiting:' .. q, now, id)
 redis.call('PUBLISH', p .. 'enqueued', q)
 return 1
@@ -355,22 +363,57 @@ return {redis.call('HGETALL', ARGV[1] .. 'job:' .. ARGV[2]),
   redis.call('LRANGE', ARGV[1] .. 'attempts:' .. ARGV[2], 0, -1)}
 `);
 
-/** Deletes jobs finished before an instant and frees their keys. ARGV: prefix, before. */
-export const purgeScript = new RedisScript(`
-local p, before = ARGV[1], tonumber(ARGV[2])
-local ids = redis.call('ZRANGEBYSCORE', p .. 'finished', '-inf', '(' .. before)
-for _, id in ipairs(ids) do
+/** Deletes a finished job: its hash, its attempts, its idempotency key and its index entries. */
+const forget = `
+local function forget(p, id)
   local key = p .. 'job:' .. id
-  local f = redis.call('HMGET', key, 'ik')
+  local f = redis.call('HMGET', key, 'ik', 'q', 'st')
   if f[1] and f[1] ~= '' and redis.call('GET', p .. 'idem:' .. f[1]) == id then
     redis.call('DEL', p .. 'idem:' .. f[1])
   end
+  if f[2] and f[3] then redis.call('ZREM', p .. 'finished:' .. f[2] .. ':' .. f[3], id) end
   redis.call('DEL', key, p .. 'attempts:' .. id)
   redis.call('ZREM', p .. 'finished', id)
   redis.call('ZREM', p .. 'all', id)
 end
+`;
+
+/** Deletes jobs finished before an instant and frees their keys. ARGV: prefix, before. */
+export const purgeScript = new RedisScript(
+  forget + `
+local p, before = ARGV[1], tonumber(ARGV[2])
+local ids = redis.call('ZRANGEBYSCORE', p .. 'finished', '-inf', '(' .. before)
+for _, id in ipairs(ids) do forget(p, id) end
 return #ids
-`);
+`,
+);
+
+/**
+ * Removes up to `limit` jobs of a queue and status, oldest first: those finished before an
+ * instant, then those beyond the `keep` that finished last (`finished:<queue>:<status>` is sorted
+ * by finish time, ties by id); answers how many. ARGV: prefix, queue, status, before (ms) or '',
+ * keep or '', limit.
+ */
+export const pruneScript = new RedisScript(
+  forget + `
+local p, q, st = ARGV[1], ARGV[2], ARGV[3]
+local limit = tonumber(ARGV[6])
+local set = p .. 'finished:' .. q .. ':' .. st
+local ids = {}
+if ARGV[4] ~= '' then
+  ids = redis.call('ZRANGEBYSCORE', set, '-inf', '(' .. ARGV[4], 'LIMIT', 0, limit)
+end
+if ARGV[5] ~= '' and #ids < limit then
+  local beyond = redis.call('ZCARD', set) - #ids - tonumber(ARGV[5])
+  if beyond > 0 then
+    local more = redis.call('ZRANGE', set, #ids, #ids + math.min(beyond, limit - #ids) - 1)
+    for _, id in ipairs(more) do ids[#ids + 1] = id end
+  end
+end
+for _, id in ipairs(ids) do forget(p, id) end
+return #ids
+`,
+);
 
 /** Answers every job's hash, oldest first. ARGV: prefix. */
 export const listScript = new RedisScript(`

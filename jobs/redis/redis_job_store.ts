@@ -21,6 +21,7 @@ import {
   insertScript,
   keptScript,
   listScript,
+  pruneScript,
   purgeScript,
   releaseScript,
   reportScript,
@@ -55,6 +56,7 @@ import {
   toJobView,
 } from "../store/job_reads.ts";
 import { decodeJobCursor, encodeJobCursor } from "../store/job_reads.ts";
+import { checkJobPruneParams, type JobPruneParams } from "../store/job_retention.ts";
 import { RedisScript, type RedisScripting } from "./redis_scripting.ts";
 import {
   checkRedisDurability,
@@ -409,6 +411,26 @@ export class RedisJobStore implements JobStore {
   /** Deletes finished jobs finished before the instant. */
   async jobPurgeFinished(params: { before: Date }): Promise<number> {
     return Number(await this.#run("purge", purgeScript, [this.#prefix, params.before.getTime()]));
+  }
+
+  /**
+   * Removes a bounded batch of one queue's finished jobs of one status (one script: atomic, so
+   * pruners in many processes each remove a job once). Jobs finished before the upgrade that
+   * brought retention are not in the per-queue sets it reads: `jobPurgeFinished` removes them.
+   */
+  async jobPrune(params: JobPruneParams): Promise<number> {
+    checkJobPruneParams(params);
+    const { queue, status, finishedBefore, keep, limit } = params;
+    return Number(
+      await this.#run("prune", pruneScript, [
+        this.#prefix,
+        queue,
+        status,
+        finishedBefore === undefined ? "" : finishedBefore.getTime(),
+        keep === undefined ? "" : keep,
+        limit,
+      ]),
+    );
   }
 
   /**

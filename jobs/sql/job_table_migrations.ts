@@ -91,6 +91,15 @@ create table if not exists background_job_workers (
 );
 `,
   },
+  {
+    // Retention (jobPrune): a queue's finished jobs of one status by finish time, so that a prune
+    // by age or by count is a range scan of the rows it deletes.
+    version: 6,
+    sql: `
+create index if not exists background_jobs_retention
+  on background_jobs (queue, status, finished_at, id) where finished_at is not null;
+`,
+  },
 ];
 
 /**

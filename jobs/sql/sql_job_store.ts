@@ -45,6 +45,8 @@ import {
 } from "../store/worker_registry.ts";
 import { findJobByKey, findJobsByKeys, insertJob, insertJobs } from "./job_insert_statements.ts";
 import { claimDueJobs, claimJobsWithEndedLeases, rescueJobs } from "./job_claim_statements.ts";
+import { pruneJobsBeyondCount, pruneJobsFinishedBefore } from "./job_prune_statements.ts";
+import { checkJobPruneParams, type JobPruneParams } from "../store/job_retention.ts";
 import {
   cancelJob,
   completeJob,
@@ -306,6 +308,27 @@ export class SqlJobStore implements JobStore {
   /** Deletes finished jobs finished before the instant. */
   async jobPurgeFinished(params: { before: Date }): Promise<number> {
     return (await this.#driver.query(purgeFinishedJobs(params.before))).length;
+  }
+
+  /**
+   * Removes a bounded batch of one queue's finished jobs of one status: those too old, then those
+   * beyond the count, one statement each (`for update skip locked`: safe from every worker).
+   */
+  async jobPrune(params: JobPruneParams): Promise<number> {
+    checkJobPruneParams(params);
+    const { queue, status, finishedBefore, keep } = params;
+    let removed = 0;
+    if (finishedBefore !== undefined) {
+      removed += (await this.#driver.query(
+        pruneJobsFinishedBefore({ queue, status, before: finishedBefore, limit: params.limit }),
+      )).length;
+    }
+    if (keep !== undefined && removed < params.limit) {
+      removed += (await this.#driver.query(
+        pruneJobsBeyondCount({ queue, status, keep, limit: params.limit - removed }),
+      )).length;
+    }
+    return removed;
   }
 
   /** The jobs of the reach, counted by queue and status in one statement. */

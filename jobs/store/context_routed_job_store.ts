@@ -1,5 +1,6 @@
 import type { QueuedJobStatus } from "@kit/kernel";
 import type { UnitOfWork } from "@kit/kernel/internal";
+import { checkJobPruneParams, type JobPruneParams } from "./job_retention.ts";
 import type { EnqueueResult, QueuedJob } from "@kit/kernel/types";
 import type {
   ClaimedJob,
@@ -339,6 +340,16 @@ export class ContextRoutedJobStore implements JobStore {
   /** The live workers of the registry's store. */
   async workerList(params: { now: Date }): Promise<readonly LiveWorker[]> {
     return await this.#workers.workerList?.(params) ?? [];
+  }
+
+  /** Prunes in the store of the queue; refuses a queue whose store cannot prune. */
+  async jobPrune(params: JobPruneParams): Promise<number> {
+    checkJobPruneParams(params);
+    const store = this.#storeOf(params.queue);
+    if (store.jobPrune === undefined) {
+      throw new Error(`The job store of queue '${params.queue}' cannot prune`);
+    }
+    return await store.jobPrune(params);
   }
 
   /**

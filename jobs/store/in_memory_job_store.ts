@@ -50,6 +50,7 @@ import {
   type RescuedJob,
   type WorkerHeartbeatParams,
 } from "./worker_registry.ts";
+import { checkJobPruneParams, type JobPruneParams } from "./job_retention.ts";
 
 interface Row {
   job: NewJob;
@@ -349,6 +350,28 @@ export class InMemoryJobStore implements JobStore {
       }
     }
     return Promise.resolve(purged);
+  }
+
+  /** Removes up to `limit` finished jobs of the queue and status: too old, then beyond `keep`. */
+  jobPrune(params: JobPruneParams): Promise<number> {
+    try {
+      checkJobPruneParams(params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const newestFirst = [...this.#rows.values()]
+      .filter((row) => row.job.queue === params.queue && row.status === params.status)
+      .sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0) || compare(b.job.id, a.job.id));
+    const before = params.finishedBefore?.getTime() ?? -Infinity;
+    const keep = params.keep ?? Infinity;
+    const doomed = newestFirst.filter((row, rank) => (row.finishedAt ?? 0) < before || rank >= keep)
+      .reverse()
+      .slice(0, params.limit);
+    for (const row of doomed) {
+      this.#rows.delete(row.job.id);
+      this.#forgetKey(row.job);
+    }
+    return Promise.resolve(doomed.length);
   }
 
   /** The jobs of the reach, counted by queue and status. */

@@ -16,6 +16,7 @@ import type {
   RescuedJob,
   WorkerHeartbeatParams,
 } from "./worker_registry.ts";
+import type { JobPruneParams } from "./job_retention.ts";
 
 /** A job to insert, built by the queue from `enqueue`. */
 export interface NewJob {
@@ -248,6 +249,15 @@ export interface JobStore {
    * processes at once: each job is rescued once. Answers the jobs rescued.
    */
   jobRescue?(params: JobRescueParams): Promise<readonly RescuedJob[]>;
+  /**
+   * Removes, with their attempt history and idempotency keys, up to `limit` finished jobs of one
+   * queue and status, oldest first: those finished before `finishedBefore` and those beyond the
+   * `keep` that finished last; answers how many it removed. Never a waiting or running job, never another
+   * queue's. Safe to run from many processes at once: each job is removed once, and no call waits
+   * on another's rows (retention; see the worker's `Pruner`). Rejects bad params (`RangeError`,
+   * see `checkJobPruneParams`).
+   */
+  jobPrune?(params: JobPruneParams): Promise<number>;
   /**
    * Calls `onJob(queue)` when another process commits a job (Postgres LISTEN/NOTIFY); answers
    * the function that stops listening. Stores that cannot tell leave it out: workers poll.

@@ -6,7 +6,7 @@ import {
   jobAttemptHistoryLimit,
   jobAttemptMessageMaxLength,
 } from "../store/job_attempts.ts";
-import type { JobStoreCase } from "./job_store_read_contract.ts";
+import type { JobStoreCase } from "./job_store_case_helpers.ts";
 
 const t0 = new Date("2026-05-01T09:00:00.000Z");
 const at = (ms: number): Date => new Date(t0.getTime() + ms);

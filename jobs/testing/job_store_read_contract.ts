@@ -2,9 +2,7 @@ import assert from "node:assert/strict";
 import { userActor } from "@kit/kernel";
 import type { JobStore, NewJob, TenantReach } from "../store/job_store.ts";
 import { InvalidJobCursorError, jobPageMaxLimit, type JobPageParams } from "../store/job_reads.ts";
-
-/** Declares one case of the contract on a fresh store. */
-export type JobStoreCase = (name: string, fn: (store: JobStore) => Promise<void>) => void;
+import type { JobStoreCase } from "./job_store_case_helpers.ts";
 
 const t0 = new Date("2026-05-01T08:00:00.000Z");
 const at = (ms: number): Date => new Date(t0.getTime() + ms);

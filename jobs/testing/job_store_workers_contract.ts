@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { userActor } from "@kit/kernel";
 import type { JobStore, NewJob } from "../store/job_store.ts";
-import type { JobStoreCase } from "./job_store_read_contract.ts";
+import type { JobStoreCase } from "./job_store_case_helpers.ts";
 
 const t0 = new Date("2026-05-01T10:00:00.000Z");
 const at = (ms: number): Date => new Date(t0.getTime() + ms);

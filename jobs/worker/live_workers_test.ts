@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../test_support/until.ts";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   type BackgroundJobExecution,
@@ -26,15 +27,6 @@ class Remind {
   run(_payload: unknown, _execution: BackgroundJobExecution): Promise<void> {
     return Promise.resolve();
   }
-}
-
-/** Lets the tasks the clock woke run (no time passes). */
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  assert.fail(`never: ${what}`);
 }
 
 /** Lets every task the clock woke run to its next wait (the in-memory store answers at once). */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../test_support/until.ts";
 import { type BackgroundJobExecution, composeApplication, defineModule } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
@@ -28,14 +29,6 @@ function worker(prefetch: number) {
     },
   });
   return { app, store, clock, jobs: app.backgroundJobs as BackgroundJobsApi };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 async function statuses(jobs: BackgroundJobsApi, ids: string[]): Promise<string[]> {

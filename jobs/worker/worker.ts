@@ -1,6 +1,8 @@
 import { type Clock, consoleLogger, type ErrorReporter, type Logger } from "@kit/kernel";
 import { context, type Meter, metrics, trace } from "@opentelemetry/api";
 import { Rescuer } from "./rescuer.ts";
+import { Pruner } from "./pruner.ts";
+import type { JobRetention } from "./retention_policy.ts";
 import { WorkerPresence } from "./worker_presence.ts";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
@@ -52,6 +54,13 @@ export interface WorkerSettings {
   readonly heartbeatTtlMs?: number;
   /** The wait between two passes of the rescuer of ended leases (default 30 000 ms). */
   readonly rescueIntervalMs?: number;
+  /**
+   * How long finished jobs are kept, per status and queue, and how many at most: succeeded and
+   * cancelled jobs 24 h, dead jobs 7 days by default, pruned by every worker process (no leader)
+   * a batch at a time, each minute. `false` keeps them until an operator purges them (logged at
+   * start, `RETENTION_OFF`).
+   */
+  readonly retention?: JobRetention | false;
 }
 
 /** Who a worker process is, as it registers: the entry point tells host and pid. */
@@ -102,6 +111,8 @@ export class Worker {
   readonly #id: string;
   readonly #presence: WorkerPresence;
   readonly #rescuer: Rescuer;
+  readonly #pruner: Pruner | undefined;
+  readonly #retentionLogger: Logger;
 
   /** Builds a worker for the jobs it knows. */
   constructor(options: {
@@ -195,6 +206,16 @@ export class Worker {
       logger,
       meter: options.meter ?? metrics.getMeter("kit"),
     });
+    this.#retentionLogger = logger;
+    const retention = settings.retention ?? {};
+    this.#pruner = retention === false ? undefined : new Pruner({
+      store: options.store,
+      clock: options.clock,
+      queues: this.#queues,
+      retention,
+      logger,
+      meter: options.meter ?? metrics.getMeter("kit"),
+    });
   }
 
   /** This worker's id in the store's registry (and in `StoredJob.workerId` of the jobs it holds). */
@@ -205,6 +226,14 @@ export class Worker {
   /** The rescuer of ended leases this worker runs while started (`pass()` runs one now). */
   get rescuer(): Rescuer {
     return this.#rescuer;
+  }
+
+  /**
+   * The pruner of finished jobs this worker runs while started (`pass()` runs one now); absent
+   * when `retention` is `false`.
+   */
+  get pruner(): Pruner | undefined {
+    return this.#pruner;
   }
 
   /** The queues this worker consumes: the contexts of the jobs it knows. */
@@ -231,6 +260,16 @@ export class Worker {
     this.#loops = this.#queues.map((queue) => this.#loop(queue));
     await this.#presence.start();
     this.#rescuer.start();
+    if (this.#pruner !== undefined) this.#pruner.start();
+    else {
+      this.#retentionLogger.log({
+        level: "warn",
+        component: "jobs.pruner",
+        code: "RETENTION_OFF",
+        message: "retention is off: finished jobs are kept until an operator purges them",
+        details: { queues: this.#queues },
+      });
+    }
   }
 
   /** Wakes idle loops now (a job was enqueued on a store that can tell). */
@@ -258,6 +297,7 @@ export class Worker {
       await Promise.all(this.#running);
     }
     await this.#rescuer.stop();
+    await this.#pruner?.stop();
     await this.#presence.stop();
   }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../test_support/until.ts";
 import {
   type BackgroundJobExecution,
   composeApplication,
@@ -109,14 +110,6 @@ function reset(): void {
 /** Lets queued callbacks run (no time passes). */
 async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 /** Moves the clock by `ms` in steps, letting queued callbacks run after each. */

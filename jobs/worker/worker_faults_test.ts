@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../test_support/until.ts";
 import {
   type BackgroundJobExecution,
   Command,
@@ -112,14 +113,6 @@ class PlanHandler {
   handle(): Promise<{ id: string }> {
     return this.jobs.enqueue(Hold, { n: 1 });
   }
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 Deno.test("A write after commit that fails goes to onLostJob; the command still answers", async () => {

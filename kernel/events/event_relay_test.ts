@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../test_support/until.ts";
 import { z } from "zod";
 import {
   type AnyClass,
@@ -116,15 +117,6 @@ function setup(handlers: AnyClass[], settings: EventRelaySettings & { start?: bo
     for (const n of numbers) await app.commands.execute(new Book(n));
   };
   return { app, clock, outbox, reported, events, relay: events.relay, book };
-}
-
-/** Lets queued work run: macrotask turns until `done` holds, failing after `turns`. */
-async function until(done: () => boolean, what: string, turns = 500): Promise<void> {
-  for (let i = 0; i < turns; i++) {
-    if (done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  assert.fail(`Timed out waiting until ${what}`);
 }
 
 function range(n: number): number[] {

@@ -12,7 +12,7 @@ import {
 } from "../mod.ts";
 import type { LogRecord } from "../logging.ts";
 import { TestClock } from "../testing.ts";
-import { outboxGaugesCase, outboxPoints, TestReader } from "./_outbox_gauges_case.ts";
+import { outboxGaugesCase, outboxPoints, TestReader } from "../testdata/outbox_gauges_case.ts";
 import { OutboxGauges } from "./outbox_gauges.ts";
 import type { Outbox } from "./outbox.ts";
 

@@ -1,5 +1,5 @@
 import { pgTest } from "../../test_support/services.ts";
-import { outboxGaugesCase } from "../events/_outbox_gauges_case.ts";
+import { outboxGaugesCase } from "../testdata/outbox_gauges_case.ts";
 import { migrateKernel, PostgresOutbox, PostgresTransactions } from "../postgres.ts";
 
 pgTest(

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../test_support/until.ts";
 import postgres from "postgres";
 import { ignoreWithout, type TestDatabase, withTestDatabase } from "../../test_support/services.ts";
 import {
@@ -26,7 +27,7 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "../postgres.ts";
-import { AppointmentBooked, BookAppointment, Sql } from "./_booking_case.ts";
+import { AppointmentBooked, BookAppointment, Sql } from "../testdata/booking_case.ts";
 
 /** Counts the units of work opened, so that a test sees how many transactions a batch took. */
 class CountingTransactions extends PostgresTransactions {
@@ -146,15 +147,6 @@ async function build(
   };
 }
 
-/** Waits for work under way (database round trips) until `done` holds; fails after `ms`. */
-async function until(done: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) assert.fail(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
 function relayTest(name: string, fn: (db: TestDatabase) => Promise<void>): void {
   Deno.test({
     name,
@@ -212,13 +204,15 @@ relayTest(
       settings: { pollIntervalMs: 3_600_000 },
     });
     await app.start();
-    await until(() => relay.listening && clock.pendingSleepers === 1, "the relay listens, idle");
+    await until(() => relay.listening && clock.pendingSleepers === 1, "the relay listens, idle", {
+      ms: 10_000,
+    });
     await book("a1");
-    await until(() => world.committed.includes("a1"), "a1 is delivered");
+    await until(() => world.committed.includes("a1"), "a1 is delivered", { ms: 10_000 });
     assert.deepEqual(await notified(), ["a1"]);
     assert.equal(clock.now().toISOString(), "2026-03-01T09:00:00.001Z", "no poll: 1 ms passed");
     await book("a2", "a3");
-    await until(() => world.committed.length === 3, "a2 and a3 are delivered");
+    await until(() => world.committed.length === 3, "a2 and a3 are delivered", { ms: 10_000 });
     await app.stop();
     assert.equal(relay.listening, false);
     assert.equal(clock.pendingSleepers, 0);
@@ -240,7 +234,9 @@ relayTest(
         settings: { pollIntervalMs: 3_600_000 },
       });
       await app.start();
-      await until(() => relay.listening && clock.pendingSleepers === 1, "the relay listens");
+      await until(() => relay.listening && clock.pendingSleepers === 1, "the relay listens", {
+        ms: 10_000,
+      });
       const killed = await db.sql`
         select pg_terminate_backend(pid) as done from pg_stat_activity
         where application_name = ${application} and query like 'listen %'`;
@@ -248,7 +244,7 @@ relayTest(
       // The driver listens again on a new connection; each commit still wakes the relay.
       for (const id of ["a1", "a2", "a3"]) {
         await book(id);
-        await until(() => world.committed.includes(id), `${id} is delivered`);
+        await until(() => world.committed.includes(id), `${id} is delivered`, { ms: 10_000 });
       }
       assert.equal(clock.now().toISOString(), "2026-03-01T09:00:00.003Z", "no poll: 3 ms passed");
       await app.stop();
@@ -331,7 +327,7 @@ relayTest(
     await book("a1", "a2", "a3", "a4", "a5");
     world.gates.set("a1", Promise.withResolvers());
     await app.start();
-    await until(() => world.seen.length === 1, "a1 is under way");
+    await until(() => world.seen.length === 1, "a1 is under way", { ms: 10_000 });
     const stopped = app.stop();
     world.gates.get("a1")!.resolve();
     await stopped;
@@ -356,11 +352,15 @@ relayTest(
       settings: { pollIntervalMs: 1_000, claimRetryDelay: () => 5_000 },
     });
     await app.start();
-    await until(() => clock.pendingSleepers === 1, "the relay polls");
+    await until(() => clock.pendingSleepers === 1, "the relay polls", { ms: 10_000 });
     await book("a1");
     await db.sql`alter table kit_outbox_deliveries rename to kit_outbox_deliveries_away`;
     clock.advance(1_000);
-    await until(() => world.reported.length === 1 && clock.pendingSleepers === 1, "a failed claim");
+    await until(
+      () => world.reported.length === 1 && clock.pendingSleepers === 1,
+      "a failed claim",
+      { ms: 10_000 },
+    );
     const [{ error, report }] = world.reported as [{ error: unknown; report: ErrorReport }];
     assert.deepEqual(report, { origin: "event", details: { stage: "claim", failures: 1 } });
     assert.match(String(error), /relation "kit_outbox_deliveries" does not exist/);
@@ -370,7 +370,9 @@ relayTest(
     assert.equal(world.reported.length, 1, "no claim before the back-off ends");
     assert.deepEqual(world.seen, []);
     clock.advance(1);
-    await until(() => world.committed.includes("a1"), "a1 is delivered after the outage");
+    await until(() => world.committed.includes("a1"), "a1 is delivered after the outage", {
+      ms: 10_000,
+    });
     assert.deepEqual(await notified(), ["a1"]);
     assert.equal(world.reported.length, 1);
     await app.stop();

@@ -15,7 +15,7 @@ import {
 import type { EventsApi } from "../outbox.ts";
 import { TestClock } from "../testing.ts";
 import { kernelMigrations } from "./kernel_migrations.ts";
-import { outboxBacklogCase } from "../events/_outbox_backlog_case.ts";
+import { outboxBacklogCase } from "../testdata/outbox_backlog_case.ts";
 import {
   currentSql,
   migrateKernel,
@@ -23,7 +23,7 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "../postgres.ts";
-import { AppointmentBooked, BookAppointment, Sql } from "./_booking_case.ts";
+import { AppointmentBooked, BookAppointment, Sql } from "../testdata/booking_case.ts";
 
 async function build(sql: postgres.Sql) {
   await migrateKernel(sql);

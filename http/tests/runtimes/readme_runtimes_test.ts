@@ -1,0 +1,256 @@
+/**
+ * The runtimes guide's (docs/guides/runtimes.md) "Use kit on Node" and "Use kit on Cloudflare
+ * Workers", followed step by step in a fresh directory: its files written from the guide's code blocks (each named by its first
+ * line), its shell steps run as written, then the Node bundle served by Node 20 and the worker
+ * bundle by workerd (miniflare), each called with a token. The one departure: the project's
+ * `deno.json` links the JSR packages to this checkout (`links`), JSR being out of reach here.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SignJWT } from "jose";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const secret = "readme-runtimes-secret-of-32-bytes!";
+
+interface Block {
+  readonly lang: string;
+  readonly text: string;
+}
+
+/** The guide that says how to run kit on each runtime. */
+const guide = "docs/guides/runtimes.md";
+
+/** The code blocks of a section of the guide, in order. */
+async function sectionBlocks(heading: string): Promise<Block[]> {
+  const readme = await readFile(join(root, guide), "utf8");
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `${guide} has '## ${heading}'`);
+  const end = readme.indexOf("\n## ", start + 1);
+  const section = readme.slice(start, end === -1 ? undefined : end);
+  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+    lang: m[1]!,
+    text: m[2]!,
+  }));
+}
+
+/** Writes the blocks that name a file (`// src/app.ts`, `# wrangler.toml`); answers the shell steps. */
+async function writeFiles(dir: string, blocks: readonly Block[]): Promise<string[]> {
+  const steps: string[] = [];
+  for (const block of blocks) {
+    const named = /^(?:\/\/|#) ([\w./-]+\.(?:ts|toml))\n/.exec(block.text);
+    if (named) {
+      await mkdir(dirname(join(dir, named[1]!)), { recursive: true });
+      await writeFile(join(dir, named[1]!), block.text);
+    } else if (block.lang === "sh") {
+      steps.push(...block.text.split("\n").filter((line) => line.trim() !== ""));
+    }
+  }
+  return steps;
+}
+
+async function run(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+): Promise<string> {
+  const output = await new Deno.Command(command, {
+    args: [...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  assert.equal(output.code, 0, `${command} ${args.join(" ")}:\n${decode(output.stderr)}`);
+  return decode(output.stdout);
+}
+
+/** Runs a `deno bundle ...` step of the README (the others start servers: the test does that). */
+async function bundleStep(dir: string, step: string): Promise<void> {
+  assert.match(step, /^deno bundle /, `a build step: ${step}`);
+  await run(dir, Deno.execPath(), step.split(" ").slice(1));
+}
+
+/** A fresh project as `deno add` makes it, the JSR packages linked to this checkout. */
+async function freshProject(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "kit-readme-runtimes-" });
+  const imports = JSON.parse(await readFile(join(root, "deno.json"), "utf8")).imports;
+  await writeFile(
+    join(dir, "deno.json"),
+    JSON.stringify(
+      {
+        imports: {
+          "@kit/kernel": "jsr:@kit/kernel@^0.1.0",
+          "@kit/http": "jsr:@kit/http@^0.1.0",
+          "zod": imports["zod"],
+          "@hono/node-server": imports["@hono/node-server"],
+        },
+        links: [join(root, "kernel"), join(root, "http")],
+      },
+      null,
+      2,
+    ),
+  );
+  return dir;
+}
+
+function token(roles: string[]): Promise<string> {
+  return new SignJWT({ roles })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject("reader-1")
+    .setIssuer("greetings")
+    .setAudience("greetings-api")
+    .setIssuedAt()
+    .setExpirationTime("5m")
+    .sign(new TextEncoder().encode(secret));
+}
+
+/** The answers every runtime must give: 200 with a reader's token, 403 without the role, 401. */
+async function expectedAnswers(call: (path: string, token?: string) => Promise<Response>) {
+  const ok = await call("/greetings/Ada", await token(["reader"]));
+  assert.equal(ok.status, 200);
+  assert.deepEqual(await ok.json(), { text: "Hello, Ada" });
+  const forbidden = await call("/greetings/Ada", await token([]));
+  assert.equal(forbidden.status, 403);
+  assert.equal(forbidden.headers.get("content-type"), "application/problem+json");
+  await forbidden.body?.cancel();
+  const anonymous = await call("/greetings/Ada");
+  assert.equal(anonymous.status, 401);
+  await anonymous.body?.cancel();
+  const document = await call("/openapi.json");
+  assert.equal(document.status, 200);
+  assert.ok((await document.json()).paths["/greetings/{name}"], "the route is documented");
+}
+
+Deno.test({
+  name:
+    "docs/guides/runtimes.md, Use kit on Node: the bundle runs on Node 20 and answers with a token",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await freshProject();
+    try {
+      const steps = await writeFiles(dir, await sectionBlocks("Use kit on Node"));
+      await run(dir, Deno.execPath(), ["check", "src/main.node.ts"]);
+      await bundleStep(dir, steps[0]!);
+      assert.match(steps[1]!, /^JWT_SECRET=\.\.\. PORT=8787 node dist\/app\.node\.mjs$/);
+      const port = 18_787 + Math.floor(Math.random() * 1000);
+      const server = new Deno.Command("node", {
+        args: ["dist/app.node.mjs"],
+        cwd: dir,
+        env: { JWT_SECRET: secret, PORT: String(port) },
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        for (let attempt = 0;; attempt++) {
+          try {
+            await (await fetch(`${base}/openapi.json`)).body?.cancel();
+            break;
+          } catch (error) {
+            if (attempt > 100) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+        await expectedAnswers((path, bearer) =>
+          fetch(base + path, bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {})
+        );
+      } finally {
+        server.kill();
+        await server.output();
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "docs/guides/runtimes.md, Use kit on Cloudflare Workers: the bundle runs in workerd and answers with a token",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await freshProject();
+    try {
+      await writeFiles(dir, await sectionBlocks("Use kit on Node")); // its src/app.ts
+      const steps = await writeFiles(dir, await sectionBlocks("Use kit on Cloudflare Workers"));
+      const wrangler = await readFile(join(dir, "wrangler.toml"), "utf8");
+      assert.match(wrangler, /^main = "dist\/worker\.mjs"$/m);
+      assert.match(wrangler, /^compatibility_flags = \["nodejs_compat"\]$/m);
+      const date = /^compatibility_date = "([\d-]+)"$/m.exec(wrangler)![1]!;
+      await run(dir, Deno.execPath(), ["check", "src/worker.ts"]);
+      await bundleStep(dir, steps[0]!);
+
+      // miniflare from npm, installed once beside the runtimes test's.
+      const workerd = join(root, ".kit", "runtimes", "workerd");
+      await mkdir(workerd, { recursive: true });
+      if (!existsSync(join(workerd, "node_modules", "miniflare"))) {
+        await writeFile(
+          join(workerd, "package.json"),
+          JSON.stringify({ private: true, type: "module" }),
+        );
+        await run(workerd, "npm", [
+          "install",
+          "--no-audit",
+          "--no-fund",
+          "--loglevel=error",
+          "miniflare@4.20260730.0",
+        ]);
+      }
+      const calls = [
+        { path: "/greetings/Ada", roles: ["reader"] },
+        { path: "/greetings/Ada", roles: [] },
+        { path: "/greetings/Ada" },
+        { path: "/openapi.json" },
+      ];
+      const requests = await Promise.all(calls.map(async (c) => ({
+        url: `http://greetings.test${c.path}`,
+        headers: c.roles ? { authorization: `Bearer ${await token(c.roles)}` } : {},
+      })));
+      const script = join(workerd, "readme-run.mjs");
+      await writeFile(
+        script,
+        `import { Miniflare } from "miniflare";
+import { readFileSync } from "node:fs";
+const mf = new Miniflare({
+  modules: true,
+  script: readFileSync(${JSON.stringify(join(dir, "dist/worker.mjs"))}, "utf8"),
+  compatibilityDate: ${JSON.stringify(date)},
+  compatibilityFlags: ["nodejs_compat"],
+  bindings: { JWT_SECRET: ${JSON.stringify(secret)} },
+});
+const out = [];
+for (const r of ${JSON.stringify(requests)}) {
+  const response = await mf.dispatchFetch(r.url, { headers: r.headers });
+  out.push({ status: response.status, type: response.headers.get("content-type"), body: await response.text() });
+}
+await mf.dispose();
+console.log(JSON.stringify(out));
+`,
+      );
+      const answers = JSON.parse(await run(workerd, "node", [script])) as {
+        status: number;
+        type: string;
+        body: string;
+      }[];
+      let index = 0;
+      await expectedAnswers((path) => {
+        const answer = answers[index++]!;
+        assert.equal(path, calls[index - 1]!.path);
+        return Promise.resolve(
+          new Response(answer.body, {
+            status: answer.status,
+            headers: answer.type ? { "content-type": answer.type } : {},
+          }),
+        );
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
