@@ -12,7 +12,7 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -85,10 +85,49 @@ export async function buildSite(outDir: string = defaultOutDir): Promise<SiteBui
   }).output();
   const output = new TextDecoder().decode(result.stdout) + new TextDecoder().decode(result.stderr);
   if (!result.success) throw new Error(`vitepress build failed:\n${output}`);
-  const warnings = output.split("\n").filter((line) =>
+  const apiOutput = await buildApiPages(outDir);
+  const warnings = (output + apiOutput).split("\n").filter((line) =>
     /warn|\(!\)|not loaded|dead link|deprecat/i.test(line)
   );
-  return { outDir, output, warnings };
+  return { outDir, output: output + apiOutput, warnings };
+}
+
+/** The packages whose API the site shows, by folder: each page set is `/api/<folder>/`. */
+export const apiPackages: readonly string[] = ["kernel", "http", "jobs", "drizzle", "knex"];
+
+/**
+ * Writes each package's API pages with `deno doc --html` (every entry of its deno.json, so the
+ * pages are the published API as it is now, never copied) into `<outDir>/api/<folder>/`.
+ *
+ * @returns What `deno doc` printed.
+ * @throws {Error} When `deno doc` fails, with its output.
+ */
+export async function buildApiPages(outDir: string): Promise<string> {
+  const repository = join(siteFolder, "..", "..");
+  let printed = "";
+  for (const folder of apiPackages) {
+    const config = JSON.parse(await readFile(join(repository, folder, "deno.json"), "utf8")) as {
+      name: string;
+      exports: Record<string, string>;
+    };
+    const entries = Object.values(config.exports).map((file) => join(repository, folder, file));
+    await mkdir(join(outDir, "api", folder), { recursive: true });
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: ["doc", "--html", `--name=${config.name}`, `--output=${join(outDir, "api", folder)}`]
+        .concat(entries),
+      cwd: repository,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(result.stdout) + new TextDecoder().decode(result.stderr);
+    if (!result.success) throw new Error(`deno doc --html of ${config.name} failed:\n${text}`);
+    // A dependency's own optional types (drizzle-orm's mysql2) are not kit's pages: left out.
+    printed += text.split("\n").filter((line) =>
+      !/Failed resolving types\..*registry\.npmjs\.org/.test(line)
+    ).join("\n");
+  }
+  return printed;
 }
 
 if (import.meta.main) {

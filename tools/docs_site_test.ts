@@ -15,7 +15,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Locator, type Page } from "playwright-core";
-import { buildSite, siteFolder } from "./docs_site.ts";
+import { apiPackages, buildSite, siteFolder } from "./docs_site.ts";
 import { until } from "../test_support/until.ts";
 
 const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
@@ -120,6 +120,32 @@ Deno.test("docs:site builds the site from docs/ with no warning", async () => {
     assert.ok((await stat(join(outDir, page))).size > 1000, `${page} is built`);
   }
   assert.ok(!existsSync(join(outDir, "README.html")), "docs/README.md is the home page");
+});
+
+Deno.test("each package's API pages are built from its code, and the reference page links them", async () => {
+  const exported: Record<string, string> = {
+    kernel: "defineModule",
+    http: "Controller",
+    jobs: "jobsPlugin",
+    drizzle: "DrizzleJobStore",
+    knex: "KnexJobStore",
+  };
+  assert.deepEqual([...apiPackages].sort(), Object.keys(exported).sort());
+  const reference = await readFile(join(outDir, "reference", "api.html"), "utf8");
+  for (const [folder, name] of Object.entries(exported)) {
+    const symbols = await readFile(join(outDir, "api", folder, "all_symbols.html"), "utf8");
+    assert.ok(says(symbols, name, true), `/api/${folder}/ names ${name}`);
+    assert.ok(
+      reference.includes(`href="/api/${folder}/all_symbols.html"`),
+      `the reference page links /api/${folder}/`,
+    );
+  }
+  const internal = await readFile(
+    join(outDir, "api", "kernel", "internal.ts", "index.html"),
+    "utf8",
+  )
+    .catch(() => "");
+  assert.match(internal, /outside semver/, "an entry's page carries its module doc");
 });
 
 /** The built pages, as site paths (`/guides/tenancy.html`). */
