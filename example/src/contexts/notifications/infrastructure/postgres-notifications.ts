@@ -99,6 +99,15 @@ export class PostgresNotifications implements NotificationStore {
       : { email: row.email, sms: row.sms, reminderHoursBefore: row.reminder_hours_before };
   }
 
+  async awaitsConfirmation(appointmentId: string): Promise<boolean> {
+    const [row] = await currentSql(this.sql)`
+      select kind from notifications.notifications
+      where tenant_id = ${requireTenant()} and related_id = ${appointmentId}
+        and kind in ('appointment-booked', 'appointment-rescheduled', 'appointment-confirmed')
+      order by created_at desc, id desc limit 1`;
+    return row !== undefined && row.kind !== "appointment-confirmed";
+  }
+
   async savePreferences(personId: string, p: Preferences): Promise<void> {
     await currentSql(this.sql)`
       insert into notifications.preferences

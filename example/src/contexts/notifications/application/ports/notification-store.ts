@@ -28,6 +28,11 @@ export interface NotificationStore {
    * second record of the same reminder waits for the first's transaction to end.
    */
   recordReminderSent(appointmentId: string, startsAt: string, at: Date): Promise<boolean>;
+  /**
+   * Whether the appointment awaits its patient's confirmation, as far as its patient was told: the
+   * latest of their booked, moved and confirmed notifications about it is not a confirmation.
+   */
+  awaitsConfirmation(appointmentId: string): Promise<boolean>;
   /** Stores the person's preferences. */
   savePreferences(personId: string, preferences: Preferences): Promise<void>;
 }
