@@ -28,11 +28,10 @@ export interface NotificationStore {
    * second record of the same reminder waits for the first's transaction to end.
    */
   recordReminderSent(appointmentId: string, startsAt: string, at: Date): Promise<boolean>;
-  /**
-   * Whether the appointment awaits its patient's confirmation, as far as its patient was told: the
-   * latest of their booked, moved and confirmed notifications about it is not a confirmation.
-   */
-  awaitsConfirmation(appointmentId: string): Promise<boolean>;
+  /** Records that the patient confirmed the appointment for a start (again: nothing changes). */
+  recordConfirmed(appointmentId: string, startsAt: string): Promise<void>;
+  /** Whether the patient confirmed the appointment for that start. */
+  isConfirmed(appointmentId: string, startsAt: string): Promise<boolean>;
   /** Stores the person's preferences. */
   savePreferences(personId: string, preferences: Preferences): Promise<void>;
 }

@@ -19,10 +19,10 @@ import { RemindPatient } from "./remind-patient.command.ts";
  * the commit instead would make it at most once: a crash there loses the email.)
  *
  * One message, not two: within the day before its start (scheduling's
- * `confirmationRequestedHoursBefore`), an appointment that still awaits its confirmation gets no
- * reminder (`sent: false`, nothing recorded), because scheduling's confirmation process asks its
- * patient to confirm it then, and that request names its time. A confirmed appointment, or a
- * reminder due earlier (a longer notice), is reminded as before.
+ * `confirmationRequestedHoursBefore`), an appointment whose patient has not confirmed that start
+ * gets no reminder (`sent: false`, nothing recorded), because scheduling's confirmation process
+ * asks them to confirm it then, and that request names its time. A confirmed start, or a reminder
+ * due earlier (a longer notice), is reminded as before.
  */
 @Handles(RemindPatient)
 export class RemindPatientHandler {
@@ -38,7 +38,7 @@ export class RemindPatientHandler {
     const { appointmentId, patientId, startsAt } = command;
     const askedToConfirm = Date.parse(startsAt) - now.getTime() <=
       confirmationRequestedHoursBefore * 3_600_000;
-    if (askedToConfirm && await this.notifications.awaitsConfirmation(appointmentId)) {
+    if (askedToConfirm && !await this.notifications.isConfirmed(appointmentId, startsAt)) {
       return { sent: false };
     }
     if (!await this.notifications.recordReminderSent(appointmentId, startsAt, now)) {
