@@ -223,6 +223,9 @@ e2e(
       as: callers.patient,
       body: { reason: "ill" },
     });
+    // The moved one is confirmed, so that its reminder is sent (unconfirmed, within the day before
+    // its start, the request to confirm it replaces the reminder: one-reminder.spec.ts).
+    await client.send("POST", `/appointments/${friday}/confirmation`, { as: callers.patient });
     await application.events.relay.deliverDue();
 
     clock.set(new Date("2026-03-03T10:00:00Z"));

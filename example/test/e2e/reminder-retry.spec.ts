@@ -17,6 +17,11 @@ e2e(
       body: { calendarId: "cal-1", appointmentTypeId: "checkup", startsAt: "2026-03-04T10:00:00Z" },
     });
     assert.equal(booked.status, 201, booked.text);
+    // Confirmed, so that its reminder is sent (unconfirmed, the request to confirm it replaces it).
+    const confirmed = await client.send("POST", `/appointments/${booked.body.id}/confirmation`, {
+      as: callers.patient,
+    });
+    assert.equal(confirmed.status, 201, confirmed.text);
     await application.events.relay.deliverDue();
     const emails = application.container.resolve(EmailSender) as RecordedEmails;
 

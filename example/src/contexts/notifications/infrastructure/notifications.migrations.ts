@@ -78,4 +78,18 @@ create table reminders_sent (
 );
 `,
   },
+  {
+    version: 5,
+    id: "notifications/0005_confirmed_starts",
+    sql: `
+-- One row per start of an appointment its patient confirmed (AppointmentConfirmed): within the
+-- day before that start its reminder is sent; unconfirmed, the request to confirm replaces it.
+create table confirmed_starts (
+  tenant_id text not null,
+  appointment_id text not null,
+  starts_at timestamptz not null,
+  primary key (tenant_id, appointment_id, starts_at)
+);
+`,
+  },
 ];

@@ -10,7 +10,7 @@ import type { Notification, Preferences } from "../domain/notification.ts";
 
 /**
  * Notifications in `notifications.notifications`, `notifications.preferences`,
- * `notifications.reminders` and `notifications.reminders_sent`, each row with its practice (tenant): reads see the tenants the work
+ * `notifications.reminders`, `notifications.reminders_sent` and `notifications.confirmed_starts`, each row with its practice (tenant): reads see the tenants the work
  * reaches, writes are for the work's tenant (a reaction's is its event's).
  */
 export class PostgresNotifications implements NotificationStore {
@@ -97,6 +97,21 @@ export class PostgresNotifications implements NotificationStore {
     return row === undefined
       ? undefined
       : { email: row.email, sms: row.sms, reminderHoursBefore: row.reminder_hours_before };
+  }
+
+  async recordConfirmed(appointmentId: string, startsAt: string): Promise<void> {
+    await currentSql(this.sql)`
+      insert into notifications.confirmed_starts (tenant_id, appointment_id, starts_at)
+      values (${requireTenant()}, ${appointmentId}, ${startsAt})
+      on conflict do nothing`;
+  }
+
+  async isConfirmed(appointmentId: string, startsAt: string): Promise<boolean> {
+    const rows = await currentSql(this.sql)`
+      select 1 from notifications.confirmed_starts
+      where tenant_id = ${requireTenant()} and appointment_id = ${appointmentId}
+        and starts_at = ${startsAt}`;
+    return rows.length > 0;
   }
 
   async savePreferences(personId: string, p: Preferences): Promise<void> {

@@ -18,3 +18,9 @@ export const AppointmentConfirmationRequested = defineIntegrationEvent({
     releasedAt: z.iso.datetime(),
   }),
 });
+
+/**
+ * How many hours before its start the patient of an unconfirmed appointment is asked to confirm it
+ * (at once when booked or moved later than that): the appointment-confirmation process's `remind`.
+ */
+export const confirmationRequestedHoursBefore = 24;

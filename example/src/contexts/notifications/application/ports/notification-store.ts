@@ -28,6 +28,10 @@ export interface NotificationStore {
    * second record of the same reminder waits for the first's transaction to end.
    */
   recordReminderSent(appointmentId: string, startsAt: string, at: Date): Promise<boolean>;
+  /** Records that the patient confirmed the appointment for a start (again: nothing changes). */
+  recordConfirmed(appointmentId: string, startsAt: string): Promise<void>;
+  /** Whether the patient confirmed the appointment for that start. */
+  isConfirmed(appointmentId: string, startsAt: string): Promise<boolean>;
   /** Stores the person's preferences. */
   savePreferences(personId: string, preferences: Preferences): Promise<void>;
 }

@@ -13,7 +13,10 @@ import { whenText } from "../../domain/notification.ts";
 import type { NotificationStore } from "../ports/notification-store.ts";
 import { tellPatient } from "./tell-patient.ts";
 
-/** Tells the patient their appointment was confirmed, once per event (a redelivery is ignored). */
+/**
+ * Tells the patient their appointment was confirmed, and records the start confirmed (its reminder
+ * is then sent, see RemindPatientHandler), once per event (a redelivery is ignored).
+ */
 @HandlesEvent(AppointmentConfirmed, { name: "notifications.scheduling-appointment-confirmed" })
 export class SchedulingAppointmentConfirmedHandler {
   constructor(
@@ -32,6 +35,7 @@ export class SchedulingAppointmentConfirmedHandler {
       "notifications.scheduling-appointment-confirmed",
       event,
       async () => {
+        await this.notifications.recordConfirmed(p.appointmentId, p.startsAt);
         await tellPatient(this.notifications, this.ids, this.clock, {
           patientId: p.patientId,
           appointmentId: p.appointmentId,

@@ -10,6 +10,7 @@ import {
 import { AppointmentBooked } from "../../published-language/appointment-booked.event.ts";
 import { AppointmentCancelled } from "../../published-language/appointment-cancelled.event.ts";
 import { AppointmentConfirmed } from "../../published-language/appointment-confirmed.event.ts";
+import { confirmationRequestedHoursBefore } from "../../published-language/appointment-confirmation-requested.event.ts";
 import { AppointmentRescheduled } from "../../published-language/appointment-rescheduled.event.ts";
 import { ReleaseUnconfirmed } from "../commands/release-unconfirmed/release-unconfirmed.command.ts";
 import { RequestConfirmation } from "../commands/request-confirmation/request-confirmation.command.ts";
@@ -31,7 +32,7 @@ type Deadlines = "remind" | "release" | "close";
 
 const hour = 3_600_000;
 /** How long before its start the patient is asked to confirm. */
-const remindBefore: number = 24 * hour;
+const remindBefore: number = confirmationRequestedHoursBefore * hour;
 /** How long before its start an unconfirmed appointment is released. */
 const releaseBefore: number = 2 * hour;
 

@@ -1,4 +1,5 @@
 import { type Clock, Handles, type IdGenerator, requireTenant } from "@kit/kernel";
+import { confirmationRequestedHoursBefore } from "../../../../scheduling/published-language/appointment-confirmation-requested.event.ts";
 import { defaultPreferences, whenText } from "../../../domain/notification.ts";
 import type { EmailSender } from "../../ports/email-sender.ts";
 import type { NotificationStore } from "../../ports/notification-store.ts";
@@ -16,6 +17,12 @@ import { RemindPatient } from "./remind-patient.command.ts";
  * and the next run sends again: at least once, never lost. The email's idempotency key (the
  * same on every run) lets a provider that deduplicates by key close that window. (Sending after
  * the commit instead would make it at most once: a crash there loses the email.)
+ *
+ * One message, not two: within the day before its start (scheduling's
+ * `confirmationRequestedHoursBefore`), an appointment whose patient has not confirmed that start
+ * gets no reminder (`sent: false`, nothing recorded), because scheduling's confirmation process
+ * asks them to confirm it then, and that request names its time. A confirmed start, or a reminder
+ * due earlier (a longer notice), is reminded as before.
  */
 @Handles(RemindPatient)
 export class RemindPatientHandler {
@@ -29,6 +36,11 @@ export class RemindPatientHandler {
   async handle(command: RemindPatient): Promise<{ sent: boolean }> {
     const now = this.clock.now();
     const { appointmentId, patientId, startsAt } = command;
+    const askedToConfirm = Date.parse(startsAt) - now.getTime() <=
+      confirmationRequestedHoursBefore * 3_600_000;
+    if (askedToConfirm && !await this.notifications.isConfirmed(appointmentId, startsAt)) {
+      return { sent: false };
+    }
     if (!await this.notifications.recordReminderSent(appointmentId, startsAt, now)) {
       return { sent: false };
     }
