@@ -32,7 +32,7 @@ async function librarySources(root: string, folder: string): Promise<string[]> {
   for (const entry of await readdir(join(root, folder), { withFileTypes: true })) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
-      if (!/^(test_fixtures|types_test|testdata|tests|node_modules)$/.test(entry.name)) {
+      if (!/^(testdata|types_test|testdata|tests|node_modules)$/.test(entry.name)) {
         files.push(...await librarySources(root, path));
       }
     } else if (entry.name.endsWith(".ts") && !/_test\.ts$|^_test_/.test(entry.name)) {

@@ -18,11 +18,8 @@ const unpublished: readonly (readonly [RegExp, string])[] = [
   [/_bench\.ts$/, "a benchmark"],
   [/(^|\/)testdata\//, "test data"],
   [/(^|\/)tests\//, "a scenario test"],
-  [/(^|\/)test_fixtures\//, "a test fixture"],
   [/_case\.ts$/, "a test case module"],
-  [/^http\/runtimes\//, "the runtimes' test harness"],
   [/^http\/types_test\//, "the compile-time rules' test"],
-  [/^jobs\/dashboard\/_/, "a dashboard test helper"],
   [/^vendor\/postgres\/upstream\//, "the pristine upstream copy"],
 ];
 

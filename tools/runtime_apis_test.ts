@@ -149,7 +149,7 @@ function sources(dir: string, into: string[] = []): string[] {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
       if (
-        !["test_fixtures", "testdata", "tests", "types_test", "node_modules"].includes(entry.name)
+        !["testdata", "testdata", "tests", "types_test", "node_modules"].includes(entry.name)
       ) {
         sources(path, into);
       }

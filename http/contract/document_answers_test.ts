@@ -4,8 +4,8 @@
  * route's document does not declare the status, or lists the code under another.
  */
 import assert from "node:assert/strict";
-import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
-import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
+import { requestAs, tenantApp } from "../testdata/tenant_app.ts";
+import { schedulingApp } from "../testdata/scheduling_app.ts";
 
 const receptionist = "r1;receptionist;p1";
 const patient = "pat1;patient;p1";

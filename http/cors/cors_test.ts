@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { CorsOptions } from "../types.ts";
-import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
+import { requestAs, tenantApp } from "../testdata/tenant_app.ts";
 
 const app = "https://app.example";
 const evil = "https://evil.example";

@@ -22,7 +22,7 @@ import {
 } from "@kit/kernel/postgres";
 import { pgTest } from "../../test_support/services.ts";
 import { Authenticated, Controller, httpPlugin, type HttpRequest, zodSchema } from "../mod.ts";
-import { headerAuthenticator } from "../test_fixtures/scheduling_app.ts";
+import { headerAuthenticator } from "../testdata/scheduling_app.ts";
 
 const bookingErrors = defineErrorCodes("booking", {
   SLOT_TAKEN: { status: 409, description: "The slot is booked already" },

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { composeApplication } from "@kit/kernel";
 import { apiDocsPolicy, httpPlugin } from "../mod.ts";
-import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
+import { schedulingApp } from "../testdata/scheduling_app.ts";
 
 const get = (path: string, headers: Record<string, string> = {}) =>
   new Request(`http://api.test${path}`, { headers });

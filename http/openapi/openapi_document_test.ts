@@ -10,7 +10,7 @@ import {
   Requires,
 } from "@kit/kernel";
 import { Authenticated, Controller, defineRoute, httpPlugin, Public, zodSchema } from "../mod.ts";
-import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
+import { schedulingApp } from "../testdata/scheduling_app.ts";
 
 Deno.test("The OpenAPI document is valid OpenAPI 3.1 (checked by a real validator)", async () => {
   const document = schedulingApp().openapi();

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ConceptError, ServiceUnavailableError } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
 import { defineRoute, jwtAuthenticator, zodSchema } from "../mod.ts";
-import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
+import { requestAs, tenantApp } from "../testdata/tenant_app.ts";
 
 const ann = "ann;t1";
 

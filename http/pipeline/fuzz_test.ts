@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { schedulingApp } from "../test_fixtures/scheduling_app.ts";
+import { schedulingApp } from "../testdata/scheduling_app.ts";
 
 /** A small seeded generator (mulberry32), so every run sends the same requests. */
 function random(seed: number): () => number {

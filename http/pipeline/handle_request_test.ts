@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { calendars, cancelled, order, schedulingApp } from "../test_fixtures/scheduling_app.ts";
+import { calendars, cancelled, order, schedulingApp } from "../testdata/scheduling_app.ts";
 import type { GuardRefusal } from "../mod.ts";
 
 const receptionist = "r1;receptionist;p1";

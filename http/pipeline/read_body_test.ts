@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
+import { requestAs, tenantApp } from "../testdata/tenant_app.ts";
 
 const ann = "ann;t1";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { GuardRefusal } from "../mod.ts";
-import { asyncTestUsers, requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
+import { asyncTestUsers, requestAs, tenantApp } from "../testdata/tenant_app.ts";
 
 async function problemOf(response: Response): Promise<Record<string, unknown>> {
   assert.equal(response.headers.get("content-type"), "application/problem+json");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ProblemIssue } from "../types.ts";
-import { requestAs, tenantApp } from "../test_fixtures/tenant_app.ts";
+import { requestAs, tenantApp } from "../testdata/tenant_app.ts";
 import { collectUnstorable, maxUnstorableIssues } from "./unstorable_text.ts";
 
 const ann = "ann;t1";

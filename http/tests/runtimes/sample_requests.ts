@@ -2,7 +2,7 @@
  * The requests every runtime answers in the cross-runtime tests, and how to describe an answer
  * (status, content type, body), so that Deno, Node and workerd can be compared.
  */
-import { calendars, schedulingApp } from "../../test_fixtures/scheduling_app.ts";
+import { calendars, schedulingApp } from "../../testdata/scheduling_app.ts";
 
 /**
  * The sample requests: success, validation, guards, domain refusal, function route, 404, and the

@@ -1,5 +1,5 @@
 /** Entry of the workerd bundle: a module worker answering the sample application. */
-import { schedulingApp } from "../../test_fixtures/scheduling_app.ts";
+import { schedulingApp } from "../../testdata/scheduling_app.ts";
 
 const http = schedulingApp();
 
