@@ -67,6 +67,7 @@ import {
 } from "./job_read_statements.ts";
 import { deregisterWorker, heartbeatWorker, listWorkers } from "./worker_statements.ts";
 import { jobsChannel } from "./job_columns.ts";
+import { driverInSchema } from "./driver_in_schema.ts";
 import type { JobSqlDriver, SqlQuery } from "./job_sql_driver.ts";
 
 /** The longest a busy queue goes without a claim that also takes the jobs whose lease ended. */
@@ -435,23 +436,12 @@ const tables = /\bbackground_job(s|_workers)\b/g;
 
 /** The driver whose statements name the tables of `schema`. */
 function inSchema(driver: JobSqlDriver, schema: string): JobSqlDriver {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) {
-    throw new TypeError(
-      `A job store's schema is a plain identifier (letters, digits, _), got ${
-        JSON.stringify(schema)
-      }`,
-    );
-  }
-  const qualified = (query: SqlQuery): SqlQuery => (statement) =>
-    query({ ...statement, text: statement.text.replace(tables, `"${schema}".background_job$1`) });
-  return {
-    ...driver,
-    query: qualified(driver.query),
-    inUnit: (unit) => {
-      const query = driver.inUnit(unit);
-      return query === undefined ? undefined : qualified(query);
-    },
-  };
+  return driverInSchema(
+    driver,
+    schema,
+    "A job store's",
+    (text, schema) => text.replace(tables, `${schema}.background_job$1`),
+  );
 }
 
 function keyOf(name: string, tenantId: string, idempotencyKey: string): string {

@@ -10,6 +10,7 @@ import type {
   OutboxFailParams,
   OutboxHandlerBacklog,
 } from "@kit/kernel/outbox";
+import { driverInSchema } from "./driver_in_schema.ts";
 import type { JobSqlDriver, SqlQuery, SqlRow } from "./job_sql_driver.ts";
 import { JobRowReader } from "./job_rows.ts";
 import {
@@ -376,21 +377,10 @@ const tables = /\bkit_(outbox_deliveries|outbox|processed_events)\b(?!')/g;
 
 /** The driver whose statements name the kernel's tables in `schema`. */
 function inSchema(driver: JobSqlDriver, schema: string): JobSqlDriver {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) {
-    throw new TypeError(
-      `An outbox's schema is a plain identifier (letters, digits, _), got ${
-        JSON.stringify(schema)
-      }`,
-    );
-  }
-  const qualified = (query: SqlQuery): SqlQuery => (statement) =>
-    query({ ...statement, text: statement.text.replace(tables, `"${schema}".kit_$1`) });
-  return {
-    ...driver,
-    query: qualified(driver.query),
-    inUnit: (unit) => {
-      const query = driver.inUnit(unit);
-      return query === undefined ? undefined : qualified(query);
-    },
-  };
+  return driverInSchema(
+    driver,
+    schema,
+    "An outbox's",
+    (text, schema) => text.replace(tables, `${schema}.kit_$1`),
+  );
 }
