@@ -229,9 +229,9 @@ async function referenceFigures(): Promise<Figure[]> {
       case "process":
         return [
           m,
-          `limit: pgbench, kit's claim + complete statements, batches of ${
+          `limit: pgbench, kit's claim + complete statements, batches of kit's prefetch row (${
             batchLabel(kitClaimBatch(m.concurrency))
-          }, -c ${limitClients}`,
+          }), -c ${limitClients}`,
           () => pgbenchKitLimit(pgbench, m.concurrency, m.jobs),
         ];
       case "latency":
