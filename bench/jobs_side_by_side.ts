@@ -161,10 +161,17 @@ console.log(
     pgFigures,
   ),
 );
+console.log(settingsOf(pgContenders));
 console.log(
   renderTable("### Redis 7 (reference: BullMQ; limit: bare LPUSH/LMOVE)", redisFigures),
 );
+console.log(settingsOf(redisContenders));
 console.log(targets());
+
+// Each row's settings, and the docs they follow, under its table.
+function settingsOf(runners: readonly RowRunner[]): string {
+  return ["", "Settings:", ...runners.map((r) => `- ${r.name}: ${r.settings}`)].join("\n");
+}
 
 async function ensureDatabase(): Promise<void> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });

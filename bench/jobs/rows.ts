@@ -4,6 +4,7 @@
  * missing from a table (`assertComplete`); `rows_test.ts` checks them.
  */
 import type { ExpectedRow, Pair } from "./report.ts";
+import { pgBossCapTarget, pgBossPollingIntervalSeconds, pgBossWorkOptions } from "./settings.mjs";
 
 /** One measure: its row title, the runner's measure, and its job count and concurrency. */
 export interface Measure {
@@ -50,6 +51,8 @@ export interface RowRunner {
   readonly name: string;
   /** The measures it runs; a look-ahead setting only changes processing and an idle start. */
   readonly measures?: readonly Measure["measure"][];
+  /** Its settings, and the docs they follow, printed under the table. */
+  readonly settings: string;
 }
 
 /** Whether a runner runs a measure. */
@@ -75,17 +78,55 @@ export const bullmq = "BullMQ";
 /** The look-ahead rows run processing and the idle start only (their enqueues are the same). */
 const lookAheadMeasures: readonly Measure["measure"][] = ["process", "latency"];
 
+const batches = [1, 10, 50].map((c) => pgBossWorkOptions(c).batchSize.toLocaleString("en-US"))
+  .join(" / ");
+
 /** The PostgreSQL rows, in table order (the pgbench reference rows come first, apart). */
 export const pgRunners: readonly RowRunner[] = [
-  { name: kitPg },
-  { name: kitPgPrefetch, measures: lookAheadMeasures },
-  { name: graphile },
-  { name: graphileLocalQueue, measures: lookAheadMeasures },
-  { name: pgBoss },
+  {
+    name: kitPg,
+    settings:
+      "`jobsPlugin` defaults (no prefetch, LISTEN/NOTIFY wake), concurrency c, pool max(10, c)",
+  },
+  {
+    name: kitPgPrefetch,
+    measures: lookAheadMeasures,
+    settings: "as above with `prefetch` max(10, c) (`kitPrefetch`, bench/jobs/settings.mjs)",
+  },
+  {
+    name: graphile,
+    settings: "graphile-worker 0.17.3 `run()` defaults, `concurrency` c, a `pgPool` of max(10, c)",
+  },
+  {
+    name: graphileLocalQueue,
+    measures: lookAheadMeasures,
+    settings: "as above with `localQueue.size` max(10, c), `completeJobBatchDelay` 0, " +
+      "`failJobBatchDelay` 0 (worker.graphile.org/docs/performance#batching: " +
+      '"a good starting point is often concurrentJobs + 1 ... a much higher number may make sense" ' +
+      "for fast jobs); the size is kit's look-ahead",
+  },
+  {
+    name: pgBoss,
+    settings: `pg-boss 10.4.2, c \`work()\` loops, \`batchSize\` ${batches} at c = 1 / 10 / 50, ` +
+      `\`pollingIntervalSeconds\` ${pgBossPollingIntervalSeconds} (docs/api/workers.md: the two ` +
+      `throughput settings; "must be >=0.5"): a cap of ${
+        pgBossCapTarget.toLocaleString("en-US")
+      } jobs/s at every c`,
+  },
 ];
 
 /** The Redis rows, in table order (BullMQ is the reference). No peer there has a prefetch. */
-export const redisRunners: readonly RowRunner[] = [{ name: bullmq }, { name: kitRedis }];
+export const redisRunners: readonly RowRunner[] = [
+  {
+    name: bullmq,
+    settings: "BullMQ 6.7.0 `Worker`, `concurrency` c, `maxRetriesPerRequest: null`, jobs kept " +
+      "(default `removeOnComplete`); no prefetch setting",
+  },
+  {
+    name: kitRedis,
+    settings: "`jobsPlugin` defaults (no prefetch, PUBLISH/SUBSCRIBE wake), concurrency c",
+  },
+];
 
 /** The PostgreSQL pairs of the targets: kit at its defaults against each peer at its own, and the
  * equal look-ahead pair. */

@@ -13,6 +13,7 @@ import {
   redisPairs,
   redisRunners,
 } from "./rows.ts";
+import { pgBossCapTarget, pgBossWorkOptions } from "./settings.mjs";
 
 const measures = measuresOf(4000, [1, 10, 50]);
 const rows = expectedRows(measures, pgRunners);
@@ -60,4 +61,21 @@ Deno.test("every pair of the targets names rows of its table", () => {
   const redis = new Set(redisRunners.map((r) => r.name));
   for (const pair of redisPairs) for (const who of pair) assert.ok(redis.has(who), who);
   assert.deepEqual(pgPairs.find(([a]) => a === kitPgPrefetch), [kitPgPrefetch, graphileLocalQueue]);
+});
+
+Deno.test("each row's printed settings cite what its runner uses", () => {
+  const settings = (name: string) => pgRunners.find((r) => r.name === name)!.settings;
+  const n = (x: number) => x.toLocaleString("en-US");
+  assert.ok(
+    settings(pgBoss).includes(
+      `\`batchSize\` ${[1, 10, 50].map((c) => n(pgBossWorkOptions(c).batchSize)).join(" / ")}`,
+    ),
+  );
+  assert.ok(settings(pgBoss).includes(`a cap of ${n(pgBossCapTarget)} jobs/s`));
+  assert.ok(settings(pgBoss).includes("docs/api/workers.md"));
+  assert.ok(settings(graphileLocalQueue).includes("`localQueue.size` max(10, c)"));
+  assert.ok(settings(graphileLocalQueue).includes("worker.graphile.org/docs/performance"));
+  assert.ok(settings(kitPg).includes("no prefetch"));
+  assert.ok(settings(kitPgPrefetch).includes("`prefetch` max(10, c)"));
+  for (const r of [...pgRunners, ...redisRunners]) assert.ok(r.settings.length > 0, r.name);
 });
