@@ -35,16 +35,18 @@ const result = await runMeasure({
     queue.addBulk(ns.map((n) => ({ name: "noop", data: { n } }))).then(() => {}),
   async startWorker(concurrency, onStart, begin) {
     workerConnection = new Redis(url, { db, maxRetriesPerRequest: null });
-    await workerConnection.ping();
-    begin();
+    // Not started until its connections (the blocking one too) are ready, so that the clock
+    // starts at its first fetch, as every runner's does; `run()` is what `autorun` calls.
     worker = new Worker(name, () => {
       onStart();
       return Promise.resolve();
-    }, { connection: workerConnection, concurrency });
+    }, { connection: workerConnection, concurrency, autorun: false });
     worker.on("error", (error) => console.error(error));
     // Emitted once the job's completion script has returned: its success is in Redis.
     worker.on("completed", () => completed++);
     await worker.waitUntilReady();
+    begin();
+    worker.run().catch((error) => console.error(error));
   },
   completed: () => Promise.resolve(completed),
   async stopWorker() {
