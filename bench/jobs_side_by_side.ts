@@ -152,7 +152,8 @@ console.log(
   "Ratios: figure / reference; for throughput higher is better, for latency lower is better.",
 );
 console.log(
-  "Processing rates: jobs / (last completion written in the store - the worker's first claim); " +
+  "Processing rates: jobs / (the last completion written in the store - the worker's start, " +
+    "its connections made beforehand, its first claim counted); " +
     "a figure of several rounds is their median, with the least and most beside it.",
 );
 console.log(
