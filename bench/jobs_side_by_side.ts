@@ -61,7 +61,7 @@ import {
   type RowRunner,
   runs,
 } from "./jobs/rows.ts";
-import { capCheck } from "./jobs/settings.mjs";
+import { pgBossCapNote } from "./jobs/settings.mjs";
 import { redisLimit } from "./jobs/redis_limit.ts";
 import { batchLabel, kitClaimBatch, limitClients } from "./jobs/kit_batches.ts";
 import {
@@ -411,7 +411,7 @@ function toFigures(
     );
   }
   if (numbers.some((r) => r.cap !== undefined)) {
-    notes.push(capCheck(median, summary("cap").median).note);
+    notes.push(pgBossCapNote(median, m.concurrency, m.jobs).note);
   }
   return [{
     measure: m.title,

@@ -101,6 +101,30 @@ export function capCheck(rate, cap) {
 }
 
 /**
+ * The note beside pg-boss's figure at a concurrency: its cap, checked against the figure
+ * (`capCheck`), unless the row's jobs fit in one fetch of each `work()` loop (c x `batchSize`), in
+ * which case no loop ever waits out the interval while the row runs and the cap cannot bind.
+ *
+ * @param {number} rate the measured jobs/s
+ * @param {number} concurrency
+ * @param {number} jobs the row's jobs
+ * @returns {{ ok: boolean, note: string }}
+ */
+export function pgBossCapNote(rate, concurrency, jobs) {
+  const cap = pgBossCap(concurrency);
+  const holds = concurrency * pgBossWorkOptions(concurrency).batchSize;
+  if (jobs <= holds) {
+    return {
+      ok: true,
+      note: `cap ${Math.round(cap).toLocaleString("en-US")} jobs/s, never reached: the row's ${
+        jobs.toLocaleString("en-US")
+      } jobs fit in one fetch of its ${concurrency} work() loop(s)`,
+    };
+  }
+  return capCheck(rate, cap);
+}
+
+/**
  * @param {number} n
  */
 function positiveInteger(n) {

@@ -5,6 +5,7 @@ import {
   graphileLocalQueuePreset,
   kitPrefetch,
   pgBossCap,
+  pgBossCapNote,
   pgBossCapTarget,
   pgBossPollingIntervalSeconds,
   pgBossWorkOptions,
@@ -79,4 +80,17 @@ Deno.test("the README's peer table cites the settings the runners use", () => {
   assert.ok(table.includes(`\`pollingIntervalSeconds\` ${pgBossPollingIntervalSeconds}`));
   assert.ok(table.includes("`localQueue.size` max(10, c)"));
   assert.ok(table.includes("`prefetch` max(10, c)"));
+});
+
+Deno.test("pgBossCapNote: a row that fits in one fetch per loop cannot meet the cap; else checked", () => {
+  const fits = pgBossCapNote(30_000, 1, 12_000);
+  assert.equal(fits.ok, true);
+  assert.equal(
+    fits.note,
+    "cap 100,000 jobs/s, never reached: the row's 12,000 jobs fit in one fetch of its 1 work() loop(s)",
+  );
+  for (const c of [1, 10, 50]) assert.equal(pgBossCapNote(1, c, 12_000).ok, true, `c=${c}`);
+  // More jobs than one fetch per loop holds: the cap is checked against the figure.
+  assert.deepEqual(pgBossCapNote(30_000, 1, 60_000), capCheck(30_000, 100_000));
+  assert.equal(pgBossCapNote(30_000, 1, 60_000).ok, false);
 });
