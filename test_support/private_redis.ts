@@ -97,6 +97,25 @@ function freePort(): number {
   return port;
 }
 
+/** Sends `FLUSHALL` and `WAIT 1 5000` on one connection; fails unless a replica had it. */
+async function untilReplicated(port: number): Promise<void> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode("FLUSHALL\r\nWAIT 1 5000\r\n"));
+    let text = "";
+    const buffer = new Uint8Array(256);
+    while (!/\+OK\r\n:\d+\r\n/.test(text)) {
+      const n = await conn.read(buffer);
+      if (n === null) break;
+      text += new TextDecoder().decode(buffer.subarray(0, n));
+    }
+    const replicas = Number(/\+OK\r\n:(\d+)\r\n/.exec(text)?.[1] ?? 0);
+    if (replicas < 1) throw new Error(`the master on ${port} has no replica that acknowledges`);
+  } finally {
+    conn.close();
+  }
+}
+
 async function untilAnswering(port: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
     try {
@@ -316,10 +335,17 @@ export async function startPrivateRedisCluster(
       const views = await Promise.all(ports.map((port) => cli(port, "CLUSTER", "NODES")));
       const replication = await Promise.all(ports.map((port) => cli(port, "INFO", "replication")));
       const complete = views.every((view) => view.trim().split("\n").length === 6);
-      const linked = replication.every((info) =>
-        info.includes("role:master") || info.includes("master_link_status:up")
-      );
-      if (complete && linked) break;
+      const linked = replication.filter((info) =>
+        info.includes("master_link_status:up")
+      ).length === 3;
+      if (complete && linked) {
+        // The first write a replica acknowledges can take hundreds of ms after its sync: one
+        // replicated write (FLUSHALL, on an empty cluster) and WAIT per master, before any test.
+        for (const [at, info] of replication.entries()) {
+          if (info.includes("role:master")) await untilReplicated(ports[at]!);
+        }
+        break;
+      }
       if (i === 399) {
         throw new Error("the private Redis Cluster's replicas did not link within 20 s");
       }

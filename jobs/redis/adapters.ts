@@ -124,9 +124,14 @@ export function tcpScripting(
         const reply = await (redis as IORedis).config("GET", parameter) as string[];
         return reply[1];
       }
-      // Every node, replicas included (each may become a master): one value when they agree.
+      // Every node connected, replicas included (each may become a master): one value when they
+      // agree. A node down is not read (it serves nothing; read again when it is back).
       const found = new Map<string, string[]>();
-      for (const node of (redis as IORedisCluster).nodes("all")) {
+      const nodes = (redis as IORedisCluster).nodes("all").filter((node) =>
+        node.status === "ready"
+      );
+      if (nodes.length === 0) throw new Error("Connection is closed: no cluster node is connected");
+      for (const node of nodes) {
         const reply = await node.config("GET", parameter) as string[];
         const value = reply[1] ?? "?";
         found.set(value, [...found.get(value) ?? [], `${node.options.host}:${node.options.port}`]);
