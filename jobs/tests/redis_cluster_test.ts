@@ -228,6 +228,34 @@ Deno.test({
 
 Deno.test({
   name:
+    "RedisJobStore on a cluster wakes a listener on another client at once: the script's PUBLISH reaches a subscriber connected to any node",
+  ignore: skipWithoutRedisServer,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const [listening, producing] = [await connect(), await connect()];
+    const prefix = `{test:${crypto.randomUUID()}}:`;
+    const heard: string[] = [];
+    const options = { prefix };
+    const listener = new RedisJobStore(tcpScripting(listening, { logger: silent }), options);
+    const producer = new RedisJobStore(tcpScripting(producing, { logger: silent }), options);
+    const stop = await listener.jobListen!((queue) => heard.push(queue));
+    try {
+      await producer.jobInsert({ job: job(1, "wake") });
+      await until(() => heard.includes("wake"), "the enqueue heard by the listener", {
+        ms: 5_000,
+      });
+    } finally {
+      await stop();
+      await clear(producing, prefix);
+      listening.disconnect();
+      producing.disconnect();
+    }
+  },
+});
+
+Deno.test({
+  name:
     "RedisJobStore on a cluster: a master killed under enqueue load fails over to its replica, and every acknowledged job is kept and runs",
   ignore: skipWithoutRedisServer,
   sanitizeOps: false,
