@@ -11,7 +11,9 @@ import { userActor } from "@kit/kernel";
 import { Cluster } from "ioredis";
 import { jobStoreContract } from "../testing.ts";
 import {
+  RedisDurabilityMonitor,
   RedisJobStore,
+  type RedisLoss,
   RedisNotDurableError,
   RedisUnavailableError,
   tcpScripting,
@@ -270,6 +272,15 @@ Deno.test({
       prefix,
       timeoutMs: 1_000,
     });
+    // The durability monitor watches the store's marker key, on the store's slot.
+    const monitor = new RedisDurabilityMonitor(tcpScripting(client, { logger: silent }), {
+      prefix,
+      logger: silent,
+    });
+    const losses: RedisLoss[] = [];
+    monitor.onLoss((loss) => losses.push(loss));
+    await monitor.check();
+    assert.deepEqual([monitor.state, losses], ["safe", ["new"]]);
     const acknowledged: string[] = [];
     let refused = 0;
     let killed = false;
@@ -313,6 +324,9 @@ Deno.test({
       });
       stop = true;
       await Promise.all(lanes);
+      // The marker was replicated: the monitor sees another server run (a restart), not a loss.
+      await monitor.check();
+      assert.deepEqual([monitor.state, losses], ["safe", ["new", "restarted"]]);
       const kept = new Set((await store.jobList()).map((j) => j.id));
       const lost = acknowledged.filter((id) => !kept.has(id));
       assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged jobs lost`);
