@@ -175,7 +175,9 @@ export interface PrivateRedisCluster {
  * a directory of its own, joins them with `redis-cli --cluster create ... --cluster-replicas 1`,
  * and waits until the cluster is healthy. Every node runs with `args` too (the durability
  * settings: `["--appendonly", "yes"]`); `cluster-node-timeout` is 1,000 ms so that a fail-over
- * takes about a second. Stops what it started when the creation fails.
+ * takes about a second, and `repl-diskless-sync-delay` 0 so that replicas sync at once (about
+ * 2.5 s to start in all, against 8 s with the default delay). Stops what it started when the
+ * creation fails.
  */
 export async function startPrivateRedisCluster(
   args: readonly string[] = [],
@@ -226,6 +228,9 @@ export async function startPrivateRedisCluster(
           "nodes.conf",
           "--cluster-node-timeout",
           "1000",
+          // A replica's first sync starts at once (the default waits 5 s for more replicas).
+          "--repl-diskless-sync-delay",
+          "0",
           ...args,
         ],
         stdout: "null",

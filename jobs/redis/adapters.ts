@@ -2,7 +2,10 @@ import { consoleLogger, type Logger, summarisingLogger } from "@kit/kernel";
 import type { Redis as UpstashRedis } from "@upstash/redis";
 import type { Cluster as IORedisCluster, Redis as IORedis } from "ioredis";
 import type { RedisRunOptions, RedisScripting } from "./redis_scripting.ts";
-import { RedisUnavailableError } from "./redis_unavailable.ts";
+import { RedisUnavailableError, withinDeadline } from "./redis_unavailable.ts";
+
+/** How long the settings of one cluster node may take to read before it is skipped. */
+const clusterNodeConfigTimeoutMs = 1_000;
 
 /**
  * The scripting interface over an `@upstash/redis` client (HTTP). Build the client with
@@ -124,17 +127,32 @@ export function tcpScripting(
         const reply = await (redis as IORedis).config("GET", parameter) as string[];
         return reply[1];
       }
-      // Every node connected, replicas included (each may become a master): one value when they
-      // agree. A node down is not read (it serves nothing; read again when it is back).
-      const found = new Map<string, string[]>();
-      const nodes = (redis as IORedisCluster).nodes("all").filter((node) =>
-        node.status === "ready"
+      // Every node, replicas included (each may become a master), at once: one value when they
+      // agree. A node that does not answer within a second (down, loading, syncing) is not read
+      // this time; a refusal (CONFIG disabled) is the answer, and the check falls back to INFO.
+      const nodes = (redis as IORedisCluster).nodes("all");
+      const settled = await Promise.allSettled(
+        nodes.map((node) =>
+          withinDeadline("CONFIG GET", clusterNodeConfigTimeoutMs, async () => {
+            if (node.status === "wait") await node.connect();
+            const reply = await node.config("GET", parameter) as string[];
+            return reply[1] ?? "?";
+          })
+        ),
       );
-      if (nodes.length === 0) throw new Error("Connection is closed: no cluster node is connected");
-      for (const node of nodes) {
-        const reply = await node.config("GET", parameter) as string[];
-        const value = reply[1] ?? "?";
-        found.set(value, [...found.get(value) ?? [], `${node.options.host}:${node.options.port}`]);
+      const found = new Map<string, string[]>();
+      const unanswered: unknown[] = [];
+      settled.forEach((result, i) => {
+        if (result.status === "rejected") {
+          if (!(result.reason instanceof RedisUnavailableError)) throw result.reason;
+          unanswered.push(result.reason);
+          return;
+        }
+        const node = `${nodes[i]!.options.host}:${nodes[i]!.options.port}`;
+        found.set(result.value, [...found.get(result.value) ?? [], node]);
+      });
+      if (found.size === 0) {
+        throw unanswered[0] ?? new RedisUnavailableError("no cluster node known");
       }
       if (found.size <= 1) return [...found.keys()][0];
       return [...found].map(([value, nodes]) => `${value} on ${nodes.join(" ")}`).join(", ");
