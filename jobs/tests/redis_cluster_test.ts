@@ -25,6 +25,9 @@ import {
   startPrivateRedisCluster,
 } from "../../test_support/private_redis.ts";
 import { until } from "../../test_support/until.ts";
+import { ignoreWithout, withTestDatabase } from "../../test_support/services.ts";
+import { PostgresTransactions } from "@kit/kernel/postgres";
+import { migrateJobOutbox, OutboxJobStore } from "../outbox.ts";
 
 let started: Promise<PrivateRedisCluster> | undefined;
 const privateCluster = (): Promise<PrivateRedisCluster> =>
@@ -254,6 +257,56 @@ Deno.test({
       producing.disconnect();
     }
   },
+});
+
+Deno.test({
+  name:
+    "OutboxJobStore over a cluster store: rows wait in PostgreSQL while no replica acknowledges, and are relayed once one does",
+  ignore: skipWithoutRedisServer || ignoreWithout("DATABASE_URL"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: () =>
+    withTestDatabase(async ({ sql }) => {
+      await migrateJobOutbox(sql);
+      const nodes = await privateCluster();
+      const client = await connect();
+      const prefix = `{test:${crypto.randomUUID()}}:`;
+      const replica = await nodes.replicaOf(await nodes.masterOf(`${prefix}all`));
+      const redisStore = new RedisJobStore(
+        tcpScripting(client, { logger: silent, replicaTimeoutMs: 200 }),
+        { prefix, listen: false },
+      );
+      const store = new OutboxJobStore(redisStore, sql, { onRelayError: () => {} });
+      const transactions = new PostgresTransactions(sql);
+      try {
+        await redisStore.checkDurability();
+        nodes.freeze(replica);
+        const jobs = Array.from({ length: 5 }, (_, i) => job(i));
+        for (const next of jobs) {
+          assert.deepEqual(
+            await transactions.run((unit) => store.jobInsert({ job: next, unit })),
+            { id: next.id },
+          );
+        }
+        await assert.rejects(
+          () => store.relay(),
+          (error: Error) => /replica\(s\) required/.test(error.message),
+        );
+        const [waiting] = await sql<{ count: number }[]>`
+          select count(*)::int as count from kit_job_outbox where relayed_at is null`;
+        assert.equal(waiting!.count, 5, "no row is marked relayed while no replica has it");
+        nodes.thaw(replica);
+        assert.equal(await store.relay(), 5);
+        assert.deepEqual(
+          (await redisStore.jobList()).map((j) => j.id).sort(),
+          jobs.map((j) => j.id).sort(),
+        );
+      } finally {
+        nodes.thaw(replica);
+        await clear(client, prefix);
+        client.disconnect();
+      }
+    }),
 });
 
 Deno.test({
