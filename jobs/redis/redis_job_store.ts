@@ -632,8 +632,8 @@ function checkClusterPrefix(prefix: string): void {
   if (close > open + 1) return;
   throw new TypeError(
     `RedisJobStore on a Redis Cluster: the prefix '${prefix}' has no hash tag, so its keys would ` +
-      "hash to different slots and no script could run; give a prefix with a non-empty {tag} " +
-      "before any other brace, e.g. '{kit:jobs}:' (the default on a cluster)",
+      "hash to different slots and no script could run; give a prefix whose first '{' is followed " +
+      "by a '}' with at least one character between, e.g. '{kit:jobs}:' (the default on a cluster)",
   );
 }
 
