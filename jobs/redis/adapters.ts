@@ -7,6 +7,29 @@ import { RedisUnavailableError, withinDeadline } from "./redis_unavailable.ts";
 /** How long the settings of one cluster node may take to read before it is skipped. */
 const clusterNodeConfigTimeoutMs = 1_000;
 
+/** How long a cluster client may take to learn its nodes before a check gives up. */
+const clusterReadyTimeoutMs = 2_000;
+
+/** Resolves once the cluster client is ready (connecting it when lazy); rejects as unreachable. */
+async function untilClusterReady(cluster: IORedisCluster): Promise<void> {
+  if (cluster.status === "ready") return;
+  if (cluster.status === "wait") return void await cluster.connect();
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      cluster.off("ready", onReady);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onReady = () => done();
+    const timer = setTimeout(
+      () => done(new Error("Connection is closed: the cluster client found no node in time")),
+      clusterReadyTimeoutMs,
+    );
+    cluster.on("ready", onReady);
+  });
+}
+
 /**
  * The scripting interface over an `@upstash/redis` client (HTTP). Build the client with
  * `automaticDeserialization: false`, so that replies stay as Redis sent them.
@@ -130,6 +153,8 @@ export function tcpScripting(
       // Every node, replicas included (each may become a master), at once: one value when they
       // agree. A node that does not answer within a second (down, loading, syncing) is not read
       // this time; a refusal (CONFIG disabled) is the answer, and the check falls back to INFO.
+      // A client just built knows no node until it has read the slots: wait for it first.
+      await untilClusterReady(redis as IORedisCluster);
       const nodes = (redis as IORedisCluster).nodes("all");
       const settled = await Promise.allSettled(
         nodes.map((node) =>

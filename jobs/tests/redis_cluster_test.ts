@@ -11,6 +11,7 @@ import { userActor } from "@kit/kernel";
 import { Cluster } from "ioredis";
 import { jobStoreContract } from "../testing.ts";
 import {
+  failFastRedisOptions,
   RedisDurabilityMonitor,
   RedisJobStore,
   type RedisLoss,
@@ -99,10 +100,33 @@ Deno.test({
             error instanceof TypeError && error.message.includes(`'${prefix}' has no hash tag`),
         );
       }
-      // The default on a cluster client is tagged.
-      const store = new RedisJobStore(redis);
-      await store.jobInsert({ job: job(1, `q${crypto.randomUUID()}`) });
-      assert.ok((await client.nodes("master")[0]!.cluster("KEYSLOT", "{kit:jobs}:all")) >= 0);
+    } finally {
+      client.disconnect();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "RedisJobStore on a cluster client just built (not connected yet) keys under {kit:jobs}: and acknowledges its first enqueue",
+  ignore: skipWithoutRedisServer,
+  async fn() {
+    const nodes = await privateCluster();
+    // As an application builds it: no connect(), the first operation at once.
+    const client = new Cluster([...nodes.startupNodes], {
+      enableOfflineQueue: false,
+      redisOptions: failFastRedisOptions(),
+    });
+    try {
+      const store = new RedisJobStore(tcpScripting(client, { logger: silent }));
+      const first = job(1, `q${crypto.randomUUID()}`);
+      assert.deepEqual(await store.jobInsert({ job: first }), { id: first.id });
+      assert.equal((await store.jobFind({ id: first.id, reach: {} }))?.id, first.id);
+      assert.equal(
+        await client.exists(`{kit:jobs}:job:${first.id}`),
+        1,
+        "the job's hash is under the default tagged prefix",
+      );
       await clear(client, "{kit:jobs}:");
     } finally {
       client.disconnect();
