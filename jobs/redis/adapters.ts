@@ -4,32 +4,6 @@ import type { Cluster as IORedisCluster, Redis as IORedis } from "ioredis";
 import type { RedisRunOptions, RedisScripting } from "./redis_scripting.ts";
 import { RedisUnavailableError, withinDeadline } from "./redis_unavailable.ts";
 
-/** How long the settings of one cluster node may take to read before it is skipped. */
-const clusterNodeConfigTimeoutMs = 1_000;
-
-/** How long a cluster client may take to learn its nodes before a check gives up. */
-const clusterReadyTimeoutMs = 2_000;
-
-/** Resolves once the cluster client is ready (connecting it when lazy); rejects as unreachable. */
-async function untilClusterReady(cluster: IORedisCluster): Promise<void> {
-  if (cluster.status === "ready") return;
-  if (cluster.status === "wait") return void await cluster.connect();
-  await new Promise<void>((resolve, reject) => {
-    const done = (error?: Error) => {
-      clearTimeout(timer);
-      cluster.off("ready", onReady);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    const onReady = () => done();
-    const timer = setTimeout(
-      () => done(new Error("Connection is closed: the cluster client found no node in time")),
-      clusterReadyTimeoutMs,
-    );
-    cluster.on("ready", onReady);
-  });
-}
-
 /**
  * The scripting interface over an `@upstash/redis` client (HTTP). Build the client with
  * `automaticDeserialization: false`, so that replies stay as Redis sent them.
@@ -201,4 +175,30 @@ export function tcpScripting(
       };
     },
   };
+}
+
+/** How long the settings of one cluster node may take to read before it is skipped. */
+const clusterNodeConfigTimeoutMs = 1_000;
+
+/** How long a cluster client may take to learn its nodes before a check gives up. */
+const clusterReadyTimeoutMs = 2_000;
+
+/** Resolves once the cluster client is ready (connecting it when lazy); rejects as unreachable. */
+async function untilClusterReady(cluster: IORedisCluster): Promise<void> {
+  if (cluster.status === "ready") return;
+  if (cluster.status === "wait") return void await cluster.connect();
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      cluster.off("ready", onReady);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onReady = () => done();
+    const timer = setTimeout(
+      () => done(new Error("Connection is closed: the cluster client found no node in time")),
+      clusterReadyTimeoutMs,
+    );
+    cluster.on("ready", onReady);
+  });
 }
