@@ -67,7 +67,7 @@ Deno.test("tcpScripting() refuses a negative or fractional replica count and a t
 
 Deno.test({
   name:
-    "tcpScripting({ replicas: 1 }) on a server without replicas acknowledges no enqueue (WAIT answers 0); reads and claims are not waited for",
+    "tcpScripting({ replicas: 1 }) on a server without replicas acknowledges no enqueue nor cancellation (WAIT answers 0); claims and completions are not waited for",
   ignore: ignoreWithout("REDIS_URL"),
   async fn() {
     const redis = new Redis(requireUrl("REDIS_URL"));
@@ -102,6 +102,22 @@ Deno.test({
         defaultLeaseMs: 1_000,
       });
       assert.deepEqual(claimed.map((c) => c.id), [job.id]);
+      assert.equal(
+        await store.jobComplete({
+          id: job.id,
+          leaseToken: claimed[0]!.leaseToken,
+          now: new Date(2),
+        }),
+        true,
+        "a completion is not waited for",
+      );
+      // A cancellation is waited for, like an enqueue: the caller relies on it once told.
+      const other = { ...job, id: crypto.randomUUID() };
+      await store.jobInsert({ job: other }).catch(() => {});
+      await assert.rejects(
+        () => store.jobCancel({ id: other.id, reach: {}, now: new Date(3) }),
+        /0 of the 1 replica\(s\) required/,
+      );
     } finally {
       const keys = await redis.keys(`${prefix}*`);
       if (keys.length > 0) await redis.del(...keys);
