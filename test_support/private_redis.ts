@@ -1,7 +1,9 @@
 /**
  * A Redis server of a test's own: `redis-server` on a free port with a data directory of its
  * own, started and stopped by its PID (never the shared server). For fault tests: stop it, kill
- * it, start it again on the same port and directory.
+ * it, start it again on the same port and directory. And a private Redis Cluster of six such
+ * servers (`startPrivateRedisCluster`), each ended by the PID it was started with, also when the
+ * test run ends before `close()` (an `unload` listener).
  *
  * Not published: tests import it by relative path.
  */
