@@ -12,8 +12,6 @@ export type {
   CachePolicy,
   ControllerClass,
   ControllerSpec,
-  DeclaredRequest,
-  DeclaredResponse,
   HttpMethod,
   IdempotencyOptions,
 } from "./declaration/controller.ts";
