@@ -1,5 +1,18 @@
 import { type IntegrationEvent, type ProcessedEvents, uuidv7 } from "@kit/kernel";
-import type { UnitOfWork } from "@kit/kernel/internal";
+import {
+  appendEvent,
+  claimDeliveries,
+  completeDeliveries,
+  deadBacklog,
+  failDelivery,
+  listDeadDeliveries,
+  markEventProcessed,
+  outboxChannel,
+  pendingBacklog,
+  releaseDeliveries,
+  reviveDeadDeliveries,
+  type UnitOfWork,
+} from "@kit/kernel/internal";
 import type {
   DeadDelivery,
   DeadDeliveryFilter,
@@ -13,19 +26,6 @@ import type {
 import { driverInSchema } from "./driver_in_schema.ts";
 import type { JobSqlDriver, SqlQuery, SqlRow } from "./job_sql_driver.ts";
 import { JobRowReader } from "./job_rows.ts";
-import {
-  appendEvent,
-  claimDeliveries,
-  completeDeliveries,
-  deadBacklog,
-  failDelivery,
-  listDeadDeliveries,
-  markEventProcessed,
-  outboxChannel,
-  pendingBacklog,
-  releaseDeliveries,
-  reviveDeadDeliveries,
-} from "./outbox_statements.ts";
 
 /**
  * A driver an {@linkcode SqlOutbox} runs on: a job store's, and, where the driver can, a way to
