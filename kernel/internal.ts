@@ -43,19 +43,7 @@ export {
 } from "./process/process_manager.ts";
 export { ProcessRuntime, type ProcessRuntimeOptions } from "./process/process_runtime.ts";
 export { processRuntimeOf } from "./process/process_runtimes.ts";
-export {
-  appendEvent,
-  claimDeliveries,
-  completeDeliveries,
-  deadBacklog,
-  failDelivery,
-  listDeadDeliveries,
-  markEventProcessed,
-  outboxChannel,
-  pendingBacklog,
-  releaseDeliveries,
-  reviveDeadDeliveries,
-} from "./postgres/outbox_statements.ts";
+export * as outboxStatements from "./postgres/outbox_statements.ts";
 export { type SqlStatement, StatementParams } from "./postgres/sql_statement.ts";
 export { defaultTenant } from "./tenancy/tenancy.ts";
 export { systemClock } from "./time/clock.ts";

@@ -12,18 +12,7 @@ import type {
 } from "../events/outbox.ts";
 import { uuidv7 } from "../ids/id.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
-import {
-  appendEvent,
-  claimDeliveries,
-  completeDeliveries,
-  deadBacklog,
-  failDelivery,
-  listDeadDeliveries,
-  outboxChannel,
-  pendingBacklog,
-  releaseDeliveries,
-  reviveDeadDeliveries,
-} from "./outbox_statements.ts";
+import * as statements from "./outbox_statements.ts";
 import { transactionOf } from "./postgres_transactions.ts";
 import type { SqlStatement } from "./sql_statement.ts";
 
@@ -67,7 +56,10 @@ export class PostgresOutbox implements Outbox {
   /** Inserts the event and one delivery per handler in the unit's transaction, in one statement. */
   async append(event: IntegrationEvent, unit: UnitOfWork): Promise<void> {
     const tx = requireTransaction(unit, `write event '${event.type}'`);
-    await run(tx, appendEvent(event, this.#subscriptions.get(event.type) ?? [], undefined));
+    await run(
+      tx,
+      statements.appendEvent(event, this.#subscriptions.get(event.type) ?? [], undefined),
+    );
   }
 
   /**
@@ -75,7 +67,7 @@ export class PostgresOutbox implements Outbox {
    * in the order they were appended; per handler when `handlers` names them.
    */
   async claim(params: OutboxClaimParams): Promise<OutboxDelivery[]> {
-    const rows = await run(this.#sql, claimDeliveries(params));
+    const rows = await run(this.#sql, statements.claimDeliveries(params));
     return [...rows]
       .sort((a, b) =>
         (a.due_at as Date).getTime() - (b.due_at as Date).getTime() || order(a.seq, b.seq)
@@ -107,7 +99,7 @@ export class PostgresOutbox implements Outbox {
     if (deliveries.length === 0) return;
     const tx = requireTransaction(unit, `complete event '${deliveries[0]!.event.type}'`);
     for (const [handler, list] of byHandler(deliveries)) {
-      await run(tx, completeDeliveries(handler, list.map((d) => d.event.id)));
+      await run(tx, statements.completeDeliveries(handler, list.map((d) => d.event.id)));
     }
   }
 
@@ -115,7 +107,7 @@ export class PostgresOutbox implements Outbox {
   async fail(delivery: OutboxDelivery, params: OutboxFailParams): Promise<void> {
     await run(
       this.#sql,
-      failDelivery(delivery.event.id, delivery.handler, delivery.attempt, params),
+      statements.failDelivery(delivery.event.id, delivery.handler, delivery.attempt, params),
     );
   }
 
@@ -123,13 +115,13 @@ export class PostgresOutbox implements Outbox {
   async release(deliveries: readonly OutboxDelivery[]): Promise<void> {
     for (const [handler, list] of byHandler(deliveries)) {
       const attempts = Object.fromEntries(list.map((d) => [d.event.id, d.attempt]));
-      await run(this.#sql, releaseDeliveries(handler, attempts, undefined));
+      await run(this.#sql, statements.releaseDeliveries(handler, attempts, undefined));
     }
   }
 
   /** The dead deliveries the filter covers, oldest event first. */
   async deadDeliveries(params: DeadDeliveryFilter & { limit?: number }): Promise<DeadDelivery[]> {
-    const rows = await run(this.#sql, listDeadDeliveries(params, params.limit ?? 100));
+    const rows = await run(this.#sql, statements.listDeadDeliveries(params, params.limit ?? 100));
     return rows.map((row) => ({
       eventId: row.event_id as string,
       eventType: row.type as string,
@@ -143,7 +135,10 @@ export class PostgresOutbox implements Outbox {
 
   /** Revives the dead deliveries the filter covers (due now, attempts back to zero) and notifies. */
   async retryDead(params: DeadDeliveryFilter & { now: Date }): Promise<number> {
-    const rows = await run(this.#sql, reviveDeadDeliveries(params, params.now, undefined));
+    const rows = await run(
+      this.#sql,
+      statements.reviveDeadDeliveries(params, params.now, undefined),
+    );
     return rows.length;
   }
 
@@ -152,8 +147,8 @@ export class PostgresOutbox implements Outbox {
    * (index `kit_outbox_deliveries_pending`) and of the dead ones (`kit_outbox_deliveries_dead`).
    */
   async backlog(params: OutboxBacklogParams = {}): Promise<OutboxHandlerBacklog[]> {
-    const pending = await run(this.#sql, pendingBacklog(params));
-    const dead = await run(this.#sql, deadBacklog(params));
+    const pending = await run(this.#sql, statements.pendingBacklog(params));
+    const dead = await run(this.#sql, statements.deadBacklog(params));
     const byHandler = new Map<string, OutboxHandlerBacklog>();
     for (const row of pending) {
       byHandler.set(row.handler as string, {
@@ -184,7 +179,7 @@ export class PostgresOutbox implements Outbox {
       { schema: string },
     ];
     const subscription = await this.#sql.listen(
-      outboxChannel,
+      statements.outboxChannel,
       (payload) => {
         if (payload === schema) onAppended();
       },
