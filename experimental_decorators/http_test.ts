@@ -20,6 +20,15 @@ import {
   standardSchema,
   zodSchema,
 } from "@kit/http";
+import {
+  cancel,
+  inferredTypes,
+  noBodyAnswered,
+  type otherBody,
+  type otherHeaders,
+  type otherParams,
+  type otherQuery,
+} from "../http/types_test/inferred_routes.ts";
 
 const params = zodSchema(z.object({ appointmentId: z.string() }));
 const body = zodSchema(z.object({ reason: z.string() }));
@@ -168,54 +177,8 @@ export class CustomBodyWrongShape {
   handle(_request: HttpRequest<{ body: { count: number } }>): void {}
 }
 
-// The route declared once as a constant (`controllerRoute`): handle names its request and answer
-// from it, and the decorator still refuses a handle that disagrees with it.
-const cancel = controllerRoute({
-  method: "POST",
-  path: "/r/:appointmentId",
-  guards: [Authenticated],
-  params,
-  query: zodSchema(z.object({ notify: z.coerce.boolean().default(false) })),
-  headers: zodSchema(z.object({ "x-request-id": z.string() })),
-  body,
-  response: { status: 201, body: accepted },
-});
-const otherParams = controllerRoute({
-  ...cancel,
-  params: zodSchema(z.object({ calendarId: z.string() })),
-});
-const otherQuery = controllerRoute({ ...cancel, query: zodSchema(z.object({ page: z.number() })) });
-const otherHeaders = controllerRoute({
-  ...cancel,
-  headers: zodSchema(z.object({ "x-request-id": z.number() })),
-});
-const otherBody = controllerRoute({
-  ...cancel,
-  body: standardSchema(v.object({ reason: v.number() })),
-});
-const noBodyAnswered = controllerRoute({
-  method: "DELETE",
-  path: "/r/:appointmentId",
-  guards: [Authenticated],
-  params,
-  response: { status: 204 },
-});
-
-/** True when A and B are the same type. */
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-const requestIsInferred: Same<
-  Omit<RequestOf<typeof cancel>, "actor" | "context">,
-  {
-    readonly params: { appointmentId: string };
-    readonly query: { notify: boolean };
-    readonly headers: { "x-request-id": string };
-    readonly body: { reason: string };
-  }
-> = true;
-const answerIsInferred: Same<ResponseOf<typeof cancel>, { id: string }> = true;
-const noBodyAnswersVoid: Same<ResponseOf<typeof noBodyAnswered>, void> = true;
-
+// The route declared once as a constant (`controllerRoute`, inferred_routes.ts): handle names its
+// request and answer from it, and the decorator still refuses a handle that disagrees with it.
 @Controller(cancel)
 export class InferredRoute {
   handle(request: RequestOf<typeof cancel>): ResponseOf<typeof cancel> {
@@ -290,7 +253,7 @@ export class InferredReadsUndeclared {
 }
 
 Deno.test("experimentalDecorators: Controller compile-time rules: violations are reported on the decorator (this file type-checks)", () => {
-  assert.deepEqual([requestIsInferred, answerIsInferred, noBodyAnswersVoid], [true, true, true]);
+  assert.deepEqual(inferredTypes, [true, true, true]);
   assert.equal(typeof ReadsOnlyParams, "function");
   assert.equal(typeof TakesNothing, "function");
 });
