@@ -14,6 +14,7 @@ export type {
   ControllerSpec,
   HttpMethod,
   IdempotencyOptions,
+  LocationFits,
 } from "./declaration/controller.ts";
 export type { FunctionRouteInput, FunctionRouteSpec } from "./declaration/define_route.ts";
 export type { GuardClass, GuardDocuments, GuardLike } from "./declaration/guard.ts";

@@ -60,7 +60,9 @@ export interface ControllerSpec {
      * The `Location` of the answer (RFC 9110 §10.2.2: the resource a 201 created, the status
      * monitor of a 202), from what the handler answered and the request: set on every success
      * and stated as a header of the response in the document. Build it from ids with
-     * `encodeURIComponent`. `request` is the handler's `HttpRequest` (its validated parts).
+     * `encodeURIComponent`. `request` is the handler's `HttpRequest` (its validated parts). The
+     * types its parameters state must accept the route's answer and request (`LocationFits`):
+     * TypeScript checks them but cannot infer them inside the declaration.
      *
      * @example
      * ```ts ignore
@@ -145,6 +147,16 @@ export type ResponseOf<D extends ControllerSpec> = D["response"] extends { body:
   ? T
   : void;
 
+/**
+ * A declaration whose `response.location` takes what its handler answers and its request: the
+ * types its parameters state must accept the route's (`ResponseOf`, `RequestOf`).
+ */
+export type LocationFits<D extends ControllerSpec> = {
+  readonly response: {
+    readonly location?: (answer: ResponseOf<D>, request: RequestOf<D>) => string;
+  };
+};
+
 /** A controller class fitting a declaration (the constraint that reports errors on the decorator). */
 export type ControllerClass<D extends ControllerSpec> = abstract new (...args: any[]) => {
   handle: (request: RequestOf<D>) => ResponseOf<D> | Promise<ResponseOf<D>>;
@@ -185,7 +197,7 @@ export const controllerDeclarations: DeclarationKind<ControllerSpec> = declarati
  * }
  * ```
  */
-export function controllerRoute<const D extends ControllerSpec>(spec: D): D {
+export function controllerRoute<const D extends ControllerSpec>(spec: D & LocationFits<D>): D {
   checkSpec(spec);
   return spec;
 }
@@ -220,7 +232,7 @@ export function controllerRoute<const D extends ControllerSpec>(spec: D): D {
  * ```
  */
 export function Controller<const D extends ControllerSpec>(
-  spec: D,
+  spec: D & LocationFits<D>,
 ): KitClassDecorator<ControllerClass<D>> {
   checkSpec(spec);
   return classDecorator<ControllerClass<D>>("Controller", (target) => {

@@ -262,3 +262,24 @@ Deno.test("controllerRoute answers its declaration and refuses a bad one where i
     /Invalid HTTP method "FETCH"/,
   );
 });
+
+// A location's stated parameter types must accept what the route answers and its request.
+export const locatedRoute = controllerRoute({
+  ...cancel,
+  response: {
+    status: 202,
+    body: accepted,
+    location: (answer: { id: string }, request: { params: { appointmentId: string } }) =>
+      `/r/${request.params.appointmentId}/${answer.id}`,
+  },
+});
+export const locatedAmiss = controllerRoute({
+  ...cancel,
+  response: {
+    status: 202,
+    body: accepted,
+    // @ts-expect-error the route's params have no calendarId
+    location: (answer: { id: string }, request: { params: { calendarId: string } }) =>
+      `/c/${request.params.calendarId}/${answer.id}`,
+  },
+});
