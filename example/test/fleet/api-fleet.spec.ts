@@ -29,7 +29,7 @@ import {
   startProcess,
   stopAll,
   withFleetDatabase,
-} from "./fleet-processes.ts";
+} from "../../../test_support/fleet_processes.ts";
 
 const apiProgram = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 const workerProgram = fileURLToPath(new URL("../../apps/worker/main.ts", import.meta.url));
@@ -168,10 +168,13 @@ async function book(fleet: Fleet, calendarId: string, slot: number, first: numbe
     patientId: booking.patientId,
   };
   const as = receptionist;
+  let by: Api | undefined;
   for (let tries = 0; booking.ids.size === 0; tries++) {
     const answer = await fleet.send("POST", "/appointments/", { as, body, key: booking.key });
-    if (answer.status === 201) booking.ids.add(answer.body.id as string);
-    else {
+    if (answer.status === 201) {
+      booking.ids.add(answer.body.id as string);
+      by = answer.api;
+    } else {
       assert.ok(
         tries < 50,
         `booking ${booking.key}: ${answer.status} ${JSON.stringify(answer.body)}`,
@@ -179,7 +182,7 @@ async function book(fleet: Fleet, calendarId: string, slot: number, first: numbe
       await pause(100);
     }
   }
-  return { booking, body };
+  return { booking, body, by: by! };
 }
 
 async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Promise<void> {
@@ -233,22 +236,27 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
     }
 
     // The load: one booking loop per calendar; api-2 and worker-1 killed, api-4 and worker-3
-    // started; each fifth booking sent again to another API, which must replay it.
+    // started; each fifth booking sent again to another API than the one that booked it, which
+    // must replay its answer.
     const bookings: Booking[] = [];
-    const replays: { booking: Booking; answer: Answer; by: Api; first: Api }[] = [];
+    const replays: { booking: Booking; answer: Answer }[] = [];
     let stop = false;
     const loops = calendars.map(async (calendarId) => {
       for (let slot = 0; !stop; slot++) {
-        const { booking, body } = await book(fleet, calendarId, slot, first);
+        const { booking, body, by } = await book(fleet, calendarId, slot, first);
         bookings.push(booking);
-        if (slot % 5 === 0) {
-          const firstApi = fleet.apis.find((api) => api.process.alive())!;
-          const again = await fleet.send("POST", "/appointments/", {
-            as: receptionist,
-            body,
-            key: booking.key,
-          });
-          replays.push({ booking, answer: again, by: again.api, first: firstApi });
+        const other = fleet.apis.find((api) => api !== by && api.process.alive());
+        if (slot % 5 === 0 && other !== undefined) {
+          try {
+            const again = await call(other, "POST", "/appointments/", {
+              as: receptionist,
+              body,
+              key: booking.key,
+            });
+            replays.push({ booking, answer: again });
+          } catch {
+            // that API was killed meanwhile
+          }
         }
       }
     });
@@ -295,10 +303,6 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
       assert.equal(answer.body.id, [...booking.ids][0], "the replay answers the first booking");
       assert.equal(answer.headers.get("idempotent-replayed"), "true");
     }
-    assert.ok(
-      replays.some(({ by, first }) => by !== first),
-      "a replay came from another API than the first live one",
-    );
 
     // Versions: the same version written at once through two APIs: one 200, one 409.
     const live = fleet.apis.filter((api) => api.process.alive());

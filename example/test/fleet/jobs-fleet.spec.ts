@@ -33,7 +33,7 @@ import {
   startProcess,
   stopAll,
   withFleetDatabase,
-} from "./fleet-processes.ts";
+} from "../../../test_support/fleet_processes.ts";
 
 const workerProgram = fileURLToPath(new URL("./fleet-worker.ts", import.meta.url));
 const concurrency = 3;

@@ -2,6 +2,8 @@
  * What the fleet specs and the fleet benchmark share: a database of their own on the PostgreSQL of
  * `DATABASE_URL` (created, then dropped), and processes on this machine standing in for machines,
  * each started with its own environment and ended by its PID (SIGKILL or SIGTERM), never by name.
+ *
+ * Not published: tests and benchmarks import it by relative path.
  */
 import postgres from "postgres";
 
