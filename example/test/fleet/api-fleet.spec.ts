@@ -23,6 +23,7 @@ import { Redis as IORedis } from "ioredis";
 import { ignoreWithout } from "../../../test_support/services.ts";
 import { until } from "../../../test_support/until.ts";
 import { signToken, type TokenClaims } from "../../src/platform/auth/tokens.ts";
+import { migrate } from "../../src/platform/database/migrate.ts";
 import {
   type FleetDatabase,
   type FleetProcess,
@@ -209,15 +210,16 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
   const fleet = new Fleet();
   const workers: FleetProcess[] = [];
   try {
-    // The first API migrates the database; the others start together.
-    fleet.apis.push(await startApi("api-1"));
-    const [api2, api3, w1, w2] = await Promise.all([
+    // The database migrated here (each process finds it so), the processes started together.
+    await migrate(db.sql);
+    const [api1, api2, api3, w1, w2] = await Promise.all([
+      startApi("api-1"),
       startApi("api-2"),
       startApi("api-3"),
       startWorker("worker-1"),
       startWorker("worker-2"),
     ]);
-    fleet.apis.push(api2!, api3!);
+    fleet.apis.push(api1!, api2!, api3!);
     workers.push(w1!, w2!);
     const calendars = ["fleet-a", "fleet-b", "fleet-c"];
     const clearing = ["clear-a", "clear-b", "clear-c"];
@@ -266,9 +268,7 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
     await booked(15);
     await fleet.apis[1]!.process.kill();
     await workers[0]!.kill();
-    const [api4, w3] = await Promise.all([startApi("api-4"), startWorker("worker-3")]);
-    fleet.apis.push(api4!);
-    workers.push(w3!);
+    const replacements = Promise.all([startApi("api-4"), startWorker("worker-3")]);
     // The clearances, while the load goes on.
     const clearances: { calendarId: string; id: string }[] = [];
     for (const calendarId of clearing) {
@@ -283,6 +283,9 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
       assert.equal(answer.status, 202, JSON.stringify(answer.body));
       clearances.push({ calendarId, id: answer.body.id as string });
     }
+    const [api4, w3] = await replacements;
+    fleet.apis.push(api4!);
+    workers.push(w3!);
     const before = bookings.length;
     await booked(before + 15);
     stop = true;
