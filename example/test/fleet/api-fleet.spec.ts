@@ -367,14 +367,18 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
 
     // The outbox: every delivery made, none dead; one notification per booking and per
     // cancellation.
+    // (The deliveries the killed API's relay had claimed wait for their lease, 30 s.)
     await until(
       async () => {
-        const [{ pending }] = await db.sql<[{ pending: number }]>`
-        select count(*)::int as pending from kit_outbox_deliveries where delivered_at is null`;
+        const [{ pending, dead }] = await db.sql<[{ pending: number; dead: number }]>`
+        select count(*) filter (where delivered_at is null and dead_at is null)::int as pending,
+          count(*) filter (where dead_at is not null)::int as dead
+        from kit_outbox_deliveries`;
+        assert.equal(dead, 0, "no outbox delivery dead");
         return pending === 0;
       },
       "every outbox delivery delivered",
-      { ms: 30_000 },
+      { ms: 45_000 },
     );
     const notified = await db.sql<{ kind: string; related_id: string; n: number }[]>`
       select kind, related_id, count(*)::int as n from notifications.notifications
