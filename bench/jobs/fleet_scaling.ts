@@ -6,7 +6,7 @@
  * and the processes share them).
  *
  * - Jobs: each row a fresh database (`fleet_<random>`, dropped after) or a fresh Redis prefix
- *   (deleted after); its workers (`example/test/fleet/fleet-worker.ts`, queue `fleet`, no-op
+ *   (deleted after); its workers (`test_support/fleet_worker.ts`, queue `fleet`, no-op
  *   jobs, concurrency 10, prefetch 10) started and idle first; then `BENCH_JOBS` jobs inserted in
  *   one `jobInsertMany` (which wakes them); jobs/s = the jobs over the time from the insert to the
  *   last one succeeded (polled every 20 ms); CPU/job = the workers' CPU time (user + system, from
@@ -38,7 +38,7 @@ import {
 import { signToken } from "../../example/src/platform/auth/tokens.ts";
 
 const workerProgram = fileURLToPath(
-  new URL("../../example/test/fleet/fleet-worker.ts", import.meta.url),
+  new URL("../../test_support/fleet_worker.ts", import.meta.url),
 );
 const apiProgram = fileURLToPath(new URL("../../example/src/main.ts", import.meta.url));
 const secret = "fleet-bench-secret-0123456789-abcdefghij";

@@ -1,6 +1,6 @@
 /**
- * A fleet of worker processes on one job store, PostgreSQL or Redis (`fleet-worker.ts`, each a
- * process of its own standing in for a machine), under an enqueue load, one of them killed with
+ * A fleet of worker processes on one job store, PostgreSQL or Redis
+ * (`test_support/fleet_worker.ts`, each a process of its own standing in for a machine), under an enqueue load, one of them killed with
  * SIGKILL while it runs jobs and another started during the run. What holds for one worker holds
  * for the fleet:
  *
@@ -35,7 +35,9 @@ import {
   withFleetDatabase,
 } from "../../../test_support/fleet_processes.ts";
 
-const workerProgram = fileURLToPath(new URL("./fleet-worker.ts", import.meta.url));
+const workerProgram = fileURLToPath(
+  new URL("../../../test_support/fleet_worker.ts", import.meta.url),
+);
 const concurrency = 3;
 const prefetch = 2;
 const batches = 40;

@@ -1,8 +1,8 @@
 /**
- * A worker process of the jobs fleet (`jobs-fleet.spec.ts`, `bench/jobs/fleet_scaling.ts`): kit's
- * worker on the job store the environment names, PostgreSQL (`FLEET_STORE=postgres`,
- * `DATABASE_URL`) or Redis (`FLEET_STORE=redis`, `REDIS_URL`, `REDIS_PREFIX`), registered as
- * `WORKER_ID` with its host and pid. Its jobs:
+ * A worker process of the jobs fleet (`example/test/fleet/jobs-fleet.spec.ts`,
+ * `bench/jobs/fleet_scaling.ts`): kit's worker on the job store the environment names,
+ * PostgreSQL (`FLEET_STORE=postgres`, `DATABASE_URL`) or Redis (`FLEET_STORE=redis`, `REDIS_URL`,
+ * `REDIS_PREFIX`), registered as `WORKER_ID` with its host and pid. Its jobs:
  *
  * - `fleet.work` (queue `fleet`, `CONCURRENCY` slots, `PREFETCH` ahead): waits `WORK_MS`;
  * - `ticks.tick`, scheduled every second (queue `ticks`);
@@ -15,6 +15,8 @@
  * With `RECORD=1`, each run is written to `fleet_runs` of `DATABASE_URL` when it starts (job,
  * attempt, worker, tick) and when it ends, outside the job store: the spec compares the runs with
  * what the store says. Prints "worker started" once it claims.
+ *
+ * Not published: a program the fleet spec and bench start by path.
  */
 import postgres from "postgres";
 import { Redis as IORedis } from "ioredis";
@@ -25,7 +27,7 @@ import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
 
 const env = (name: string, fallback?: string): string => {
   const value = Deno.env.get(name) ?? fallback;
-  if (value === undefined) throw new Error(`fleet-worker needs ${name}`);
+  if (value === undefined) throw new Error(`fleet_worker needs ${name}`);
   return value;
 };
 const workerId = env("WORKER_ID");
