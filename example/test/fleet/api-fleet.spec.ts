@@ -48,6 +48,7 @@ const receptionist: TokenClaims = {
   roles: ["receptionist"],
   tenants: ["practice-1"],
 };
+const operator: TokenClaims = { sub: "ops-fleet", roles: ["operator"], tenants: ["practice-1"] };
 const otherPractice: TokenClaims = {
   sub: "desk-other",
   roles: ["receptionist", "practitioner"],
@@ -358,6 +359,12 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
       "every clearance succeeded",
       { ms: 30_000 },
     );
+    for (const { id } of clearances) {
+      const job = await fleet.send("GET", `/ops/jobs/jobs/${id}`, { as: operator });
+      assert.equal(job.status, 200, JSON.stringify(job.body));
+      assert.equal(job.body.status, "succeeded");
+      assert.equal(job.body.attempts, 1, `clearance ${id} ran once`);
+    }
     for (const [calendarId, ids] of toClear) {
       for (const id of ids) {
         const answer = await fleet.send("GET", `/appointments/${id}`, { as: practitioner });
