@@ -63,7 +63,8 @@ export async function startProcess(
     try {
       const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the name; in clock ticks.
+      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the name; in clock ticks
+      // (USER_HZ, 100 on Linux: 10 ms each).
       lastCpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
     } catch {
       // not Linux, or gone
