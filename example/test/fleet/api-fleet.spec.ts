@@ -227,17 +227,6 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
     for (const id of [...calendars, ...clearing]) await openCalendar(fleet, id);
     const first = Math.ceil(Date.now() / day) * day + day;
 
-    // The appointments the clearances will cancel, a day after the load's.
-    const toClear = new Map<string, string[]>();
-    for (const calendarId of clearing) {
-      const ids: string[] = [];
-      for (let slot = 0; slot < 4; slot++) {
-        const { booking } = await book(fleet, calendarId, slot, first + day);
-        ids.push(...booking.ids);
-      }
-      toClear.set(calendarId, ids);
-    }
-
     // The load: one booking loop per calendar; api-2 and worker-1 killed, api-4 and worker-3
     // started; each fifth booking sent again to another API than the one that booked it, which
     // must replay its answer.
@@ -266,11 +255,21 @@ async function apiFleet(db: FleetDatabase, jobsEnv: Record<string, string>): Pro
     const loadFailed = Promise.all(loops).then(() => undefined, (error: unknown) => error);
     const booked = (n: number) =>
       until(() => bookings.length >= n, `${n} bookings`, { ms: 30_000 });
-    await booked(15);
+    await booked(6);
     await fleet.apis[1]!.process.kill();
     await workers[0]!.kill();
     const replacements = Promise.all([startApi("api-4"), startWorker("worker-3")]);
-    // The clearances, while the load goes on.
+    // The appointments the clearances will cancel, a day after the load's, and the clearances,
+    // while the load goes on.
+    const toClear = new Map<string, string[]>();
+    for (const calendarId of clearing) {
+      const ids: string[] = [];
+      for (let slot = 0; slot < 4; slot++) {
+        const { booking } = await book(fleet, calendarId, slot, first + day);
+        ids.push(...booking.ids);
+      }
+      toClear.set(calendarId, ids);
+    }
     const clearances: { calendarId: string; id: string }[] = [];
     for (const calendarId of clearing) {
       const answer = await fleet.send("POST", `/calendars/${calendarId}/clearances`, {
