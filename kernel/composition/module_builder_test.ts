@@ -59,9 +59,10 @@ Deno.test("a context declared with builder.handler and builder.eventHandler runs
   }
   class RecordBooking {
     constructor(private readonly queries: QueryBus) {}
-    async handle(event: IntegrationEvent<{ appointmentId: string }>): Promise<void> {
+    handle(event: IntegrationEvent<{ appointmentId: string }>): Promise<void> {
       assert.equal(typeof this.queries.execute, "function", "its dependency was given");
       booked.push(event.payload.appointmentId);
+      return Promise.resolve();
     }
   }
   const app = composeApplication({
