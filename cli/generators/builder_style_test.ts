@@ -234,8 +234,8 @@ builderTest(
     });
     const path = `${s}/application/background/remind-hourly.job.ts`;
     assert.deepEqual(written(root, plan), [
-      `+${s}/application/background/remind-hourly.spec.ts`,
       `+${path}`,
+      `+${s}/application/background/remind-hourly.spec.ts`,
       `~${m}`,
     ]);
     const job = contents(plan, path);
@@ -245,10 +245,15 @@ builderTest(
     );
     assert.doesNotMatch(job, /\bScheduled\(/);
     assertDeclaredByBuilder(plan, "scheduling", path, {
-      calls: ['builder.scheduledJob(RemindHourly, { every: "1h", deps: [CommandBus] });'],
+      calls: [
+        "builder.handler(SendReminders, SendRemindersHandler);",
+        'builder.scheduledJob(RemindHourly, { every: "1h", deps: [CommandBus] });',
+      ],
       imports: [
         'import { CommandBus } from "@kit/kernel";',
         'import { RemindHourly } from "./application/background/remind-hourly.job.ts";',
+        'import { SendReminders } from "./application/commands/send-reminders/send-reminders.command.ts";',
+        'import { SendRemindersHandler } from "./application/commands/send-reminders/send-reminders.handler.ts";',
       ],
       listed: "- Scheduled jobs: RemindHourly\n",
     });
