@@ -40,7 +40,7 @@ const builderCalls = [
 const declaringDecorator = new RegExp(`@\\s*(${Object.keys(declaring).join("|")})\\b`);
 
 /** Tokens that come from the kernel, by the name a constructor parameter's type uses. */
-const kernelTokens = new Set([
+export const kernelTokens: ReadonlySet<string> = new Set([
   "CommandBus",
   "QueryBus",
   "JobQueue",

@@ -10,22 +10,11 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { CliError } from "../cli_error.ts";
+import { kernelTokens } from "../derive/derive_context.ts";
 import { readModuleSyntax } from "../derive/module_syntax.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import type { KitConfig } from "../project/kit_config.ts";
 import { withBuilderDeclaration } from "./builder_module.ts";
-
-/** Tokens the kernel exports, by the name a constructor parameter's type uses. */
-const kernelTokens = new Set([
-  "CommandBus",
-  "QueryBus",
-  "JobQueue",
-  "EventPublisher",
-  "Clock",
-  "ErrorReporter",
-  "IdGenerator",
-  "ProcessedEvents",
-]);
 
 /** Whether the project declares its classes with the module builder. */
 export function inBuilderStyle(config: KitConfig): boolean {
@@ -62,7 +51,6 @@ export async function builderWrites(
   root: string,
   context: string,
   built: BuiltClass,
-  moduleText?: string,
 ): Promise<{ file: FileWrite; module: FileWrite }> {
   const modulePath = `src/contexts/${context}/${context}.module.ts`;
   const decoratorLine = new RegExp(`^@${built.decorator}\\(.*\\)\\n`, "m");
@@ -101,7 +89,7 @@ export async function builderWrites(
     ...(built.imports ?? []),
   ];
   const depsText = deps.length === 0 ? "" : `deps: [${deps.map((d) => d.name).join(", ")}]`;
-  const current = moduleText ?? await readFile(join(root, modulePath), "utf8");
+  const current = await readFile(join(root, modulePath), "utf8");
   return {
     file: { path: built.path, contents: text, create: true },
     module: {
@@ -117,7 +105,7 @@ export async function builderWrites(
 /** `text` without `name` in its import from `from` (the import dropped when it was its only name). */
 function withoutImport(text: string, name: string, from: string): string {
   const pattern = new RegExp(`^import \\{([^}]*)\\} from "${from.replace("/", "\\/")}";\\n`, "m");
-  return text.replace(pattern, (line, list: string) => {
+  return text.replace(pattern, (_line, list: string) => {
     const names = list.split(",").map((n) => n.trim()).filter((n) => n !== "" && n !== name);
     if (names.length === 0) return "";
     // Only types left: `import type`, as verbatim module syntax wants.
