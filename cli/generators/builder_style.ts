@@ -34,18 +34,26 @@ export interface BuiltClass {
   /** The package the decorator comes from (`@kit/kernel`, `@kit/jobs`). */
   readonly from: string;
   /**
-   * The call in the builder function, given the builder's name and the class's `deps` (`deps:
-   * [CommandBus]`, or empty when its constructor takes none).
+   * The call in the builder function, given the builder's name, the class's `deps` (`deps:
+   * [CommandBus]`, or empty when its constructor takes none) and the decorator's arguments as
+   * written.
    */
-  readonly call: (builder: string, deps: string) => string;
+  readonly call: (builder: string, deps: string, args: string) => string;
   /** Names the call needs besides the class and its dependencies, each an import line. */
   readonly imports?: readonly string[];
+  /**
+   * Names the call needs that the class's file imports (`from` as written there), imported by the
+   * module file from where they are.
+   */
+  readonly importsOfFile?: readonly { readonly name: string; readonly from: string }[];
+  /** Other names of the decorator's import that only the decorator used (`onEvent`). */
+  readonly unused?: readonly string[];
 }
 
 /**
  * The writes of the builder style for `built`: its file without the decorator (nor its import),
- * and the module file of its context with the call declaring it. The decorator must be on its own
- * line, as the generators write it.
+ * and the module file of its context with the call declaring it. The decorator must start its own
+ * line and end on the line before `export class`, as the generators write it.
  */
 export async function builderWrites(
   root: string,
@@ -53,11 +61,19 @@ export async function builderWrites(
   built: BuiltClass,
 ): Promise<{ file: FileWrite; module: FileWrite }> {
   const modulePath = `src/contexts/${context}/${context}.module.ts`;
-  const decoratorLine = new RegExp(`^@${built.decorator}\\(.*\\)\\n`, "m");
-  if (!decoratorLine.test(built.text)) {
-    throw new CliError(`'${built.path}' has no @${built.decorator}(..) line to declare instead`);
+  const decoratorLines = new RegExp(
+    `^@${built.decorator}\\(([\\s\\S]*?)\\)\\n(?=export class )`,
+    "m",
+  );
+  const args = decoratorLines.exec(built.text)?.[1];
+  if (args === undefined) {
+    throw new CliError(`'${built.path}' has no @${built.decorator}(..) to declare instead`);
   }
-  const text = withoutImport(built.text.replace(decoratorLine, ""), built.decorator, built.from);
+  const text = withoutImport(
+    built.text.replace(decoratorLines, ""),
+    [built.decorator, ...(built.unused ?? [])],
+    built.from,
+  );
   const source = readModuleSyntax(text, built.path);
   const cls = source.classes.find((c) => c.name === built.className);
   if (cls === undefined) throw new CliError(`'${built.path}' exports no class ${built.className}`);
@@ -86,6 +102,7 @@ export async function builderWrites(
   const imports = [
     `import { ${built.className} } from "${fromModule(`./${built.path.split("/").pop()}`)}";`,
     ...deps.map((d) => `import { ${d.name} } from "${d.from}";`),
+    ...(built.importsOfFile ?? []).map((i) => `import { ${i.name} } from "${fromModule(i.from)}";`),
     ...(built.imports ?? []),
   ];
   const depsText = deps.length === 0 ? "" : `deps: [${deps.map((d) => d.name).join(", ")}]`;
@@ -96,17 +113,19 @@ export async function builderWrites(
       path: modulePath,
       contents: withBuilderDeclaration(current, modulePath, {
         imports,
-        call: (builder) => built.call(builder, depsText),
+        call: (builder) => built.call(builder, depsText, args),
       }),
     },
   };
 }
 
-/** `text` without `name` in its import from `from` (the import dropped when it was its only name). */
-function withoutImport(text: string, name: string, from: string): string {
+/** `text` without `dropped` in its import from `from` (the import gone when nothing is left). */
+function withoutImport(text: string, dropped: readonly string[], from: string): string {
   const pattern = new RegExp(`^import \\{([^}]*)\\} from "${from.replace("/", "\\/")}";\\n`, "m");
   return text.replace(pattern, (_line, list: string) => {
-    const names = list.split(",").map((n) => n.trim()).filter((n) => n !== "" && n !== name);
+    const names = list.split(",").map((n) => n.trim()).filter((n) =>
+      n !== "" && !dropped.includes(n)
+    );
     if (names.length === 0) return "";
     // Only types left: `import type`, as verbatim module syntax wants.
     return names.every((n) => n.startsWith("type "))

@@ -298,3 +298,33 @@ builderTest(
     assert.match(route, /defineRoute\(/);
   },
 );
+
+builderTest(
+  "process-manager: declared with builder.processManager, its options in the module",
+  async (root) => {
+    await generated(root, "integration-event", ["scheduling", "AppointmentBooked"]);
+    await generated(root, "integration-event", ["scheduling", "AppointmentConfirmed"]);
+    const plan = await planOf(root, "process-manager", ["scheduling", "AppointmentConfirmation"], {
+      "starts-on": "AppointmentBooked",
+      handles: ["AppointmentConfirmed"],
+      deadline: ["remind"],
+    });
+    const path = `${s}/application/processes/appointment-confirmation.process.ts`;
+    const process = contents(plan, path);
+    assert.doesNotMatch(process, /\bProcessManager\b|\bonEvent\b/);
+    assert.match(process, /^export class AppointmentConfirmation \{$/m);
+    assertDeclaredByBuilder(plan, "scheduling", path, {
+      calls: [
+        'builder.processManager(AppointmentConfirmation, { name: "scheduling.appointment-confirmation", state: AppointmentConfirmationState, startsOn: [onEvent(AppointmentBooked, { key: (p) => p.id, transition: "onAppointmentBooked" })], handles: [onEvent(AppointmentConfirmed, { key: (p) => p.id, transition: "onAppointmentConfirmed" })], deadlines: { remind: "remind" } });',
+      ],
+      imports: [
+        'import { AppointmentBooked } from "./published-language/appointment-booked.event.ts";',
+        'import { AppointmentConfirmation } from "./application/processes/appointment-confirmation.process.ts";',
+        'import { AppointmentConfirmationState } from "./application/processes/appointment-confirmation.process.ts";',
+        'import { AppointmentConfirmed } from "./published-language/appointment-confirmed.event.ts";',
+        'import { onEvent } from "@kit/kernel/process";',
+      ],
+      listed: "- Process managers: AppointmentConfirmation\n",
+    });
+  },
+);

@@ -2,7 +2,7 @@
  * The builder style through the real executable, with no hand-written line: `kit init
  * --declarations builder`, a context with an aggregate and its repository, commands (one creating
  * the aggregate and publishing an event), a query, a function route, an event handler in another
- * context, a scheduled job and a background job. No generated source under `src/` carries a
+ * context, a scheduled job, a background job and a process manager. No generated source under `src/` carries a
  * decorator; each class is declared in its context's module file with the builder; the project's
  * `deno task verify` and `deno task test` pass (its repository on PostgreSQL with DATABASE_URL).
  */
@@ -42,6 +42,7 @@ const slice: readonly string[] = [
   "generate command scheduling SweepCalendar",
   "generate job scheduling SweepHourly --every 1h --command SweepCalendar",
   "generate background-job scheduling CancelLater --command CancelAppointment",
+  "generate process-manager scheduling BookingFollowUp --starts-on AppointmentBooked --deadline remind",
 ];
 
 Deno.test({
@@ -87,6 +88,7 @@ Deno.test({
           /\.handler\(SweepCalendar, SweepCalendarHandler\);/,
           /\.scheduledJob\(SweepHourly, \{ every: "1h", deps: \[CommandBus\] \}\);/,
           /\.backgroundJob\(CancelLater, \{ deps: \[CommandBus\] \}\);/,
+          /\.processManager\(BookingFollowUp, \{\s*name: "scheduling\.booking-follow-up",\s*state: BookingFollowUpState,/,
         ]
       ) assert.match(scheduling, call);
       assert.match(
