@@ -2,8 +2,8 @@
  * The builder style (`"declarations": "builder"` in `kit.config.json`) for the generators that
  * write a decorated class: the class as the decorator style writes it, without its decorator, and
  * the call that declares it in the context's module file instead (`builder.handler(..)`,
- * `builder.eventHandler(..)`, `builder.scheduledJob(..)`), with the tokens of its constructor's
- * parameters as `deps` (what `kit docs` derives for a decorated class).
+ * `builder.eventHandler(..)`, `builder.scheduledJob(..)`, `builder.processManager(..)`), with the
+ * tokens of its constructor's parameters as `deps` (what `kit docs` derives for a decorated class).
  *
  * @module
  */

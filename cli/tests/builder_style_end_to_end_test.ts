@@ -103,6 +103,9 @@ Deno.test({
         const name of [
           /CancelLater enqueued by a user runs what is due as that user, in their tenant \.\.\. ok/,
           /SweepHourly runs once per tick of 1h \.\.\. ok/,
+          /BookingFollowUp starts on AppointmentBooked.* \.\.\. ok/,
+          /notifications\.scheduling-appointment-booked reacts to an AppointmentBooked once, and not again when it is redelivered \.\.\. ok/,
+          /CancelAppointment loads the Appointment and saves it at its next version \.\.\. ok/,
         ]
       ) assert.match(tested, name);
       assert.doesNotMatch(tested, /FAILED/);
