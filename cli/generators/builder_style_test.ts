@@ -15,6 +15,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion } from "../files/marker_regions.ts";
+import { mergeRegions } from "../files/merge_regions.ts";
 import { generated, planOf, planProject } from "./plan_fixture.ts";
 
 const derived =
@@ -326,5 +327,23 @@ builderTest(
       ],
       listed: "- Process managers: AppointmentConfirmation\n",
     });
+  },
+);
+
+builderTest(
+  "two workers' declarations in one module merge: kit resolve keeps both sides' entries",
+  async (root) => {
+    await generated(root, "command", ["scheduling", "OpenDay"]);
+    const base = await readFile(join(root, m), "utf8");
+    const ours = contents(await planOf(root, "command", ["scheduling", "CloseDay"]), m);
+    const theirs = contents(await planOf(root, "job", ["scheduling", "Sweep"], { every: "5m" }), m);
+    const merged = await mergeRegions({ base, ours, theirs }, () => Promise.resolve(undefined));
+    assert.ok(merged !== undefined, "the sides differ only in kit's regions");
+    assert.deepEqual(readRegion(merged, "builder-declarations", m), [
+      "builder.handler(CloseDay, CloseDayHandler);",
+      "builder.handler(OpenDay, OpenDayHandler);",
+      'builder.scheduledJob(Sweep, { every: "5m" });',
+    ]);
+    assert.equal(readRegion(merged, "builder-imports", m).length, 5);
   },
 );
