@@ -13,7 +13,7 @@ import { type Command, command } from "./command.ts";
 const init = command({
   name: "init",
   help:
-    `  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--link <kit checkout>] [--no-git]
+    `  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--link <kit checkout>] [--no-git] [--declarations decorators|builder]
                                a new project: --context once per bounded context, its kind core
                                (the business's edge), supporting or generic (bought or commodity),
                                e.g. --context catalog:core --context billing:supporting; --queue
@@ -25,7 +25,11 @@ const init = command({
                                enqueued to Upstash Redis, so the queue is redis); --link runs the
                                project on a kit checkout instead of the JSR packages; --no-git
                                makes no git repository (without it: a new repository, every file
-                               in its first commit "kit init", unless the directory is in one)`,
+                               in its first commit "kit init", unless the directory is in one);
+                               --declarations how generators declare classes: decorators (the
+                               default: @Handles, @Background...) or builder (no decorator: each
+                               class declared in its context's module file, builder.handler(..),
+                               builder.backgroundJob(..)...), written to kit.config.json`,
   positionals: true,
   options: {
     context: { type: "string", multiple: true },
@@ -34,6 +38,7 @@ const init = command({
     runtime: { type: "string", multiple: true },
     "no-git": { type: "boolean" },
     "package-manager": { type: "string" },
+    declarations: { type: "string" },
   },
   async run({ values, positionals, cwd }) {
     if (values["package-manager"] !== undefined) {
@@ -47,6 +52,7 @@ const init = command({
       ...(values.queue ? { queue: values.queue } : {}),
       ...(values.link ? { link: values.link } : {}),
       ...(values.runtime ? { runtimes: values.runtime } : {}),
+      ...(values.declarations === undefined ? {} : { declarations: values.declarations }),
     });
     const initGit = await import("./commands/init_git.ts");
     const { note, next } = initGit.describeGitSetup(

@@ -30,6 +30,11 @@ export {
   backgroundJobDeclarer,
   type BackgroundJobSettings,
 } from "./jobs/background_declaration.ts";
+export {
+  scheduledJobDeclarations,
+  scheduledJobDeclarer,
+  type ScheduledJobSettings,
+} from "./jobs/scheduled_declaration.ts";
 export { type Requirement, requirementOf } from "./messaging/requires.ts";
 export { kitMeter } from "./metrics/kit_meter.ts";
 export { ThrottledRead, type ThrottledReadOptions } from "./metrics/throttled_read.ts";

@@ -7,7 +7,7 @@
  */
 export type { ActorKind, ActorOptions, JsonValue } from "./actor/actor.ts";
 export type { ExecutionOrigin } from "./actor/execution_context.ts";
-export { ModuleBuilder, type ModuleOptions } from "./composition/module.ts";
+export { type Dependencies, ModuleBuilder, type ModuleOptions } from "./composition/module.ts";
 export type {
   ClassProvider,
   FactoryProvider,
@@ -27,6 +27,7 @@ export type {
 } from "./idempotency/idempotency_store.ts";
 export type { Backoff } from "./jobs/backoff.ts";
 export type { BackgroundOptions } from "./jobs/background_declaration.ts";
+export type { ScheduledOptions, ScheduledTick } from "./jobs/scheduled_declaration.ts";
 export type {
   BackgroundJobClass,
   EnqueueOptions,

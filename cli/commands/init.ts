@@ -25,6 +25,8 @@ export interface InitInput {
   readonly link?: string;
   /** The runtimes it runs on (`deno`, `node`, `workers`; default `deno`): an entry point each. */
   readonly runtimes?: readonly string[];
+  /** How its classes are declared: `decorators` (the default) or `builder` (the module builder). */
+  readonly declarations?: string;
 }
 
 /**
@@ -52,6 +54,10 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
       `--runtime workers enqueues jobs to Upstash Redis, which the process running them must read: use --queue redis, not '${queue}'`,
     );
   }
+  const declarations = input.declarations ?? "decorators";
+  if (declarations !== "decorators" && declarations !== "builder") {
+    throw new CliError(`Invalid --declarations '${declarations}': use decorators or builder`);
+  }
   const contexts = input.contexts.map((spec) => {
     const [name, kind, ...rest] = spec.split(":");
     if (!name || !kind || rest.length > 0) {
@@ -74,7 +80,7 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     contexts,
     relationships: [],
     queue: queue as KitConfig["queue"],
-    declarations: "decorators",
+    declarations,
   };
   const writes = projectFiles(config, links, selected);
   const plan = await formatPlan(root, await withDerived(root, config, writes));

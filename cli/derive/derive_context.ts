@@ -18,11 +18,29 @@ const declaring: Readonly<Record<string, string>> = {
   Serializer: "serializers",
 };
 
+/** The module builder's methods that declare a class, and the decorator each stands for. */
+const builderDeclares: Readonly<Record<string, string>> = {
+  backgroundJob: "Background",
+  eventHandler: "HandlesEvent",
+  handler: "Handles",
+  processManager: "ProcessManager",
+  scheduledJob: "Scheduled",
+};
+
+/**
+ * The calls of the builder declaring a class: the method, then the class (the first argument, or
+ * the second after the message or the event for `handler` and `eventHandler`).
+ */
+const builderCalls = [
+  /\.(backgroundJob|scheduledJob|processManager)\(\s*([A-Z]\w*)/g,
+  /\.(handler|eventHandler)\(\s*[\w$.]+\s*,\s*([A-Z]\w*)/g,
+];
+
 /** A use of one of the declaring decorators in a file's text (`@Handles(`...). */
 const declaringDecorator = new RegExp(`@\\s*(${Object.keys(declaring).join("|")})\\b`);
 
 /** Tokens that come from the kernel, by the name a constructor parameter's type uses. */
-const kernelTokens = new Set([
+export const kernelTokens: ReadonlySet<string> = new Set([
   "CommandBus",
   "QueryBus",
   "JobQueue",
@@ -75,15 +93,16 @@ export async function deriveContext(
     declared.push(...declaredIn(readModuleSyntax(text, relative(root, file)), file, base));
   }
   declared.sort((a, b) => a.name.localeCompare(b.name));
-  // The builder style: the jobs the module file declares with `builder.backgroundJob(..)` are
-  // listed beside the decorated ones (the module declares them: not in its barrel nor manifest).
+  // The builder style: the classes the module file declares with the builder (`builder.handler(
+  // Message, Handler, ..)`, `builder.backgroundJob(Job, ..)`...) are listed beside the decorated
+  // ones (the module declares them: not in its barrel nor manifest).
   const modulePath = join(base, `${context}.module.ts`);
   const moduleText = overlay.get(relative(root, modulePath)) ??
     (existsSync(modulePath) ? readFileSync(modulePath, "utf8") : "");
-  const built = [...moduleText.matchAll(/\.backgroundJob\(\s*([A-Z]\w*)/g)].map((match) => ({
-    name: match[1]!,
+  const built = builderCalls.flatMap((call) => [...moduleText.matchAll(call)]).map((match) => ({
+    name: match[2]!,
     file: `./${context}.module.ts`,
-    kind: declaring.Background!,
+    kind: declaring[builderDeclares[match[1]!]!]!,
     dependencies: [],
   }));
   return {

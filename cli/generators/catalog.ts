@@ -171,7 +171,8 @@ export const generatorKinds: readonly GeneratorKind[] = [
     kind: "background-job",
     usage: "<context> <Name> --command <UseCase>",
     example: "kit generate background-job scheduling ClearCalendar --command CancelAppointment",
-    summary: "a background job sending a command",
+    summary:
+      "a background job sending a command (in the builder style, no decorator: declared in its context's module file with builder.backgroundJob)",
     options: ["--command <UseCase>"],
     inAHandler: enqueueLines,
     sharedWrites: [],
@@ -183,7 +184,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     example:
       "kit generate command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel --publishes AppointmentCancelled",
     summary:
-      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written; with --enqueues or --publishes: its handler given the JobQueue or the EventPublisher and the call that enqueues the context's background job or publishes its event, in the command's unit of work)",
+      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written; with --enqueues or --publishes: its handler given the JobQueue or the EventPublisher and the call that enqueues the context's background job or publishes its event, in the command's unit of work; in the builder style, the handler has no decorator and its context's module file declares it with builder.handler)",
     options: [
       "--permission <name>",
       "--grant <role>",
@@ -234,7 +235,8 @@ export const generatorKinds: readonly GeneratorKind[] = [
     kind: "integration-handler",
     usage: "<context> <Event>",
     example: "kit generate integration-handler notifications AppointmentBooked",
-    summary: "a consumer of an integration event",
+    summary:
+      "a consumer of an integration event (in the builder style, no decorator: declared in its context's module file with builder.eventHandler)",
     options: [],
     sharedWrites: [{
       file: "docs/context-map.md",
@@ -246,7 +248,8 @@ export const generatorKinds: readonly GeneratorKind[] = [
     kind: "job",
     usage: "<context> <Name> --every <interval> [--command <UseCase>]",
     example: "kit generate job scheduling SendReminders --every 1h --command SendReminders",
-    summary: "a scheduled job",
+    summary:
+      "a scheduled job (in the builder style, no decorator: declared in its context's module file with builder.scheduledJob)",
     options: ["--every <interval>", "--command <UseCase>", "--local-only"],
     sharedWrites: [],
   }),
@@ -267,7 +270,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     example:
       "kit generate process-manager scheduling AppointmentConfirmation --starts-on AppointmentBooked --handles AppointmentConfirmed --deadline remind --deadline release",
     summary:
-      "a process manager (application/processes/): its state, a transition per event (of the context's published language or one it consumes), a method per deadline (a background job), and its spec driven with the test clock; the platform's process store composed (in memory, PostgresProcessStore in the context's schema on PostgreSQL, migrated) when it has none",
+      "a process manager (application/processes/): its state, a transition per event (of the context's published language or one it consumes), a method per deadline (a background job), and its spec driven with the test clock; the platform's process store composed (in memory, PostgresProcessStore in the context's schema on PostgreSQL, migrated) when it has none; in the builder style, no decorator: declared in its context's module file with builder.processManager",
     options: ["--starts-on <Event>", "--handles <Event>", "--deadline <name>"],
     sharedWrites: [
       { file: compose, when: "the platform has no process store yet" },
@@ -289,7 +292,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     example:
       "kit generate query scheduling ListAppointments --permission appointment.read --search --aggregate Appointment",
     summary:
-      "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written)",
+      "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written; in the builder style, the handler has no decorator and its context's module file declares it with builder.handler)",
     options: ["--permission <name>", "--grant <role>", "--search", "--aggregate <Aggregate>"],
     sharedWrites: messageWrites,
   }),
@@ -308,7 +311,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
       "<context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function] [--update]",
     example: "kit generate route scheduling CancelAppointment --group AppointmentRoutes",
     summary:
-      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does, the message's permission as x-permissions), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document. With --update, after the message or its handler changed: rewrites the parts of the existing route and its spec that kit owns (between '// kit:begin route …' and '// kit:end': imports, schemas, the message a request sends, the request, answer and codes it declares, the spec's call) from them as they are now, keeping every other line (its group, path, summary, the class and its handler, the spec's tests)",
+      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does, the message's permission as x-permissions), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document. With --update, after the message or its handler changed: rewrites the parts of the existing route and its spec that kit owns (between '// kit:begin route …' and '// kit:end': imports, schemas, the message a request sends, the request, answer and codes it declares, the spec's call) from them as they are now, keeping every other line (its group, path, summary, the class and its handler, the spec's tests). In the builder style a new route is a function route only (--function --path): a controller is declared by its decorator",
     options: ["--group <RouteGroup>", "--path </path>", "--function", "--update"],
     sharedWrites: [{ file: "src/platform/function-routes.ts", option: "--function" }],
   }),
@@ -316,7 +319,8 @@ export const generatorKinds: readonly GeneratorKind[] = [
     kind: "route-group",
     usage: "<context> <Name> [--role <role>] [--prefix </path>]",
     example: "kit generate route-group scheduling Appointments --role patient",
-    summary: "a route group",
+    summary:
+      "a route group (refused in the builder style: a route group is declared by its decorator, for controllers)",
     options: ["--role <role>", "--prefix </path>"],
     sharedWrites: [{
       file: "src/platform/auth/role.ts",

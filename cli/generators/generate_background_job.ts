@@ -10,6 +10,7 @@ import { checkContext } from "./generate_simple.ts";
 import { builderNames, planBuilder } from "./aggregate_builder.ts";
 import { didYouMean, messagesOf } from "./close_names.ts";
 import { withBuilderDeclaration } from "./builder_module.ts";
+import { generatorTemplate } from "../templates/project_template.ts";
 
 interface Input {
   readonly name: string;
@@ -62,40 +63,23 @@ export async function planBackgroundJob(
   const args = inputs.map((i) => (i.date ? `new Date(payload.${i.name})` : `payload.${i.name}`));
   const camel = camelOf(context);
   const builder = config.declarations === "builder";
-  const job = `import type { BackgroundJobExecution, CommandBus } from "@kit/kernel";
-${
-    builder
-      ? ""
-      : `import { Background } from "@kit/jobs";\n`
-  }import { ${command} } from "../commands/${commandKebab}/${commandKebab}.command.ts";
-
-/** The payload of ${name}: JSON, dates as ISO text. */
-${
-    inputs.length === 0
+  const job = generatorTemplate("background-job/job.ts", {
+    backgroundImport: builder ? "" : `import { Background } from "@kit/jobs";\n`,
+    command,
+    commandKebab,
+    payloadType: inputs.length === 0
       ? `export type ${name}Payload = Record<string, never>;`
-      : `export interface ${name}Payload {\n${payload}\n}`
-  }
-
-${
-    builder
-      ? `/**
- * Sends ${command} later, as the actor who enqueued it. Declared in \`${context}.module.ts\` with
- * \`builder.backgroundJob\`.
- */`
-      : `/** Sends ${command} later, as the actor who enqueued it. */`
-  }
-${builder ? "" : "@Background()\n"}export class ${name} {
-  static readonly jobName = "${context}.${kebab}";
-
-  constructor(private readonly commands: CommandBus) {}
-
-  async run(${
-    inputs.length === 0 ? "_payload" : "payload"
-  }: ${name}Payload, execution: BackgroundJobExecution): Promise<void> {
-    await this.commands.execute(new ${command}(${["execution.actor", ...args].join(", ")}));
-  }
-}
-`;
+      : `export interface ${name}Payload {\n${payload}\n}`,
+    doc: builder
+      ? `/**\n * Sends ${command} later, as the actor who enqueued it. Declared in \`${context}.module.ts\` with\n * \`builder.backgroundJob\`.\n */`
+      : `/** Sends ${command} later, as the actor who enqueued it. */`,
+    decorator: builder ? "" : "@Background()\n",
+    name,
+    context,
+    kebab,
+    payloadParameter: inputs.length === 0 ? "_payload" : "payload",
+    args: ["execution.actor", ...args].join(", "),
+  });
   const sample = inputs.map((i) =>
     `${i.name}: ${
       i.date
@@ -115,76 +99,39 @@ ${builder ? "" : "@Background()\n"}export class ${name} {
       ? `"${camelOf(loaded.kebab)}Id-1"`
       : undefined,
   };
-  const spec = `import assert from "node:assert/strict";
-import { currentScope, runInScope, userActor } from "@kit/kernel";
-import type { BackgroundJobsApi } from "@kit/jobs";
-import { testApplication } from "../../../../platform/platform-test.module.ts";
-import { ${camel}Module } from "../../${context}.module.ts";
-import { ${camel}Permissions } from "../../${context}.permissions.ts";
-${
-    seeded === undefined
-      ? ""
-      : `${
-        seeded.id === undefined
-          ? ""
-          : `import { ${
-            builderNames(seeded.aggregate).instance
-          } } from "../../domain/${seeded.kebab}.builder.ts";\n`
-      }import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
+  const seededImports = seeded === undefined
+    ? ""
+    : `${
+      seeded.id === undefined
+        ? ""
+        : `import { ${
+          builderNames(seeded.aggregate).instance
+        } } from "../../domain/${seeded.kebab}.builder.ts";\n`
+    }import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
 import { InMemory${seeded.aggregate}Repository } from "../../infrastructure/${seeded.kebab}.memory-repository.ts";
-`
-  }import { ${name} } from "./${kebab}.job.ts";
-
-Deno.test("${name} enqueued by a user runs what is due as that user, in their tenant", async () => {
-  const user = userActor("someone", { roles: ["granted"], tenants: ["t1"] });
-  const execution = { origin: "test", actor: user, tenantId: "t1", correlationId: "spec" };
-${
-    seeded === undefined
-      ? ""
-      : `  const ${seeded.variable} = new InMemory${seeded.aggregate}Repository();
-${
-        seeded.id === undefined
-          ? ""
-          : `  await runInScope({ execution }, () => ${seeded.variable}.add(${
-            builderNames(seeded.aggregate).instance
-          }(${seeded.id})));
-`
-      }`
-  }  const application = testApplication([${camel}Module], {
-    grants: { granted: Object.values(${camel}Permissions) },${
-    seeded === undefined ? "" : `
-    providers: [{ provide: ${seeded.aggregate}Repository, provider: { useValue: ${seeded.variable} } }],`
-  }
-  });
-  // What the handler is sent: the command, its actor, the tenant it runs in (only ${command}:
-  // the context's other jobs may run when due too).
-  const seen: { command: string; actor: string; tenant: string | undefined }[] = [];
-  const bus = application.commands;
-  const execute = bus.execute.bind(bus);
-  bus.execute = (command) => {
-    if (command.constructor.name === "${command}") {
-      seen.push({
-        command: command.constructor.name,
-        actor: command.actor.id,
-        tenant: currentScope()?.execution.tenantId,
-      });
-    }
-    return execute(command);
-  };
-  const jobs = application.backgroundJobs as BackgroundJobsApi;
-  const { id } = await runInScope({ execution }, () => jobs.enqueue(${name}, { ${sample} }));
-  assert.equal(seen.length, 0, "nothing runs at enqueue");
-  assert.ok(await jobs.runDue() >= 1, "the job was due");
-  assert.equal((await jobs.find(id))?.status, "succeeded");
-  // A scheduled job's tick may send ${command} too, as the system: the user's are this job's.
-  const asUser = seen.filter((sent) => sent.actor !== "system");
-  assert.deepEqual(
-    asUser,
-    [{ command: "${command}", actor: "someone", tenant: "t1" }],
-    \`${name} sent ${command} once as its user, in their tenant; sent: \${JSON.stringify(seen)}\`,
-  );
-});
 `;
+  const seededRepository = seeded === undefined
+    ? ""
+    : `  const ${seeded.variable} = new InMemory${seeded.aggregate}Repository();\n${
+      seeded.id === undefined
+        ? ""
+        : `  await runInScope({ execution }, () => ${seeded.variable}.add(${
+          builderNames(seeded.aggregate).instance
+        }(${seeded.id})));\n`
+    }`;
+  const spec = generatorTemplate("background-job/job.spec.ts", {
+    camel,
+    context,
+    name,
+    kebab,
+    command,
+    sample,
+    seededImports,
+    seededRepository,
+    seededProvider: seeded === undefined
+      ? ""
+      : `\n    providers: [{ provide: ${seeded.aggregate}Repository, provider: { useValue: ${seeded.variable} } }],`,
+  });
   const modulePath = `src/contexts/${context}/${context}.module.ts`;
   const moduleWrite: FileWrite[] = builder
     ? [{

@@ -16,6 +16,7 @@ import {
 import { checkContext } from "./generate_simple.ts";
 import { didYouMean, eventsOf } from "./close_names.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
+import { builderWrites, inBuilderStyle, optionsOf } from "./builder_style.ts";
 
 /**
  * Plans an integration event in the context's published language: its declaration (type
@@ -105,21 +106,35 @@ export async function planIntegrationHandler(
   );
   const eventImport = `../../../${upstream}/published-language/${kebab}.event.ts`;
   const payloadType = `IntegrationEvent<EventPayloadOf<typeof ${event}>>`;
+  const handler: FileWrite = {
+    path: `${dir}/${file}`,
+    create: true,
+    contents: generatorTemplate("integration-handler/handler.ts", {
+      event,
+      eventImport,
+      upstream,
+      handlerName,
+      name,
+      payloadType,
+      context,
+      words: kebab.replaceAll("-", " "),
+    }),
+  };
+  // The builder style: no decorator, `builder.eventHandler(..)` in the module file.
+  const declared = inBuilderStyle(config)
+    ? await builderWrites(root, context, {
+      path: handler.path,
+      text: handler.contents,
+      className: name,
+      decorator: "HandlesEvent",
+      from: "@kit/kernel",
+      imports: [`import { ${event} } from "../${upstream}/published-language/${kebab}.event.ts";`],
+      call: (builder, deps) =>
+        `${builder}.eventHandler(${event}, ${name}, ${optionsOf(`name: "${handlerName}"`, deps)});`,
+    })
+    : undefined;
   return await withDerived(root, config, [
-    {
-      path: `${dir}/${file}`,
-      create: true,
-      contents: generatorTemplate("integration-handler/handler.ts", {
-        event,
-        eventImport,
-        upstream,
-        handlerName,
-        name,
-        payloadType,
-        context,
-        words: kebab.replaceAll("-", " "),
-      }),
-    },
+    ...(declared === undefined ? [handler] : [declared.file, declared.module]),
     {
       path: `${dir}/${upstream}-${kebab}.handler.spec.ts`,
       create: true,

@@ -30,6 +30,7 @@ import { aggregatesOf, didYouMean, orRun } from "./close_names.ts";
 import { checkContext } from "./generate_simple.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
+import { builderWrites, inBuilderStyle, optionsOf } from "./builder_style.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -53,7 +54,8 @@ export interface MessageOptions {
 }
 
 /**
- * Plans a command or a query: the message, its handler, its spec, the permission in the
+ * Plans a command or a query: the message, its handler (`@Handles`, or in the builder style no
+ * decorator and `builder.handler(..)` in the module file), its spec, the permission in the
  * context's permissions, and the context's derived files.
  */
 export async function planMessage(
@@ -100,9 +102,31 @@ export async function planMessage(
       ...(options.publishes === undefined ? {} : { publishes: options.publishes }),
     },
   );
+  const handlerWrite: FileWrite = {
+    path: `${dir}/${kebab}.handler.ts`,
+    contents: handler,
+    create: true,
+  };
+  // The builder style: no decorator, `builder.handler(..)` in the module file.
+  const declared = inBuilderStyle(config)
+    ? await builderWrites(root, context, {
+      path: handlerWrite.path,
+      text: handler,
+      className: `${name}Handler`,
+      decorator: "Handles",
+      from: "@kit/kernel",
+      imports: [
+        `import { ${name} } from "./application/${
+          dir.split("/application/")[1]
+        }/${kebab}.${kind}.ts";`,
+      ],
+      call: (builder, deps) =>
+        `${builder}.handler(${name}, ${name}Handler${deps === "" ? "" : `, ${optionsOf(deps)}`});`,
+    })
+    : undefined;
   writes.push(
     { path: `${dir}/${kebab}.${kind}.ts`, contents: template.message, create: true },
-    { path: `${dir}/${kebab}.handler.ts`, contents: handler, create: true },
+    ...(declared === undefined ? [handlerWrite] : [declared.file, declared.module]),
     { path: `${dir}/${kebab}.spec.ts`, contents: template.spec, create: true },
   );
   return await withDerived(root, config, writes);

@@ -10,6 +10,7 @@ import { checkContext } from "./generate_simple.ts";
 import { didYouMean, eventsOf } from "./close_names.ts";
 import { sampleValue } from "./generate_events.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
+import { builderWrites, inBuilderStyle, optionsOf } from "./builder_style.ts";
 
 /** What `kit generate process-manager` is given besides the context and the name. */
 export interface ProcessManagerOptions {
@@ -82,12 +83,34 @@ export async function planProcessManager(
   for (const event of options.handles ?? []) {
     handled.push(await findEvent(root, config, context, event));
   }
+  const process: FileWrite = {
+    path: `${dir}/${kebab}.process.ts`,
+    contents: declarationFile(context, name, start, handled, deadlines),
+    create: true,
+  };
+  // The builder style: no decorator, `builder.processManager(..)` with its options in the module
+  // file, which imports what they name (the events, `onEvent`, the state's schema).
+  const declared = inBuilderStyle(config)
+    ? await builderWrites(root, context, {
+      path: process.path,
+      text: process.contents,
+      className: name,
+      decorator: "ProcessManager",
+      from: "@kit/kernel/process",
+      unused: ["onEvent"],
+      importsOfFile: [
+        { name: `${name}State`, from: `./${kebab}.process.ts` },
+        ...[start, ...handled].map((event) => ({ name: event.name, from: event.from })),
+      ],
+      imports: ['import { onEvent } from "@kit/kernel/process";'],
+      call: (builder, deps, args) =>
+        `${builder}.processManager(${name}, ${args.trim()}${
+          deps === "" ? "" : `, ${optionsOf(deps)}`
+        });`,
+    })
+    : undefined;
   const files: FileWrite[] = [
-    {
-      path: `${dir}/${kebab}.process.ts`,
-      contents: declarationFile(context, name, start, handled, deadlines),
-      create: true,
-    },
+    ...(declared === undefined ? [process] : [declared.file, declared.module]),
     {
       path: `${dir}/${kebab}.process.spec.ts`,
       contents: specFile(context, name, start, handled, deadlines),

@@ -78,6 +78,11 @@ export async function planRoute(
   const asFunction = existing === undefined
     ? options.function === true
     : existing.endsWith(".route.ts");
+  if (existing === undefined && !asFunction && config.declarations === "builder") {
+    throw new CliError(
+      `This project declares without decorators ("declarations": "builder" in kit.config.json), and a controller is declared only by @Controller (its compile-time rules are reported on the decorator): generate a function route, kit generate route ${context} ${name} --function --path </path>`,
+    );
+  }
   const file = existing ??
     `${base}/presentation/http/${kebab}.${asFunction ? "route" : "controller"}.ts`;
   const current = existing === undefined ? undefined : await readFile(join(root, existing), "utf8");

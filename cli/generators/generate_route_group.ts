@@ -59,6 +59,11 @@ export async function planRouteGroup(
 ): Promise<FileWrite[]> {
   checkContext(config, context);
   checkPascal(name, "route group name");
+  if (config.declarations === "builder") {
+    throw new CliError(
+      `This project declares without decorators ("declarations": "builder" in kit.config.json), and a route group is declared only by @RouteGroup, for controllers: a function route states its own path and security (kit generate route <context> <Command|Query> --function --path </path>)`,
+    );
+  }
   if (options.role !== undefined) checkKebab(options.role, "role");
   if (
     options.prefix !== undefined && !/^(\/[a-z0-9]+(-[a-z0-9]+)*)+$/.test(options.prefix)

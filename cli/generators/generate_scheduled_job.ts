@@ -9,9 +9,11 @@ import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_co
 import { checkContext } from "./generate_simple.ts";
 import { didYouMean, messagesOf } from "./close_names.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
+import { builderWrites, inBuilderStyle, optionsOf } from "./builder_style.ts";
 
 /**
- * Plans a scheduled job: `@Scheduled({ every })`, run once per tick as the system actor, sending
+ * Plans a scheduled job: `@Scheduled({ every })` (in the builder style, no decorator and
+ * `builder.scheduledJob(..)` in the module file), run once per tick as the system actor, sending
  * a command that takes only its actor when `--command` names one; and a spec that moves the test
  * clock to the next tick and runs what is due.
  */
@@ -71,22 +73,35 @@ export async function planScheduledJob(
   const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(every)!;
   const everyMs = Number(amount) *
     { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as "ms"];
+  const job: FileWrite = {
+    path: `${dir}/${kebab}.job.ts`,
+    create: true,
+    contents: generatorTemplate("job/job.ts", {
+      commandBusImport: command ? ", CommandBus" : "",
+      sendImport,
+      every,
+      name,
+      context,
+      kebab,
+      constructor: command ? "\n  constructor(private readonly commands: CommandBus) {}\n" : "",
+      async: command ? "async " : "",
+      send,
+    }),
+  };
+  // The builder style: no decorator, `builder.scheduledJob(..)` in the module file.
+  const declared = inBuilderStyle(config)
+    ? await builderWrites(root, context, {
+      path: job.path,
+      text: job.contents,
+      className: name,
+      decorator: "Scheduled",
+      from: "@kit/jobs",
+      call: (builder, deps) =>
+        `${builder}.scheduledJob(${name}, ${optionsOf(`every: "${every}"`, deps)});`,
+    })
+    : undefined;
   return await withDerived(root, config, [
-    {
-      path: `${dir}/${kebab}.job.ts`,
-      create: true,
-      contents: generatorTemplate("job/job.ts", {
-        commandBusImport: command ? ", CommandBus" : "",
-        sendImport,
-        every,
-        name,
-        context,
-        kebab,
-        constructor: command ? "\n  constructor(private readonly commands: CommandBus) {}\n" : "",
-        async: command ? "async " : "",
-        send,
-      }),
-    },
+    ...(declared === undefined ? [job] : [declared.file, declared.module]),
     {
       path: `${dir}/${kebab}.spec.ts`,
       create: true,

@@ -1,43 +1,27 @@
-import type { BackgroundJobExecution, Duration } from "@kit/kernel";
+import type { BackgroundJobExecution } from "@kit/kernel";
 import {
   classDecorator,
-  type DeclarationKind,
-  declarationKind,
   type KitClassDecorator,
-  toMilliseconds,
+  scheduledJobDeclarations,
+  scheduledJobDeclarer,
+  type ScheduledJobSettings,
 } from "@kit/kernel/internal";
-import type { BackgroundJobClass } from "@kit/kernel/types";
-import { Background, type BackgroundOptions } from "./background.ts";
+import type { BackgroundJobClass, ScheduledOptions, ScheduledTick } from "@kit/kernel/types";
 
-/** The payload of a scheduled job's run: the tick it runs for. */
-export interface ScheduledTick {
-  /** The instant of the tick (ISO 8601), a multiple of the interval since the epoch. */
-  readonly tick: string;
-}
-
-/** The options of `@Scheduled`: the interval, and the background-job settings of each run. */
-export interface ScheduledOptions extends BackgroundOptions {
-  /** How often it runs: every multiple of this interval since the epoch (`'5m'`, `'1h'`, `'1d'`). */
-  readonly every: Duration;
-}
-
-/** What `@Scheduled` records. */
-export interface ScheduledJobSettings {
-  /** The interval as declared (`'5m'`, or ms). */
-  readonly every: Duration;
-  /** The interval, in ms. */
-  readonly everyMs: number;
-}
-
-/** The declaration kind of scheduled jobs. */
-export const scheduledJobDeclarations: DeclarationKind<ScheduledJobSettings> = declarationKind<
-  ScheduledJobSettings
->("scheduled-job");
+// The declaration itself is the kernel's, shared with the module builder's `scheduledJob`: a job
+// declared either way is the same to the scheduler, the worker and the dashboard.
+export {
+  scheduledJobDeclarations,
+  type ScheduledJobSettings,
+  type ScheduledOptions,
+  type ScheduledTick,
+};
 
 /**
  * Declares a job that runs because time passed: at every tick of its interval, one run (an
  * enqueue keyed by the tick, so that however many processes schedule it, one job is kept per
- * tick), retried like any background job. Counted by `scheduled_job_runs_total`.
+ * tick), retried like any background job. Counted by `scheduled_job_runs_total`. Without
+ * decorators, the module builder's `scheduledJob(job, options)` declares it the same way.
  *
  * @example
  * ```ts ignore
@@ -60,15 +44,7 @@ export function Scheduled(
     ): { run(payload: ScheduledTick, execution: BackgroundJobExecution): Promise<void> };
   }
 > {
-  const everyMs = toMilliseconds(options.every);
-  if (everyMs < 1_000) {
-    throw new RangeError(`@Scheduled() every must be at least 1s, got ${everyMs} ms`);
-  }
-  const background = Background(options);
-  return classDecorator("Scheduled", (target) => {
-    background(target);
-    scheduledJobDeclarations.record(target, { every: options.every, everyMs });
-  });
+  return classDecorator("Scheduled", scheduledJobDeclarer(options, "@Scheduled()"));
 }
 
 /** The latest tick at or before the instant, for an interval. */

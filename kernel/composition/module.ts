@@ -1,9 +1,16 @@
 // deno-lint-ignore-file no-explicit-any
 import type { AnyClass } from "../declarations/declaration.ts";
 import { backgroundJobDeclarer, type BackgroundOptions } from "../jobs/background_declaration.ts";
-import type { BackgroundJobClass } from "../jobs/job_queue.ts";
-import { handlerDeclarations } from "../messaging/handles.ts";
-import type { Message, MessageClass } from "../messaging/message.ts";
+import type { BackgroundJobClass, BackgroundJobExecution } from "../jobs/job_queue.ts";
+import {
+  scheduledJobDeclarer,
+  type ScheduledOptions,
+  type ScheduledTick,
+} from "../jobs/scheduled_declaration.ts";
+import { eventHandlerDeclarer } from "../events/handles_event.ts";
+import type { IntegrationEvent, IntegrationEventDefinition } from "../events/integration_event.ts";
+import { type HandlerContext, handlerDeclarations } from "../messaging/handles.ts";
+import type { Message, MessageClass, ResultOf } from "../messaging/message.ts";
 import {
   type ProcessEventEntry,
   ProcessManager,
@@ -12,6 +19,31 @@ import {
 } from "../process/process_manager.ts";
 import type { DependencyManifest, Provider, Registration } from "./provider.ts";
 import type { Injectable } from "./token.ts";
+
+/** The tokens of a constructor's parameters `A`, in order: each the token of its parameter's type. */
+export type Dependencies<A extends readonly unknown[]> = {
+  readonly [K in keyof A]: Injectable<A[K]>;
+};
+
+/** A class's name for messages, or what was given instead of a class. */
+function nameOf(target: unknown): string {
+  return typeof target === "function" ? target.name : String(target);
+}
+
+/** `deps` when there is one per constructor parameter (or the constructor takes none), else refused. */
+function checkedDeps(
+  target: AnyClass,
+  deps: readonly unknown[] | undefined,
+  declaredBy: string,
+): readonly Injectable[] | undefined {
+  if (typeof target !== "function") throw new TypeError(`${declaredBy} takes a class`);
+  if ((deps?.length ?? 0) < target.length) {
+    throw new TypeError(
+      `${declaredBy} needs deps: the tokens of its ${target.length} constructor parameter(s), in order`,
+    );
+  }
+  return deps as readonly Injectable[] | undefined;
+}
 
 /** A bounded context's module: its declared classes, their dependencies, its own providers. */
 export interface Module {
@@ -63,42 +95,114 @@ export class ModuleBuilder {
    */
   backgroundJob<A extends readonly unknown[]>(
     job: BackgroundJobClass & (abstract new (...args: A) => unknown),
-    options: BackgroundOptions & { readonly deps?: { readonly [K in keyof A]: Injectable<A[K]> } } =
-      {},
+    options: BackgroundOptions & { readonly deps?: Dependencies<A> } = {},
   ): this {
-    const declaredBy = `builder.backgroundJob(${
-      typeof job === "function" ? job.name : String(job)
-    })`;
+    const declaredBy = `builder.backgroundJob(${nameOf(job)})`;
     if (typeof job !== "function") throw new TypeError(`${declaredBy} takes a class`);
     const { deps: typedDeps, ...settings } = options;
-    const deps = typedDeps as readonly Injectable[] | undefined;
     const record = backgroundJobDeclarer(settings, declaredBy);
-    if ((deps?.length ?? 0) < job.length) {
-      throw new TypeError(
-        `${declaredBy} needs deps: the tokens of its ${job.length} constructor parameter(s), in order`,
-      );
+    const deps = checkedDeps(job, typedDeps, declaredBy);
+    this.#checkJobName(job);
+    record(job);
+    this.#jobNames.set(job.jobName, job.name);
+    return this.declare(job, deps === undefined ? {} : { deps });
+  }
+
+  /**
+   * Declares `handlerClass` as the handler of the command or query class `message` (the builder
+   * form of `@Handles`): its `handle` must take that message and answer its result, and `deps` are
+   * the tokens of its constructor's parameters, in order; anything else does not compile.
+   *
+   * @example
+   * ```ts ignore
+   * defineModule("scheduling", (builder) => {
+   *   builder.handler(CancelAppointment, CancelAppointmentHandler, { deps: [Appointments] });
+   * });
+   * ```
+   */
+  handler<M extends Message, A extends readonly unknown[]>(
+    message: MessageClass<M>,
+    handlerClass: abstract new (
+      ...args: A
+    ) => { handle(message: M, context: HandlerContext): Promise<ResultOf<M>> },
+    options: { readonly deps?: Dependencies<A> } = {},
+  ): this {
+    const declaredBy = `builder.handler(${nameOf(handlerClass)})`;
+    if (typeof message !== "function") {
+      throw new TypeError(`${declaredBy} takes a command or query class, got ${String(message)}`);
     }
+    const deps = checkedDeps(handlerClass, options.deps, declaredBy);
+    handlerDeclarations.record(handlerClass, { message });
+    return this.declare(handlerClass, deps === undefined ? {} : { deps });
+  }
+
+  /**
+   * Declares `handlerClass` as a consumer of the integration event `event` (the builder form of
+   * `@HandlesEvent`): the same name rule (`<context>.<reaction>`, its identity in the outbox), a
+   * `handle` that takes that event's payload, and `deps` of its constructor's types.
+   *
+   * @example
+   * ```ts ignore
+   * defineModule("notifications", (builder) => {
+   *   builder.eventHandler(AppointmentBooked, SendBookingConfirmation, {
+   *     name: "notifications.scheduling-appointment-booked",
+   *     deps: [CommandBus],
+   *   });
+   * });
+   * ```
+   */
+  eventHandler<Payload, A extends readonly unknown[]>(
+    event: IntegrationEventDefinition<Payload>,
+    handlerClass: abstract new (
+      ...args: A
+    ) => { handle(event: IntegrationEvent<Payload>, context: HandlerContext): Promise<void> },
+    options: { readonly name: string; readonly deps?: Dependencies<A> },
+  ): this {
+    const declaredBy = `builder.eventHandler(${nameOf(handlerClass)})`;
+    const record = eventHandlerDeclarer(event, options, declaredBy);
+    const deps = checkedDeps(handlerClass, options?.deps, declaredBy);
+    record(handlerClass);
+    return this.declare(handlerClass, deps === undefined ? {} : { deps });
+  }
+
+  /**
+   * Declares `job` as a scheduled job (the builder form of `@Scheduled`): run at every tick of
+   * `every`, with the background-job options of each run; `run` takes the tick, and `deps` are
+   * the tokens of its constructor's parameters, in order. The same checks as the decorator's.
+   *
+   * @example
+   * ```ts ignore
+   * defineModule("notifications", (builder) => {
+   *   builder.scheduledJob(SendReminders, { every: "1h", deps: [CommandBus] });
+   * });
+   * ```
+   */
+  scheduledJob<A extends readonly unknown[]>(
+    job:
+      & BackgroundJobClass<ScheduledTick>
+      & (abstract new (...args: A) => {
+        run(payload: ScheduledTick, execution: BackgroundJobExecution): Promise<void>;
+      }),
+    options: ScheduledOptions & { readonly deps?: Dependencies<A> },
+  ): this {
+    const declaredBy = `builder.scheduledJob(${nameOf(job)})`;
+    if (typeof job !== "function") throw new TypeError(`${declaredBy} takes a class`);
+    const { deps: typedDeps, ...settings } = options ?? ({} as never);
+    const record = scheduledJobDeclarer(settings, declaredBy);
+    const deps = checkedDeps(job, typedDeps, declaredBy);
+    this.#checkJobName(job);
+    record(job);
+    this.#jobNames.set(job.jobName, job.name);
+    return this.declare(job, deps === undefined ? {} : { deps });
+  }
+
+  #checkJobName(job: BackgroundJobClass): void {
     const earlier = this.#jobNames.get(job.jobName);
     if (earlier !== undefined) {
       throw new Error(
         `Background job name '${job.jobName}' is declared twice: '${earlier}' and '${job.name}'`,
       );
     }
-    record(job);
-    this.#jobNames.set(job.jobName, job.name);
-    return this.declare(job, deps === undefined ? {} : { deps });
-  }
-
-  /** Declares `handlerClass` as the handler of `message` (the builder form of `@Handles`). */
-  handler<M extends Message>(
-    message: MessageClass<M>,
-    handlerClass: abstract new (
-      ...args: any[]
-    ) => { handle(message: M, ...rest: any[]): Promise<unknown> },
-    options: { deps?: readonly Injectable[] } = {},
-  ): this {
-    handlerDeclarations.record(handlerClass, { message });
-    return this.declare(handlerClass, options);
   }
 
   /**

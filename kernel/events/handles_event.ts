@@ -1,5 +1,6 @@
 // deno-lint-ignore-file no-explicit-any
 import {
+  type AnyClass,
   classDecorator,
   type DeclarationKind,
   declarationKind,
@@ -49,9 +50,22 @@ export function HandlesEvent<Payload>(
     handle(event: IntegrationEvent<Payload>, context: HandlerContext): Promise<void>;
   }
 > {
+  return classDecorator("HandlesEvent", eventHandlerDeclarer(event, options, "@HandlesEvent()"));
+}
+
+/**
+ * Checks an event handler's event and name and answers what records a class as its consumer: the
+ * one rule set of `@HandlesEvent()` and `builder.eventHandler(..)` (`declaredBy` names who in the
+ * message).
+ */
+export function eventHandlerDeclarer(
+  event: IntegrationEventDefinition<any>,
+  options: { readonly name: string },
+  declaredBy: string,
+): (target: AnyClass) => void {
   if (typeof event?.type !== "string" || typeof event.create !== "function") {
     throw new TypeError(
-      `@HandlesEvent() takes an event from defineIntegrationEvent(), got ${String(event)}`,
+      `${declaredBy} takes an event from defineIntegrationEvent(), got ${String(event)}`,
     );
   }
   if (typeof options?.name !== "string" || !namePattern.test(options.name)) {
@@ -61,7 +75,5 @@ export function HandlesEvent<Payload>(
       }: use '<context>.<reaction>' in kebab-case`,
     );
   }
-  return classDecorator("HandlesEvent", (target) => {
-    eventHandlerDeclarations.record(target, { event, name: options.name });
-  });
+  return (target) => eventHandlerDeclarations.record(target, { event, name: options.name });
 }
