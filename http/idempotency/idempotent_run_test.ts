@@ -21,6 +21,7 @@ import {
   PostgresTransactions,
 } from "@kit/kernel/postgres";
 import { pgTest } from "../../test_support/services.ts";
+import { until } from "../../test_support/until.ts";
 import { Authenticated, Controller, httpPlugin, type HttpRequest, zodSchema } from "../mod.ts";
 import { headerAuthenticator } from "../testdata/scheduling_app.ts";
 
@@ -146,7 +147,7 @@ Deno.test("Idempotency-Key: a retry while the first is in flight answers 409 IDE
   const world: World = { runs: [], gate: new Promise((resolve) => (open = resolve)) };
   const http = bookingApp(world);
   const first = http.fetch(book("09:00", "k-1"));
-  while (world.runs.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+  await until(() => world.runs.length > 0, "the first request running");
   const second = await http.fetch(book("09:00", "k-1"));
   assert.equal(second.status, 409);
   assert.equal((await second.json()).code, "IDEMPOTENCY_KEY_IN_USE");
@@ -308,7 +309,7 @@ pgTest(
     world.gate = new Promise((resolve) => (open = resolve));
     const http = onPostgres(sql, world);
     const first = http.fetch(book("09:00", "k-1"));
-    while (world.runs.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await until(() => world.runs.length > 0, "the first request running", { ms: 10_000 });
     const during = await Promise.all([1, 2, 3].map(() => http.fetch(book("09:00", "k-1"))));
     for (const response of during) {
       assert.equal(response.status, 409);

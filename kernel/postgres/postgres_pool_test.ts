@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import postgres from "postgres";
 import { ignoreWithout, withTestDatabase } from "../../test_support/services.ts";
+import { until } from "../../test_support/until.ts";
 import type { LogRecord } from "../logging/logger.ts";
 import { TestClock } from "../time/test_clock.ts";
 import { observePostgresPool, postgresHealthCheck, postgresPoolState } from "../postgres.ts";
@@ -76,24 +77,30 @@ Deno.test({
         const before = Date.now();
         await sql`select 1`;
         assert.ok(postgresPoolState(sql)!.lastAnswerAt.getTime() >= before);
-        let release!: () => void;
+        // Both transactions' bodies hold their connection until released. A connection counts
+        // as in use from its BEGIN, before the body runs: wait for both bodies, or the release
+        // would miss the one whose BEGIN had not answered yet.
+        const releases: (() => void)[] = [];
         const held = Array.from({ length: 2 }, () =>
-          sql.begin(() =>
-            new Promise<void>((resolve) => {
-              const previous = release;
-              release = () => (previous?.(), resolve());
-            })
-          ));
-        held.forEach((transaction) => transaction.catch(() => {}));
-        while (postgresPoolState(sql)!.inUse < 2) await new Promise((r) => setTimeout(r, 5));
+          sql.begin(() => new Promise<void>((resolve) => releases.push(resolve))));
+        held.forEach((transaction) =>
+          transaction.catch(() => {})
+        );
+        await until(
+          () => releases.length === 2 && postgresPoolState(sql)!.inUse === 2,
+          "both transactions holding their connection",
+          { ms: 10_000 },
+        );
         const queued = sql`select 2`;
         queued.catch(() => {});
         // A statement is handed to the pool in a later turn.
-        while (postgresPoolState(sql)!.waiting < 1) await new Promise((r) => setTimeout(r, 5));
+        await until(() => postgresPoolState(sql)!.waiting >= 1, "the statement waiting", {
+          ms: 10_000,
+        });
         const state = postgresPoolState(sql)!;
         assert.deepEqual([state.inUse, state.idle, state.waiting], [2, 0, 1]);
         assert.deepEqual(await gauge(), { in_use: 2, idle: 0, waiting: 1 });
-        release();
+        for (const release of releases) release();
         await Promise.all(held);
         await queued;
         assert.deepEqual(await gauge(), { in_use: 0, idle: 2, waiting: 0 });
