@@ -5,8 +5,8 @@ import { PostgresJobStore } from "@kit/jobs/postgres";
 // kit:variant end
 import type { Logger } from "@kit/kernel";
 import type { PlatformConfig } from "../config.ts";
-import type { Database } from "../database/database.ts";
 // kit:variant local-import
+import type { Database } from "../database/database.ts";
 import project from "../../../kit.config.json" with { type: "json" };
 // kit:variant end
 
