@@ -127,7 +127,7 @@ export function projectFiles(
     { path: "deno.json", contents: projectDenoJson(links, config.queue, selected, orm) },
     { path: ".gitignore", contents: ".kit/\nnode_modules/\ndist/\n" },
     { path: "README.md", contents: projectReadme(config, selected) },
-    { path: "knip.json", contents: knipJson() },
+    { path: "knip.json", contents: knipJson(orm) },
     template("src/main.ts"),
     composeApplication(config),
     template("src/platform/auth/role.ts"),
