@@ -39,6 +39,11 @@ export function projectDenoJson(
         "swagger-ui-dist": "npm:swagger-ui-dist@5.30.2",
       },
       ...(links.length > 0 ? { links } : {}),
+      // An ORM's npm package resolves with the optional peers present (drizzle-orm: postgres.js,
+      // OpenTelemetry, Upstash; knex: pg), which differ from one run to another: Deno's global cache
+      // does not make the second copy such a package then needs (its types go missing), a
+      // node_modules folder does.
+      ...(orm === "postgres" ? {} : { nodeModulesDir: "auto" }),
       compilerOptions: { strict: true, noUncheckedIndexedAccess: true },
       tasks: {
         dev: devTask(links),

@@ -86,6 +86,7 @@ for (const orm of ["drizzle", "knex"] as const) {
           );
         }
         // The project's own checks and specs pass as generated (the repository's on PostgreSQL).
+        if (Deno.env.get("ORM31_KEEP")) console.error("DIR", dir);
         await runIn(dir, Deno.execPath(), ["task", "verify"]);
         const specs = await runIn(dir, Deno.execPath(), ["test", "-A"], {
           DATABASE_URL: databaseUrl!,
@@ -143,7 +144,7 @@ for (const orm of ["drizzle", "knex"] as const) {
         ]);
       } finally {
         await database.drop();
-        await Deno.remove(parent, { recursive: true });
+        if (!Deno.env.get("ORM31_KEEP")) await Deno.remove(parent, { recursive: true });
       }
     },
   });
