@@ -86,7 +86,6 @@ for (const orm of ["drizzle", "knex"] as const) {
           );
         }
         // The project's own checks and specs pass as generated (the repository's on PostgreSQL).
-        if (Deno.env.get("ORM31_KEEP")) console.error("DIR", dir);
         await runIn(dir, Deno.execPath(), ["task", "verify"]);
         const specs = await runIn(dir, Deno.execPath(), ["test", "-A"], {
           DATABASE_URL: databaseUrl!,
@@ -144,7 +143,7 @@ for (const orm of ["drizzle", "knex"] as const) {
         ]);
       } finally {
         await database.drop();
-        if (!Deno.env.get("ORM31_KEEP")) await Deno.remove(parent, { recursive: true });
+        await Deno.remove(parent, { recursive: true });
       }
     },
   });
