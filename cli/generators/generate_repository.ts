@@ -186,6 +186,9 @@ export async function planRepository(
       await planList(root, [...migrations.filter((m) => m !== own), moved]),
       // A merge may have kept one side's registrations only: registering is idempotent.
       await planRepositoryRegistration(root, context, name),
+      ...(ormOf(config) === "drizzle"
+        ? [await planSchemaRegistry(root, context, kebab, tableConstOf(table))]
+        : []),
     ];
   }
   const version = Math.max(0, ...migrations.map((m) => m.version)) + 1;
