@@ -55,7 +55,7 @@ Deno.test("kit init --orm drizzle: Drizzle over the platform's client, the schem
     assert.match(jobs, /contextJobStore\(db, name\.replaceAll\("-", "_"\)\)/);
     assert.doesNotMatch(jobs, /PostgresJobStore/);
     const environment = await read(dir, "src/platform/platform-environment.ts");
-    assert.match(environment, /const orm = url && sql \? openOrm\(url, sql\) : undefined;/);
+    assert.match(environment, /const orm = url && sql \? openOrm\(url, sql, config\.database\) : undefined;/);
     assert.match(environment, /await openJobStore\(orm\?\.db, config, logger\)/);
     const compose = await read(dir, "src/platform/compose-application.ts");
     assert.match(compose, /const onOrm = orm \? ormPersistence\(orm\) : undefined;/);
@@ -116,6 +116,9 @@ Deno.test("kit init --orm knex: Knex on pg, no schema registry, repositories on 
     const orm = await read(dir, "src/platform/database/orm.ts");
     assert.match(orm, /client: "pg",/);
     assert.match(orm, /return \{ db, close: \(\) => db\.destroy\(\) \};/);
+    // The pool and the time-outs of the DATABASE_* variables, as the postgres.js client's.
+    assert.match(orm, /const options = postgresClientOptions\(settings\);/);
+    assert.match(orm, /pool: \{ min: 0, max: Number\(options\.max\) \},/);
     assert.match(orm, /new KnexJobStore\(db, \{ schema \}\)/);
     assert.ok(!existsSync(join(dir, "src/platform/database/schema.ts")));
     for (

@@ -27,10 +27,11 @@ export interface OpenedOrm {
 }
 
 /**
- * Drizzle over the platform's client `sql` (its pool, its time-outs; `url` is its address, unused:
- * Drizzle opens no connection of its own). Drizzle reads timestamps as text on this client.
+ * Drizzle over the platform's client `sql` (its pool, its time-outs, its `DATABASE_*` settings;
+ * `url` and `settings` unused: Drizzle opens no connection of its own). Drizzle reads timestamps
+ * as text on this client.
  */
-export function openOrm(_url: string, sql: Database): OpenedOrm {
+export function openOrm(_url: string, sql: Database, _settings?: unknown): OpenedOrm {
   return { db: drizzle(sql as never), close: () => Promise.resolve() };
 }
 

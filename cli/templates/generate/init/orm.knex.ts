@@ -1,5 +1,6 @@
 import knex, { type Knex } from "knex";
 import type { JobStore } from "@kit/jobs";
+import { postgresClientOptions, type PostgresClientSettings } from "@kit/kernel/postgres";
 import { KnexJobStore, KnexOutbox, KnexProcessedEvents, KnexTransactions } from "@kit/knex";
 import project from "../../../kit.config.json" with { type: "json" };
 import type { Database } from "./database.ts";
@@ -21,20 +22,28 @@ export interface OpenedOrm {
 }
 
 /**
- * Knex on the database at `url`, with kit's time-outs: a pool of 10, connect and acquire
- * time-outs of 5 s, a statement time-out of 15 s (`sql`, the platform's client, unused).
+ * Knex on the database at `url`, with the platform's database settings (`settings`, from the
+ * `DATABASE_*` variables: `readEnvironment` passes `config.database`) and kit's defaults: a pool
+ * of 10, connect and acquire time-outs of 5 s, a statement time-out of 15 s (`sql`, the
+ * platform's client, unused).
  */
-export function openOrm(url: string, _sql: Database): OpenedOrm {
+export function openOrm(
+  url: string,
+  _sql: Database,
+  settings: PostgresClientSettings = {},
+): OpenedOrm {
+  const options = postgresClientOptions(settings);
   const db = knex({
     client: "pg",
     connection: {
       connectionString: url,
       application_name: project.name,
-      connectionTimeoutMillis: 5_000,
-      statement_timeout: 15_000,
+      connectionTimeoutMillis: Number(options.connect_timeout) * 1000,
+      statement_timeout: Number(options.connection?.statement_timeout),
+      ...(options.query_timeout ? { query_timeout: options.query_timeout * 1000 } : {}),
     },
-    pool: { min: 0, max: 10 },
-    acquireConnectionTimeout: 5_000,
+    pool: { min: 0, max: Number(options.max) },
+    acquireConnectionTimeout: Number(options.acquire_timeout) * 1000,
   });
   return { db, close: () => db.destroy() };
 }
