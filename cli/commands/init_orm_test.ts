@@ -55,7 +55,10 @@ Deno.test("kit init --orm drizzle: Drizzle over the platform's client, the schem
     assert.match(jobs, /contextJobStore\(db, name\.replaceAll\("-", "_"\)\)/);
     assert.doesNotMatch(jobs, /PostgresJobStore/);
     const environment = await read(dir, "src/platform/platform-environment.ts");
-    assert.match(environment, /const orm = url && sql \? openOrm\(url, sql, config\.database\) : undefined;/);
+    assert.match(
+      environment,
+      /const orm = url && sql \? openOrm\(url, sql, config\.database\) : undefined;/,
+    );
     assert.match(environment, /await openJobStore\(orm\?\.db, config, logger\)/);
     const compose = await read(dir, "src/platform/compose-application.ts");
     assert.match(compose, /const onOrm = orm \? ormPersistence\(orm\) : undefined;/);
