@@ -13,7 +13,7 @@ import { type Command, command } from "./command.ts";
 const init = command({
   name: "init",
   help:
-    `  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--link <kit checkout>] [--no-git] [--declarations decorators|builder]
+    `  init [dir] --context <name>:<kind> ... [--queue database|redis|memory] [--runtime deno|node|workers ...] [--orm postgres|drizzle|knex] [--link <kit checkout>] [--no-git] [--declarations decorators|builder]
                                a new project: --context once per bounded context, its kind core
                                (the business's edge), supporting or generic (bought or commodity),
                                e.g. --context catalog:core --context billing:supporting; --queue
@@ -22,7 +22,13 @@ const init = command({
                                per runtime it runs on, an entry point each: deno (src/main.ts, the
                                default), node (src/main.node.ts, deno task build:node), workers
                                (src/worker.ts and wrangler.toml, deno task build:workers; jobs
-                               enqueued to Upstash Redis, so the queue is redis); --link runs the
+                               enqueued to Upstash Redis, so the queue is redis); --orm what the
+                               repositories, the unit of work, the outbox and the jobs are written
+                               with: postgres (postgres.js, the default), drizzle (Drizzle on the
+                               same client; tables declared in the context and listed in
+                               src/platform/database/schema.ts) or knex (Knex on pg), each with
+                               kit's numbered SQL migrations and each context's jobs enqueued in
+                               the ORM's transaction (the queue database); --link runs the
                                project on a kit checkout instead of the JSR packages; --no-git
                                makes no git repository (without it: a new repository, every file
                                in its first commit "kit init", unless the directory is in one);
@@ -36,6 +42,7 @@ const init = command({
     queue: { type: "string" },
     link: { type: "string" },
     runtime: { type: "string", multiple: true },
+    orm: { type: "string" },
     "no-git": { type: "boolean" },
     "package-manager": { type: "string" },
     declarations: { type: "string" },
@@ -53,6 +60,7 @@ const init = command({
       ...(values.link ? { link: values.link } : {}),
       ...(values.runtime ? { runtimes: values.runtime } : {}),
       ...(values.declarations === undefined ? {} : { declarations: values.declarations }),
+      ...(values.orm !== undefined ? { orm: values.orm } : {}),
     });
     const initGit = await import("./commands/init_git.ts");
     const { note, next } = initGit.describeGitSetup(

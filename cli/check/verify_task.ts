@@ -52,7 +52,7 @@ export function verifyTask(links: readonly string[]): string {
     "deno test --quiet -A test/architecture/extractable.spec.ts test/contract.spec.ts",
     "deno task docs:check",
     `${kit} depcruise-config --check`,
-    `deno run -A --preload ${cruiserTypeScript} ${dependencyCruiser} --output-type err-long --config .dependency-cruiser.cjs src`,
+    `deno run -A --no-config --preload ${cruiserTypeScript} ${dependencyCruiser} --output-type err-long --config .dependency-cruiser.cjs src`,
     `${kit} check unused`,
   ].join(" && ");
 }

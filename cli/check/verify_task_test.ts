@@ -66,7 +66,7 @@ Deno.test("verify runs every check of a generated project, the derived files' fi
     "deno task docs:check",
     `${kit} depcruise-config --check`,
     // A domain importing infrastructure, each architecture rule by name.
-    `deno run -A --preload ${cruiserTypeScript} ${dependencyCruiser} --output-type err-long --config .dependency-cruiser.cjs src`,
+    `deno run -A --no-config --preload ${cruiserTypeScript} ${dependencyCruiser} --output-type err-long --config .dependency-cruiser.cjs src`,
     // Files, exports and dependencies nobody uses.
     `${kit} check unused`,
   ]);

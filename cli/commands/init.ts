@@ -7,12 +7,21 @@ import { derivationInputs, isDerivedOutput, recordDerivation } from "../derive/d
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { updateRegion } from "../files/marker_regions.ts";
-import { camelOf, checkKebab, formatConfig, type KitConfig } from "../project/kit_config.ts";
+import {
+  camelOf,
+  checkKebab,
+  formatConfig,
+  type KitConfig,
+  type Orm,
+  ormOf,
+  orms,
+} from "../project/kit_config.ts";
 import { contextFiles, projectDenoJson, slicesFile } from "../project/templates.ts";
 import { projectReadme } from "../project/readme_template.ts";
 import { bundles, type Runtime, runtimes } from "../project/runtime_entry_templates.ts";
 import { developmentSecret } from "../project/development_secret.ts";
-import { templateFile, variantFile } from "../templates/project_template.ts";
+import { generatorTemplate, templateFile, variantFile } from "../templates/project_template.ts";
+import { schemaRegistryPath } from "../generators/orm_repository.ts";
 import { withDerived } from "./docs.ts";
 
 /** What `kit init` is told. */
@@ -27,6 +36,8 @@ export interface InitInput {
   readonly runtimes?: readonly string[];
   /** How its classes are declared: `decorators` (the default) or `builder` (the module builder). */
   readonly declarations?: string;
+  /** What its persistence is written with: `postgres` (postgres.js, default), `drizzle`, `knex`. */
+  readonly orm?: string;
 }
 
 /**
@@ -58,6 +69,7 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
   if (declarations !== "decorators" && declarations !== "builder") {
     throw new CliError(`Invalid --declarations '${declarations}': use decorators or builder`);
   }
+  const orm = selectedOrm(input.orm, queue);
   const contexts = input.contexts.map((spec) => {
     const [name, kind, ...rest] = spec.split(":");
     if (!name || !kind || rest.length > 0) {
@@ -74,13 +86,14 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
   if (new Set(contexts.map((c) => c.name)).size !== contexts.length) {
     throw new CliError("A context is named twice");
   }
-  const links = input.link === undefined ? [] : linkPaths(input.link);
+  const links = input.link === undefined ? [] : linkPaths(input.link, orm);
   const config: KitConfig = {
     name: root.split("/").pop() ?? "app",
     contexts,
     relationships: [],
     queue: queue as KitConfig["queue"],
     declarations,
+    ...(orm === "postgres" ? {} : { orm }),
   };
   const writes = projectFiles(config, links, selected);
   const plan = await formatPlan(root, await withDerived(root, config, writes));
@@ -109,13 +122,18 @@ export function projectFiles(
   selected: readonly Runtime[],
 ): FileWrite[] {
   const template = (path: string) => templateFile(path);
-  const onQueue = (path: string) => variantFile(path, config.queue, "database");
+  const orm = ormOf(config);
+  // An ORM's project: its queue is the database, its files the variant `orm` (orm.ts names it).
+  const onQueue = (path: string) =>
+    variantFile(path, orm === "postgres" ? config.queue : "orm", "database");
+  const onOrm = (path: string) =>
+    variantFile(path, orm === "postgres" ? "postgres" : "orm", "postgres");
   return [
     { path: "kit.config.json", contents: formatConfig(config) },
-    { path: "deno.json", contents: projectDenoJson(links, config.queue, selected) },
+    { path: "deno.json", contents: projectDenoJson(links, config.queue, selected, orm) },
     { path: ".gitignore", contents: ".kit/\nnode_modules/\ndist/\n" },
     { path: "README.md", contents: projectReadme(config, selected) },
-    { path: "knip.json", contents: knipJson() },
+    { path: "knip.json", contents: knipJson(orm) },
     template("src/main.ts"),
     composeApplication(config),
     template("src/platform/auth/role.ts"),
@@ -123,8 +141,10 @@ export function projectFiles(
     template("src/platform/auth/tokens.ts"),
     templateFile("src/platform/config.ts", { secret: developmentSecret }),
     template("src/platform/database/database.ts"),
-    onQueue("src/platform/database/migrate.ts"),
+    // Migrated alike on every ORM: kit's numbered SQL migrations, on the platform's client.
+    variantFile("src/platform/database/migrate.ts", config.queue, "database"),
     template("src/platform/database/migrations.ts"),
+    ...(orm === "postgres" ? [] : ormFiles(orm)),
     template("src/platform/docs/generate-docs.ts"),
     template("src/platform/docs/integration-docs.ts"),
     template("src/platform/docs/is-event.ts"),
@@ -134,7 +154,7 @@ export function projectFiles(
     onQueue("src/platform/jobs/job-store.ts"),
     ...(config.queue === "redis" ? [template("src/platform/jobs/redis-job-store.ts")] : []),
     template("src/platform/logging/platform-logger.ts"),
-    template("src/platform/platform-environment.ts"),
+    onOrm("src/platform/platform-environment.ts"),
     template("src/platform/platform-test.module.ts"),
     { path: "src/shared-kernel/.gitkeep", contents: "" },
     template("test/application.spec.ts"),
@@ -163,12 +183,45 @@ function composeApplication(config: KitConfig): FileWrite {
     `import { ${camelOf(c.name)}Module } from "../contexts/${c.name}/${c.name}.module.ts";`
   );
   const modules = config.contexts.map((c) => `${camelOf(c.name)}Module,`);
-  const template = templateFile(path).contents;
+  const orm = ormOf(config);
+  const template = variantFile(path, orm === "postgres" ? "postgres" : "orm", "postgres").contents;
   const withImports = updateRegion(template, "module-imports", imports, "compose-application.ts");
   return {
     path,
     contents: updateRegion(withImports, "modules", modules, "compose-application.ts"),
   };
+}
+
+/**
+ * The ORM named (default postgres.js), or a CliError: an unknown one, or an ORM beside a queue
+ * other than the database (its jobs are enqueued in the ORM's transaction, on PostgreSQL).
+ */
+function selectedOrm(named: string | undefined, queue: string): Orm {
+  const orm = named ?? "postgres";
+  if (!(orms as readonly string[]).includes(orm)) {
+    throw new CliError(`Invalid --orm '${orm}': use postgres, drizzle or knex`);
+  }
+  if (orm !== "postgres" && queue !== "database") {
+    throw new CliError(
+      `--orm ${orm} enqueues each job in the ORM's transaction on PostgreSQL: use --queue database, not '${queue}'`,
+    );
+  }
+  return orm as Orm;
+}
+
+/**
+ * The files of a project on Drizzle or Knex: `src/platform/database/orm.ts` (the ORM's client over
+ * the platform's database, its unit of work, outbox and job store) and, on Drizzle, the schema
+ * registry `src/platform/database/schema.ts` (every context's tables, for drizzle-kit and
+ * Drizzle's queries).
+ */
+function ormFiles(orm: Exclude<Orm, "postgres">): FileWrite[] {
+  return [
+    { path: "src/platform/database/orm.ts", contents: generatorTemplate(`init/orm.${orm}.ts`) },
+    ...(orm === "drizzle"
+      ? [{ path: schemaRegistryPath, contents: generatorTemplate("init/schema.drizzle.ts") }]
+      : []),
+  ];
 }
 
 /** The runtimes named (each once; default Deno alone), or a CliError naming one unknown. */
@@ -181,9 +234,16 @@ function selectedRuntimes(named: readonly string[]): Runtime[] {
   return named.length === 0 ? ["deno"] : runtimes.filter((runtime) => named.includes(runtime));
 }
 
-function linkPaths(checkout: string): string[] {
+function linkPaths(checkout: string, orm: Orm): string[] {
   const base = resolve(checkout);
-  const packages = ["kernel", "http", "jobs", "vendor/postgres"].map((name) => join(base, name));
+  const packages = [
+    "kernel",
+    "http",
+    "jobs",
+    "vendor/postgres",
+    ...(orm === "postgres" ? [] : [orm]),
+  ]
+    .map((name) => join(base, name));
   for (const path of packages) {
     if (!existsSync(join(path, "deno.json"))) {
       throw new CliError(

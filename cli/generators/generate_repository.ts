@@ -12,9 +12,17 @@ import {
   checkPascal,
   kebabOf,
   type KitConfig,
+  ormOf,
   pascalOf,
+  readConfig,
 } from "../project/kit_config.ts";
-import { existsCode, migrationFile, repositoryFiles } from "./repository_templates.ts";
+import {
+  existsCode,
+  migrationFile,
+  repositoryFiles,
+  tableConstOf,
+} from "./repository_templates.ts";
+import { ormRegistration, planSchemaRegistry } from "./orm_repository.ts";
 import { projectTemplate } from "../templates/project_template.ts";
 import { planErrorCodeDeclaration } from "./generate_error_code.ts";
 import { checkContext } from "./generate_simple.ts";
@@ -48,13 +56,22 @@ export async function planRepositoryRegistration(
       composePath,
     );
   };
-  add(
-    "provider-imports",
-    `import { ${registration} } from "${infrastructure}.memory-repository.ts";`,
-    `import { ${registration}OnPostgres } from "${infrastructure}.postgres-repository.ts";`,
-  );
+  const orm = ormOf(await readConfig(root));
+  const memory = `import { ${registration} } from "${infrastructure}.memory-repository.ts";`;
+  if (orm === "postgres") {
+    add(
+      "provider-imports",
+      memory,
+      `import { ${registration}OnPostgres } from "${infrastructure}.postgres-repository.ts";`,
+    );
+    add("postgres-repositories", `${registration}OnPostgres,`);
+  } else {
+    // On Drizzle or Knex: built on the ORM's database, in the region of the ORM's repositories.
+    const { importLine, entry } = ormRegistration(orm, registration, infrastructure);
+    add("provider-imports", memory, importLine);
+    add("orm-repositories", entry);
+  }
   add("memory-repositories", `${registration},`);
-  add("postgres-repositories", `${registration}OnPostgres,`);
   return { path: composePath, contents: text };
 }
 
@@ -169,6 +186,9 @@ export async function planRepository(
       await planList(root, [...migrations.filter((m) => m !== own), moved]),
       // A merge may have kept one side's registrations only: registering is idempotent.
       await planRepositoryRegistration(root, context, name),
+      ...(ormOf(config) === "drizzle"
+        ? [await planSchemaRegistry(root, context, kebab, tableConstOf(table))]
+        : []),
     ];
   }
   const version = Math.max(0, ...migrations.map((m) => m.version)) + 1;
@@ -180,8 +200,13 @@ export async function planRepository(
       String(version).padStart(4, "0")
     }-${migrationName}.ts`,
   };
+  const orm = ormOf(config);
   const writes: FileWrite[] = [
-    ...repositoryFiles(context, name, kebab, table).map((w) => ({ ...w, create: true })),
+    ...repositoryFiles(context, name, kebab, table, orm).map((w) => ({ ...w, create: true })),
+    // On Drizzle, every table is listed in the schema registry.
+    ...(orm === "drizzle"
+      ? [await planSchemaRegistry(root, context, kebab, tableConstOf(table))]
+      : []),
     {
       path: migration.path,
       create: true,

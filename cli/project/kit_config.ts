@@ -24,10 +24,26 @@ export interface KitConfig {
   /** How classes are declared: with decorators, or with the module builder. */
   readonly declarations: "decorators" | "builder";
   /**
+   * What the repositories, the unit of work, the outbox and the job store are written with:
+   * `drizzle` or `knex`; absent, postgres.js (`kit init --orm`).
+   */
+  readonly orm?: Orm;
+  /**
    * `separate` once `kit generate worker` made `apps/worker`: the worker runs the jobs, and the
    * API (`src/main.ts`) only enqueues them. Absent: the API runs them in process.
    */
   readonly worker?: "separate";
+}
+
+/** The ORMs a project may be written with (`postgres` is postgres.js, the default). */
+export const orms = ["postgres", "drizzle", "knex"] as const;
+
+/** One of {@linkcode orms}. */
+export type Orm = (typeof orms)[number];
+
+/** The project's ORM: `postgres` (postgres.js) unless `kit.config.json` names another. */
+export function ormOf(config: Pick<KitConfig, "orm">): Orm {
+  return config.orm ?? "postgres";
 }
 
 /** The project root holding `kit.config.json`: `start` or its nearest parent. */

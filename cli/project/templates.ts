@@ -1,5 +1,5 @@
 import { kitCommand, verifyTask } from "../check/verify_task.ts";
-import { camelOf, type KitConfig, pascalOf } from "./kit_config.ts";
+import { camelOf, type KitConfig, type Orm, pascalOf } from "./kit_config.ts";
 import { kitVersion } from "./kit_version.ts";
 import { buildTasks, type Runtime } from "./runtime_entry_templates.ts";
 import { templateFile } from "../templates/project_template.ts";
@@ -11,12 +11,13 @@ export { kitVersion } from "./kit_version.ts";
  * `deno.json` of a generated project (ioredis only when its queue is redis; `@hono/node-server`
  * and `build:node` with a Node entry point, `build:workers` with a Worker). `postgres` is kit's
  * patched postgres.js (`@kit/postgres`; a Worker's bundle takes its Workers build,
- * `@kit/postgres/cf`).
+ * `@kit/postgres/cf`). A project on Drizzle or Knex imports the ORM and kit's package on it.
  */
 export function projectDenoJson(
   links: readonly string[],
   queue: KitConfig["queue"],
   runtimes: readonly Runtime[] = ["deno"],
+  orm: Orm = "postgres",
 ): string {
   return JSON.stringify(
     {
@@ -28,6 +29,7 @@ export function projectDenoJson(
         // kit's patched postgres.js (a Worker's bundle maps it to its Workers build, /cf).
         "postgres": `jsr:@kit/postgres@^${kitVersion}`,
         "@upstash/redis": "npm:@upstash/redis@1.39.0",
+        ...ormImports(orm),
         ...(queue === "redis" ? { "ioredis": "npm:ioredis@6.0.0" } : {}),
         ...(runtimes.includes("node")
           ? { "@hono/node-server": "npm:@hono/node-server@2.1.8" }
@@ -37,6 +39,11 @@ export function projectDenoJson(
         "swagger-ui-dist": "npm:swagger-ui-dist@5.30.2",
       },
       ...(links.length > 0 ? { links } : {}),
+      // An ORM's npm package resolves with the optional peers present (drizzle-orm: postgres.js,
+      // OpenTelemetry, Upstash; knex: pg), which differ from one run to another: Deno's global cache
+      // does not make the second copy such a package then needs (its types go missing), a
+      // node_modules folder does.
+      ...(orm === "postgres" ? {} : { nodeModulesDir: "auto" }),
       compilerOptions: { strict: true, noUncheckedIndexedAccess: true },
       tasks: {
         dev: devTask(links),
@@ -54,6 +61,27 @@ export function projectDenoJson(
     null,
     2,
   ) + "\n";
+}
+
+/** The imports of a project's ORM: kit's package on it and the ORM's own (`pg` under Knex). */
+function ormImports(orm: Orm): Record<string, string> {
+  if (orm === "drizzle") {
+    return {
+      "@kit/drizzle": `jsr:@kit/drizzle@^${kitVersion}`,
+      "drizzle-orm": "npm:drizzle-orm@0.45.4",
+      "drizzle-orm/": "npm:/drizzle-orm@0.45.4/",
+      // The peer drizzle-orm's postgres.js driver imports (orm.ts imports it, for Deno to resolve).
+      "postgres-js": "npm:postgres@3.4.9",
+    };
+  }
+  if (orm === "knex") {
+    return {
+      "@kit/knex": `jsr:@kit/knex@^${kitVersion}`,
+      "knex": "npm:knex@3.3.0",
+      "pg": "npm:pg@8.23.1",
+    };
+  }
+  return {};
 }
 
 /**

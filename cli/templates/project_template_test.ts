@@ -84,7 +84,12 @@ Deno.test("a variant's regions keep their lines by default, else the variant's p
 
 Deno.test("kit init opens the job store of each queue", () => {
   const database = planned("src/platform/jobs/job-store.ts");
-  assert.match(database, /new PostgresJobStore\(sql\)/);
+  // Each context's jobs in its own schema, routed by queue (the context).
+  assert.match(database, /new ContextRoutedJobStore\(/);
+  assert.match(
+    database,
+    /new PostgresJobStore\(sql, \{ schema: name\.replaceAll\("-", "_"\) \}\)/,
+  );
   assert.doesNotMatch(database, /Redis/);
   const redis = planned("src/platform/jobs/job-store.ts", { queue: "redis" });
   assert.match(redis, /const url = config\.redisUrl;/);
@@ -121,7 +126,10 @@ Deno.test("kit init --queue redis writes the Redis store, enqueued through the o
 Deno.test("kit init migrates the job store when the queue is the database, the jobs' outbox when redis", () => {
   const migrate = (queue: KitConfig["queue"]) =>
     planned("src/platform/database/migrate.ts", { queue });
-  assert.match(migrate("database"), /await migrateJobs\(sql\);/);
+  assert.match(
+    migrate("database"),
+    /for \(const \{ name \} of project\.contexts\) \{\n\s+await migrateJobs\(sql, \{\n\s+schema: name\.replaceAll\("-", "_"\),/,
+  );
   assert.match(
     migrate("redis"),
     /await migrateKernel\(sql\);\n {2}await migrateJobOutbox\(sql\);\n {2}await migrateDatabase\(sql, options\);/,

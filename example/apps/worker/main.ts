@@ -38,11 +38,10 @@ const environment = await readEnvironment(config, logger);
 const sql = environment.options.sql!;
 // The job store the API enqueues in: Redis when the configuration names one, else the database's.
 const redisJobs = await configuredRedisJobs(sql, config, logger);
-// On the database, each context's jobs are in its own schema (composePlatform's contextJobStore),
-// not in the one store the environment opens.
-const { jobStore: _oneStore, ...options } = environment.options;
+// On the database, each context's jobs are in its own schema (the environment's store, as
+// composePlatform's contextJobStore).
 const application = composePlatform({
-  ...options,
+  ...environment.options,
   ...(redisJobs ? { jobStore: redisJobs.store } : {}),
   startJobs: true,
   logger,

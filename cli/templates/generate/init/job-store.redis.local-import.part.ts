@@ -1,1 +1,2 @@
+import type { Database } from "../database/database.ts";
 import { openRedisJobs } from "./redis-job-store.ts";

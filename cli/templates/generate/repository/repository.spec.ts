@@ -11,8 +11,7 @@ import { migrateDatabase } from "../../../platform/database/migrations.ts";
 import { $build$ } from "../domain/$kebab$.builder.ts";
 import type { $port$ } from "../application/ports/$kebab$-repository.ts";
 import { InMemory$port$ } from "./$kebab$.memory-repository.ts";
-import { Postgres$port$ } from "./$kebab$.postgres-repository.ts";
-
+$storeImports$
 function within<T>(execution: ExecutionContext, work: () => Promise<T>): Promise<T> {
   return runInScope({ execution }, work);
 }
@@ -129,7 +128,7 @@ for (const [guarantee, check] of Object.entries(contract)) {
 /** Runs `work` on a migrated database of its own on the server of `server`, dropped after. */
 async function onOwnDatabase(
   server: string,
-  work: (sql: postgres.Sql) => Promise<void>,
+  work: (sql: postgres.Sql, url: string) => Promise<void>,
 ): Promise<void> {
   const name = `spec_${crypto.randomUUID().replaceAll("-", "")}`;
   const admin = postgres(server, { max: 1, onnotice: () => {} });
@@ -139,7 +138,7 @@ async function onOwnDatabase(
   const sql = postgres(url.href, { onnotice: () => {} });
   try {
     await migrateDatabase(sql);
-    await work(sql);
+    await work(sql, url.href);
   } finally {
     await sql.end();
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
@@ -149,13 +148,8 @@ async function onOwnDatabase(
 
 const server = Deno.env.get("DATABASE_URL");
 Deno.test({
-  name: "Postgres$port$ on a database of its own (needs DATABASE_URL)",
+  name: "$store$$port$ on a database of its own (needs DATABASE_URL)",
   ignore: server === undefined,
   async fn(t) {
-    await onOwnDatabase(server!, async (sql) => {
-      for (const [guarantee, check] of Object.entries(contract)) {
-        await t.step(guarantee, () => check(new Postgres$port$(sql)));
-      }
-    });
-  },
+$onDatabase$  },
 });

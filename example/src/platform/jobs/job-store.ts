@@ -1,8 +1,10 @@
 import { InMemoryJobStore, type JobStore } from "@kit/jobs";
+import { ContextRoutedJobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import type { Logger } from "@kit/kernel";
 import type { PlatformConfig } from "../config.ts";
 import type { Database } from "../database/database.ts";
+import project from "../../../kit.config.json" with { type: "json" };
 
 /** A job store, named for the start-up line, its readiness check if any, and how to release it. */
 export interface OpenedJobStore {
@@ -20,8 +22,11 @@ const inMemory = (): OpenedJobStore => ({
 });
 
 /**
- * The job store of the project's queue (database): on PostgreSQL, each job enqueued in the
- * transaction of its command, when the platform runs on a database; in memory otherwise.
+ * The job store of the project's queue (database): on PostgreSQL, each context's jobs in its own
+ * schema (`<context>.background_jobs`, which `migrate` makes), each job enqueued in the transaction
+ * of its command, when the platform runs on a database; in memory otherwise. The worker claims
+ * each context's queue from its schema; the registry of live workers is kept in the first
+ * context's schema.
  */
 export function openJobStore(
   sql: Database | undefined,
@@ -29,5 +34,13 @@ export function openJobStore(
   _logger?: Logger,
 ): OpenedJobStore {
   if (sql === undefined) return inMemory();
-  return { store: new PostgresJobStore(sql), name: "PostgreSQL", close: () => Promise.resolve() };
+  const store = new ContextRoutedJobStore({
+    stores: Object.fromEntries(
+      project.contexts.map(({ name }) => [
+        name,
+        new PostgresJobStore(sql, { schema: name.replaceAll("-", "_") }),
+      ]),
+    ),
+  });
+  return { store, name: "PostgreSQL", close: () => Promise.resolve() };
 }

@@ -9,11 +9,13 @@ import {
   type Module,
   type Registration,
 } from "@kit/kernel";
+// kit:variant persistence-imports
 import {
   PostgresOutbox,
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
+// kit:variant end
 import {
   httpPlugin,
   jwtAuthenticator,
@@ -59,6 +61,8 @@ export const postgresRepositories: readonly PostgresRepository[] = [
   // kit:begin postgres-repositories
   // kit:end
 ];
+// kit:variant orm-repositories
+// kit:variant end
 
 /** What the platform is composed with. */
 export interface PlatformOptions {
@@ -69,6 +73,8 @@ export interface PlatformOptions {
    * with the outbox in it. Without it, everything is in memory (development and specs).
    */
   readonly sql?: Database;
+  // kit:variant orm-option
+  // kit:variant end
   /** Where background jobs are kept (default: in memory, seen by this process only). */
   readonly jobStore?: JobStore;
   /** The secret HS256 bearer tokens are signed with (default: a random one, no token passes). */
@@ -116,18 +122,24 @@ export interface PlatformOptions {
  * page at `/docs`.
  */
 export function composePlatform(options: PlatformOptions = {}) {
+  // kit:variant persistence
   const { sql } = options;
+  // kit:variant end
   return composeApplication({
     modules: options.modules ?? modules,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    // kit:variant transactions
     ...(sql ? { transactions: new PostgresTransactions(sql) } : {}),
+    // kit:variant end
     providers: [
       ...providers,
       ...(sql
         ? [
           { provide: Database, provider: { useValue: sql } },
           ...postgresRepositories.map((repository) => repository(sql)),
+          // kit:variant repositories
+          // kit:variant end
         ]
         : memoryRepositories),
     ],
@@ -138,8 +150,10 @@ export function composePlatform(options: PlatformOptions = {}) {
     }),
     plugins: {
       events: eventsPlugin({
+        // kit:variant outbox
         outbox: sql ? new PostgresOutbox(sql) : new InMemoryOutbox(),
         processedEvents: sql ? new PostgresProcessedEvents() : new InMemoryProcessedEvents(),
+        // kit:variant end
         start: options.startEvents ?? false,
       }),
       backgroundJobs: jobsPlugin({

@@ -5,12 +5,16 @@ import { type PlatformConfig, tokenSecret } from "./config.ts";
 import { connectDatabase, connectForMigrations, type Database } from "./database/database.ts";
 import { migrate } from "./database/migrate.ts";
 import { openJobStore } from "./jobs/job-store.ts";
+// kit:variant import
+// kit:variant end
 
 /** What a process of the platform runs on. */
 export interface PlatformEnvironment {
   /** The database, the job store and the tokens accepted, for `composePlatform`. */
   readonly options: {
     readonly sql?: Database;
+    // kit:variant option
+    // kit:variant end
     readonly jobStore: JobStore;
     readonly jwtSecret: Uint8Array;
     readonly tokenIssuer: string;
@@ -58,10 +62,14 @@ export async function readEnvironment(
   }
   const sql = url ? connectDatabase(url, config.database) : undefined;
   if (sql) observePostgresPool(sql);
+  // kit:variant open
   const jobs = await openJobStore(sql, config, logger);
+  // kit:variant end
   return {
     options: {
       ...(sql ? { sql } : {}),
+      // kit:variant options
+      // kit:variant end
       jobStore: jobs.store,
       jwtSecret: tokenSecret(config),
       tokenIssuer: config.tokenIssuer,
@@ -74,6 +82,8 @@ export async function readEnvironment(
     description: `data ${sql ? "on PostgreSQL (DATABASE_URL)" : "in memory"}, jobs ${jobs.name}`,
     async close() {
       await jobs.close();
+      // kit:variant close
+      // kit:variant end
       await sql?.end({ timeout: 5 });
     },
   };

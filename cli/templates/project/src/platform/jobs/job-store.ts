@@ -1,11 +1,13 @@
 import { InMemoryJobStore, type JobStore } from "@kit/jobs";
 // kit:variant store-import
+import { ContextRoutedJobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 // kit:variant end
 import type { Logger } from "@kit/kernel";
 import type { PlatformConfig } from "../config.ts";
-import type { Database } from "../database/database.ts";
 // kit:variant local-import
+import type { Database } from "../database/database.ts";
+import project from "../../../kit.config.json" with { type: "json" };
 // kit:variant end
 
 /** A job store, named for the start-up line, its readiness check if any, and how to release it. */
@@ -25,8 +27,11 @@ const inMemory = (): OpenedJobStore => ({
 
 // kit:variant open
 /**
- * The job store of the project's queue (database): on PostgreSQL, each job enqueued in the
- * transaction of its command, when the platform runs on a database; in memory otherwise.
+ * The job store of the project's queue (database): on PostgreSQL, each context's jobs in its own
+ * schema (`<context>.background_jobs`, which `migrate` makes), each job enqueued in the transaction
+ * of its command, when the platform runs on a database; in memory otherwise. The worker claims
+ * each context's queue from its schema; the registry of live workers is kept in the first
+ * context's schema.
  */
 export function openJobStore(
   sql: Database | undefined,
@@ -34,6 +39,14 @@ export function openJobStore(
   _logger?: Logger,
 ): OpenedJobStore {
   if (sql === undefined) return inMemory();
-  return { store: new PostgresJobStore(sql), name: "PostgreSQL", close: () => Promise.resolve() };
+  const store = new ContextRoutedJobStore({
+    stores: Object.fromEntries(
+      project.contexts.map(({ name }) => [
+        name,
+        new PostgresJobStore(sql, { schema: name.replaceAll("-", "_") }),
+      ]),
+    ),
+  });
+  return { store, name: "PostgreSQL", close: () => Promise.resolve() };
 }
 // kit:variant end

@@ -1,0 +1,2 @@
+        outbox: onOrm?.outbox ?? new InMemoryOutbox(),
+        processedEvents: onOrm?.processedEvents ?? new InMemoryProcessedEvents(),

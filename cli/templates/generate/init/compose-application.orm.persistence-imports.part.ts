@@ -1,0 +1,1 @@
+import { type Orm, ormPersistence } from "./database/orm.ts";

@@ -1,0 +1,1 @@
+          ...(orm ? ormRepositories.map((repository) => repository(orm)) : []),

@@ -1,0 +1,1 @@
+    ...(onOrm ? { transactions: onOrm.transactions } : {}),

@@ -1,0 +1,1 @@
+import { ContextRoutedJobStore } from "@kit/jobs";

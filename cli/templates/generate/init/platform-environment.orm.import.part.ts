@@ -1,0 +1,1 @@
+import { openOrm, type Orm } from "./database/orm.ts";
