@@ -7,9 +7,10 @@
  * Emptying restores what the set-up left, in one statement: every row of every table of the schema
  * (and of the schemas named `<schema>_…` the set-up made) deleted, referencing tables first, and
  * every sequence set back to its start — except the migration ledgers (tables named
- * `…_migrations`), which keep their rows. The set-up may leave rows in no other table (refused, naming it), and a case may
- * change no relation of those schemas (the next case fails, naming the file's schema: it needs a
- * fresh schema of its own, `withTestDatabase`). Each case gets clients of its own, so no session
+ * `…_migrations`), which keep their rows. The set-up may leave rows in no other table (refused,
+ * naming it), and a case may add, drop or rename no relation or schema of the file's (the next
+ * case fails, naming the file's schema: such a case needs a fresh schema of its own,
+ * `withTestDatabase`). Each case gets clients of its own, so no session
  * state (LISTEN, prepared statements, advisory locks) outlives it.
  *
  * A test file runs in an isolate of its own, even under `deno test --parallel`: the schema is the
@@ -105,14 +106,14 @@ export function fileSchema(
       left = left.filter((t) => !free.includes(t));
     }
     const sequences = relations.filter((r) => r.kind === "S");
-    const [{ fingerprint }] = await admin.unsafe(`select ${catalogFingerprint} as fingerprint`, [
-      schemas,
-    ]) as unknown as [{ fingerprint: string }];
-    const literal = `array[${schemas.map((s) => `'${s}'`).join(", ")}]::text[]`;
+    const [{ fingerprint }] = await admin.unsafe(
+      `select ${catalogFingerprint("$1::text")} as fingerprint`,
+      [schema],
+    ) as unknown as [{ fingerprint: string }];
     // DELETE, not TRUNCATE: a truncation makes new files for every table and index (measured:
     // 150 ms a case on a loaded machine, as much as migrating), a deletion of a few rows is free.
     const reset = `do $reset$ begin
-  if ${catalogFingerprint.replaceAll("$1::text[]", literal)} <> '${fingerprint}' then
+  if ${catalogFingerprint(`'${schema}'`)} <> '${fingerprint}' then
     raise exception 'A case changed the relations of the shared schema ${schema}: give it a fresh schema (withTestDatabase)';
   end if;
   ${ordered.map((t) => `delete from ${t};`).join("\n  ")}
@@ -130,10 +131,15 @@ end $reset$`;
   };
 }
 
-/** The relations of the schemas, named with their kind: what a case must leave as it found. */
-const catalogFingerprint =
-  `(select md5(coalesce(string_agg(n.nspname || '.' || c.relname || ':' || c.relkind::text, ',' order by n.nspname, c.relname), ''))
-  from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = any($1::text[]))`;
+/**
+ * The relations of the schema and of the schemas named `<schema>_…`, named with their kind: what
+ * a case must leave as it found it. `schema` is an SQL expression.
+ */
+function catalogFingerprint(schema: string): string {
+  return `(select md5(coalesce(string_agg(n.nspname || '.' || coalesce(c.relname || ':' || c.relkind::text, ''), ',' order by n.nspname, c.relname), ''))
+  from pg_namespace n left join pg_class c on c.relnamespace = n.oid
+  where n.nspname = ${schema} or left(n.nspname, length(${schema}) + 1) = ${schema} || '_')`;
+}
 
 /** The schema and the schemas named `<schema>_…`. */
 async function ownSchemas(admin: postgres.Sql, schema: string): Promise<string[]> {

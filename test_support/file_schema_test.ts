@@ -21,6 +21,9 @@ const seeded = fileSchema(async ({ sql }) => {
   await sql`insert into seeded values (1)`;
 });
 
+// An empty set-up.
+const bare = fileSchema(() => Promise.resolve());
+
 const schemas: string[] = [];
 
 const test = (name: string, fn: () => Promise<void>) =>
@@ -60,6 +63,11 @@ test("a case that changes the schema's relations makes the next one fail, naming
     () => withSchema(() => Promise.resolve()),
     new RegExp(`changed the relations of the shared schema ${schemas[0]}`),
   );
+});
+
+test("a case that adds a schema named after the file's makes the next one fail too", async () => {
+  await bare(({ sql, schema }) => sql.unsafe(`create schema ${schema}_more`).then(() => {}));
+  await assert.rejects(() => bare(() => Promise.resolve()), /changed the relations/);
 });
 
 test("a set-up that leaves rows outside the ledgers is refused, naming the table", async () => {
