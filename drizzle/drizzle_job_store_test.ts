@@ -2,7 +2,8 @@ import { sql as dsql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { type TestDatabase, withTestDatabase } from "../test_support/services.ts";
+import type { TestDatabase } from "../test_support/services.ts";
+import { fileSchema } from "../test_support/file_schema.ts";
 import { sqlJobStoreCases } from "../test_support/sql_job_store_cases.ts";
 import {
   createJobTables,
@@ -12,48 +13,53 @@ import {
   DrizzleTransactions,
 } from "./mod.ts";
 
-/** Runs `fn` on a Drizzle database of the driver, on a fresh schema with the job tables. */
-function withDrizzle(
-  driver: "postgres.js" | "node-postgres",
-  fn: (db: DrizzleDatabase, test: TestDatabase) => Promise<void>,
+type Driver = "postgres.js" | "node-postgres";
+
+/** Runs `fn` on a Drizzle database of the driver, on the test's schema. */
+async function withDrizzle(
+  driver: Driver,
+  test: TestDatabase,
+  fn: (db: DrizzleDatabase) => Promise<void>,
 ): Promise<void> {
-  return withTestDatabase(async (test) => {
-    if (driver === "postgres.js") {
-      // Drizzle changes the client's date parsers: the test's client serves Drizzle only.
-      const db = drizzle(test.sql as never);
-      await createJobTables(db, test.schema);
-      return await fn(db, test);
-    }
-    const options = `-c search_path=${test.schema}`;
-    const pool = new pg.Pool({ connectionString: test.url, max: 4, options });
-    try {
-      const db = drizzlePg(pool);
-      await createJobTables(db, test.schema);
-      await fn(db, test);
-    } finally {
-      await pool.end();
-    }
-  });
+  // Drizzle changes the client's date parsers: the test's client serves Drizzle only.
+  if (driver === "postgres.js") return await fn(drizzle(test.sql as never));
+  const options = `-c search_path=${test.schema}`;
+  const pool = new pg.Pool({ connectionString: test.url, max: 4, options });
+  try {
+    await fn(drizzlePg(pool));
+  } finally {
+    await pool.end();
+  }
 }
 
 for (const driver of ["postgres.js", "node-postgres"] as const) {
+  // A schema per driver, its job tables created by the driver once for the file, emptied before
+  // each case.
+  const withSchema = fileSchema((test) =>
+    withDrizzle(driver, test, async (db) => {
+      await createJobTables(db, test.schema);
+      await test.sql`create table appointments (id text primary key)`;
+    })
+  );
   sqlJobStoreCases(
     `DrizzleJobStore (${driver})`,
     (fn) =>
-      withDrizzle(driver, async (db, { sql, schema }) => {
-        await sql`create table appointments (id text primary key)`;
-        await fn({
-          transactions: new DrizzleTransactions(db),
-          store: ({ listen }) => new DrizzleJobStore(db, { schema, listen }),
-          insertAppointment: async (id) => {
-            await currentDrizzle(db).execute(dsql`insert into appointments (id) values (${id})`);
-          },
-          divideByZero: async () => {
-            await currentDrizzle(db).execute(dsql`select 1 / 0`);
-          },
-          count: async (table) =>
-            (await sql`select count(*)::int as n from ${sql(table)}`)[0]!.n as number,
-        });
-      }),
+      withSchema((test) =>
+        withDrizzle(driver, test, async (db) => {
+          const { sql, schema } = test;
+          await fn({
+            transactions: new DrizzleTransactions(db),
+            store: ({ listen }) => new DrizzleJobStore(db, { schema, listen }),
+            insertAppointment: async (id) => {
+              await currentDrizzle(db).execute(dsql`insert into appointments (id) values (${id})`);
+            },
+            divideByZero: async () => {
+              await currentDrizzle(db).execute(dsql`select 1 / 0`);
+            },
+            count: async (table) =>
+              (await sql`select count(*)::int as n from ${sql(table)}`)[0]!.n as number,
+          });
+        })
+      ),
   );
 }

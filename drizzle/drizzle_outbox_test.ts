@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import postgres from "postgres";
-import { withTestDatabase } from "../test_support/services.ts";
+import { fileSchema } from "../test_support/file_schema.ts";
 import { type CountedTable, sqlOutboxCases } from "../test_support/sql_outbox_cases.ts";
 import {
   createJobTables,
@@ -36,16 +36,25 @@ function open(driver: Driver, url: string, schema: string): {
 }
 
 for (const driver of ["postgres.js", "node-postgres"] as const) {
+  // A schema per driver, its tables created by the driver once for the file, emptied before each
+  // case.
+  const withSchema = fileSchema(async ({ sql, url, schema }) => {
+    const { db, close } = open(driver, url, schema);
+    try {
+      await createKernelTables(db, schema);
+      await createJobTables(db, schema);
+      await sql`create table appointments (id text primary key)`;
+      await sql`create table notifications (appointment_id text not null)`;
+    } finally {
+      await close();
+    }
+  });
   sqlOutboxCases(
     `DrizzleOutbox (${driver})`,
     (fn) =>
-      withTestDatabase(async ({ sql, url, schema }) => {
+      withSchema(async ({ sql, url, schema }) => {
         const { db, close } = open(driver, url, schema);
         try {
-          await createKernelTables(db, schema);
-          await createJobTables(db, schema);
-          await sql`create table appointments (id text primary key)`;
-          await sql`create table notifications (appointment_id text not null)`;
           await fn({
             transactions: new DrizzleTransactions(db),
             outbox: ({ listen }) => new DrizzleOutbox(db, { listen }),

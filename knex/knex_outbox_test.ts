@@ -1,5 +1,5 @@
 import knex, { type Knex } from "knex";
-import { withTestDatabase } from "../test_support/services.ts";
+import { fileSchema } from "../test_support/file_schema.ts";
 import { type CountedTable, sqlOutboxCases } from "../test_support/sql_outbox_cases.ts";
 import {
   createJobTable,
@@ -15,14 +15,23 @@ function open(url: string, schema: string): Knex {
   return knex({ client: "pg", connection: url, searchPath: [schema], pool: { min: 0, max: 4 } });
 }
 
+// The tables are created once for the file, emptied before each case.
+const withSchema = fileSchema(async ({ url, schema }) => {
+  const db = open(url, schema);
+  try {
+    await createKernelTables(db, schema);
+    await createJobTable(db, schema);
+    await db.schema.createTable("appointments", (table) => table.text("id").primary());
+    await db.schema.createTable("notifications", (table) => table.text("appointment_id"));
+  } finally {
+    await db.destroy();
+  }
+});
+
 sqlOutboxCases("KnexOutbox", (fn) =>
-  withTestDatabase(async ({ sql, url, schema }) => {
+  withSchema(async ({ sql, url, schema }) => {
     const db = open(url, schema);
     try {
-      await createKernelTables(db, schema);
-      await createJobTable(db, schema);
-      await db.schema.createTable("appointments", (table) => table.text("id").primary());
-      await db.schema.createTable("notifications", (table) => table.text("appointment_id"));
       await fn({
         transactions: new KnexTransactions(db),
         outbox: ({ listen }) => new KnexOutbox(db, { listen }),

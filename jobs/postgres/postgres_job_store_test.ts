@@ -1,12 +1,16 @@
 import { currentSql, PostgresTransactions } from "@kit/kernel/postgres";
-import { withTestDatabase } from "../../test_support/services.ts";
+import { fileSchema } from "../../test_support/file_schema.ts";
 import { sqlJobStoreCases } from "../../test_support/sql_job_store_cases.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
 
+// The job tables are migrated once for the file, emptied before each case.
+const withSchema = fileSchema(async ({ sql }) => {
+  await migrateJobs(sql);
+  await sql`create table appointments (id text primary key)`;
+});
+
 sqlJobStoreCases("PostgresJobStore", (fn) =>
-  withTestDatabase(async ({ sql }) => {
-    await migrateJobs(sql);
-    await sql`create table appointments (id text primary key)`;
+  withSchema(async ({ sql }) => {
     await fn({
       transactions: new PostgresTransactions(sql),
       store: ({ listen }) => new PostgresJobStore(sql, { listen }),

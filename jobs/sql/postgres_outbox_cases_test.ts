@@ -8,16 +8,20 @@ import {
   PostgresProcessedEvents,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { withTestDatabase } from "../../test_support/services.ts";
+import { fileSchema } from "../../test_support/file_schema.ts";
 import { type CountedTable, sqlOutboxCases } from "../../test_support/sql_outbox_cases.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
 
+// The tables are migrated once for the file, emptied before each case.
+const withSchema = fileSchema(async ({ sql }) => {
+  await migrateKernel(sql);
+  await migrateJobs(sql);
+  await sql`create table appointments (id text primary key)`;
+  await sql`create table notifications (appointment_id text not null)`;
+});
+
 sqlOutboxCases("PostgresOutbox", (fn) =>
-  withTestDatabase(async ({ sql, url, schema }) => {
-    await migrateKernel(sql);
-    await migrateJobs(sql);
-    await sql`create table appointments (id text primary key)`;
-    await sql`create table notifications (appointment_id text not null)`;
+  withSchema(async ({ sql, url, schema }) => {
     await fn({
       transactions: new PostgresTransactions(sql),
       outbox: ({ listen }) => new PostgresOutbox(sql, { listen }),

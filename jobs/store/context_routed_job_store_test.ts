@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { currentSql, PostgresTransactions } from "@kit/kernel/postgres";
 import { systemActor } from "@kit/kernel";
 import type postgres from "postgres";
-import { ignoreWithout, withTestDatabase } from "../../test_support/services.ts";
+import { ignoreWithout } from "../../test_support/services.ts";
+import { fileSchema } from "../../test_support/file_schema.ts";
 import { sqlJobStoreCases } from "../../test_support/sql_job_store_cases.ts";
 import { jobStoreContract } from "../testing/job_store_contract.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
@@ -24,13 +25,24 @@ jobStoreContract({
     }),
 });
 
-/** A store per queue, each in its own schema of the test database, its tables migrated. */
-async function routedOn(
+/** The schemas of the file's own cases, `<schema>_a`, `_b` and `_c`. */
+const ownQueues = ["a", "b", "c"];
+
+// The contract's queues, each in a schema `<schema>_<queue>`, and the own cases' queues, each in a
+// schema `<schema>_<a|b|c>`: migrated once for the file, emptied before each case.
+const withSchemas = fileSchema(async ({ sql, schema }) => {
+  for (const q of [...contractQueues, ...ownQueues]) {
+    await migrateJobs(sql, { schema: `${schema}_${q}` });
+  }
+  await sql`create table appointments (id text primary key)`;
+});
+
+/** A store per queue, each in its own schema of the test database (migrated for the file). */
+function routedOn(
   sql: postgres.Sql,
   queues: readonly string[],
   listen = false,
-): Promise<ContextRoutedJobStore> {
-  for (const schema of queues) await migrateJobs(sql, { schema });
+): ContextRoutedJobStore {
   return new ContextRoutedJobStore({
     stores: Object.fromEntries(
       queues.map((schema) => [schema, new PostgresJobStore(sql, { schema, listen })]),
@@ -54,10 +66,8 @@ async function jobsBySchema(sql: postgres.Sql, schemas: readonly string[]) {
 sqlJobStoreCases(
   "ContextRoutedJobStore of PostgresJobStores",
   (fn) =>
-    withTestDatabase(async ({ sql, schema }) => {
+    withSchemas(async ({ sql, schema }) => {
       const queues = contractQueues.map((q) => `${schema}_${q}`);
-      for (const q of queues) await migrateJobs(sql, { schema: q });
-      await sql`create table appointments (id text primary key)`;
       await fn({
         transactions: new PostgresTransactions(sql),
         store: ({ listen }) =>
@@ -109,14 +119,14 @@ const pg = (name: string, fn: (sql: postgres.Sql, schema: string) => Promise<voi
     ignore: ignoreWithout("DATABASE_URL"),
     sanitizeOps: false,
     sanitizeResources: false,
-    fn: () => withTestDatabase(({ sql, schema }) => fn(sql, schema)),
+    fn: () => withSchemas(({ sql, schema }) => fn(sql, schema)),
   });
 
 pg(
   "a job is kept in its queue's schema only, in the unit's transaction; a rollback keeps none",
   async (sql, schema) => {
     const [a, b] = [`${schema}_a`, `${schema}_b`];
-    const store = await routedOn(sql, [a, b]);
+    const store = routedOn(sql, [a, b]);
     const transactions = new PostgresTransactions(sql);
     const kept = job(a, 1, { idempotencyKey: "k" });
     await transactions.run((unit) => store.jobInsert({ job: kept, unit }));
@@ -144,7 +154,7 @@ pg(
   "the operators' reads merge every schema's jobs; a page's cursor walks them all once",
   async (sql, schema) => {
     const queues = [`${schema}_a`, `${schema}_b`, `${schema}_c`];
-    const store = await routedOn(sql, queues);
+    const store = routedOn(sql, queues);
     const jobs = [1, 2, 3, 4, 5, 6, 7].map((n) => job(queues[n % 3]!, n));
     for (const j of jobs) await store.jobInsert({ job: j });
     const seen: string[] = [];
@@ -189,7 +199,7 @@ pg(
 
 pg("an idle worker hears a job of each queue once, from its own store", async (sql, schema) => {
   const queues = [`${schema}_a`, `${schema}_b`];
-  const store = await routedOn(sql, queues, true);
+  const store = routedOn(sql, queues, true);
   const heard: string[] = [];
   const stop = await store.jobListen!((queue) => heard.push(queue));
   try {
