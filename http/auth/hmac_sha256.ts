@@ -139,26 +139,28 @@ function scratch(): Scratch {
 }
 
 /**
- * Hashes `message` on from the state `start` (which has absorbed `absorbed` bytes already, a
- * multiple of 64) into `out` (32 bytes), with the buffers of `s`.
+ * Hashes the first `length` bytes of `message` on from the state `start` (which has absorbed
+ * `absorbed` bytes already, a multiple of 64) into `out` (32 bytes), with the buffers of `s`.
+ * Nothing is allocated: the last block(s) are copied into the scratch tail.
  */
 function finish(
   start: Int32Array,
   absorbed: number,
   message: Uint8Array,
+  length: number,
   out: Uint8Array,
   s: Scratch,
 ): void {
   const { h, w, tail } = s;
   h.set(start);
-  const whole = message.length - (message.length % 64);
+  const whole = length - (length % 64);
   for (let offset = 0; offset < whole; offset += 64) compress(h, w, message, offset);
-  const rest = message.length - whole;
+  const rest = length - whole;
   const end = rest < 56 ? 64 : 128;
   tail.fill(0);
-  tail.set(message.subarray(whole));
+  for (let i = 0; i < rest; i++) tail[i] = message[whole + i]!;
   tail[rest] = 0x80;
-  const bits = (absorbed + message.length) * 8;
+  const bits = (absorbed + length) * 8;
   // The length in bits, big-endian, in the last 8 bytes (messages here are far below 2^32 bits).
   tail[end - 5] = Math.floor(bits / 2 ** 32) & 0xff;
   tail[end - 4] = (bits >>> 24) & 0xff;
@@ -180,6 +182,11 @@ export interface HmacSha256 {
   mac(message: Uint8Array): Uint8Array;
   /** Whether `signature` is the MAC of `message`, compared in constant time. */
   verify(message: Uint8Array, signature: Uint8Array): boolean;
+  /**
+   * Whether the first 32 bytes of `signature` are the MAC of the first `length` bytes of
+   * `message`, compared in constant time; allocates nothing (for buffers reused across calls).
+   */
+  verifyPrefix(message: Uint8Array, length: number, signature: Uint8Array): boolean;
 }
 
 /** HMAC-SHA256 keyed with `key` (a key longer than a block is hashed first, as RFC 2104 says). */
@@ -188,7 +195,7 @@ export function hmacSha256(key: Uint8Array): HmacSha256 {
   const block = new Uint8Array(64);
   if (key.length > 64) {
     const hashed = new Uint8Array(32);
-    finish(IV, 0, key, hashed, s);
+    finish(IV, 0, key, key.length, hashed, s);
     block.set(hashed);
   } else {
     block.set(key);
@@ -203,20 +210,24 @@ export function hmacSha256(key: Uint8Array): HmacSha256 {
   block.fill(0);
   padded.fill(0);
   const innerHash = new Uint8Array(32);
-  const mac = (message: Uint8Array): Uint8Array => {
-    const out = new Uint8Array(32);
-    finish(inner, 64, message, innerHash, s);
-    finish(outer, 64, innerHash, out, s);
+  const expected = new Uint8Array(32);
+  const macInto = (message: Uint8Array, length: number, out: Uint8Array): Uint8Array => {
+    finish(inner, 64, message, length, innerHash, s);
+    finish(outer, 64, innerHash, 32, out, s);
     return out;
   };
+  const verifyPrefix = (message: Uint8Array, length: number, signature: Uint8Array): boolean => {
+    if (signature.length < 32) return false;
+    macInto(message, length, expected);
+    let difference = 0;
+    for (let i = 0; i < 32; i++) difference |= expected[i]! ^ signature[i]!;
+    return difference === 0;
+  };
   return {
-    mac,
+    mac: (message) => macInto(message, message.length, new Uint8Array(32)),
     verify(message: Uint8Array, signature: Uint8Array): boolean {
-      const expected = mac(message);
-      if (signature.length !== expected.length) return false;
-      let difference = 0;
-      for (let i = 0; i < expected.length; i++) difference |= expected[i]! ^ signature[i]!;
-      return difference === 0;
+      return signature.length === 32 && verifyPrefix(message, message.length, signature);
     },
+    verifyPrefix,
   };
 }

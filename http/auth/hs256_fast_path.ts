@@ -78,6 +78,13 @@ function objectOf(
   }
 }
 
+/** Whether `aud` is a list naming one of `audiences` (as jose reads an audience list). */
+function namesOneOf(aud: unknown, audiences: readonly string[]): boolean {
+  if (!Array.isArray(aud)) return false;
+  for (let i = 0; i < aud.length; i++) if (audiences.includes(aud[i])) return true;
+  return false;
+}
+
 function isPlainHs256(header: Record<string, unknown> | undefined): boolean {
   return header !== undefined && header.alg === "HS256" && !("crit" in header) &&
     !("b64" in header);
@@ -116,13 +123,14 @@ export function hs256FastPath(key: Uint8Array, options: FastPathOptions): Hs256F
       if (code > 127) return undefined;
       signed[i] = code;
     }
-    if (!hmac.verify(signed.subarray(0, last), signature.subarray(0, 32))) return undefined;
+    if (!hmac.verifyPrefix(signed, last, signature)) return undefined;
     const claims = objectOf(token, first + 1, last, payload);
     if (claims === undefined) return undefined;
     const { iss, aud, exp, nbf, iat } = claims;
     if (typeof iss !== "string" || !issuers.includes(iss)) return undefined;
-    const named = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : undefined;
-    if (named === undefined || !named.some((one) => audiences.includes(one))) return undefined;
+    if (!(typeof aud === "string" ? audiences.includes(aud) : namesOneOf(aud, audiences))) {
+      return undefined;
+    }
     if (exp === undefined ? options.requireExpiry : typeof exp !== "number") return undefined;
     if (typeof exp === "number" && exp <= now - tolerance) return undefined;
     if (nbf !== undefined && (typeof nbf !== "number" || nbf > now + tolerance)) return undefined;

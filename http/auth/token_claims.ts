@@ -24,10 +24,13 @@ const timeClaims = [["exp", "expiry"], ["iat", "issue time"], [
  * `exp - iat`, or `exp - now` when it has no `iat` (`Infinity` checks no lifetime).
  */
 export function checkTokenClaims(claims: JWTPayload, now: number, maxLifetime: number): void {
-  for (const [name, words] of timeClaims) {
+  for (let i = 0; i < timeClaims.length; i++) {
+    const name = timeClaims[i]![0];
     const value = claims[name];
     if (value !== undefined && !(typeof value === "number" && Number.isFinite(value))) {
-      throw new InvalidTokenError(`The token's ${words} (${name}) is not a finite number`);
+      throw new InvalidTokenError(
+        `The token's ${timeClaims[i]![1]} (${name}) is not a finite number`,
+      );
     }
   }
   if (claims.sub !== undefined && typeof claims.sub !== "string") {
