@@ -23,7 +23,7 @@ interface Slot {
    * The reads waiting on it, told when it fires. Not a shared promise raced against: every race
    * would leave a reaction on it, keeping each read's result until the slot fires.
    */
-  readonly waiting: Set<() => void>;
+  readonly waiting: Set<(expired: typeof timedOut) => void>;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Whether its timer is unreferenced: then it is shared and left to fire. */
   shared: boolean;
@@ -61,7 +61,7 @@ class Slots {
       opened.timer = setTimeout(() => {
         opened.timer = undefined;
         if (this.#open.get(key) === opened) this.#open.delete(key);
-        for (const expire of opened.waiting) expire();
+        for (const expire of opened.waiting) expire(timedOut);
         opened.waiting.clear();
       }, key * this.#grain - now + this.#ms);
       opened.shared = referable(opened.timer);
@@ -110,13 +110,13 @@ export class BodyDeadline {
     const slot = this.#slot;
     if (slot.timer === undefined) return Promise.resolve(timedOut);
     return new Promise<T | typeof timedOut>((resolve, reject) => {
-      const expire = () => resolve(timedOut);
-      slot.waiting.add(expire);
+      // The promise's own `resolve` waits on the slot (called with `timedOut`): no closure more.
+      slot.waiting.add(resolve);
       read.then((value) => {
-        slot.waiting.delete(expire);
+        slot.waiting.delete(resolve);
         resolve(value);
       }, (error) => {
-        slot.waiting.delete(expire);
+        slot.waiting.delete(resolve);
         reject(error);
       });
     });

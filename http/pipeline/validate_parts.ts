@@ -8,7 +8,7 @@
 import type { Schema, SchemaIssue, SchemaResult } from "../schema/schema.ts";
 import { problemResponse } from "./answer.ts";
 import { pointer, problem, type ProblemIssue } from "./problem.ts";
-import { readJsonBody } from "./read_body.ts";
+import { type BodyResult, readJsonBody } from "./read_body.ts";
 import { headerRecord, parseQuery } from "./request_parts.ts";
 import type { RouteRequest } from "./route_request.ts";
 import { collectUnstorable } from "./unstorable_text.ts";
@@ -54,12 +54,23 @@ export function validateHeaders(at: RouteRequest): Promise<undefined> | undefine
 }
 
 /** The JSON body, read within the pipeline's limit and deadline (else its 4xx problem). */
-export async function validateBody(at: RouteRequest): Promise<Response | undefined> {
+export function validateBody(
+  at: RouteRequest,
+): Response | undefined | Promise<Response | undefined> {
   const { pipeline } = at;
-  const body = await readJsonBody(at.request, pipeline.bodyLimit, at.path, pipeline.bodyTimeoutMs);
+  const body = readJsonBody(at.request, pipeline.bodyLimit, at.path, pipeline.bodyTimeoutMs);
+  return body instanceof Promise
+    ? body.then((read) => validateRead(at, read))
+    : validateRead(at, body);
+}
+
+function validateRead(
+  at: RouteRequest,
+  body: BodyResult,
+): Response | undefined | Promise<undefined> {
   if (!body.ok) return problemResponse(body.problem, at.identified);
   if (
-    pipeline.refuseUnstorableText && body.escaped &&
+    at.pipeline.refuseUnstorableText && body.escaped &&
     collectUnstorable(body.value, "body", issuesOf(at))
   ) return undefined;
   return validate(at, "body", at.route.parts.body!, body.value);
