@@ -19,16 +19,27 @@ export function runPlan(
     for (let i = from; i < steps.length; i++) {
       const done = steps[i]!(at);
       if (done === undefined) continue;
-      if (done instanceof Promise) {
-        return done.then(
-          (response) => response ?? runPlan(plan, at, i + 1),
-          (error) => errorResponse(error, at),
-        );
-      }
+      if (done instanceof Promise) return resume(plan, at, done, i + 1);
       return done;
     }
     return plan.answer(at);
   } catch (error) {
     return errorResponse(error, at);
   }
+}
+
+/**
+ * The plan from step `next` once `done` settles. Its own function: closures in the loop above
+ * would capture its `i`, and V8 would then allocate a context for every step of every request.
+ */
+function resume(
+  plan: RoutePlan,
+  at: RouteRequest,
+  done: Promise<Response | undefined>,
+  next: number,
+): Promise<Response> {
+  return done.then(
+    (response) => response ?? runPlan(plan, at, next),
+    (error) => errorResponse(error, at),
+  );
 }
