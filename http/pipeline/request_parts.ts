@@ -12,24 +12,31 @@
 export function parseQuery(query: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (query.length === 0) return out;
-  const add = (key: string, value: string) => {
-    const existing = Object.hasOwn(out, key) ? out[key] : undefined;
-    if (existing === undefined) setOwn(out, key, value);
-    else if (Array.isArray(existing)) existing.push(value);
-    else setOwn(out, key, [existing, value]);
-  };
   if (query.includes("%") || query.includes("+")) {
-    for (const [key, value] of new URLSearchParams(query)) add(key, value);
+    for (const [key, value] of new URLSearchParams(query)) add(out, key, value);
     return out;
   }
-  // Nothing to decode: the pairs as URLSearchParams reads them, without building one.
-  for (const pair of query.split("&")) {
-    if (pair.length === 0) continue;
-    const equals = pair.indexOf("=");
-    if (equals === -1) add(pair, "");
-    else add(pair.slice(0, equals), pair.slice(equals + 1));
+  // Nothing to decode: the pairs as URLSearchParams reads them, without building one (nor an
+  // array of them).
+  for (let start = 0; start <= query.length;) {
+    let end = query.indexOf("&", start);
+    if (end === -1) end = query.length;
+    if (end > start) {
+      const equals = query.indexOf("=", start);
+      if (equals === -1 || equals > end) add(out, query.slice(start, end), "");
+      else add(out, query.slice(start, equals), query.slice(equals + 1, end));
+    }
+    start = end + 1;
   }
   return out;
+}
+
+/** Adds a pair to a parsed query: a repeated name's values become an array. */
+function add(out: Record<string, string | string[]>, key: string, value: string): void {
+  const existing = Object.hasOwn(out, key) ? out[key] : undefined;
+  if (existing === undefined) setOwn(out, key, value);
+  else if (Array.isArray(existing)) existing.push(value);
+  else setOwn(out, key, [existing, value]);
 }
 
 /**
@@ -42,9 +49,10 @@ export function headerRecord(
   readsOnly?: readonly string[],
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  if (readsOnly !== undefined && readsOnly.every(isPlainHeaderName)) {
+  if (readsOnly !== undefined && allPlain(readsOnly)) {
     // Only the keys the schema reads: on Node, iterating the headers builds undici Headers.
-    for (const name of readsOnly) {
+    for (let i = 0; i < readsOnly.length; i++) {
+      const name = readsOnly[i]!;
       const value = headers.get(name);
       if (value !== null) out[name] = value;
     }
@@ -75,6 +83,15 @@ export function lazyHeaders(headers: Headers): Readonly<Record<string, string>> 
         : undefined,
   });
 }
+
+/** Whether each of a schema's keys is a plain header name, decided once per list of keys. */
+function allPlain(names: readonly string[]): boolean {
+  let plain = plainLists.get(names);
+  if (plain === undefined) plainLists.set(names, plain = names.every(isPlainHeaderName));
+  return plain;
+}
+
+const plainLists = new WeakMap<readonly string[], boolean>();
 
 /** A name `Object.fromEntries(headers)` would have as one key with the value `get` answers. */
 function isPlainHeaderName(name: string): boolean {

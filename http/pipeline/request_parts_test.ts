@@ -27,6 +27,18 @@ Deno.test("parseQuery() reads every query as URLSearchParams does", () => {
   for (const query of queries) assert.deepEqual(parseQuery(query), viaSearchParams(query), query);
 });
 
+Deno.test("parseQuery() reads every short query of '&', '=' and two names as URLSearchParams does", () => {
+  // Every query of up to 6 characters from this alphabet: the split without URLSearchParams.
+  const alphabet = ["a", "b", "=", "&"];
+  let queries = [""];
+  for (let length = 1; length <= 6; length++) {
+    queries = queries.flatMap((query) => alphabet.map((char) => query + char));
+    for (const query of queries) {
+      assert.deepEqual(parseQuery(query), viaSearchParams(query), query);
+    }
+  }
+});
+
 Deno.test("headerRecord() builds what Object.fromEntries(headers) builds", () => {
   const headers = new Headers([
     ["Content-Type", "application/json"],
