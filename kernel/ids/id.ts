@@ -44,21 +44,34 @@ export function uuidv7(now: number = Date.now()): string {
   }
   lastMs = ms;
   lastSequence = sequence;
-  let out = "";
-  const time: number[] = [0, 0, 0, 0, 0, 0];
+  // The 36 characters' codes written into a scratch array, then one string made of them: no
+  // intermediate strings or arrays (an id is made for every unit of work).
+  const c = chars;
   for (let i = 5; i >= 0; i--) {
-    time[i] = ms % 256;
+    const byte = ms % 256;
     ms = Math.floor(ms / 256);
+    const at = i < 4 ? i * 2 : i * 2 + 1;
+    c[at] = hexCodes[byte * 2]!;
+    c[at + 1] = hexCodes[byte * 2 + 1]!;
   }
-  for (let i = 0; i < 6; i++) {
-    if (i === 4) out += "-";
-    out += hex[time[i]!];
-  }
-  out += "-" + hex[0x70 | (sequence >> 8)] + hex[sequence & 0xff];
-  out += "-" + hex[(pool[r + 2]! & 0x3f) | 0x80] + hex[pool[r + 3]!] + "-";
-  for (let i = 4; i < 10; i++) out += hex[pool[r + i]!];
-  return out;
+  put(c, 14, 0x70 | (sequence >> 8));
+  put(c, 16, sequence & 0xff);
+  put(c, 19, (pool[r + 2]! & 0x3f) | 0x80);
+  put(c, 21, pool[r + 3]!);
+  for (let i = 4; i < 10; i++) put(c, 24 + (i - 4) * 2, pool[r + i]!);
+  return String.fromCharCode.apply(null, c);
 }
+
+/** The two hex digits of `byte` at `at`. */
+function put(c: number[], at: number, byte: number): void {
+  c[at] = hexCodes[byte * 2]!;
+  c[at + 1] = hexCodes[byte * 2 + 1]!;
+}
+
+/** The character codes of each byte's two hex digits, lower case. */
+const hexCodes: Uint8Array = new TextEncoder().encode(hex.join(""));
+/** An id's characters, the dashes in place (`xxxxxxxx-xxxx-7xxx-yxxx-xxxxxxxxxxxx`). */
+const chars: number[] = Array.from("00000000-0000-0000-0000-000000000000", (d) => d.charCodeAt(0));
 
 let lastMs = -1;
 let lastSequence = -1;

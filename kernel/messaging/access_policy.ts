@@ -99,8 +99,14 @@ export function accessPolicy(
 }
 
 function key(permission: Permission): string {
-  return `${permission.context}:${permission.name}`;
+  // A frozen permission (as `definePermissions` makes them) keeps its key: none made per request.
+  if (!Object.isFrozen(permission)) return `${permission.context}:${permission.name}`;
+  let found = keys.get(permission);
+  if (found === undefined) keys.set(permission, found = `${permission.context}:${permission.name}`);
+  return found;
 }
+
+const keys = new WeakMap<Permission, string>();
 
 /** The token of the access policy. */
 export const AccessPolicy: Token<AccessPolicy> = token<AccessPolicy>("AccessPolicy");

@@ -6,11 +6,11 @@ import { defaultTenant } from "../tenancy/tenancy.ts";
 import { uuidv7 } from "../ids/id.ts";
 import type { TransactionManager } from "../unit_of_work/unit_of_work.ts";
 import { currentScope, runInScope } from "../unit_of_work/work_scope.ts";
-import type { AccessPolicy } from "./access_policy.ts";
+import type { AccessPolicy, AccessRequest } from "./access_policy.ts";
 import type { CommandBus, QueryBus } from "./buses.ts";
 import type { MessageHandler } from "./handles.ts";
 import { Command, type Message, type MessageClass } from "./message.ts";
-import type { Requirement } from "./requires.ts";
+import type { Requirement, Resource } from "./requires.ts";
 
 /** One message class, compiled once: its handler and its requirement. */
 export interface MessageRoute {
@@ -53,7 +53,9 @@ export class Dispatcher implements CommandBus, QueryBus {
     const execution: ExecutionContext = scope?.execution ?? directExecution(message);
     try {
       if (route.requirement !== undefined) {
-        await this.#authorize(message, route.requirement, execution);
+        // A policy that answers synchronously is not awaited (no promise made for it).
+        const authorized = this.#authorize(message, route.requirement, execution);
+        if (authorized !== undefined) await authorized;
       }
       if (message instanceof Command && scope?.unitOfWork === undefined) {
         return await this.#inNewUnit(message, route, execution);
@@ -93,27 +95,45 @@ export class Dispatcher implements CommandBus, QueryBus {
     return this.#transactions.translateError?.(error) ?? error;
   }
 
-  async #authorize(
+  /** Throws (or rejects) unless the policy grants the requirement; a promise only when it does. */
+  #authorize(
     message: Message,
     requirement: Requirement,
     execution: ExecutionContext,
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     const resource = requirement.resource?.(message);
-    const allowed = await this.#policy.decide({
+    // The keys a spread would give, in the same order, assigned in place.
+    const request: { -readonly [K in keyof AccessRequest]?: AccessRequest[K] } = {
       actor: message.actor,
       permission: requirement.permission,
       message,
       execution,
-      ...(resource ? { resource } : {}),
-    });
-    if (allowed !== true) {
-      const on = resource ? ` on ${resource.type} '${resource.id}'` : "";
-      throw new ForbiddenError(
-        `Permission '${requirement.permission.name}' is not granted to actor '${message.actor.id}'${on}`,
-        { permission: requirement.permission.name, ...(resource ? { resource } : {}) },
+    };
+    if (resource) request.resource = resource;
+    const allowed = this.#policy.decide(request as Omit<AccessRequest, "granted">);
+    if (allowed !== true && allowed !== false && typeof (allowed as any)?.then === "function") {
+      return Promise.resolve(allowed).then((settled) =>
+        refuseUnless(settled, message, requirement, resource)
       );
     }
+    refuseUnless(allowed, message, requirement, resource);
+    return undefined;
   }
+}
+
+/** Throws the refusal of a requirement the policy did not grant (`allowed` not `true`). */
+function refuseUnless(
+  allowed: unknown,
+  message: Message,
+  requirement: Requirement,
+  resource: Resource | undefined,
+): void {
+  if (allowed === true) return;
+  const on = resource ? ` on ${resource.type} '${resource.id}'` : "";
+  throw new ForbiddenError(
+    `Permission '${requirement.permission.name}' is not granted to actor '${message.actor.id}'${on}`,
+    { permission: requirement.permission.name, ...(resource ? { resource } : {}) },
+  );
 }
 
 /**

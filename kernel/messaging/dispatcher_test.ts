@@ -182,3 +182,29 @@ Deno.test("A nested command joins the unit of work of the command that sent it",
   assert.ok(units[0] !== undefined);
   assert.equal(units[0], units[1]);
 });
+
+Deno.test("The bus waits for a policy that decides asynchronously (a promise or a thenable) and sees the request it decides", async () => {
+  const seen: string[][] = [];
+  const answers: unknown[] = [Promise.resolve(true), Promise.resolve(false), {
+    then: (resolve: (v: boolean) => void) => resolve(true),
+  }, { then: (resolve: (v: boolean) => void) => resolve(false) }];
+  const app = composeApplication({
+    modules: [
+      defineModule("scheduling", {
+        declarations: [CalendarOwner, CalendarOwnerHandler],
+      }),
+    ],
+    accessPolicy: {
+      decide(request) {
+        seen.push(Object.keys(request));
+        return answers.shift() as Promise<boolean>;
+      },
+    },
+  });
+  const owner = userActor("u1");
+  assert.equal(await app.queries.execute(new CalendarOwner(owner, "c1")), "owner of c1");
+  await assert.rejects(() => app.queries.execute(new CalendarOwner(owner, "c2")), ForbiddenError);
+  assert.equal(await app.queries.execute(new CalendarOwner(owner, "c3")), "owner of c3");
+  await assert.rejects(() => app.queries.execute(new CalendarOwner(owner, "c4")), ForbiddenError);
+  assert.deepEqual(seen[0], ["actor", "permission", "message", "execution", "resource"]);
+});
