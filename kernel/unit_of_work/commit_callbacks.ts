@@ -16,6 +16,11 @@ export class CommitCallbacks {
    * Runs every callback in order. A callback that fails does not stop the others: the commit is
    * done. The failures are thrown together afterwards as an AggregateError.
    */
+  /** Whether no callback was added (then `runAll` has nothing to run). */
+  get empty(): boolean {
+    return this.#callbacks.length === 0;
+  }
+
   async runAll(): Promise<void> {
     const errors: unknown[] = [];
     // Callbacks may add callbacks (a job enqueued from a commit callback).

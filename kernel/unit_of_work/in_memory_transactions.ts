@@ -13,20 +13,21 @@ export class InMemoryTransactions implements TransactionManager {
   /** Runs the work; runs its commit callbacks when it returns, drops them when it throws. */
   async run<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
     const callbacks = new CommitCallbacks();
-    const held = new Map<string, () => void>();
+    // Made on the first lock: most units take none.
+    let held: Map<string, () => void> | undefined;
     const unit: UnitOfWork = {
       id: uuidv7(),
       transaction: undefined,
       whenCommitted: (callback) => callbacks.add(callback),
-      lock: (key) => this.#locks.acquire(key, held),
+      lock: (key) => this.#locks.acquire(key, held ??= new Map()),
     };
     let result: T;
     try {
       result = await work(unit);
     } finally {
-      for (const release of held.values()) release();
+      if (held !== undefined) { for (const release of held.values()) release(); }
     }
-    await callbacks.runAll();
+    if (!callbacks.empty) await callbacks.runAll();
     return result;
   }
 }
