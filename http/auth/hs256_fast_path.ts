@@ -66,12 +66,16 @@ function objectOf(
   start: number,
   end: number,
   scratch: Uint8Array,
+  views: (Uint8Array | undefined)[],
 ): Record<string, unknown> | undefined {
-  const bytes = end - start > scratch.length * 4 / 3 ? new Uint8Array(end - start) : scratch;
+  const own = end - start > scratch.length * 4 / 3;
+  const bytes = own ? new Uint8Array(end - start) : scratch;
   const size = decodeBase64Url(source, start, end, bytes);
   if (size < 0) return undefined;
+  // A view of the scratch buffer per size, made once: tokens of one issuer have few sizes.
+  const view = own ? bytes.subarray(0, size) : (views[size] ??= scratch.subarray(0, size));
   try {
-    const value = JSON.parse(text.decode(bytes.subarray(0, size)));
+    const value = JSON.parse(text.decode(view));
     return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
@@ -104,6 +108,7 @@ export function hs256FastPath(key: Uint8Array, options: FastPathOptions): Hs256F
   const signature = new Uint8Array(33);
   let signed = new Uint8Array(512);
   const payload = new Uint8Array(2048);
+  const views: (Uint8Array | undefined)[] = [];
   return (token, now) => {
     const first = token.indexOf(".");
     const last = token.lastIndexOf(".");
@@ -111,7 +116,7 @@ export function hs256FastPath(key: Uint8Array, options: FastPathOptions): Hs256F
     const headerPart = token.slice(0, first);
     let plain = headers.get(headerPart);
     if (plain === undefined) {
-      plain = isPlainHs256(objectOf(headerPart, 0, headerPart.length, payload));
+      plain = isPlainHs256(objectOf(headerPart, 0, headerPart.length, payload, views));
       if (headers.size < 64) headers.set(headerPart, plain);
     }
     if (!plain) return undefined;
@@ -124,7 +129,7 @@ export function hs256FastPath(key: Uint8Array, options: FastPathOptions): Hs256F
       signed[i] = code;
     }
     if (!hmac.verifyPrefix(signed, last, signature)) return undefined;
-    const claims = objectOf(token, first + 1, last, payload);
+    const claims = objectOf(token, first + 1, last, payload, views);
     if (claims === undefined) return undefined;
     const { iss, aud, exp, nbf, iat } = claims;
     if (typeof iss !== "string" || !issuers.includes(iss)) return undefined;

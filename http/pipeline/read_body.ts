@@ -76,9 +76,9 @@ export function readJsonBody(
       }
       return { ok: false, problem: timeout(timeoutMs, instance) };
     }
-    const bytes = new Uint8Array(read);
-    if (bytes.byteLength > limit) return { ok: false, problem: tooLarge(limit, instance) };
-    return parse(bytes, instance);
+    // Decoded as it is: no view of it made.
+    if (read.byteLength > limit) return { ok: false, problem: tooLarge(limit, instance) };
+    return parse(read, instance);
   }, (error) => {
     deadline.clear();
     throw error;
@@ -107,7 +107,7 @@ async function readChunked(
 }
 
 /** The JSON of the body's bytes, or the problem of invalid UTF-8 or malformed JSON. */
-function parse(bytes: Uint8Array, instance: string): BodyResult {
+function parse(bytes: Uint8Array | ArrayBuffer, instance: string): BodyResult {
   if (bytes.byteLength === 0) return nothing;
   let text: string;
   try {
