@@ -115,6 +115,6 @@ const print = (title: string, counts: Map<string, number>, rows: number) => {
   }
 };
 console.log(`${loop}: ${(sampled / total).toFixed(0)} bytes sampled per request`);
-print("by kit frame (bytes per request)", byFrame, 40);
+print("by kit frame (bytes per request)", byFrame, Number(Deno.env.get("ROWS") ?? 40));
 print("by kit frame and allocating function", byCallee, 60);
 Deno.exit(0);
