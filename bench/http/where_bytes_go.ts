@@ -9,7 +9,7 @@
  * `loop` is `schema, cache off` (default), `schema, one token` or `hello`. Without inlining a
  * function's allocations are not put in its caller's frame; the totals are the same within a few
  * per cent. Prints bytes per request: the total, then by kit frame, then by kit frame and the
- * function that allocated.
+ * function that allocated (`ROWS`, default 40, rows of the first table).
  */
 import { Session } from "node:inspector";
 import { SignJWT } from "jose";
