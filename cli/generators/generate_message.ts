@@ -17,9 +17,11 @@ import { planGrant } from "./grants.ts";
 import {
   aggregateQueryTemplates,
   creatingTemplates,
+  idField,
   loadingHandlerTokens,
   type MessageFiles,
   notFoundCode,
+  pageInputs,
   permissionTokens,
   specPreamble,
 } from "./aggregate_message_templates.ts";
@@ -30,6 +32,7 @@ import { aggregatesOf, didYouMean, orRun } from "./close_names.ts";
 import { checkContext } from "./generate_simple.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
+import { messageMaker, messageUnderTest } from "./message_under_test.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -309,6 +312,10 @@ function templates(
     camel,
     context,
     permissionsImport: permissionTokens(camel, context, permission, base).permissionsImport,
+    messageUnderTest: search
+      ? messageUnderTest(name, pageInputs, { kind: "page" })
+      : messageUnderTest(name, [], { kind: "plain" }),
+    new: messageMaker(name),
     name,
     kebab,
     kind,
@@ -317,8 +324,14 @@ function templates(
     bus,
     answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
     permissionTest: permission
-      ? generatorTemplate("command/refused.spec.part.ts", { name, permission, bus })
+      ? generatorTemplate("command/refused.spec.part.ts", {
+        new: messageMaker(name),
+        name,
+        permission,
+        bus,
+      })
       : generatorTemplate("command/unguarded.spec.part.ts", {
+        new: messageMaker(name),
         name,
         bus,
         answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
@@ -357,6 +370,8 @@ function aggregateTemplates(
   const spec = generatorTemplate("aggregate-command/spec.ts", {
     forbiddenImport: permission ? "ForbiddenError,\n  " : "",
     preamble: specPreamble(context, aggregate, permission, name, "command", { withType: true }),
+    messageUnderTest: messageUnderTest(name, [idField(id)], { kind: "on", aggregate }),
+    new: messageMaker(name),
     aggregate,
     variable,
     name,
@@ -365,8 +380,15 @@ function aggregateTemplates(
     grants,
     build: builderNames(aggregate).instance,
     permissionTest: permission
-      ? generatorTemplate("aggregate-command/refused.spec.part.ts", { name, permission })
-      : generatorTemplate("aggregate-command/unguarded.spec.part.ts", { name }),
+      ? generatorTemplate("aggregate-command/refused.spec.part.ts", {
+        new: messageMaker(name),
+        name,
+        permission,
+      })
+      : generatorTemplate("aggregate-command/unguarded.spec.part.ts", {
+        new: messageMaker(name),
+        name,
+      }),
   });
   return { message, handler, spec };
 }
