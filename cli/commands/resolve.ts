@@ -12,7 +12,17 @@ import {
   planRenumber,
   toRenumber,
 } from "../derive/migration_numbers.ts";
-import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
+import {
+  findProjectRoot,
+  kebabOf,
+  type KitConfig,
+  pascalOf,
+  readConfig,
+} from "../project/kit_config.ts";
+import { settleParts } from "../files/merge_parts.ts";
+import { planRoute } from "../generators/generate_route.ts";
+import { updatedMessageSpec } from "../generators/message_spec_update.ts";
+import { readMessageShape } from "../generators/message_shape.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { planDerived } from "./docs.ts";
 
@@ -26,6 +36,16 @@ export interface Resolution {
   readonly kept: readonly string[];
   /** Migrations moved on top of the list: each shared its number with one that stays. */
   readonly renumbered: readonly Renumbered[];
+  /**
+   * Files whose kit parts (`// kit:begin route schemas`…) both sides changed: rewritten from the
+   * merged sources they follow (the message and its handler), as `--update` writes them.
+   */
+  readonly rewritten: readonly string[];
+  /**
+   * Files whose kit parts both sides changed, left with git's markers until the files of `left`
+   * are merged (their parts follow those sources): the next `kit resolve` rewrites them.
+   */
+  readonly waiting: readonly string[];
   /** Files with conflicts outside kit's regions: to merge by hand, then run `kit resolve` again. */
   readonly left: readonly string[];
   /** Files holding a conflict marker git no longer lists as conflicted, as `path:line`. */
@@ -78,6 +98,7 @@ export async function resolveConflicts(
   const kept: string[] = [];
   const left: string[] = [];
   const writes: FileWrite[] = [];
+  const clashing: FileWrite[] = [];
   for (const path of conflicted) {
     if (isDerived(path)) continue;
     const [base, ours, theirs] = [
@@ -90,28 +111,31 @@ export async function resolveConflicts(
       left.push(path);
       continue;
     }
-    const sides: ThreeSides = { base: base ?? "", ours, theirs };
+    const settled = settleParts({ base: base ?? "", ours, theirs });
     if (!hasMarkers(await readFile(join(root, path), "utf8"))) {
       kept.push(path);
       continue;
     }
-    const text = await mergeRegions(sides, mergeText);
-    if (text === undefined) left.push(path);
+    const text = await mergeRegions(settled.sides, mergeText);
+    if (text === undefined || (settled.clashing.length > 0 && partsOwner(path) === undefined)) {
+      left.push(path);
+    } else if (settled.clashing.length > 0) clashing.push({ path, contents: text });
     else {
       writes.push({ path, contents: text });
       merged.push(path);
     }
   }
   await applyPlan(root, await formatPlan(root, writes));
-  if (left.length > 0) {
-    return { regenerated: [], merged, kept, renumbered: [], left, markers: [] };
-  }
+  const waiting = clashing.map((write) => write.path);
+  const unsettled = { regenerated: [], merged, kept, renumbered: [], rewritten: [], left };
+  if (left.length > 0) return { ...unsettled, waiting, markers: [] };
   // A source staged with its markers (`git add -A` too early): nothing derives from it yet.
-  const staged = conflictMarkers(root).filter((at) => !isDerived(at.replace(/:\d+$/, "")));
-  if (staged.length > 0) {
-    return { regenerated: [], merged, kept, renumbered: [], left, markers: staged };
-  }
+  const staged = conflictMarkers(root).filter((at) =>
+    !isDerived(at.replace(/:\d+$/, "")) && !waiting.includes(at.replace(/:\d+$/, ""))
+  );
+  if (staged.length > 0) return { ...unsettled, waiting, markers: staged };
   const config = await readConfig(root);
+  const rewritten = await rewriteParts(root, config, clashing);
   const renumbered = await renumberClashes(root, config, options.renumber ?? []);
   const derived = await formatPlan(root, [
     ...await planDerived(root, config),
@@ -125,7 +149,7 @@ export async function resolveConflicts(
     if (current !== write.contents) stale.push(write);
   }
   await applyPlan(root, stale);
-  const settled = new Set([...merged, ...kept]);
+  const settled = new Set([...merged, ...kept, ...rewritten]);
   const regenerated = [...new Set([...conflicted.filter(isDerived), ...stale.map((w) => w.path)])]
     .filter((path) => !settled.has(path)).sort();
   const missing = conflicted.filter(isDerived).filter((path) =>
@@ -134,7 +158,100 @@ export async function resolveConflicts(
   if (missing.length > 0) {
     throw new CliError(`resolve: kit derives no '${missing[0]}' here; merge it by hand`);
   }
-  return { regenerated, merged, kept, renumbered, left, markers: conflictMarkers(root) };
+  return {
+    regenerated,
+    merged,
+    kept,
+    renumbered,
+    rewritten,
+    waiting: [],
+    left,
+    markers: conflictMarkers(root),
+  };
+}
+
+/**
+ * The command or query whose route or spec a file is, when kit can rewrite its parts: a route
+ * (`presentation/http/<message>.controller.ts` or `.route.ts`) or its spec, or a message's own
+ * spec (`application/commands/<message>/<message>.spec.ts`).
+ */
+function partsOwner(path: string): { context: string; name: string } | undefined {
+  const route =
+    /^src\/contexts\/([a-z0-9-]+)\/presentation\/http\/([a-z0-9-]+)\.(controller|route)(\.spec)?\.ts$/
+      .exec(path);
+  const spec =
+    /^src\/contexts\/([a-z0-9-]+)\/application\/(commands|queries)\/([a-z0-9-]+)\/\3\.spec\.ts$/
+      .exec(path);
+  if (route !== null) return { context: route[1]!, name: pascalOf(route[2]!) };
+  if (spec !== null) return { context: spec[1]!, name: pascalOf(spec[3]!) };
+  return undefined;
+}
+
+/**
+ * Writes each file whose kit parts both sides changed with ours, then rewrites those parts from
+ * the merged message and handler as `kit generate route … --update` does (a message's spec
+ * without a route: its `message under test` part). A part that cannot be rewritten (the message
+ * no longer parses, the route's markers are gone) puts git's conflicted text back and is refused,
+ * naming the file and why.
+ */
+async function rewriteParts(
+  root: string,
+  config: KitConfig,
+  clashing: readonly FileWrite[],
+): Promise<string[]> {
+  const before = new Map<string, string>();
+  for (const write of clashing) {
+    before.set(write.path, await readFile(join(root, write.path), "utf8"));
+  }
+  await applyPlan(root, await formatPlan(root, [...clashing]));
+  const paths = new Set(clashing.map((write) => write.path));
+  const rewrites = new Map<string, FileWrite>();
+  try {
+    for (const write of clashing) {
+      const owner = partsOwner(write.path)!;
+      for (const rewrite of await planParts(root, config, owner.context, owner.name)) {
+        if (paths.has(rewrite.path)) rewrites.set(rewrite.path, rewrite);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    for (const [path, text] of before) await writeFile(join(root, path), text);
+    throw new CliError(
+      `resolve: kit's parts of ${
+        [...paths].join(", ")
+      } changed on both sides, and rewriting them from the merged sources failed (${error.message}): merge them by hand, then run 'kit resolve' again`,
+    );
+  }
+  await applyPlan(root, await formatPlan(root, [...rewrites.values()]));
+  return [...paths].sort();
+}
+
+/**
+ * The rewrite of a message's route and specs (its route's `--update`), or of its spec alone when
+ * it has no route.
+ */
+async function planParts(
+  root: string,
+  config: KitConfig,
+  context: string,
+  name: string,
+): Promise<FileWrite[]> {
+  const kebab = kebabOf(name);
+  const routes = ["controller", "route"].map((kind) =>
+    `src/contexts/${context}/presentation/http/${kebab}.${kind}.ts`
+  );
+  if (routes.some((route) => existsSync(join(root, route)))) {
+    return await planRoute(root, config, context, name, { update: true });
+  }
+  const kind = existsSync(join(root, `src/contexts/${context}/application/commands/${kebab}`))
+    ? "command"
+    : "query";
+  const messagePath = `application/${
+    kind === "command" ? "commands" : "queries"
+  }/${kebab}/${kebab}.${kind}.ts`;
+  const shape = readMessageShape(join(root, `src/contexts/${context}`, messagePath), name);
+  const spec = await updatedMessageSpec(root, context, messagePath, shape);
+  return spec === undefined ? [] : [spec];
 }
 
 /**
@@ -195,6 +312,7 @@ export function formatResolution(resolution: Resolution): string {
       ...resolution.regenerated,
       ...resolution.merged,
       ...resolution.kept,
+      ...resolution.rewritten,
       ...moved,
       ...(moved.length > 0 ? ["src/platform/database/migrations.ts"] : []),
     ]),
@@ -203,6 +321,9 @@ export function formatResolution(resolution: Resolution): string {
   return [
     ...resolution.regenerated.map((path) => `regenerated ${path} (derived)`),
     ...resolution.merged.map((path) => `merged ${path} (kit regions: both sides' entries)`),
+    ...resolution.rewritten.map((path) =>
+      `rewrote ${path} (kit parts both sides changed: from the merged message and handler)`
+    ),
     ...resolution.kept.map((path) => `kept ${path} (no conflict marker left: merged by hand)`),
     ...resolution.renumbered.map((r) =>
       `renumbered ${r.from} to ${basename(r.to)}, on top of the migration list (${
@@ -211,6 +332,9 @@ export function formatResolution(resolution: Resolution): string {
     ),
     ...resolution.left.map((path) =>
       `left ${path}: conflicts outside kit's regions; merge it by hand, then run 'kit resolve' again`
+    ),
+    ...resolution.waiting.map((path) =>
+      `waits ${path}: kit parts both sides changed; the next 'kit resolve' rewrites them from the merged sources once the files left are merged (leave its markers)`
     ),
     ...resolution.markers.map((at) =>
       `left ${at}: a conflict marker git no longer lists as a conflict; remove it by hand, then run 'kit resolve' again`
