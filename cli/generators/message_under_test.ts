@@ -34,6 +34,7 @@ export function messageMaker(message: string): string {
  * parameters as they are), else a value of its type; an optional one is left out.
  */
 export function messageUnderTest(
+  context: string,
   message: string,
   inputs: readonly Field[],
   call: SpecCall,
@@ -53,8 +54,8 @@ export function messageUnderTest(
   return [
     `// kit:begin ${messageUnderTestPart}`,
     `/**`,
-    ` * A ${message} by the actor${what}, its other inputs valid values: kit's part, rewritten`,
-    ` * from ${message}'s inputs by \`kit generate route … ${message} --update\`.`,
+    ` * A ${message} by the actor${what}, its other inputs valid values.`,
+    ` * kit's part: \`kit generate route ${context} ${message} --update\` rewrites it from its inputs.`,
     ` */`,
     `function ${messageMaker(message)}(${given}): ${message} {`,
     ...body(message, inputs, call),
