@@ -155,7 +155,7 @@ export function creatingTemplates(
     preamble: specPreamble(context, aggregate, permission, name, "command", {
       builder: [builder.arguments],
     }),
-    messageUnderTest: messageUnderTest(context, name, inputs.map(fieldOf), {
+    messageUnderTest: messageUnderTest(`command ${context}`, name, inputs.map(fieldOf), {
       kind: "creates",
       aggregate,
       factory: factory.parameters,
@@ -232,8 +232,8 @@ export function aggregateQueryTemplates(
     isRefusalImport: search ? "isRefusal, " : "",
     preamble: specPreamble(context, aggregate, permission, name, "query"),
     messageUnderTest: search
-      ? messageUnderTest(context, name, pageInputs, { kind: "page" })
-      : messageUnderTest(context, name, [idField(id)], { kind: "on", aggregate }),
+      ? messageUnderTest(`query ${context}`, name, pageInputs, { kind: "page" })
+      : messageUnderTest(`query ${context}`, name, [idField(id)], { kind: "on", aggregate }),
     tests: search
       ? generatorTemplate("aggregate-query/list.spec.part.ts", {
         new: messageMaker(name),

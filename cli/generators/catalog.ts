@@ -179,11 +179,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   kind({
     kind: "command",
     usage:
-      "<context> <Name> [--permission <name> [--grant <role>]] [--aggregate <Aggregate> [--creates]] [--enqueues <Job>] [--publishes <Event>]",
+      "<context> <Name> [--permission <name> [--grant <role>]] [--aggregate <Aggregate> [--creates]] [--enqueues <Job>] [--publishes <Event>] [--update]",
     example:
       "kit generate command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel --publishes AppointmentCancelled",
     summary:
-      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written; with --enqueues or --publishes: its handler given the JobQueue or the EventPublisher and the call that enqueues the context's background job or publishes its event, in the command's unit of work)",
+      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written; with --enqueues or --publishes: its handler given the JobQueue or the EventPublisher and the call that enqueues the context's background job or publishes its event, in the command's unit of work). With --update, after its inputs changed: rewrites the part of its spec that makes it ('// kit:begin message under test') from them as they are now, and its route's parts when it has one (as route --update), keeping every other line",
     options: [
       "--permission <name>",
       "--grant <role>",
@@ -191,6 +191,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
       "--creates",
       "--enqueues <Job>",
       "--publishes <Event>",
+      "--update",
     ],
     inAHandler: [...enqueueLines, "", ...publishLines],
     sharedWrites: messageWrites,
@@ -285,12 +286,18 @@ export const generatorKinds: readonly GeneratorKind[] = [
   kind({
     kind: "query",
     usage:
-      "<context> <Name> [--permission <name> [--grant <role>]] [--search] [--aggregate <Aggregate>]",
+      "<context> <Name> [--permission <name> [--grant <role>]] [--search] [--aggregate <Aggregate>] [--update]",
     example:
       "kit generate query scheduling ListAppointments --permission appointment.read --search --aggregate Appointment",
     summary:
-      "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written)",
-    options: ["--permission <name>", "--grant <role>", "--search", "--aggregate <Aggregate>"],
+      "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written). With --update, as a command's",
+    options: [
+      "--permission <name>",
+      "--grant <role>",
+      "--search",
+      "--aggregate <Aggregate>",
+      "--update",
+    ],
     sharedWrites: messageWrites,
   }),
   kind({

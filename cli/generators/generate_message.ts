@@ -313,8 +313,8 @@ function templates(
     context,
     permissionsImport: permissionTokens(camel, context, permission, base).permissionsImport,
     messageUnderTest: search
-      ? messageUnderTest(context, name, pageInputs, { kind: "page" })
-      : messageUnderTest(context, name, [], { kind: "plain" }),
+      ? messageUnderTest(`${kind} ${context}`, name, pageInputs, { kind: "page" })
+      : messageUnderTest(`${kind} ${context}`, name, [], { kind: "plain" }),
     new: messageMaker(name),
     name,
     kebab,
@@ -370,7 +370,10 @@ function aggregateTemplates(
   const spec = generatorTemplate("aggregate-command/spec.ts", {
     forbiddenImport: permission ? "ForbiddenError,\n  " : "",
     preamble: specPreamble(context, aggregate, permission, name, "command", { withType: true }),
-    messageUnderTest: messageUnderTest(context, name, [idField(id)], { kind: "on", aggregate }),
+    messageUnderTest: messageUnderTest(`command ${context}`, name, [idField(id)], {
+      kind: "on",
+      aggregate,
+    }),
     new: messageMaker(name),
     aggregate,
     variable,

@@ -27,7 +27,12 @@ export async function updatedMessageSpec(
   const part = generatedParts(current).get(messageUnderTestPart);
   if (part === undefined) return undefined;
   const call = callOf(root, context, part.join("\n"));
-  const generated = messageUnderTest(context, shape.name, shape.inputs, call);
+  const generated = messageUnderTest(
+    `${messagePath.endsWith(".query.ts") ? "query" : "command"} ${context}`,
+    shape.name,
+    shape.inputs,
+    call,
+  );
   const contents = replaceGeneratedParts(current, generated, path, "");
   return contents === current ? undefined : { path, contents };
 }

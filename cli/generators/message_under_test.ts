@@ -28,13 +28,14 @@ export function messageMaker(message: string): string {
 /**
  * Kit's part of a message's spec, between `// kit:begin message under test` and `// kit:end`:
  * the function the spec's tests make the message with, from the message's inputs as they are
- * now. Its parameters stay what the tests give (the actor, and the aggregate's id or the page);
- * each other input gets a valid value: for a creating command, the aggregate's test builder's
- * argument of the same name (the whole of its arguments while the command takes the factory's
- * parameters as they are), else a value of its type; an optional one is left out.
+ * now (`where`: the message's kind and context as its update command names them, `command
+ * fleet`). Its parameters stay what the tests give (the actor, and the aggregate's id or the
+ * page); each other input gets a valid value: for a creating command, the aggregate's test
+ * builder's argument of the same name (the whole of its arguments while the command takes the
+ * factory's parameters as they are), else a value of its type; an optional one is left out.
  */
 export function messageUnderTest(
-  context: string,
+  where: string,
   message: string,
   inputs: readonly Field[],
   call: SpecCall,
@@ -55,7 +56,7 @@ export function messageUnderTest(
     `// kit:begin ${messageUnderTestPart}`,
     `/**`,
     ` * A ${message} by the actor${what}, its other inputs valid values.`,
-    ` * kit's part: \`kit generate route ${context} ${message} --update\` rewrites it from its inputs.`,
+    ` * kit's part: \`kit generate ${where} ${message} --update\` rewrites it from its inputs.`,
     ` */`,
     `function ${messageMaker(message)}(${given}): ${message} {`,
     ...body(message, inputs, call),

@@ -24,30 +24,35 @@ function bodyOf(part: string): string {
 }
 
 Deno.test("the part is kit's, named for the update, and makes the message with the actor", () => {
-  const part = messageUnderTest("fleet", "RetireBike", [idField("bikeId")], {
+  const part = messageUnderTest("command fleet", "RetireBike", [idField("bikeId")], {
     kind: "on",
     aggregate: "Bike",
   });
   const lines = part.split("\n");
   assert.equal(lines[0], "// kit:begin message under test");
   assert.equal(lines.at(-1), "// kit:end");
-  assert.match(part, /`kit generate route fleet RetireBike --update`/);
+  assert.match(part, /`kit generate command fleet RetireBike --update`/);
   assert.match(part, /^function newRetireBike\(actor: Actor, id: string\): RetireBike \{$/m);
   assert.equal(bodyOf(part), "return new RetireBike(actor, id);");
 });
 
 Deno.test("a creating command that takes the factory's parameters takes the builder's arguments", () => {
   const factory = [parameter("id"), parameter("model")];
-  const part = messageUnderTest("fleet", "RegisterBike", [field("bikeId"), field("model")], {
-    kind: "creates",
-    aggregate: "Bike",
-    factory,
-  });
+  const part = messageUnderTest(
+    "command fleet",
+    "RegisterBike",
+    [field("bikeId"), field("model")],
+    {
+      kind: "creates",
+      aggregate: "Bike",
+      factory,
+    },
+  );
   assert.equal(bodyOf(part), "return new RegisterBike(actor, ...newBikeArguments(id));");
   // The factory as kit writes it (none read): its id alone.
   assert.equal(
     bodyOf(
-      messageUnderTest("fleet", "RegisterBike", [field("bikeId")], {
+      messageUnderTest("command fleet", "RegisterBike", [field("bikeId")], {
         kind: "creates",
         aggregate: "Bike",
         factory: undefined,
@@ -69,7 +74,7 @@ Deno.test("a creating command's input the factory does not take gets a value of 
   ];
   assert.equal(
     bodyOf(
-      messageUnderTest("fleet", "RegisterBike", inputs, {
+      messageUnderTest("command fleet", "RegisterBike", inputs, {
         kind: "creates",
         aggregate: "Bike",
         factory,
@@ -80,7 +85,7 @@ Deno.test("a creating command's input the factory does not take gets a value of 
   // In another order, the factory's parameters are found by name; none found: no builder call.
   assert.equal(
     bodyOf(
-      messageUnderTest("fleet", "RegisterBike", [field("model"), field("bikeId")], {
+      messageUnderTest("command fleet", "RegisterBike", [field("model"), field("bikeId")], {
         kind: "creates",
         aggregate: "Bike",
         factory,
@@ -90,7 +95,7 @@ Deno.test("a creating command's input the factory does not take gets a value of 
   );
   assert.equal(
     bodyOf(
-      messageUnderTest("fleet", "RegisterBike", [field("bikeId"), field("color")], {
+      messageUnderTest("command fleet", "RegisterBike", [field("bikeId"), field("color")], {
         kind: "creates",
         aggregate: "Bike",
         factory,
@@ -104,7 +109,7 @@ Deno.test("an optional factory parameter is not taken from the builder (it gives
   const factory = [parameter("id"), parameter("model", true)];
   assert.equal(
     bodyOf(
-      messageUnderTest("fleet", "RegisterBike", [field("bikeId"), field("model")], {
+      messageUnderTest("command fleet", "RegisterBike", [field("bikeId"), field("model")], {
         kind: "creates",
         aggregate: "Bike",
         factory,
@@ -116,16 +121,16 @@ Deno.test("an optional factory parameter is not taken from the builder (it gives
 
 Deno.test("a page's inputs are the spec's; an optional input between is undefined, none at the end", () => {
   assert.equal(
-    bodyOf(messageUnderTest("fleet", "ListBikes", pageInputs, { kind: "page" })),
+    bodyOf(messageUnderTest("command fleet", "ListBikes", pageInputs, { kind: "page" })),
     "return new ListBikes(actor, page, pageSize);",
   );
   assert.match(
-    messageUnderTest("fleet", "ListBikes", pageInputs, { kind: "page" }),
+    messageUnderTest("command fleet", "ListBikes", pageInputs, { kind: "page" }),
     /function newListBikes\(actor: Actor, page\?: number, pageSize\?: number\): ListBikes/,
   );
   const inputs = [field("kind", text, true), ...pageInputs, field("since", text, true)];
   assert.equal(
-    bodyOf(messageUnderTest("fleet", "ListBikes", inputs, { kind: "page" })),
+    bodyOf(messageUnderTest("command fleet", "ListBikes", inputs, { kind: "page" })),
     "return new ListBikes(actor, undefined, page, pageSize);",
   );
 });
@@ -139,7 +144,7 @@ Deno.test("a message on nothing gets each input a value of its shape", () => {
     field("tags", { kind: "array", item: text }),
   ];
   assert.equal(
-    bodyOf(messageUnderTest("fleet", "Report", inputs, { kind: "plain" })),
+    bodyOf(messageUnderTest("command fleet", "Report", inputs, { kind: "plain" })),
     "return new Report(actor, { from: 1, to: 1 }, []);",
   );
 });
@@ -147,7 +152,7 @@ Deno.test("a message on nothing gets each input a value of its shape", () => {
 Deno.test("a message on an aggregate finds its id by the aggregate's name, else the first …Id", () => {
   assert.equal(
     bodyOf(
-      messageUnderTest("fleet", "MoveBike", [field("dockId"), field("bikeId")], {
+      messageUnderTest("command fleet", "MoveBike", [field("dockId"), field("bikeId")], {
         kind: "on",
         aggregate: "Bike",
       }),
@@ -156,7 +161,7 @@ Deno.test("a message on an aggregate finds its id by the aggregate's name, else 
   );
   assert.equal(
     bodyOf(
-      messageUnderTest("fleet", "MoveBike", [field("note"), field("vehicleId")], {
+      messageUnderTest("command fleet", "MoveBike", [field("note"), field("vehicleId")], {
         kind: "on",
         aggregate: "Bike",
       }),

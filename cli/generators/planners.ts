@@ -31,15 +31,33 @@ const message: (kind: "command" | "query") => Planner = (kind) =>
 async (
   { root, config, names, options },
 ) =>
-  (await import("./generate_message.ts")).planMessage(root, config, kind, names[0]!, names[1]!, {
-    ...text(options, "permission"),
-    ...text(options, "aggregate"),
-    ...text(options, "grant"),
-    ...text(options, "enqueues"),
-    ...text(options, "publishes"),
-    ...(options.search === true ? { search: true } : {}),
-    ...(options.creates === true ? { creates: true } : {}),
-  });
+  options.update === true
+    ? (await import("./message_update.ts")).planMessageUpdate(
+      root,
+      config,
+      kind,
+      names[0]!,
+      names[1]!,
+      ["permission", "aggregate", "grant", "enqueues", "publishes", "search", "creates"].filter(
+        (option) => options[option] !== undefined && options[option] !== false,
+      ),
+    )
+    : (await import("./generate_message.ts")).planMessage(
+      root,
+      config,
+      kind,
+      names[0]!,
+      names[1]!,
+      {
+        ...text(options, "permission"),
+        ...text(options, "aggregate"),
+        ...text(options, "grant"),
+        ...text(options, "enqueues"),
+        ...text(options, "publishes"),
+        ...(options.search === true ? { search: true } : {}),
+        ...(options.creates === true ? { creates: true } : {}),
+      },
+    );
 
 /** The planner of each kind, by the kind's name. */
 export const planners: Readonly<Record<string, Planner>> = {
