@@ -180,7 +180,8 @@ Deno.test({
         retireRoute,
       ]);
       await kit(dir, ..."generate route fleet RegisterBike --update".split(" "));
-      await kit(dir, ..."generate route fleet RetireBike --update".split(" "));
+      // The message's own update: its spec's part, and its route's parts since it has a route.
+      await kit(dir, ..."generate command fleet RetireBike --update".split(" "));
       assert.deepEqual([...(await filesWithErrors(dir))], []);
       const registerSpec = await readFile(join(dir, `${register}.spec.ts`), "utf8");
       assert.match(
