@@ -82,12 +82,19 @@ function body(message: string, inputs: readonly Field[], call: SpecCall): string
         p.optional === inputs[i]!.optional
       );
     if (same) return [`  return new ${message}(actor, ...${builder}(id));`];
+    const required = factory.findIndex((p) => p.optional);
     const made = inputs.map((input, index) => {
       if (index === idInput) return "id";
       const at = factory.findIndex((p, i) => i !== factoryId && p.name === input.name);
-      const required = factory.findIndex((p) => p.optional);
       return at !== -1 && (required === -1 || at < required) ? `made[${at}]` : undefined;
     });
+    // The spec imports the builder's arguments for this part: it uses them, for the id at least
+    // (where the builder puts it), so that no import is left unused.
+    if (!made.some((value) => value?.startsWith("made[")) && idInput !== -1) {
+      made[idInput] = factoryId < (required === -1 ? factory.length : required)
+        ? `made[${factoryId}]`
+        : "id";
+    }
     const values = argumentsOf(inputs, (index) => made[index]);
     return values.some((value) => value.startsWith("made["))
       ? [

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { initializedProject, kitIn as kit } from "../commands/test_project.ts";
+import { initializedProject, kitIn as kit, runProgram } from "../commands/test_project.ts";
 
 const commands = "src/contexts/scheduling/application/commands";
 
@@ -27,6 +27,7 @@ Deno.test({
         const args of [
           "aggregate scheduling Slot",
           "repository scheduling Slot",
+          "command scheduling OpenSlot --aggregate Slot --creates",
           "command scheduling HoldSlot --aggregate Slot",
           "command scheduling MoveSlot --aggregate Slot",
           "route-group scheduling SlotRoutes",
@@ -78,6 +79,26 @@ Deno.test({
         await readFile(join(dir, `${list}.spec.ts`), "utf8"),
         /return new ListSlots\(actor, "room-1", page, pageSize\);/,
       );
+
+      // A creating command's input the factory does not take: a value of its type, the id taken
+      // from the builder's arguments (the spec imports them); it lints and type-checks.
+      const open = `${commands}/open-slot/open-slot`;
+      await edit(
+        dir,
+        `${open}.command.ts`,
+        /readonly slotId: string/,
+        "$&, readonly color: string",
+      );
+      const opened = await kit(dir, ..."generate command scheduling OpenSlot --update".split(" "));
+      assert.equal(opened.result, 0, opened.out);
+      assert.match(
+        await readFile(join(dir, `${open}.spec.ts`), "utf8"),
+        /const made = newSlotArguments\(id\);\n\s*return new OpenSlot\(actor, made\[0\], "color-1"\);/,
+      );
+      for (const tool of ["lint", "check"]) {
+        const run = await runProgram(dir, Deno.execPath(), [tool, `${open}.spec.ts`]);
+        assert.equal(run.code, 0, `deno ${tool}: ${run.out}`);
+      }
 
       // Refusals, one line each, nothing written.
       const before = await readFile(join(dir, `${hold}.spec.ts`), "utf8");
