@@ -301,6 +301,15 @@ export const generatorKinds: readonly GeneratorKind[] = [
     sharedWrites: messageWrites,
   }),
   kind({
+    kind: "rekey",
+    usage: "<context> <Aggregate>",
+    example: "kit generate rekey scheduling Appointment",
+    summary:
+      "for a repository generated before ids per tenant (its table keyed by id alone, which 'kit docs --check' names): the migration that re-keys its table by (tenant_id, id), every row kept, in a new numbered migration; its PostgreSQL adapter is yours to update in the same deploy (docs/operations/ids-per-tenant.md)",
+    options: [],
+    sharedWrites: [{ file: migrations }],
+  }),
+  kind({
     kind: "repository",
     usage: "<context> <Aggregate>",
     example: "kit generate repository scheduling Appointment",

@@ -144,6 +144,8 @@ export const planners: Readonly<Record<string, Planner>> = {
   port: async ({ root, config, names }) =>
     (await import("./generate_simple.ts")).planPort(root, config, names[0]!, names[1]!),
   query: message("query"),
+  rekey: async ({ root, config, names }) =>
+    (await import("./generate_rekey.ts")).planRekey(root, config, names[0]!, names[1]!),
   repository: async ({ root, config, names }) =>
     (await import("./generate_repository.ts")).planRepository(root, config, names[0]!, names[1]!),
   route: async ({ root, config, names, options }) =>
