@@ -208,7 +208,10 @@ Deno.test("kit generate --help --json lists every kind with writesShared and its
     console.log = log;
   }
   const { kinds } = JSON.parse(printed);
-  assert.equal(kinds.length, 20);
+  assert.equal(kinds.length, 21);
+  const rekey = kinds.find((k: { kind: string }) => k.kind === "rekey");
+  assert.equal(rekey.writesShared, true, "the migration list");
+  assert.deepEqual(rekey.sharedFiles, ["src/platform/database/migrations.ts"]);
   const manager = kinds.find((k: { kind: string }) => k.kind === "process-manager");
   assert.equal(manager.writesShared, false, "only a platform without a process store");
   assert.deepEqual(manager.sharedFiles, [
