@@ -3,7 +3,7 @@ import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
 import { builderNames, idIndexOf } from "./aggregate_builder.ts";
 import { existsCode } from "./repository_templates.ts";
 import type { FactoryParameter, Field } from "./message_shape.ts";
-import { messageMaker, messageUnderTest } from "./message_under_test.ts";
+import { messageMaker, messageUnderTest } from "./message_maker.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
 
 /** The three files of a message: the message, its handler, its spec. */

@@ -32,7 +32,7 @@ import { aggregatesOf, didYouMean, orRun } from "./close_names.ts";
 import { checkContext } from "./generate_simple.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
-import { messageMaker, messageUnderTest } from "./message_under_test.ts";
+import { messageMaker, messageUnderTest } from "./message_maker.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {

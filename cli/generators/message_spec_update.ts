@@ -5,7 +5,7 @@ import type { FileWrite } from "../files/file_plan.ts";
 import { kebabOf } from "../project/kit_config.ts";
 import { generatedParts, replaceGeneratedParts } from "./generated_parts.ts";
 import { type MessageShape, readAggregateFactory } from "./message_shape.ts";
-import { messageUnderTest, messageUnderTestPart, type SpecCall } from "./message_under_test.ts";
+import { messageUnderTest, messageUnderTestPart, type SpecCall } from "./message_maker.ts";
 
 /**
  * The message's spec with kit's part (`// kit:begin message under test`) rewritten from the

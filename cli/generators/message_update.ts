@@ -10,7 +10,7 @@ import { generatedParts } from "./generated_parts.ts";
 import { planRoute } from "./generate_route.ts";
 import { updatedMessageSpec } from "./message_spec_update.ts";
 import { readMessageShape } from "./message_shape.ts";
-import { messageUnderTestPart } from "./message_under_test.ts";
+import { messageUnderTestPart } from "./message_maker.ts";
 
 /**
  * `kit generate command|query <context> <Name> --update`: after the message's inputs changed,

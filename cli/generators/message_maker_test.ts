@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { idField, pageInputs } from "./aggregate_message_templates.ts";
 import type { FactoryParameter, Field } from "./message_shape.ts";
-import { messageUnderTest } from "./message_under_test.ts";
+import { messageUnderTest } from "./message_maker.ts";
 
 const text: Field["shape"] = { kind: "string" };
 const field = (name: string, shape: Field["shape"] = text, optional = false): Field => ({
