@@ -24,28 +24,46 @@ import { type CodeBlock, codeBlocks } from "./readme_code_blocks.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
-/** Where a block is checked, inside `scratch` unless it names a repository folder. */
-function placeOf(block: CodeBlock, scratch: string, run: string): string {
+/** A document whose blocks are checked: its Markdown and the name its failures carry. */
+interface Document {
+  readonly markdown: string;
+  readonly name: string;
+}
+
+/** Where a block of document `index` is checked, inside `scratch` unless it names a folder. */
+function placeOf(block: CodeBlock, scratch: string, run: string, index: number): string {
   if (block.dir !== undefined) {
-    return join(root, block.dir, `.readme-${run}-line-${block.line}.ts`);
+    return join(root, block.dir, `.readme-${run}-${index}-line-${block.line}.ts`);
   }
-  return join(scratch, block.file ?? `line-${block.line}.ts`);
+  return join(scratch, String(index), block.file ?? `line-${block.line}.ts`);
 }
 
 /**
- * `deno check` of the blocks of `markdown`: undefined when they all compile, else the failure's
- * text, naming each block by its line in `document` and pointing the diagnostics at its lines.
+ * One `deno check` of the blocks of every document (one compiler start instead of one a
+ * document): for each document undefined when its blocks compile, else the failure's text, naming
+ * each block by its line in the document and pointing the diagnostics at its lines. A document's
+ * blocks import each other by the file names they give; documents do not see each other's.
  */
-async function checkBlocks(markdown: string, document: string): Promise<string | undefined> {
-  const blocks = codeBlocks(markdown).filter((block) => !block.ignored);
+async function checkDocuments(
+  documents: readonly Document[],
+): Promise<Map<string, string | undefined>> {
   const run = crypto.randomUUID().slice(0, 8);
   const scratch = join(root, `.readme-check-${run}`);
-  const placed = new Map(blocks.map((block) => [placeOf(block, scratch, run), block]));
+  const placed = new Map<string, { block: CodeBlock; document: string }>();
+  documents.forEach(({ markdown, name }, index) => {
+    for (const block of codeBlocks(markdown).filter((block) => !block.ignored)) {
+      placed.set(placeOf(block, scratch, run, index), { block, document: name });
+    }
+  });
+  const results = new Map<string, string | undefined>(
+    documents.map(({ name }) => [name, undefined]),
+  );
   try {
-    for (const [path, block] of placed) {
+    for (const [path, { block }] of placed) {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, block.code);
     }
+    if (placed.size === 0) return results;
     const output = await new Deno.Command(Deno.execPath(), {
       args: ["check", "--quiet", ...placed.keys()],
       cwd: root,
@@ -53,23 +71,19 @@ async function checkBlocks(markdown: string, document: string): Promise<string |
       stdout: "piped",
       stderr: "piped",
     }).output();
-    if (output.code === 0) return undefined;
-    let text = (new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr))
+    if (output.code === 0) return results;
+    const text = (new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr))
       .split("\nStack backtrace:")[0]!;
-    const failed = new Set<number>();
-    for (const [path, block] of placed) {
-      const url = pathToFileURL(path).href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      // A diagnostic's own place is indented by four; its related places (a declaration) deeper.
-      if (new RegExp(`^ {4}at ${url}:`, "m").test(text)) failed.add(block.line);
-      text = text.replace(
-        new RegExp(`${url}:(\\d+):(\\d+)`, "g"),
-        (_, line: string, column: string) => `${document}:${block.line + Number(line)}:${column}`,
-      );
+    for (const { name } of documents) {
+      results.set(name, failureOf(text, name, placed));
     }
-    const names = [...failed].sort((a, b) => a - b).map((line) => `${document}:${line}`);
-    return `The TypeScript block(s) at ${
-      names.length > 0 ? names.join(", ") : "(no line named)"
-    } do not type-check:\n${text}`;
+    // A failure no block is named in (a module not found, a crash) fails every document.
+    if ([...results.values()].every((failure) => failure === undefined)) {
+      for (const { name } of documents) {
+        results.set(name, `deno check failed on no block of ${name} in particular:\n${text}`);
+      }
+    }
+    return results;
   } finally {
     await rm(scratch, { recursive: true, force: true });
     for (const path of placed.keys()) {
@@ -78,19 +92,43 @@ async function checkBlocks(markdown: string, document: string): Promise<string |
   }
 }
 
-Deno.test("README.md's TypeScript blocks type-check", async () => {
-  const readme = await readFile(join(root, "README.md"), "utf8");
-  const failure = await checkBlocks(readme, "README.md");
-  if (failure !== undefined) assert.fail(failure);
-});
+/**
+ * The part of the compiler's `text` about `document`'s blocks, pointed at the document's lines;
+ * undefined when none of them failed. A diagnostic's own place is indented by four, its related
+ * places (a declaration) deeper.
+ */
+function failureOf(
+  text: string,
+  document: string,
+  placed: ReadonlyMap<string, { block: CodeBlock; document: string }>,
+): string | undefined {
+  const failed = new Set<number>();
+  const diagnostics = text.split(/\n\n+/);
+  const own = diagnostics.filter((diagnostic) =>
+    [...placed].some(([path, place]) =>
+      place.document === document && diagnostic.includes(`at ${pathToFileURL(path).href}:`)
+    )
+  );
+  if (own.length === 0) return undefined;
+  let report = own.join("\n");
+  for (const [path, { block, document: of }] of placed) {
+    if (of !== document) continue;
+    const url = pathToFileURL(path).href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (new RegExp(`^ {4}at ${url}:`, "m").test(report)) failed.add(block.line);
+    report = report.replace(
+      new RegExp(`${url}:(\\d+):(\\d+)`, "g"),
+      (_, line: string, column: string) => `${document}:${block.line + Number(line)}:${column}`,
+    );
+  }
+  const names = [...failed].sort((a, b) => a - b).map((line) => `${document}:${line}`);
+  return `The TypeScript block(s) at ${
+    names.length > 0 ? names.join(", ") : "(no line named)"
+  } do not type-check:\n${report}`;
+}
 
-for (const pkg of ["kernel", "http", "jobs", "drizzle", "knex"]) {
-  Deno.test(`${pkg}/README.md's TypeScript blocks type-check`, async () => {
-    const readme = await readFile(join(root, pkg, "README.md"), "utf8");
-    assert.ok(codeBlocks(readme).length > 0, `${pkg}/README.md has TypeScript blocks`);
-    const failure = await checkBlocks(readme, `${pkg}/README.md`);
-    if (failure !== undefined) assert.fail(failure);
-  });
+/** `deno check` of the blocks of one document (see {@linkcode checkDocuments}). */
+async function checkBlocks(markdown: string, document: string): Promise<string | undefined> {
+  return (await checkDocuments([{ markdown, name: document }])).get(document);
 }
 
 /** The Markdown files of the docs tree, relative to the repository. */
@@ -104,13 +142,27 @@ async function docsPages(dir = "docs"): Promise<string[]> {
   return pages.sort();
 }
 
+const packageReadmes = ["kernel", "http", "jobs", "drizzle", "knex"].map((pkg) =>
+  `${pkg}/README.md`
+);
 const pages = await docsPages();
 assert.ok(pages.includes("docs/guides/process-managers.md"), "the docs tree is read");
-for (const page of pages) {
-  const markdown = await readFile(join(root, page), "utf8");
-  if (codeBlocks(markdown).length === 0) continue;
-  Deno.test(`${page}'s TypeScript blocks type-check`, async () => {
-    const failure = await checkBlocks(markdown, page);
+const documents: Document[] = [];
+for (const name of ["README.md", ...packageReadmes, ...pages]) {
+  const markdown = await readFile(join(root, name), "utf8");
+  if (name.startsWith("docs/") && codeBlocks(markdown).length === 0) continue;
+  documents.push({ markdown, name });
+}
+/** Every document's blocks in one `deno check`, started by the first test that needs it. */
+let checked: Promise<Map<string, string | undefined>> | undefined;
+
+for (const { markdown, name } of documents) {
+  Deno.test(`${name}'s TypeScript blocks type-check`, async () => {
+    if (packageReadmes.includes(name)) {
+      assert.ok(codeBlocks(markdown).length > 0, `${name} has TypeScript blocks`);
+    }
+    checked ??= checkDocuments(documents);
+    const failure = (await checked).get(name);
     if (failure !== undefined) assert.fail(failure);
   });
 }
@@ -154,4 +206,27 @@ Deno.test("A README block naming a file is imported by the next one by that name
     "",
   ].join("\n");
   assert.equal(await checkBlocks(markdown, "GUIDE.md"), undefined);
+});
+
+Deno.test("Documents checked together: a failure is told to its own document only, and equal file names do not clash", async () => {
+  const good = ["```ts", "// src/value.ts", "export const value: number = 1;", "```", ""].join(
+    "\n",
+  );
+  const bad = ["```ts", "// src/value.ts", 'export const value: number = "one";', "```", ""].join(
+    "\n",
+  );
+  const results = await checkDocuments([
+    { markdown: good, name: "GOOD.md" },
+    { markdown: bad, name: "BAD.md" },
+  ]);
+  assert.equal(results.get("GOOD.md"), undefined);
+  assert.match(results.get("BAD.md") ?? "", /^The TypeScript block\(s\) at BAD\.md:1 do not/);
+  assert.match(results.get("BAD.md") ?? "", /BAD\.md:3:14/);
+  assert.doesNotMatch(results.get("BAD.md") ?? "", /GOOD\.md/);
+});
+
+Deno.test("A check that fails on no block in particular fails every document checked with it", async () => {
+  const missing = ["```ts", 'import "./nowhere-to-be-found.ts";', "```", ""].join("\n");
+  const results = await checkDocuments([{ markdown: missing, name: "MISSING.md" }]);
+  assert.match(results.get("MISSING.md") ?? "", /nowhere-to-be-found/);
 });
