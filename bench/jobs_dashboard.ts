@@ -4,6 +4,8 @@
  * jobs, one queue and status, a search by name, by subject and by error code, and page 20 reached
  * by its cursor. Each kind of request is sent 300 times, one at a time (an operator's page, not a
  * load test), after 50 unmeasured; p50 and p99 are printed beside the target (p99 under 50 ms).
+ * In process (`http.fetch`, no socket or server) with a stand-in authenticator that checks a fixed
+ * bearer string (no token verified): the store's reads and kit's pipeline are what it measures.
  *
  * Run with `deno task bench`, or alone: `deno run -A bench/jobs_dashboard.ts` (needs
  * DATABASE_URL; prints one line and exits when it is not set). It works in a schema of its own and
@@ -137,7 +139,8 @@ try {
     [
       `\nJobs dashboard on PostgreSQL, ${
         total.toLocaleString("en-US")
-      } jobs, ${samples} requests each, one at a time`,
+      } jobs, ${samples} requests each, one at a time, in process (\`http.fetch\`: no socket, no ` +
+      `server) with a stand-in authenticator (a fixed bearer string, no token verified)`,
       "| request | p50 | p99 |",
       "| --- | --- | --- |",
       ...rows,

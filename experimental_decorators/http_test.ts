@@ -12,11 +12,23 @@ import {
   Authenticated,
   classSchema,
   Controller,
+  controllerRoute,
   customSchema,
   type HttpRequest,
+  type RequestOf,
+  type ResponseOf,
   standardSchema,
   zodSchema,
 } from "@kit/http";
+import {
+  cancel,
+  inferredTypes,
+  noBodyAnswered,
+  type otherBody,
+  type otherHeaders,
+  type otherParams,
+  type otherQuery,
+} from "../http/types_test/inferred_routes.ts";
 
 const params = zodSchema(z.object({ appointmentId: z.string() }));
 const body = zodSchema(z.object({ reason: z.string() }));
@@ -165,7 +177,83 @@ export class CustomBodyWrongShape {
   handle(_request: HttpRequest<{ body: { count: number } }>): void {}
 }
 
+// The route declared once as a constant (`controllerRoute`, inferred_routes.ts): handle names its
+// request and answer from it, and the decorator still refuses a handle that disagrees with it.
+@Controller(cancel)
+export class InferredRoute {
+  handle(request: RequestOf<typeof cancel>): ResponseOf<typeof cancel> {
+    // @ts-expect-error a part the route does not declare is not on its request
+    void request.cookies;
+    return { id: `${request.params.appointmentId}:${request.body.reason}:${request.query.notify}` };
+  }
+}
+
+@Controller(cancel)
+export class InferredAsyncRoute {
+  async handle(request: RequestOf<typeof cancel>): Promise<ResponseOf<typeof cancel>> {
+    return await Promise.resolve({ id: request.headers["x-request-id"] });
+  }
+}
+
+@Controller(noBodyAnswered)
+export class InferredNoBody {
+  handle(_request: RequestOf<typeof noBodyAnswered>): ResponseOf<typeof noBodyAnswered> {}
+}
+
+// @ts-expect-error handle takes the params of another route
+@Controller(cancel)
+export class InferredWrongParams {
+  handle(_request: RequestOf<typeof otherParams>): ResponseOf<typeof cancel> {
+    return { id: "x" };
+  }
+}
+
+// @ts-expect-error handle takes the query of another route
+@Controller(cancel)
+export class InferredWrongQuery {
+  handle(_request: RequestOf<typeof otherQuery>): ResponseOf<typeof cancel> {
+    return { id: "x" };
+  }
+}
+
+// @ts-expect-error handle takes the headers of another route
+@Controller(cancel)
+export class InferredWrongHeaders {
+  handle(_request: RequestOf<typeof otherHeaders>): ResponseOf<typeof cancel> {
+    return { id: "x" };
+  }
+}
+
+// @ts-expect-error handle takes the body of another route (valibot)
+@Controller(cancel)
+export class InferredWrongBody {
+  handle(_request: RequestOf<typeof otherBody>): ResponseOf<typeof cancel> {
+    return { id: "x" };
+  }
+}
+
+// @ts-expect-error handle answers nothing where the route answers { id: string }
+@Controller(cancel)
+export class InferredAnswersNothing {
+  handle(_request: RequestOf<typeof cancel>): ResponseOf<typeof noBodyAnswered> {}
+}
+
+// @ts-expect-error handle answers another body
+@Controller(cancel)
+export class InferredAnswersWrongBody {
+  handle(_request: RequestOf<typeof cancel>): Promise<{ identifier: string }> {
+    return Promise.resolve({ identifier: "x" });
+  }
+}
+
+// @ts-expect-error a route's request is not another route's, even with fewer parts (no query)
+@Controller(noBodyAnswered)
+export class InferredReadsUndeclared {
+  handle(_request: RequestOf<typeof cancel>): void {}
+}
+
 Deno.test("experimentalDecorators: Controller compile-time rules: violations are reported on the decorator (this file type-checks)", () => {
+  assert.deepEqual(inferredTypes, [true, true, true]);
   assert.equal(typeof ReadsOnlyParams, "function");
   assert.equal(typeof TakesNothing, "function");
 });
@@ -214,4 +302,22 @@ Deno.test("experimentalDecorators: a controller answers over fetch through the p
   );
   assert.equal(response.status, 201);
   assert.deepEqual(await response.json(), { id: "x1" });
+});
+
+Deno.test("experimentalDecorators: controllerRoute answers its declaration and refuses a bad one where it is declared", () => {
+  assert.equal(cancel.path, "/r/:appointmentId");
+  assert.throws(
+    () =>
+      controllerRoute({
+        method: "POST",
+        path: "/x",
+        guards: [Authenticated],
+        response: { status: 404 },
+      }),
+    { message: "A controller's response status must be a 2xx integer, got 404" },
+  );
+  assert.throws(
+    () => controllerRoute({ method: "FETCH" as "GET", path: "/x", response: { status: 200 } }),
+    /Invalid HTTP method "FETCH"/,
+  );
 });

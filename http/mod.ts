@@ -38,7 +38,12 @@ export {
   Public,
   TenantMember,
 } from "./declaration/built_in_guards.ts";
-export { Controller } from "./declaration/controller.ts";
+export {
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+} from "./declaration/controller.ts";
 export { defineRoute, type FunctionRoute } from "./declaration/define_route.ts";
 export { Guard, type GuardRequest } from "./declaration/guard.ts";
 export type { HttpRequest } from "./declaration/http_request.ts";

@@ -12,10 +12,9 @@ export type {
   CachePolicy,
   ControllerClass,
   ControllerSpec,
-  DeclaredRequest,
-  DeclaredResponse,
   HttpMethod,
   IdempotencyOptions,
+  LocationFits,
 } from "./declaration/controller.ts";
 export type { FunctionRouteInput, FunctionRouteSpec } from "./declaration/define_route.ts";
 export type { GuardClass, GuardDocuments, GuardLike } from "./declaration/guard.ts";

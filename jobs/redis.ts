@@ -1,10 +1,10 @@
 /**
  * Background jobs on Redis: `RedisJobStore` over `@upstash/redis` (HTTP) or a TCP client
- * (`ioredis`), every operation one Lua script.
+ * (`ioredis`, a `Redis` or a Redis Cluster client), every operation one Lua script.
  *
  * @module
  */
-export { type RedisScripting } from "./redis/redis_scripting.ts";
+export { type RedisRunOptions, type RedisScripting } from "./redis/redis_scripting.ts";
 export * from "./redis/adapters.ts";
 export * from "./redis/redis_job_store.ts";
 export {

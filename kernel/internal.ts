@@ -1,7 +1,8 @@
 /**
  * Plumbing between kit's packages (`@kit/http`, `@kit/jobs`, `@kit/drizzle`, `@kit/knex`): the
  * decorator machinery, the status table of the kernel's codes, the composition root a plugin sees,
- * the unit of work a transaction manager opens, the process runtime, the meter. Not for
+ * the unit of work a transaction manager opens, the process runtime, the meter, the outbox's SQL
+ * statements (run by `PostgresOutbox` and `@kit/jobs`' `SqlOutbox`). Not for
  * applications, and outside semver: any release may change it.
  *
  * @module
@@ -42,6 +43,8 @@ export {
 } from "./process/process_manager.ts";
 export { ProcessRuntime, type ProcessRuntimeOptions } from "./process/process_runtime.ts";
 export { processRuntimeOf } from "./process/process_runtimes.ts";
+export * as outboxStatements from "./postgres/outbox_statements.ts";
+export { type SqlStatement, StatementParams } from "./postgres/sql_statement.ts";
 export { defaultTenant } from "./tenancy/tenancy.ts";
 export { systemClock } from "./time/clock.ts";
 export { toMilliseconds } from "./time/duration.ts";

@@ -3,9 +3,9 @@
  * <pg|redis> <measure> <jobs> <concurrency> <samples> <maxSeconds>` prints one JSON line.
  *
  * Settings: the `jobsPlugin` defaults (poll interval 1 s, LISTEN/NOTIFY wake on Postgres,
- * PUBLISH/SUBSCRIBE wake on Redis over TCP) with `prefetch` the concurrency but at least 10 (the
- * option for a busy queue; off by default, see the README), worker
- * concurrency as given; the producer is a second application that only enqueues (`start: false`),
+ * PUBLISH/SUBSCRIBE wake on Redis over TCP, no prefetch), worker concurrency as given; with
+ * `BENCH_KIT_PREFETCH=1`, `prefetch` the concurrency but at least 10 (`kitPrefetch` in
+ * settings.mjs: the option for a busy queue, off by default; its rows are labelled "prefetch"); the producer is a second application that only enqueues (`start: false`),
  * on its own pool, so a job reaches the worker as it would from a web process: through NOTIFY
  * (Postgres) or PUBLISH (Redis). Postgres pool: max(10, concurrency) connections, as for the peers.
  * Redis: the durability check off (`requireDurability: "off"`), since the benchmark runs, like
@@ -25,12 +25,15 @@ import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
 import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
 import { parseArgs, runMeasure } from "./measure.mjs";
+import { kitPrefetch } from "./settings.mjs";
 
 const [kind, ...rest] = Deno.args;
 const params = parseArgs(rest);
 const schema = "kit_bench";
 const databaseUrl = Deno.env.get("DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/bench";
 const redisUrl = Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379";
+const prefetch = Deno.env.get("BENCH_KIT_PREFETCH") === "1";
+const redisDb = Number(Deno.env.get("BENCH_REDIS_DB") ?? "5");
 
 let onStart: () => void = () => {};
 
@@ -52,7 +55,9 @@ function app(store: JobStore, transactions: TransactionManager, worker?: number)
       backgroundJobs: jobsPlugin({
         store,
         start: worker !== undefined,
-        ...(worker === undefined ? {} : { concurrency: worker, prefetch: Math.max(10, worker) }),
+        ...(worker === undefined
+          ? {}
+          : { concurrency: worker, ...(prefetch ? { prefetch: kitPrefetch(worker) } : {}) }),
       }),
     },
   });
@@ -66,6 +71,8 @@ interface Side {
 interface Clients {
   readonly producer: Side;
   readonly worker: Side;
+  /** Connects the worker's clients (the measure's clock starts after it). */
+  warm(): Promise<void>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -85,6 +92,13 @@ function traced<T>(call: () => Promise<T>): Promise<T> {
   return call().finally(() => trace.inFlight--);
 }
 
+/** The jobs whose success the worker's store wrote: counted as each completion call returns. */
+let completed = 0;
+const countHeld = (held: readonly boolean[]) => {
+  for (const h of held) if (h) completed++;
+  return held;
+};
+
 class TracedPostgresJobStore extends PostgresJobStore {
   override async jobClaim(params: Parameters<PostgresJobStore["jobClaim"]>[0]) {
     const jobs = await traced(() => super.jobClaim(params));
@@ -93,7 +107,23 @@ class TracedPostgresJobStore extends PostgresJobStore {
   }
   override jobCompleteMany(params: Parameters<PostgresJobStore["jobCompleteMany"]>[0]) {
     trace?.completes.push(params.jobs.length);
-    return traced(() => super.jobCompleteMany(params));
+    return traced(() => super.jobCompleteMany(params)).then(countHeld);
+  }
+  override async jobComplete(params: Parameters<PostgresJobStore["jobComplete"]>[0]) {
+    const held = await super.jobComplete(params);
+    if (held) completed++;
+    return held;
+  }
+}
+
+class CountingRedisJobStore extends RedisJobStore {
+  override jobCompleteMany(params: Parameters<RedisJobStore["jobCompleteMany"]>[0]) {
+    return super.jobCompleteMany(params).then(countHeld);
+  }
+  override async jobComplete(params: Parameters<RedisJobStore["jobComplete"]>[0]) {
+    const held = await super.jobComplete(params);
+    if (held) completed++;
+    return held;
   }
 }
 
@@ -104,6 +134,9 @@ function pgClients(): Clients {
   return {
     producer: { store: new PostgresJobStore(a), transactions: new PostgresTransactions(a) },
     worker: { store: new TracedPostgresJobStore(b), transactions: new PostgresTransactions(b) },
+    async warm() {
+      await Promise.all(Array.from({ length: max }, () => b`select 1`));
+    },
     async reset() {
       const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
       await admin.unsafe(`drop schema if exists ${schema} cascade; create schema ${schema}`);
@@ -115,15 +148,18 @@ function pgClients(): Clients {
 }
 
 function redisClients(): Clients {
-  const [a, b] = [new Redis(redisUrl, { db: 5 }), new Redis(redisUrl, { db: 5 })];
+  const [a, b] = [new Redis(redisUrl, { db: redisDb }), new Redis(redisUrl, { db: redisDb })];
   return {
     producer: {
       store: new RedisJobStore(tcpScripting(a), { requireDurability: "off" }),
       transactions: new InMemoryTransactions(),
     },
     worker: {
-      store: new RedisJobStore(tcpScripting(b), { requireDurability: "off" }),
+      store: new CountingRedisJobStore(tcpScripting(b), { requireDurability: "off" }),
       transactions: new InMemoryTransactions(),
+    },
+    async warm() {
+      await b.ping();
     },
     async reset() {
       await a.flushdb();
@@ -146,11 +182,14 @@ const result = await runMeasure({
   enqueue: (n: number) => producerJobs.enqueue(Noop, { n }).then(() => {}),
   enqueueBatch: (ns: number[]) =>
     producerJobs.queue.enqueueMany(Noop, ns.map((n) => ({ payload: { n } }))).then(() => {}),
-  async startWorker(concurrency: number, started: () => void) {
+  async startWorker(concurrency: number, started: () => void, begin: () => void) {
     onStart = started;
     worker = app(clients.worker.store, clients.worker.transactions, concurrency);
+    await clients.warm();
+    begin();
     await worker.start();
   },
+  completed: () => Promise.resolve(completed),
   stopWorker: () => worker!.stop(),
   close: () => clients.close(),
 }, params);

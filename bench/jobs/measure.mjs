@@ -5,7 +5,12 @@
 //   reset(): Promise<void>                       drop the queue's schema / flush its Redis db, migrate
 //   enqueue(n: number): Promise<void>            enqueue one job { n }, on its own (autocommit)
 //   enqueueBatch(ns: number[]): Promise<void>    enqueue one job per n, in one call
-//   startWorker(concurrency, onStart): Promise<void>  run no-op jobs; onStart() as each one starts
+//   startWorker(concurrency, onStart, begin): Promise<void>  run no-op jobs; onStart() as each one
+//                                                starts; begin() once its pools and connections are
+//                                                made, right before it asks for its first jobs
+//   completed(): Promise<number>                 the jobs whose success the store has written (a
+//                                                count read from the store, or counted as the
+//                                                store's completion call returns)
 //   stopWorker(): Promise<void>
 //   close(): Promise<void>
 // The producer (enqueue, enqueueBatch) and the worker use separate clients, as a web process and
@@ -67,29 +72,64 @@ async function enqueueBatched(adapter, jobs) {
 }
 
 // Enqueues the jobs first (batched, not timed), then starts the worker; the rate is taken from the
-// first job's start to the last one's, so that no queue's start-up (migrations, pools) is counted.
-// Stops after `maxSeconds` (a poller at concurrency 1 would take minutes) and counts what started.
+// worker's begin (its pools and connections made beforehand, so that no queue's start-up is
+// counted, but its first claim is: a peer that fetches a large batch ahead would otherwise have
+// its largest claim left out) to the LAST COMPLETION (the moment the store holds every job's
+// success), so that no queue gains by finishing in the background (pg-boss does not await its
+// completion statement; kit and graphile-worker batch theirs). After the last start, the harness
+// asks the adapter's `completed()` every millisecond or so: the last completion is known to within
+// one such call. Stops after `maxSeconds` (a poller at concurrency 1 would take minutes) and counts
+// what completed by then. The result also gives the rate from the first job's start to the last
+// completion (`fromFirstStart`), the clock of the rows before issue #33 but for their end.
 async function processJobs(adapter, jobs, concurrency, maxSeconds) {
   for (let b = 0; b < jobs; b += BATCH) {
     await adapter.enqueueBatch(range(b, Math.min(BATCH, jobs - b)));
   }
   let started = 0;
+  let begun = 0;
   let first = 0;
-  let last = 0;
   let resolve;
-  const done = new Promise((r) => (resolve = r));
+  const allStarted = new Promise((r) => (resolve = r));
   await adapter.startWorker(concurrency, () => {
-    const now = performance.now();
-    if (started === 0) first = now;
-    last = now;
+    if (started === 0) first = performance.now();
     if (++started === jobs) resolve();
-  });
-  let timer;
-  await Promise.race([done, new Promise((r) => (timer = setTimeout(r, maxSeconds * 1000)))]);
-  clearTimeout(timer);
-  const [counted, seconds] = [started, (last - first) / 1000];
+  }, () => (begun = performance.now()));
+  const deadline = performance.now() + maxSeconds * 1000;
+  const result = await untilCompleted(adapter, jobs, allStarted, deadline);
   await bounded(adapter.stopWorker(), "stopWorker");
-  return { rate: (counted - 1) / seconds, jobs: counted };
+  if (started === 0) return { rate: 0, jobs: 0, started };
+  if (begun === 0) throw new Error("the adapter never called begin()");
+  return {
+    rate: result.jobs / ((result.at - begun) / 1000),
+    fromFirstStart: result.jobs / ((result.at - first) / 1000),
+    jobs: result.jobs,
+    started,
+  };
+}
+
+/**
+ * Waits for every job to start, then asks `completed()` until it answers `jobs`, or the deadline
+ * passes: answers how many completed and when that was seen.
+ *
+ * @param {{ completed(): Promise<number> }} adapter
+ * @param {number} jobs
+ * @param {Promise<void>} allStarted
+ * @param {number} deadline a `performance.now()` time
+ * @returns {Promise<{ jobs: number, at: number }>}
+ */
+export async function untilCompleted(adapter, jobs, allStarted, deadline) {
+  let timer;
+  const late = new Promise((
+    r,
+  ) => (timer = setTimeout(r, Math.max(0, deadline - performance.now()))));
+  await Promise.race([allStarted, late]);
+  clearTimeout(timer);
+  for (;;) {
+    const done = await adapter.completed();
+    const at = performance.now();
+    if (done >= jobs || at >= deadline) return { jobs: done, at };
+    await sleep(1);
+  }
 }
 
 // On an idle queue (one worker, concurrency 1), enqueues one job at a time and waits for it to
@@ -97,7 +137,7 @@ async function processJobs(adapter, jobs, concurrency, maxSeconds) {
 // even with fewer samples (pollers are slow here), and says how many it took.
 async function latency(adapter, samples, maxSeconds) {
   let onStart = () => {};
-  await adapter.startWorker(1, () => onStart(performance.now()));
+  await adapter.startWorker(1, () => onStart(performance.now()), () => {});
   const times = [];
   const deadline = performance.now() + maxSeconds * 1000;
   for (let i = 0; i < samples + 3 && performance.now() < deadline; i++) {

@@ -82,11 +82,7 @@ function common(parts: RouteParts, source: "request." | "input.") {
   ];
   const imports = [
     ...(schemas.length > 0 ? [`import { z } from "zod";`] : []),
-    `import { ${shape.name}${
-      hasAnswer && shape.resultType?.exported && source === "request."
-        ? `, type ${shape.resultType.text}`
-        : ""
-    } } from "${parts.messageModule}";`,
+    `import { ${shape.name} } from "${parts.messageModule}";`,
     ...(parts.refusals.length > 0
       ? [
         `import { ${errorCodesName(context)} } from "../../domain/${
@@ -102,24 +98,17 @@ function common(parts: RouteParts, source: "request." | "input.") {
  * A controller of the route in its group (`@Controller`). Its `permissions` names the message it
  * sends, whether or not that message requires one: the OpenAPI document lists the message's
  * `@Requires` permission as the operation's `x-permissions`, and nothing for a message without
- * one, so the document follows the message when its permission changes. What follows the message
- * (imports, schemas, the message a request sends, the request, answer and codes it declares) is in
- * kit's parts (`// kit:begin route …`), which `kit generate route --update` rewrites; the rest
- * (its group, method, path, summary, the class and its handler) is the user's.
+ * one, so the document follows the message when its permission changes. The route is a constant
+ * (`controllerRoute`) its handler takes its types from (`RequestOf`, `ResponseOf`). What follows
+ * the message (imports, schemas, the message a request sends, the request, answer and codes it
+ * declares) is in kit's parts (`// kit:begin route …`), which `kit generate route --update`
+ * rewrites; the rest (its group, method, path, summary, the class and its handler) is the user's.
  */
 export function controllerFile(parts: RouteParts): string {
   const { kind, shape, group, path, status } = parts;
   const bus = kind === "command" ? "commands" : "queries";
   const Bus = kind === "command" ? "CommandBus" : "QueryBus";
   const { hasAnswer, schemas, parsed, args, codes, imports, usesZod } = common(parts, "request.");
-  const answer = !hasAnswer
-    ? "void"
-    : shape.resultType === undefined
-    ? "z.output<typeof answerSchema>"
-    : shape.resultType.text;
-  const requestParts = parsed.length === 0
-    ? "Record<never, never>"
-    : `{ ${parsed.map((p) => `${p.part}: z.output<typeof ${p.schema}>`).join("; ")} }`;
   return generatorTemplate("route/controller.ts", {
     zodSchemaImport: usesZod ? ", zodSchema" : "",
     Bus,
@@ -127,8 +116,6 @@ export function controllerFile(parts: RouteParts): string {
     group: group!.name,
     groupModule: group!.module,
     schemas: usesZod ? `${schemas.join("\n\n")}\n\n` : "",
-    requestParts,
-    answer,
     message: shape.name,
     arguments: args.map((arg) => `, ${arg}`).join(""),
     method: methodOf(kind),

@@ -1,8 +1,9 @@
 /**
  * The Deno lint plugin `authz`, rule `declared`: every route is closed unless it says otherwise,
- * and every authorized message names its permission. Reported: a `@Controller({...})` with no
- * `group` and no (or an empty) `guards`; a class extending `AuthorizedCommand` or
- * `AuthorizedQuery` without `@Requires(...)`.
+ * and every authorized message names its permission. Reported: a `@Controller({...})`, or a
+ * route declared as a constant (`const route = controllerRoute({...})`), with no `group` and no
+ * (or an empty) `guards` (a declaration that spreads another is left to the check when its class
+ * is defined); a class extending `AuthorizedCommand` or `AuthorizedQuery` without `@Requires(...)`.
  *
  * Enable it in a project's `deno.json`: `"lint": { "plugins": ["jsr:@kit/cli/lint/authz"] }`.
  *
@@ -30,6 +31,31 @@ function property(object: Node, key: string): Deno.lint.Property | undefined {
   return undefined;
 }
 
+/** The declaration object of `controllerRoute({...})` or of a bare object, else undefined. */
+function specOf(node: Node | undefined): Node | undefined {
+  if (node?.type === "ObjectExpression") return node;
+  if (
+    node?.type === "CallExpression" && node.callee.type === "Identifier" &&
+    node.callee.name === "controllerRoute"
+  ) return node.arguments[0]?.type === "ObjectExpression" ? node.arguments[0] : undefined;
+  return undefined;
+}
+
+/** Whether a declaration says neither a group nor a guard (one that spreads another may). */
+function unguarded(spec: Node): boolean {
+  if (spec.type !== "ObjectExpression") return false;
+  if (spec.properties.some((p) => p.type === "SpreadElement")) return false;
+  const guards = property(spec, "guards");
+  const noGuards = guards === undefined ||
+    (guards.value.type === "ArrayExpression" && guards.value.elements.length === 0);
+  return property(spec, "group") === undefined && noGuards;
+}
+
+/** What the rule says of a route that declares no group and no guard. */
+function openRoute(name: string): string {
+  return `Route '${name}' declares no group and no guard: routes are closed unless they declare one (or guards: [Public])`;
+}
+
 /** The plugin. */
 const plugin: Deno.lint.Plugin = {
   name: "authz",
@@ -45,19 +71,9 @@ const plugin: Deno.lint.Plugin = {
             if (decoratorName(decorator) !== "Controller") continue;
             const call = decorator.expression;
             if (call.type !== "CallExpression") continue;
-            const spec = call.arguments[0];
-            if (spec === undefined || spec.type !== "ObjectExpression") continue;
-            const group = property(spec, "group");
-            const guards = property(spec, "guards");
-            const noGuards = guards === undefined ||
-              (guards.value.type === "ArrayExpression" && guards.value.elements.length === 0);
-            if (group === undefined && noGuards) {
-              context.report({
-                node: decorator,
-                message: `Route '${
-                  node.id?.name ?? "?"
-                }' declares no group and no guard: routes are closed unless they declare one (or guards: [Public])`,
-              });
+            const spec = specOf(call.arguments[0]);
+            if (spec !== undefined && unguarded(spec)) {
+              context.report({ node: decorator, message: openRoute(node.id?.name ?? "?") });
             }
           }
           const parent = node.superClass;
@@ -74,7 +90,15 @@ const plugin: Deno.lint.Plugin = {
             });
           }
         };
-        return { ClassDeclaration: check };
+        const route = (node: Deno.lint.VariableDeclarator) => {
+          const spec = node.init?.type === "CallExpression" ? specOf(node.init) : undefined;
+          if (spec === undefined || !unguarded(spec)) return;
+          context.report({
+            node,
+            message: openRoute(node.id.type === "Identifier" ? node.id.name : "?"),
+          });
+        };
+        return { ClassDeclaration: check, VariableDeclarator: route };
       },
     },
   },

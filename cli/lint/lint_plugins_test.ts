@@ -23,6 +23,26 @@ export class Grouped { handle() {} }`,
   assert.match(found[1]!, /Route 'Empty'/);
 });
 
+Deno.test("authz/declared reports a route constant (controllerRoute) with no group and no guard", () => {
+  const found = messages(
+    authz,
+    "src/contexts/a/presentation/http/open.controller.ts",
+    `const openRoute = controllerRoute({ method: "GET", path: "/x", response: { status: 200 } });
+const emptyRoute = controllerRoute({ method: "GET", path: "/y", guards: [], response: { status: 200 } });
+const fineRoute = controllerRoute({ method: "GET", path: "/z", guards: [Public], response: { status: 200 } });
+const groupedRoute = controllerRoute({ group: Appointments, method: "GET", path: "/w", response: { status: 200 } });
+const spreadRoute = controllerRoute({ ...groupedRoute, path: "/v" });
+@Controller(openRoute)
+export class Open { handle() {} }
+@Controller(controllerRoute({ method: "GET", path: "/u", response: { status: 200 } }))
+export class Inline { handle() {} }`,
+  );
+  assert.equal(found.length, 3, found.join("\n"));
+  assert.match(found[0]!, /^authz\/declared: Route 'openRoute' declares no group and no guard/);
+  assert.match(found[1]!, /Route 'emptyRoute'/);
+  assert.match(found[2]!, /Route 'Inline'/);
+});
+
 Deno.test("authz/declared reports an authorized message without @Requires", () => {
   const found = messages(
     authz,

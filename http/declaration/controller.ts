@@ -60,7 +60,9 @@ export interface ControllerSpec {
      * The `Location` of the answer (RFC 9110 §10.2.2: the resource a 201 created, the status
      * monitor of a 202), from what the handler answered and the request: set on every success
      * and stated as a header of the response in the document. Build it from ids with
-     * `encodeURIComponent`. `request` is the handler's `HttpRequest` (its validated parts).
+     * `encodeURIComponent`. `request` is the handler's `HttpRequest` (its validated parts). The
+     * types its parameters state must accept the route's answer and request (`LocationFits`):
+     * TypeScript checks them but cannot infer them inside the declaration.
      *
      * @example
      * ```ts ignore
@@ -112,8 +114,24 @@ export interface IdempotencyOptions {
   readonly keepFor?: Duration;
 }
 
-/** The request type `handle` may take for a declaration: exactly the declared parts. */
-export type DeclaredRequest<D extends ControllerSpec> = HttpRequest<
+/**
+ * The request a controller's `handle` takes for a declaration: exactly its declared parts, typed as
+ * their schemas' outputs, with the actor and the context. Name it from the route's constant
+ * (`controllerRoute`): `handle(request: RequestOf<typeof route>)`.
+ *
+ * @example
+ * ```ts ignore
+ * const route = controllerRoute({ method: "POST", path: "/notes", guards: [Authenticated], body, response: { status: 204 } });
+ *
+ * @Controller(route)
+ * export class WriteNoteController {
+ *   handle(request: RequestOf<typeof route>): void {
+ *     console.log(request.body);
+ *   }
+ * }
+ * ```
+ */
+export type RequestOf<D extends ControllerSpec> = HttpRequest<
   {
     readonly [
       K in "params" | "query" | "headers" | "body" as D[K] extends Schema<any> ? K : never
@@ -121,14 +139,27 @@ export type DeclaredRequest<D extends ControllerSpec> = HttpRequest<
   }
 >;
 
-/** What `handle` must answer for a declaration: the response body's type, or nothing. */
-export type DeclaredResponse<D extends ControllerSpec> = D["response"] extends
-  { body: Schema<infer T> } ? T
+/**
+ * What a controller's `handle` answers for a declaration: the output type of its response body,
+ * or `void` when the response has none (`Promise<ResponseOf<typeof route>>` for an async one).
+ */
+export type ResponseOf<D extends ControllerSpec> = D["response"] extends { body: Schema<infer T> }
+  ? T
   : void;
+
+/**
+ * A declaration whose `response.location` takes what its handler answers and its request: the
+ * types its parameters state must accept the route's (`ResponseOf`, `RequestOf`).
+ */
+export type LocationFits<D extends ControllerSpec> = {
+  readonly response: {
+    readonly location?: (answer: ResponseOf<D>, request: RequestOf<D>) => string;
+  };
+};
 
 /** A controller class fitting a declaration (the constraint that reports errors on the decorator). */
 export type ControllerClass<D extends ControllerSpec> = abstract new (...args: any[]) => {
-  handle: (request: DeclaredRequest<D>) => DeclaredResponse<D> | Promise<DeclaredResponse<D>>;
+  handle: (request: RequestOf<D>) => ResponseOf<D> | Promise<ResponseOf<D>>;
 };
 
 /** The declaration kind of controllers. */
@@ -139,14 +170,48 @@ export const controllerDeclarations: DeclarationKind<ControllerSpec> = declarati
 );
 
 /**
- * Declares a route: one class with one method `handle`. The same declaration drives validation,
- * the OpenAPI document and the error contract. `handle` may read only the declared parts, typed as
- * their schemas' outputs, and must answer the response body's type: anything else does not
- * compile, and the error is reported on this decorator.
+ * Declares a controller's route once, as a constant for `@Controller(route)`: its handler then
+ * names its request and answer from it (`RequestOf<typeof route>`, `ResponseOf<typeof route>`)
+ * instead of restating the schemas' types (TypeScript does not type a method's parameter from its
+ * class's decorator). The model is Hono's `createRoute` and `RouteHandler<typeof route>`. It
+ * answers the declaration as given, its literal types kept, once its method, path and status are
+ * checked.
  *
  * @example
  * ```ts ignore
- * @Controller({
+ * const route = controllerRoute({
+ *   group: AppointmentRoutes,
+ *   method: "POST",
+ *   path: "/:appointmentId/cancellation",
+ *   params: zodSchema(z.object({ appointmentId: z.string().min(1) })),
+ *   body: zodSchema(z.object({ reason: z.string().min(1) })),
+ *   response: { status: 201, body: acceptedSchema },
+ * });
+ *
+ * @Controller(route)
+ * export class CancelAppointmentController {
+ *   constructor(private readonly commands: CommandBus) {}
+ *   handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
+ *     return this.commands.execute(new CancelAppointment(request.actor, request.params.appointmentId, request.body.reason));
+ *   }
+ * }
+ * ```
+ */
+export function controllerRoute<const D extends ControllerSpec>(spec: D & LocationFits<D>): D {
+  checkSpec(spec);
+  return spec;
+}
+
+/**
+ * Declares a route: one class with one method `handle`. The same declaration drives validation,
+ * the OpenAPI document and the error contract. `handle` may read only the declared parts, typed as
+ * their schemas' outputs, and must answer the response body's type: anything else does not
+ * compile, and the error is reported on this decorator. Declared as a constant (`controllerRoute`),
+ * the route gives `handle` its types: `RequestOf<typeof route>`, `ResponseOf<typeof route>`.
+ *
+ * @example
+ * ```ts ignore
+ * const route = controllerRoute({
  *   group: AppointmentRoutes,
  *   method: "POST",
  *   path: "/:appointmentId/cancellation",
@@ -154,10 +219,12 @@ export const controllerDeclarations: DeclarationKind<ControllerSpec> = declarati
  *   body: zodSchema(z.object({ reason: z.string().min(1) })),
  *   response: { status: 201, body: acceptedSchema },
  *   errors: ["APPOINTMENT_NOT_FOUND", "APPOINTMENT_ENDED"],
- * })
+ * });
+ *
+ * @Controller(route)
  * export class CancelAppointmentController {
  *   constructor(private readonly commands: CommandBus, private readonly mapper: CancelAppointmentMapper) {}
- *   async handle(request: HttpRequest<{ params: { appointmentId: string }; body: { reason: string } }>) {
+ *   async handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
  *     await this.commands.execute(this.mapper.map(request));
  *     return { id: request.params.appointmentId };
  *   }
@@ -165,7 +232,7 @@ export const controllerDeclarations: DeclarationKind<ControllerSpec> = declarati
  * ```
  */
 export function Controller<const D extends ControllerSpec>(
-  spec: D,
+  spec: D & LocationFits<D>,
 ): KitClassDecorator<ControllerClass<D>> {
   checkSpec(spec);
   return classDecorator<ControllerClass<D>>("Controller", (target) => {

@@ -31,7 +31,10 @@ export type RedisLoss = "lost" | "restarted" | "new";
 
 /** Options of a {@linkcode RedisDurabilityMonitor}. */
 export interface RedisDurabilityMonitorOptions {
-  /** The prefix of the job store's keys (default `kit:jobs:`): the marker is `<prefix>durability`. */
+  /**
+   * The prefix of the job store's keys (default `kit:jobs:`, on a cluster `{kit:jobs}:`): the
+   * marker is `<prefix>durability`.
+   */
   readonly prefix?: string;
   /**
    * `"refuse"` (default): persistence off makes the state `not_durable` (readiness red, enqueues
@@ -107,7 +110,7 @@ export class RedisDurabilityMonitor {
   /** A monitor of the store on this connection (its keys under `options.prefix`). */
   constructor(redis: RedisScripting, options: RedisDurabilityMonitorOptions = {}) {
     this.#redis = redis;
-    this.#prefix = options.prefix ?? "kit:jobs:";
+    this.#prefix = options.prefix ?? (redis.cluster === true ? "{kit:jobs}:" : "kit:jobs:");
     this.#requirement = options.requirement ?? "refuse";
     this.#intervalMs = options.intervalMs ?? 1_000;
     this.#timeoutMs = options.timeoutMs ?? 2_000;
@@ -211,7 +214,9 @@ export class RedisDurabilityMonitor {
 
   /** Reads the marker and run id; reports a loss or restart; answers whether data was lost. */
   async #observe(): Promise<boolean> {
-    const [value, created, runId] = await observeScript.run(this.#redis, [], [
+    const [value, created, runId] = await observeScript.run(this.#redis, [
+      `${this.#prefix}durability`,
+    ], [
       this.#prefix,
       crypto.randomUUID(),
     ]) as [string, number, string];

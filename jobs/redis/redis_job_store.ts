@@ -89,6 +89,8 @@ export class RedisJobStore implements JobStore {
   readonly sharesTransaction = false;
   readonly #redis: RedisScripting;
   readonly #prefix: string;
+  /** The key every script declares: on a cluster, the node of its slot runs the script. */
+  readonly #slotKey: readonly string[];
   readonly #requireDurability: DurabilityRequirement;
   readonly #timeoutMs: number;
   readonly #warn: (message: string) => void;
@@ -103,7 +105,9 @@ export class RedisJobStore implements JobStore {
    */
   constructor(redis: RedisScripting, options: RedisJobStoreOptions = {}) {
     this.#redis = redis;
-    this.#prefix = options.prefix ?? "kit:jobs:";
+    this.#prefix = options.prefix ?? (redis.cluster === true ? "{kit:jobs}:" : "kit:jobs:");
+    if (redis.cluster === true) checkClusterPrefix(this.#prefix);
+    this.#slotKey = [`${this.#prefix}all`];
     this.#requireDurability = options.requireDurability ?? "refuse";
     this.#timeoutMs = options.timeoutMs ?? 2_000;
     this.#warn = options.warn ??
@@ -156,7 +160,8 @@ export class RedisJobStore implements JobStore {
     return await withinDeadline(
       `job ${operation}`,
       this.#timeoutMs,
-      () => script.run(this.#redis, [], args),
+      () =>
+        script.run(this.#redis, this.#slotKey, args, { replicated: acknowledged.has(operation) }),
     );
   }
 
@@ -570,7 +575,12 @@ const reachableScript = new RedisScript("return 1");
 
 /** Options of a `RedisJobStore`. */
 export interface RedisJobStoreOptions {
-  /** The prefix of its keys (default `kit:jobs:`). */
+  /**
+   * The prefix of its keys (default `kit:jobs:`; on a Redis Cluster client `{kit:jobs}:`). On a
+   * cluster it must hold a hash tag (`{...}`, checked): all the store's keys hash to the tag's
+   * slot, so every script runs on one node (the cluster gives fail-over, not write scaling of
+   * one store).
+   */
   readonly prefix?: string;
   /** `false`: idle workers poll, never subscribe. */
   readonly listen?: boolean;
@@ -602,6 +612,30 @@ export interface RedisJobStoreOptions {
 
 /** The operations that enqueue, refused while the monitor says Redis is unsafe. */
 const enqueues = new Set(["insert", "kept", "reachable", "retryDead"]);
+
+/**
+ * The writes acknowledged to a caller who then relies on them (an enqueue, a revival, a
+ * cancellation): on an adapter that waits for replicas, answered once they have them. Claims,
+ * reports and completions are not waited for: one lost in a fail-over runs the attempt again
+ * (at least once), which every job already allows.
+ */
+const acknowledged = new Set(["insert", "retryDead", "cancel"]);
+
+/**
+ * Refuses, on a Redis Cluster, a prefix without a hash tag: every script touches many keys,
+ * which must all hash to one slot, so the prefix must hold a non-empty `{tag}` (Redis hashes
+ * only the tag of a key that has one).
+ */
+function checkClusterPrefix(prefix: string): void {
+  const open = prefix.indexOf("{");
+  const close = open < 0 ? -1 : prefix.indexOf("}", open + 1);
+  if (close > open + 1) return;
+  throw new TypeError(
+    `RedisJobStore on a Redis Cluster: the prefix '${prefix}' has no hash tag, so its keys would ` +
+      "hash to different slots and no script could run; give a prefix whose first '{' is followed " +
+      "by a '}' with at least one character between, e.g. '{kit:jobs}:' (the default on a cluster)",
+  );
+}
 
 /** The job's key under `idem:`, unique per name, tenant and idempotency key; '' without one. */
 function idempotencyOf(job: NewJob): string {

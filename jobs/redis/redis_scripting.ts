@@ -5,17 +5,29 @@
  * (a TCP client, for self-hosted Redis).
  */
 export interface RedisScripting {
-  /** Runs a loaded script by its SHA-1; rejects with a message containing `NOSCRIPT` when not loaded. */
+  /**
+   * True when the client is a Redis Cluster client: a script runs on the master of the slot of
+   * its first key, and every key it touches must hash to that slot (the store then needs a
+   * prefix with a hash tag, `{kit:jobs}:` by default).
+   */
+  readonly cluster?: boolean;
+  /**
+   * Runs a loaded script by its SHA-1; rejects with a message containing `NOSCRIPT` when not
+   * loaded. With `replicated: true`, an adapter that waits for replicas (`tcpScripting`'s
+   * `replicas`) answers only once they have the script's writes, and rejects when they do not.
+   */
   evalsha(
     sha: string,
     keys: readonly string[],
     args: readonly (string | number)[],
+    options?: RedisRunOptions,
   ): Promise<unknown>;
-  /** Runs a script from its source (and loads it). */
+  /** Runs a script from its source (and loads it), as `evalsha`. */
   eval(
     script: string,
     keys: readonly string[],
     args: readonly (string | number)[],
+    options?: RedisRunOptions,
   ): Promise<unknown>;
   /**
    * Calls `onMessage` with each message published on the channel, over a connection of its own;
@@ -31,6 +43,15 @@ export interface RedisScripting {
   config?(parameter: string): Promise<string | undefined>;
 }
 
+/** How one script runs. */
+export interface RedisRunOptions {
+  /**
+   * The script acknowledges work (an enqueue): wait until the adapter's replicas have its writes
+   * (`WAIT`), so that a fail-over does not lose it.
+   */
+  readonly replicated?: boolean;
+}
+
 /**
  * A Lua script run by its SHA-1, falling back to its source when the server does not know it
  * (after a restart or `SCRIPT FLUSH`).
@@ -44,18 +65,19 @@ export class RedisScript {
     this.#source = source;
   }
 
-  /** Runs the script. */
+  /** Runs the script (its keys decide, on a cluster, the node it runs on). */
   async run(
     redis: RedisScripting,
     keys: readonly string[],
     args: readonly (string | number)[],
+    options: RedisRunOptions = {},
   ): Promise<unknown> {
     const sha = await (this.#sha ??= sha1(this.#source));
     try {
-      return await redis.evalsha(sha, keys, args);
+      return await redis.evalsha(sha, keys, args, options);
     } catch (error) {
       if (!/NOSCRIPT/i.test(error instanceof Error ? error.message : String(error))) throw error;
-      return await redis.eval(this.#source, keys, args);
+      return await redis.eval(this.#source, keys, args, options);
     }
   }
 }

@@ -22,7 +22,7 @@ export class RedisUnavailableError extends ServiceUnavailableError {
 }
 
 const unreachable =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed|enableOfflineQueue|Command timed out|MaxRetriesPerRequest|LOADING|connection (refused|reset|closed)|fetch failed/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed|enableOfflineQueue|Command timed out|MaxRetriesPerRequest|LOADING|CLUSTERDOWN|TRYAGAIN|Failed to refresh slots cache|None of startup nodes is available|connection (refused|reset|closed)|fetch failed/i;
 
 /** Whether the error says Redis could not be reached (not that a script refused). */
 export function isUnreachable(error: unknown): boolean {

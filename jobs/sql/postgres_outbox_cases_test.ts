@@ -1,5 +1,5 @@
 // The outbox cases the ORM outboxes (`DrizzleOutbox`, `KnexOutbox`, on the statements of
-// `outbox_statements.ts`) pass, run on kit's postgres.js outbox: both answer alike.
+// `kernel/postgres/outbox_statements.ts`) pass, run on kit's postgres.js outbox: both answer alike.
 import postgres from "postgres";
 import {
   currentSql,

@@ -1,5 +1,5 @@
 import { type IntegrationEvent, type ProcessedEvents, uuidv7 } from "@kit/kernel";
-import type { UnitOfWork } from "@kit/kernel/internal";
+import { outboxStatements as statements, type UnitOfWork } from "@kit/kernel/internal";
 import type {
   DeadDelivery,
   DeadDeliveryFilter,
@@ -13,19 +13,6 @@ import type {
 import { driverInSchema } from "./driver_in_schema.ts";
 import type { JobSqlDriver, SqlQuery, SqlRow } from "./job_sql_driver.ts";
 import { JobRowReader } from "./job_rows.ts";
-import {
-  appendEvent,
-  claimDeliveries,
-  completeDeliveries,
-  deadBacklog,
-  failDelivery,
-  listDeadDeliveries,
-  markEventProcessed,
-  outboxChannel,
-  pendingBacklog,
-  releaseDeliveries,
-  reviveDeadDeliveries,
-} from "./outbox_statements.ts";
 
 /**
  * A driver an {@linkcode SqlOutbox} runs on: a job store's, and, where the driver can, a way to
@@ -83,7 +70,7 @@ export class SqlOutbox implements Outbox {
   async append(event: IntegrationEvent, unit: UnitOfWork): Promise<void> {
     const query = this.#inUnit(unit, `write event '${event.type}'`);
     const handlers = this.#subscriptions.get(event.type) ?? [];
-    await query(appendEvent(event, handlers, this.#schema));
+    await query(statements.appendEvent(event, handlers, this.#schema));
   }
 
   /**
@@ -91,7 +78,7 @@ export class SqlOutbox implements Outbox {
    * in the order they were appended; per handler when `handlers` names them.
    */
   async claim(params: OutboxClaimParams): Promise<OutboxDelivery[]> {
-    const statement = claimDeliveries(params);
+    const statement = statements.claimDeliveries(params);
     const rows = (await this.#driver.query(statement)).map((row) => {
       const read = new JobRowReader(row, statement.name);
       return { row, dueAt: read.date("due_at").getTime() };
@@ -111,14 +98,14 @@ export class SqlOutbox implements Outbox {
     if (deliveries.length === 0) return;
     const query = this.#inUnit(unit, `complete event '${deliveries[0]!.event.type}'`);
     for (const [handler, list] of byHandler(deliveries)) {
-      await query(completeDeliveries(handler, list.map((d) => d.event.id)));
+      await query(statements.completeDeliveries(handler, list.map((d) => d.event.id)));
     }
   }
 
   /** Gives the delivery back for a later attempt, or parks it as dead, unless claimed again. */
   async fail(delivery: OutboxDelivery, params: OutboxFailParams): Promise<void> {
     await this.#driver.query(
-      failDelivery(delivery.event.id, delivery.handler, delivery.attempt, params),
+      statements.failDelivery(delivery.event.id, delivery.handler, delivery.attempt, params),
     );
   }
 
@@ -126,13 +113,13 @@ export class SqlOutbox implements Outbox {
   async release(deliveries: readonly OutboxDelivery[]): Promise<void> {
     for (const [handler, list] of byHandler(deliveries)) {
       const attempts = Object.fromEntries(list.map((d) => [d.event.id, d.attempt]));
-      await this.#driver.query(releaseDeliveries(handler, attempts, this.#schema));
+      await this.#driver.query(statements.releaseDeliveries(handler, attempts, this.#schema));
     }
   }
 
   /** The dead deliveries the filter covers, oldest event first. */
   async deadDeliveries(params: DeadDeliveryFilter & { limit?: number }): Promise<DeadDelivery[]> {
-    const statement = listDeadDeliveries(params, params.limit ?? 100);
+    const statement = statements.listDeadDeliveries(params, params.limit ?? 100);
     const rows = await this.#driver.query(statement);
     return rows.map((row) => {
       const read = new JobRowReader(row, statement.name);
@@ -152,15 +139,17 @@ export class SqlOutbox implements Outbox {
 
   /** Revives the dead deliveries the filter covers (due now, attempts back to zero) and notifies. */
   async retryDead(params: DeadDeliveryFilter & { now: Date }): Promise<number> {
-    const rows = await this.#driver.query(reviveDeadDeliveries(params, params.now, this.#schema));
+    const rows = await this.#driver.query(
+      statements.reviveDeadDeliveries(params, params.now, this.#schema),
+    );
     return rows.length;
   }
 
   /** The deliveries not delivered yet, by handler: pending ones, then dead ones, grouped. */
   async backlog(params: OutboxBacklogParams = {}): Promise<OutboxHandlerBacklog[]> {
-    const pendingStatement = pendingBacklog(params);
+    const pendingStatement = statements.pendingBacklog(params);
     const pending = await this.#driver.query(pendingStatement);
-    const dead = await this.#driver.query(deadBacklog(params));
+    const dead = await this.#driver.query(statements.deadBacklog(params));
     const byName = new Map<string, OutboxHandlerBacklog>();
     for (const row of pending) {
       const read = new JobRowReader(row, pendingStatement.name);
@@ -191,7 +180,7 @@ export class SqlOutbox implements Outbox {
    */
   listen?: (onAppended: () => void) => Promise<() => Promise<void>> = async (onAppended) => {
     const schema = this.#schema ?? await this.#currentSchema();
-    return await this.#driver.listen!(outboxChannel, (payload) => {
+    return await this.#driver.listen!(statements.outboxChannel, (payload) => {
       if (payload === schema) onAppended();
     });
   };
@@ -327,7 +316,7 @@ export class SqlProcessedEvents implements ProcessedEvents {
         `${this.#driver.storeName} needs a unit of work of its driver to record '${handler}': compose the application with ${this.#driver.transactionsName}`,
       );
     }
-    return (await query(markEventProcessed(handler, eventId))).length === 1;
+    return (await query(statements.markEventProcessed(handler, eventId))).length === 1;
   }
 }
 

@@ -29,7 +29,8 @@ export type PruneCounts = Record<string, Partial<Record<FinishedJobStatus, numbe
  * status, and the stores' prunes skip what another pruner holds (`for update skip locked`,
  * atomic scripts), so pruners never wait on each other nor remove a job twice. Each pass counts
  * `kit.jobs.pruned` by queue and status and logs one line when it removed jobs (`jobs.pruner`
- * `JOBS_PRUNED`, the count); a failing pass is logged once (`PRUNE_FAILED`) until one succeeds.
+ * `JOBS_PRUNED`, the count); a failing pass counts `kit.jobs.prune.failed` (by the queue it failed
+ * on) every time and is logged once (`PRUNE_FAILED`) until one succeeds.
  */
 export class Pruner {
   readonly #store: JobStore;
@@ -38,6 +39,7 @@ export class Pruner {
   readonly #rule: (queue: string, status: FinishedJobStatus) => ResolvedRetention;
   readonly #logger: Logger;
   readonly #pruned: Counter;
+  readonly #failed: Counter;
   readonly #periodic: Periodic;
   #failing = false;
 
@@ -62,6 +64,10 @@ export class Pruner {
     this.#logger = options.logger;
     this.#pruned = options.meter.createCounter("kit.jobs.pruned", {
       description: "Finished jobs removed by retention",
+    });
+    this.#failed = options.meter.createCounter("kit.jobs.prune.failed", {
+      description: "Prune passes that failed (by the queue whose prune threw)",
+      unit: "{pass}",
     });
     const intervalMs = millisecondsOf(options.retention.interval ?? "1m");
     if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) {
@@ -112,9 +118,11 @@ export class Pruner {
     const prune = this.#store.jobPrune?.bind(this.#store);
     const counts: PruneCounts = {};
     if (prune === undefined) return counts;
+    let current: string | undefined;
     try {
       const now = this.#clock.now().getTime();
       for (const queue of this.#queues) {
+        current = queue;
         for (const status of finishedJobStatuses) {
           const { maxAgeMs, maxCount } = this.#rule(queue, status);
           if (maxAgeMs === undefined && maxCount === undefined) continue;
@@ -139,6 +147,7 @@ export class Pruner {
         this.#log("info", "PRUNE_RECOVERED", "the pruner reaches the store again");
       }
     } catch (error) {
+      this.#failed.add(1, { queue: current ?? "" });
       if (!this.#failing) {
         this.#failing = true;
         this.#log("warn", "PRUNE_FAILED", "a prune pass failed; it is tried again", { error });

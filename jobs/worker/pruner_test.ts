@@ -36,10 +36,13 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-async function pruned(reader: TestReader): Promise<{ attributes: unknown; value: unknown }[]> {
+async function pruned(
+  reader: TestReader,
+  name = "kit.jobs.pruned",
+): Promise<{ attributes: unknown; value: unknown }[]> {
   const { resourceMetrics } = await reader.collect();
   const metric = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics)
-    .find((m) => m.descriptor.name === "kit.jobs.pruned");
+    .find((m) => m.descriptor.name === name);
   return (metric?.dataPoints ?? []).map((p) => ({ attributes: p.attributes, value: p.value }))
     .sort((a, b) => JSON.stringify(a.attributes).localeCompare(JSON.stringify(b.attributes)));
 }
@@ -220,7 +223,7 @@ Deno.test("retention: false keeps finished jobs and says so at start", async () 
   }
 });
 
-Deno.test("A failing prune pass is logged once until one succeeds; a store that cannot prune is logged at start", async () => {
+Deno.test("A failing prune pass is counted each time (kit.jobs.prune.failed, by queue) and logged once until one succeeds; a store that cannot prune is logged at start", async () => {
   const clock = new TestClock(Date.parse("2026-11-26T12:00:00.000Z"));
   let broken = true;
   class BrokenStore extends InMemoryJobStore {
@@ -230,22 +233,37 @@ Deno.test("A failing prune pass is logged once until one succeeds; a store that 
   }
   const lines: LogRecord[] = [];
   const store = new BrokenStore();
+  const reader = new TestReader();
   const app = composeApplication({
     modules: [defineModule("scheduling", { declarations: [Remind] })],
     clock,
     plugins: {
-      backgroundJobs: jobsPlugin({ store, start: true, logger: { log: (r) => lines.push(r) } }),
+      backgroundJobs: jobsPlugin({
+        store,
+        start: true,
+        logger: { log: (r) => lines.push(r) },
+        meterProvider: new MeterProvider({ readers: [reader] }),
+      }),
     },
   });
   await finish(store, clock, "scheduling", "succeeded");
   await app.start();
   try {
+    await settle();
+    assert.deepEqual(await pruned(reader, "kit.jobs.prune.failed"), [
+      { attributes: { queue: "scheduling" }, value: 1 },
+    ]);
     clock.advance(25 * hour);
     await settle();
     assert.equal(lines.filter((l) => l.code === "PRUNE_FAILED").length, 1);
+    const failedPasses = (await pruned(reader, "kit.jobs.prune.failed"))[0]!.value as number;
+    assert.ok(failedPasses >= 2, `each failed pass counted, got ${failedPasses}`);
     broken = false;
     clock.advance(60_000);
     await settle();
+    assert.deepEqual(await pruned(reader, "kit.jobs.prune.failed"), [
+      { attributes: { queue: "scheduling" }, value: failedPasses },
+    ], "a pass that succeeds is not counted");
     assert.deepEqual(lines.filter((l) => l.component === "jobs.pruner").map((l) => l.code), [
       "PRUNE_FAILED",
       "PRUNE_RECOVERED",

@@ -12,17 +12,17 @@ import type {
 } from "../events/outbox.ts";
 import { uuidv7 } from "../ids/id.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
+import * as statements from "./outbox_statements.ts";
 import { transactionOf } from "./postgres_transactions.ts";
-
-/** The channel a committed append or a revival notifies, with the schema as payload. */
-export const outboxChannel = "kit_outbox";
+import type { SqlStatement } from "./sql_statement.ts";
 
 /**
  * The outbox on PostgreSQL: an event and its deliveries are inserted in the command's
  * transaction, in one statement that notifies `kit_outbox` on commit; relays claim deliveries in
  * batches with `FOR UPDATE SKIP LOCKED`, so two relays never deliver the same (event, handler) at
  * once; a delivery is marked done in the handler's transaction, in a savepoint of it when the
- * relay runs a batch in one transaction. Tables come from `migrateKernel`.
+ * relay runs a batch in one transaction. Tables come from `migrateKernel`; the statements are
+ * those `@kit/jobs`' `SqlOutbox` runs on other drivers (`outbox_statements.ts`), prepared.
  *
  * @example
  * ```ts ignore
@@ -56,24 +56,10 @@ export class PostgresOutbox implements Outbox {
   /** Inserts the event and one delivery per handler in the unit's transaction, in one statement. */
   async append(event: IntegrationEvent, unit: UnitOfWork): Promise<void> {
     const tx = requireTransaction(unit, `write event '${event.type}'`);
-    const handlers = this.#subscriptions.get(event.type) ?? [];
-    const inserted = tx`
-      insert into kit_outbox
-        (id, type, version, occurred_at, payload, correlation_id, causation_id, tenant_id, actor_id)
-      values (${event.id}, ${event.type}, ${event.version}, ${event.occurredAt},
-        ${tx.json(event.payload as postgres.JSONValue)}, ${event.correlationId ?? null},
-        ${event.causationId ?? null}, ${event.tenantId ?? null}, ${event.actorId ?? null})`;
-    if (handlers.length === 0) {
-      await inserted;
-      return;
-    }
-    // Handlers go as JSON text, not sql.array: a fresh client's first array can fail to encode.
-    await tx`
-      with event as (${inserted} returning id, occurred_at)
-      insert into kit_outbox_deliveries (event_id, handler, due_at)
-      select event.id, handler, event.occurred_at
-      from event, jsonb_array_elements_text(${JSON.stringify(handlers)}::text::jsonb) as handler
-      returning pg_notify(${outboxChannel}, current_schema())`;
+    await run(
+      tx,
+      statements.appendEvent(event, this.#subscriptions.get(event.type) ?? [], undefined),
+    );
   }
 
   /**
@@ -81,46 +67,7 @@ export class PostgresOutbox implements Outbox {
    * in the order they were appended; per handler when `handlers` names them.
    */
   async claim(params: OutboxClaimParams): Promise<OutboxDelivery[]> {
-    const { now, limit } = params;
-    const lockedUntil = new Date(now.getTime() + params.leaseMs);
-    // The rows are locked and updated by ctid: a join back on the key lets the planner scan
-    // every delivery ever kept.
-    const due = (tx: postgres.TransactionSql) =>
-      params.handlers === undefined
-        ? tx`
-        select ctid from kit_outbox_deliveries
-        where delivered_at is null and dead_at is null and due_at <= ${now}
-          and (locked_until is null or locked_until <= ${now})
-        order by due_at, seq
-        limit ${limit}
-        for update skip locked`
-        : tx`
-        select d.ctid
-        from jsonb_to_recordset(${
-          JSON.stringify(Object.entries(params.handlers).map(([handler, n]) => ({ handler, n })))
-        }::text::jsonb) as wanted(handler text, n integer)
-        cross join lateral (
-          select ctid, due_at, seq from kit_outbox_deliveries
-          where handler = wanted.handler and delivered_at is null and dead_at is null
-            and due_at <= ${now} and (locked_until is null or locked_until <= ${now})
-          order by due_at, seq
-          limit wanted.n
-          for update skip locked
-        ) d
-        order by d.due_at, d.seq
-        limit ${limit}`;
-    // A claim commits without waiting for the disk: lost in a crash, the deliveries are claimed
-    // again with the same attempt; a handler's commit, which waits, makes the claim durable too.
-    const [, rows] = await this.#sql.begin((tx) => [
-      tx`set local synchronous_commit = off`,
-      tx`
-      update kit_outbox_deliveries d
-      set attempts = d.attempts + 1, locked_until = ${lockedUntil}
-      from kit_outbox o
-      where d.ctid = any(array(${due(tx)})) and o.id = d.event_id
-      returning d.handler, d.attempts, d.due_at, d.seq, o.id, o.type, o.version, o.occurred_at,
-        o.payload, o.correlation_id, o.causation_id, o.tenant_id, o.actor_id`,
-    ]) as unknown as [unknown, postgres.RowList<postgres.Row[]>];
+    const rows = await run(this.#sql, statements.claimDeliveries(params));
     return [...rows]
       .sort((a, b) =>
         (a.due_at as Date).getTime() - (b.due_at as Date).getTime() || order(a.seq, b.seq)
@@ -142,7 +89,7 @@ export class PostgresOutbox implements Outbox {
       }));
   }
 
-  /** Marks the deliveries done in the handlers' transaction, in one statement. */
+  /** Marks the deliveries done in the handlers' transaction, one statement per handler. */
   async complete(deliveries: readonly OutboxDelivery[], unit: UnitOfWork): Promise<void> {
     const sent = this.#sent.get(unit);
     if (sent !== undefined) {
@@ -151,51 +98,30 @@ export class PostgresOutbox implements Outbox {
     }
     if (deliveries.length === 0) return;
     const tx = requireTransaction(unit, `complete event '${deliveries[0]!.event.type}'`);
-    for (const [handler, ids] of byHandler(deliveries)) {
-      await tx`
-        update kit_outbox_deliveries set delivered_at = now(), locked_until = null
-        where handler = ${handler} and event_id = any(${
-        textArray(tx, ids.map((d) => d.event.id))
-      })`;
+    for (const [handler, list] of byHandler(deliveries)) {
+      await run(tx, statements.completeDeliveries(handler, list.map((d) => d.event.id)));
     }
   }
 
   /** Gives the delivery back for a later attempt, or parks it as dead, unless claimed again. */
   async fail(delivery: OutboxDelivery, params: OutboxFailParams): Promise<void> {
-    const retryAt = params.retryAt ?? null;
-    await this.#sql`
-      update kit_outbox_deliveries
-      set locked_until = null, last_error = ${params.error},
-        due_at = coalesce(${retryAt}::timestamptz, due_at),
-        dead_at = case when ${retryAt}::timestamptz is null then ${params.now}::timestamptz end
-      where event_id = ${delivery.event.id} and handler = ${delivery.handler}
-        and attempts = ${delivery.attempt} and delivered_at is null and dead_at is null`;
+    await run(
+      this.#sql,
+      statements.failDelivery(delivery.event.id, delivery.handler, delivery.attempt, params),
+    );
   }
 
   /** Gives claimed deliveries back, their attempt uncounted, and wakes the other relays. */
   async release(deliveries: readonly OutboxDelivery[]): Promise<void> {
     for (const [handler, list] of byHandler(deliveries)) {
-      const attempts = JSON.stringify(Object.fromEntries(list.map((d) => [d.event.id, d.attempt])));
-      await this.#sql`
-        update kit_outbox_deliveries
-        set locked_until = null, attempts = attempts - 1
-        where handler = ${handler} and event_id = any(${
-        textArray(this.#sql, list.map((d) => d.event.id))
-      })
-          and attempts = (${attempts}::text::jsonb ->> event_id)::integer
-          and delivered_at is null and dead_at is null
-        returning pg_notify(${outboxChannel}, current_schema())`;
+      const attempts = Object.fromEntries(list.map((d) => [d.event.id, d.attempt]));
+      await run(this.#sql, statements.releaseDeliveries(handler, attempts, undefined));
     }
   }
 
   /** The dead deliveries the filter covers, oldest event first. */
   async deadDeliveries(params: DeadDeliveryFilter & { limit?: number }): Promise<DeadDelivery[]> {
-    const rows = await this.#sql`
-      select d.event_id, o.type, d.handler, o.tenant_id, d.attempts, d.last_error, d.dead_at
-      from kit_outbox_deliveries d join kit_outbox o on o.id = d.event_id
-      where d.dead_at is not null and ${this.#covers(params)}
-      order by d.event_id, d.handler
-      limit ${params.limit ?? 100}`;
+    const rows = await run(this.#sql, statements.listDeadDeliveries(params, params.limit ?? 100));
     return rows.map((row) => ({
       eventId: row.event_id as string,
       eventType: row.type as string,
@@ -209,12 +135,10 @@ export class PostgresOutbox implements Outbox {
 
   /** Revives the dead deliveries the filter covers (due now, attempts back to zero) and notifies. */
   async retryDead(params: DeadDeliveryFilter & { now: Date }): Promise<number> {
-    const rows = await this.#sql`
-      update kit_outbox_deliveries d
-      set dead_at = null, attempts = 0, due_at = ${params.now}, locked_until = null
-      from kit_outbox o
-      where o.id = d.event_id and d.dead_at is not null and ${this.#covers(params)}
-      returning pg_notify(${outboxChannel}, current_schema())`;
+    const rows = await run(
+      this.#sql,
+      statements.reviveDeadDeliveries(params, params.now, undefined),
+    );
     return rows.length;
   }
 
@@ -223,17 +147,8 @@ export class PostgresOutbox implements Outbox {
    * (index `kit_outbox_deliveries_pending`) and of the dead ones (`kit_outbox_deliveries_dead`).
    */
   async backlog(params: OutboxBacklogParams = {}): Promise<OutboxHandlerBacklog[]> {
-    const pending = await this.#sql`
-      select d.handler, count(*)::integer as pending, min(o.occurred_at) as oldest,
-        (count(*) filter (where d.last_error is not null))::integer as retrying
-      from kit_outbox_deliveries d join kit_outbox o on o.id = d.event_id
-      where d.delivered_at is null and d.dead_at is null and ${this.#covers(params)}
-      group by d.handler`;
-    const dead = await this.#sql`
-      select d.handler, count(*)::integer as dead
-      from kit_outbox_deliveries d join kit_outbox o on o.id = d.event_id
-      where d.dead_at is not null and ${this.#covers(params)}
-      group by d.handler`;
+    const pending = await run(this.#sql, statements.pendingBacklog(params));
+    const dead = await run(this.#sql, statements.deadBacklog(params));
     const byHandler = new Map<string, OutboxHandlerBacklog>();
     for (const row of pending) {
       byHandler.set(row.handler as string, {
@@ -264,7 +179,7 @@ export class PostgresOutbox implements Outbox {
       { schema: string },
     ];
     const subscription = await this.#sql.listen(
-      outboxChannel,
+      statements.outboxChannel,
       (payload) => {
         if (payload === schema) onAppended();
       },
@@ -338,26 +253,15 @@ export class PostgresOutbox implements Outbox {
     this.#sent.set(unit, list);
     return sent;
   }
-
-  #covers(filter: DeadDeliveryFilter & OutboxBacklogParams): postgres.PendingQuery<postgres.Row[]> {
-    const sql = this.#sql;
-    const tenants = filter.tenants === undefined ? null : JSON.stringify(filter.tenants);
-    return sql`(${filter.eventId ?? null}::text is null or d.event_id = ${filter.eventId ?? null})
-      and (${filter.handler ?? null}::text is null or d.handler = ${filter.handler ?? null})
-      and (${tenants}::text is null
-        or o.tenant_id in (select jsonb_array_elements_text(${tenants}::text::jsonb)))`;
-  }
 }
 
-/**
- * A text[] built by the server from JSON text: a key lookup `= any(...)` that uses the index,
- * without sql.array (a fresh client's first array can fail to encode, postgres.js issue 789).
- */
-function textArray(
+/** Runs one of the outbox's statements, prepared (unless the client was made with `prepare: false`). */
+function run(
   sql: postgres.Sql | postgres.TransactionSql,
-  values: readonly string[],
-): postgres.PendingQuery<postgres.Row[]> {
-  return sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::text::jsonb))`;
+  statement: SqlStatement,
+): Promise<postgres.RowList<postgres.Row[]>> {
+  const params = statement.params as postgres.ParameterOrJSON<never>[];
+  return sql.unsafe(statement.text, params, { prepare: true });
 }
 
 /** Compares two `seq` (int8, as text; none before migration 3, sorted last as SQL does). */

@@ -1,5 +1,6 @@
 import type { ProcessedEvents } from "../events/processed_events.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
+import { markEventProcessed } from "./outbox_statements.ts";
 import { transactionOf } from "./postgres_transactions.ts";
 
 /**
@@ -15,9 +16,8 @@ export class PostgresProcessedEvents implements ProcessedEvents {
         `PostgresProcessedEvents needs a Postgres unit of work to record '${handler}': compose the application with PostgresTransactions`,
       );
     }
-    const rows = await tx`
-      insert into kit_processed_events (handler, event_id) values (${handler}, ${eventId})
-      on conflict do nothing returning 1 as inserted`;
+    const { text, params } = markEventProcessed(handler, eventId);
+    const rows = await tx.unsafe(text, params as string[], { prepare: true });
     return rows.length === 1;
   }
 }

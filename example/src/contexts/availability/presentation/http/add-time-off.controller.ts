@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, instantSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
@@ -12,8 +19,7 @@ const timeOffBody = z.object({
   reason: textSchema(200),
 });
 
-/** POST /calendars/:calendarId/time-off: closes the calendar over a period. */
-@Controller({
+const route = controllerRoute({
   group: CalendarAvailability,
   method: "POST",
   path: "/time-off",
@@ -28,13 +34,14 @@ const timeOffBody = z.object({
     availabilityErrors.TIME_OFF_OVER_APPOINTMENTS,
     availabilityErrors.INVALID_TIME_OFF,
   ],
-})
+});
+
+/** POST /calendars/:calendarId/time-off: closes the calendar over a period. */
+@Controller(route)
 export class AddTimeOffController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(
-    request: HttpRequest<{ params: { calendarId: string }; body: z.output<typeof timeOffBody> }>,
-  ): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.commands.execute(
       new AddTimeOff(
         request.actor,

@@ -1,4 +1,4 @@
-import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { Controller, controllerRoute, type RequestOf, type ResponseOf, zodSchema } from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema } from "../../../../shared-kernel/schemas.ts";
@@ -18,8 +18,7 @@ const hoursBody = z.object({
 
 const minutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 
-/** PUT /calendars/:calendarId/opening-hours: the weekly windows the calendar takes bookings in (wall-clock times of its time zone). */
-@Controller({
+const route = controllerRoute({
   group: CalendarAvailability,
   method: "PUT",
   path: "/opening-hours",
@@ -33,13 +32,14 @@ const minutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number
     availabilityErrors.UNKNOWN_CALENDAR,
     availabilityErrors.INVALID_OPENING_HOURS,
   ],
-})
+});
+
+/** PUT /calendars/:calendarId/opening-hours: the weekly windows the calendar takes bookings in (wall-clock times of its time zone). */
+@Controller(route)
 export class SetOpeningHoursController {
   constructor(private readonly commands: CommandBus) {}
 
-  async handle(
-    request: HttpRequest<{ params: { calendarId: string }; body: z.output<typeof hoursBody> }>,
-  ): Promise<void> {
+  async handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     await this.commands.execute(
       new SetOpeningHours(
         request.actor,

@@ -1,4 +1,4 @@
-import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { Controller, controllerRoute, type RequestOf, type ResponseOf, zodSchema } from "@kit/http";
 import type { QueryBus } from "@kit/kernel";
 import { z } from "zod";
 import { GetMe } from "../../application/queries/get-me/get-me.query.ts";
@@ -13,8 +13,7 @@ const me = z.object({
   email: z.string().optional(),
 });
 
-/** GET /people/me: who the caller is (from the token) and their profile once registered. */
-@Controller({
+const route = controllerRoute({
   group: People,
   method: "GET",
   path: "/me",
@@ -22,11 +21,14 @@ const me = z.object({
   summary: "Who am I",
   response: { status: 200, description: "The caller", body: zodSchema(me, { io: "output" }) },
   errors: ["FORBIDDEN"],
-})
+});
+
+/** GET /people/me: who the caller is (from the token) and their profile once registered. */
+@Controller(route)
 export class GetMeController {
   constructor(private readonly queries: QueryBus) {}
 
-  async handle(request: HttpRequest): Promise<z.output<typeof me>> {
+  async handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     const found = await this.queries.execute(new GetMe(request.actor));
     return { ...found, roles: [...found.roles], tenants: [...found.tenants] };
   }

@@ -1,4 +1,12 @@
-import { acceptedSchema, Controller, HasRole, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  HasRole,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus, QueryBus } from "@kit/kernel";
 import { z } from "zod";
 import { InvitePerson } from "../../application/commands/invite-person/invite-person.command.ts";
@@ -15,8 +23,7 @@ const invitations = z.array(z.object({
   invitedAt: z.iso.datetime(),
 }));
 
-/** GET /people/invitations: the practice's invitations, newest first (staff only). */
-@Controller({
+const listInvitationsRoute = controllerRoute({
   group: People,
   method: "GET",
   path: "/invitations",
@@ -29,11 +36,16 @@ const invitations = z.array(z.object({
     body: zodSchema(invitations, { io: "output" }),
   },
   errors: ["FORBIDDEN"],
-})
+});
+
+/** GET /people/invitations: the practice's invitations, newest first (staff only). */
+@Controller(listInvitationsRoute)
 export class ListInvitationsController {
   constructor(private readonly queries: QueryBus) {}
 
-  async handle(request: HttpRequest): Promise<z.output<typeof invitations>> {
+  async handle(
+    request: RequestOf<typeof listInvitationsRoute>,
+  ): Promise<ResponseOf<typeof listInvitationsRoute>> {
     const found = await this.queries.execute(new ListInvitations(request.actor));
     return found.map((i) => ({
       id: i.id,
@@ -47,11 +59,7 @@ export class ListInvitationsController {
 
 const invitation = z.object({ email: z.email().max(254), role: z.enum(roles) });
 
-/**
- * POST /people/invitations: invites someone to the practice in a role (staff only), no higher than
- * the inviter's own (403 `FORBIDDEN` otherwise).
- */
-@Controller({
+const invitePersonRoute = controllerRoute({
   group: People,
   method: "POST",
   path: "/invitations",
@@ -61,11 +69,19 @@ const invitation = z.object({ email: z.email().max(254), role: z.enum(roles) });
   body: zodSchema(invitation),
   response: { status: 201, description: "Invited", body: acceptedSchema },
   errors: ["FORBIDDEN", identityErrors.ALREADY_INVITED],
-})
+});
+
+/**
+ * POST /people/invitations: invites someone to the practice in a role (staff only), no higher than
+ * the inviter's own (403 `FORBIDDEN` otherwise).
+ */
+@Controller(invitePersonRoute)
 export class InvitePersonController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(request: HttpRequest<{ body: z.output<typeof invitation> }>): Promise<{ id: string }> {
+  handle(
+    request: RequestOf<typeof invitePersonRoute>,
+  ): Promise<ResponseOf<typeof invitePersonRoute>> {
     return this.commands.execute(
       new InvitePerson(request.actor, request.body.email, request.body.role),
     );

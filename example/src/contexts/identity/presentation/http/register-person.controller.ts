@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { textSchema } from "../../../../shared-kernel/schemas.ts";
@@ -8,8 +15,7 @@ import { identityErrors } from "../../domain/identity-errors.ts";
 
 const profile = z.object({ name: textSchema(200), email: z.email().max(254) });
 
-/** POST /people/me: the caller registers their profile. */
-@Controller({
+const route = controllerRoute({
   group: People,
   method: "POST",
   path: "/me",
@@ -18,11 +24,14 @@ const profile = z.object({ name: textSchema(200), email: z.email().max(254) });
   body: zodSchema(profile),
   response: { status: 201, description: "Registered", body: acceptedSchema },
   errors: ["FORBIDDEN", identityErrors.PERSON_REGISTERED],
-})
+});
+
+/** POST /people/me: the caller registers their profile. */
+@Controller(route)
 export class RegisterPersonController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(request: HttpRequest<{ body: z.output<typeof profile> }>): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.commands.execute(
       new RegisterPerson(request.actor, request.body.name, request.body.email),
     );

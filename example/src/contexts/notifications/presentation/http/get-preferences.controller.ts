@@ -1,8 +1,7 @@
-import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { Controller, controllerRoute, type RequestOf, type ResponseOf, zodSchema } from "@kit/http";
 import type { QueryBus } from "@kit/kernel";
 import { z } from "zod";
 import { GetPreferences } from "../../application/queries/get-preferences/get-preferences.query.ts";
-import type { Preferences } from "../../domain/notification.ts";
 import { Notifications } from "./notifications.routes.ts";
 
 const preferences = z.object({
@@ -11,8 +10,7 @@ const preferences = z.object({
   reminderHoursBefore: z.int(),
 });
 
-/** GET /notifications/preferences: how the caller likes to be told. */
-@Controller({
+const route = controllerRoute({
   group: Notifications,
   method: "GET",
   path: "/preferences",
@@ -24,11 +22,14 @@ const preferences = z.object({
     body: zodSchema(preferences, { io: "output" }),
   },
   errors: ["FORBIDDEN"],
-})
+});
+
+/** GET /notifications/preferences: how the caller likes to be told. */
+@Controller(route)
 export class GetPreferencesController {
   constructor(private readonly queries: QueryBus) {}
 
-  handle(request: HttpRequest): Promise<Preferences> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.queries.execute(new GetPreferences(request.actor));
   }
 }

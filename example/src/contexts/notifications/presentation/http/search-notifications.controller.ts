@@ -1,4 +1,4 @@
-import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { Controller, controllerRoute, type RequestOf, type ResponseOf, zodSchema } from "@kit/http";
 import type { QueryBus } from "@kit/kernel";
 import { z } from "zod";
 import { SearchNotifications } from "../../application/queries/search-notifications/search-notifications.query.ts";
@@ -27,11 +27,7 @@ const page = z.object({
   pageSize: z.int(),
 });
 
-/**
- * GET /notifications?kind=&unread=&page=&pageSize=: the caller's notifications, newest first.
- * The serializer turns instants into ISO text and the read instant into a flag.
- */
-@Controller({
+const route = controllerRoute({
   group: Notifications,
   method: "GET",
   path: "/",
@@ -40,13 +36,17 @@ const page = z.object({
   query: zodSchema(searchQuery),
   response: { status: 200, description: "One page", body: zodSchema(page, { io: "output" }) },
   errors: ["FORBIDDEN"],
-})
+});
+
+/**
+ * GET /notifications?kind=&unread=&page=&pageSize=: the caller's notifications, newest first.
+ * The serializer turns instants into ISO text and the read instant into a flag.
+ */
+@Controller(route)
 export class SearchNotificationsController {
   constructor(private readonly queries: QueryBus) {}
 
-  async handle(
-    request: HttpRequest<{ query: z.output<typeof searchQuery> }>,
-  ): Promise<z.output<typeof page>> {
+  async handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     const { kind, unread, page: number, pageSize } = request.query;
     const found = await this.queries.execute(
       new SearchNotifications(request.actor, {

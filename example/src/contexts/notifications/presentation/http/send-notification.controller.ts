@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
@@ -11,8 +18,7 @@ const message = z.object({
   body: textSchema(2000),
 });
 
-/** POST /notifications: staff send a message to a person. */
-@Controller({
+const route = controllerRoute({
   group: Notifications,
   method: "POST",
   path: "/",
@@ -21,11 +27,14 @@ const message = z.object({
   body: zodSchema(message),
   response: { status: 201, description: "Sent", body: acceptedSchema },
   errors: ["FORBIDDEN"],
-})
+});
+
+/** POST /notifications: staff send a message to a person. */
+@Controller(route)
 export class SendNotificationController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(request: HttpRequest<{ body: z.output<typeof message> }>): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     const { recipientId, title, body } = request.body;
     return this.commands.execute(new SendNotification(request.actor, recipientId, title, body));
   }

@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, instantSchema } from "../../../../shared-kernel/schemas.ts";
@@ -13,12 +20,7 @@ const bookingBody = z.object({
   patientId: idSchema().optional().describe("Defaults to the caller"),
 });
 
-/**
- * POST /appointments/: books an appointment (for the caller, unless staff name a patient). A
- * client whose answer was lost retries with the same `Idempotency-Key` and gets the first booking
- * again, never a second one.
- */
-@Controller({
+const route = controllerRoute({
   group: Appointments,
   method: "POST",
   path: "/",
@@ -37,13 +39,18 @@ const bookingBody = z.object({
     schedulingErrors.PATIENT_LIMIT_REACHED,
   ],
   idempotent: true,
-})
+});
+
+/**
+ * POST /appointments/: books an appointment (for the caller, unless staff name a patient). A
+ * client whose answer was lost retries with the same `Idempotency-Key` and gets the first booking
+ * again, never a second one.
+ */
+@Controller(route)
 export class BookAppointmentController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(
-    request: HttpRequest<{ body: z.output<typeof bookingBody> }>,
-  ): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     const { calendarId, appointmentTypeId, startsAt, patientId } = request.body;
     return this.commands.execute(
       new BookAppointment(

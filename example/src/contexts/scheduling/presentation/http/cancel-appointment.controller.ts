@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
@@ -6,8 +13,7 @@ import { CancelAppointment } from "../../application/commands/cancel-appointment
 import { Appointments } from "./appointments.routes.ts";
 import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
-/** POST /appointments/:appointmentId/cancellation: cancels an appointment, for a reason. */
-@Controller({
+const route = controllerRoute({
   group: Appointments,
   method: "POST",
   path: "/:appointmentId/cancellation",
@@ -17,13 +23,14 @@ import { schedulingErrors } from "../../domain/scheduling-errors.ts";
   body: zodSchema(z.object({ reason: textSchema(500) })),
   response: { status: 201, description: "Cancelled", body: acceptedSchema },
   errors: ["FORBIDDEN", schedulingErrors.APPOINTMENT_NOT_FOUND, schedulingErrors.APPOINTMENT_ENDED],
-})
+});
+
+/** POST /appointments/:appointmentId/cancellation: cancels an appointment, for a reason. */
+@Controller(route)
 export class CancelAppointmentController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(
-    request: HttpRequest<{ params: { appointmentId: string }; body: { reason: string } }>,
-  ): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.commands.execute(
       new CancelAppointment(request.actor, request.params.appointmentId, request.body.reason),
     );

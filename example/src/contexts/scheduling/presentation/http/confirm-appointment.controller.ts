@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema } from "../../../../shared-kernel/schemas.ts";
@@ -6,11 +13,7 @@ import { ConfirmAppointment } from "../../application/commands/confirm-appointme
 import { Appointments } from "./appointments.routes.ts";
 import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
-/**
- * POST /appointments/:appointmentId/confirmation: the patient confirms. The spec declares no error
- * beyond the guard's; this route also declares what confirming can meet (ADR 0001).
- */
-@Controller({
+const route = controllerRoute({
   group: Appointments,
   method: "POST",
   path: "/:appointmentId/confirmation",
@@ -23,11 +26,17 @@ import { schedulingErrors } from "../../domain/scheduling-errors.ts";
     schedulingErrors.APPOINTMENT_ENDED,
     schedulingErrors.APPOINTMENT_CANCELLED,
   ],
-})
+});
+
+/**
+ * POST /appointments/:appointmentId/confirmation: the patient confirms. The spec declares no error
+ * beyond the guard's; this route also declares what confirming can meet (ADR 0001).
+ */
+@Controller(route)
 export class ConfirmAppointmentController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(request: HttpRequest<{ params: { appointmentId: string } }>): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.commands.execute(
       new ConfirmAppointment(request.actor, request.params.appointmentId),
     );

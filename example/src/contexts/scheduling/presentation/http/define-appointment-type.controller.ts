@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
@@ -11,8 +18,7 @@ const typeBody = z.object({
   durationMinutes: z.int().min(5).max(480),
 });
 
-/** PUT /calendars/:calendarId/appointment-types/:appointmentTypeId: offers a type of appointment. */
-@Controller({
+const route = controllerRoute({
   group: Calendars,
   method: "PUT",
   path: "/:calendarId/appointment-types/:appointmentTypeId",
@@ -24,18 +30,14 @@ const typeBody = z.object({
   body: zodSchema(typeBody),
   response: { status: 200, description: "Offered", body: acceptedSchema },
   errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR],
-})
+});
+
+/** PUT /calendars/:calendarId/appointment-types/:appointmentTypeId: offers a type of appointment. */
+@Controller(route)
 export class DefineAppointmentTypeController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(
-    request: HttpRequest<
-      {
-        params: { calendarId: string; appointmentTypeId: string };
-        body: z.output<typeof typeBody>;
-      }
-    >,
-  ): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.commands.execute(
       new DefineAppointmentType(
         request.actor,

@@ -1,11 +1,8 @@
-import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { Controller, controllerRoute, type RequestOf, type ResponseOf, zodSchema } from "@kit/http";
 import { type QueryBus, queuedJobStatuses } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema } from "../../../../shared-kernel/schemas.ts";
-import {
-  GetClearance,
-  type GetClearanceResult,
-} from "../../application/queries/get-clearance/get-clearance.query.ts";
+import { GetClearance } from "../../application/queries/get-clearance/get-clearance.query.ts";
 import { Calendars } from "./calendars.routes.ts";
 import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
@@ -15,8 +12,7 @@ const clearanceStatus = z.object({
   total: z.int().min(0).optional(),
 });
 
-/** GET /calendars/:calendarId/clearances/:clearanceId: how a clearance is going. */
-@Controller({
+const route = controllerRoute({
   group: Calendars,
   method: "GET",
   path: "/:calendarId/clearances/:clearanceId",
@@ -29,13 +25,14 @@ const clearanceStatus = z.object({
     body: zodSchema(clearanceStatus, { io: "output" }),
   },
   errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CLEARANCE],
-})
+});
+
+/** GET /calendars/:calendarId/clearances/:clearanceId: how a clearance is going. */
+@Controller(route)
 export class GetClearanceController {
   constructor(private readonly queries: QueryBus) {}
 
-  handle(
-    request: HttpRequest<{ params: { calendarId: string; clearanceId: string } }>,
-  ): Promise<GetClearanceResult> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.queries.execute(
       new GetClearance(request.actor, request.params.calendarId, request.params.clearanceId),
     );

@@ -1,4 +1,4 @@
-import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { Controller, controllerRoute, type RequestOf, type ResponseOf, zodSchema } from "@kit/http";
 import type { QueryBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, instantSchema } from "../../../../shared-kernel/schemas.ts";
@@ -17,12 +17,7 @@ const listQuery = z.object({
   after: z.string().min(1).max(200).optional(),
 });
 
-/**
- * GET /appointments?calendarId&patientId&status&from&until&limit&after: the practice's
- * appointments by start time, a page at a time (`next` of a page is the `after` of the next one);
- * a patient lists only their own.
- */
-@Controller({
+const route = controllerRoute({
   group: Appointments,
   method: "GET",
   path: "/",
@@ -31,16 +26,21 @@ const listQuery = z.object({
   query: zodSchema(listQuery),
   response: { status: 200, description: "One page, by start time", body: appointmentPageAnswer },
   errors: [schedulingErrors.INVALID_CURSOR],
-})
+});
+
+/**
+ * GET /appointments?calendarId&patientId&status&from&until&limit&after: the practice's
+ * appointments by start time, a page at a time (`next` of a page is the `after` of the next one);
+ * a patient lists only their own.
+ */
+@Controller(route)
 export class ListAppointmentsController {
   constructor(
     private readonly queries: QueryBus,
     private readonly serializer: AppointmentSerializer,
   ) {}
 
-  async handle(
-    request: HttpRequest<{ query: z.output<typeof listQuery> }>,
-  ): Promise<ReturnType<AppointmentSerializer["serializePage"]>> {
+  async handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     const { limit, after, from, until, calendarId, patientId, status } = request.query;
     const page = await this.queries.execute(
       new ListAppointments(

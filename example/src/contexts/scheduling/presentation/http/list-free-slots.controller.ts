@@ -1,11 +1,8 @@
-import { Controller, type HttpRequest, zodSchema } from "@kit/http";
+import { Controller, controllerRoute, type RequestOf, type ResponseOf, zodSchema } from "@kit/http";
 import type { QueryBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, instantSchema } from "../../../../shared-kernel/schemas.ts";
-import {
-  type FreeSlots,
-  ListFreeSlots,
-} from "../../application/queries/list-free-slots/list-free-slots.query.ts";
+import { ListFreeSlots } from "../../application/queries/list-free-slots/list-free-slots.query.ts";
 import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 import { Calendars } from "./calendars.routes.ts";
 
@@ -23,14 +20,7 @@ const freeSlotsAnswer = zodSchema(
   { io: "output" },
 );
 
-/**
- * GET /calendars/:calendarId/slots?from&until&appointmentTypeId: the free slots of a calendar for
- * an appointment type, starting in [from, until): on its grid (in its time zone), within its
- * opening hours and clear of time off, giving the minimum notice and within the horizon, and
- * overlapping no live appointment; the starts a booking would be accepted at now. Revalidated with
- * an ETag (304 when unchanged), private to the caller.
- */
-@Controller({
+const route = controllerRoute({
   group: Calendars,
   method: "GET",
   path: "/:calendarId/slots",
@@ -46,16 +36,20 @@ const freeSlotsAnswer = zodSchema(
     schedulingErrors.UNKNOWN_CALENDAR,
     schedulingErrors.UNKNOWN_APPOINTMENT_TYPE,
   ],
-})
+});
+
+/**
+ * GET /calendars/:calendarId/slots?from&until&appointmentTypeId: the free slots of a calendar for
+ * an appointment type, starting in [from, until): on its grid (in its time zone), within its
+ * opening hours and clear of time off, giving the minimum notice and within the horizon, and
+ * overlapping no live appointment; the starts a booking would be accepted at now. Revalidated with
+ * an ETag (304 when unchanged), private to the caller.
+ */
+@Controller(route)
 export class ListFreeSlotsController {
   constructor(private readonly queries: QueryBus) {}
 
-  handle(
-    request: HttpRequest<{
-      params: { calendarId: string };
-      query: z.output<typeof slotsQuery>;
-    }>,
-  ): Promise<FreeSlots> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     const { from, until, appointmentTypeId } = request.query;
     return this.queries.execute(
       new ListFreeSlots(

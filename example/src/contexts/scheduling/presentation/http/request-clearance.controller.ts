@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, instantSchema, textSchema } from "../../../../shared-kernel/schemas.ts";
@@ -12,12 +19,7 @@ const clearanceBody = z.object({
   reason: textSchema(500),
 });
 
-/**
- * POST /calendars/:calendarId/clearances: cancels, in the background, the calendar's appointments
- * in [from, until). Answers 202 with the clearance's id (the job's) and, in `Location`, the
- * route that follows it.
- */
-@Controller({
+const route = controllerRoute({
   group: Calendars,
   method: "POST",
   path: "/:calendarId/clearances",
@@ -35,15 +37,18 @@ const clearanceBody = z.object({
       }`,
   },
   errors: ["FORBIDDEN", schedulingErrors.UNKNOWN_CALENDAR, schedulingErrors.INVALID_PERIOD],
-})
+});
+
+/**
+ * POST /calendars/:calendarId/clearances: cancels, in the background, the calendar's appointments
+ * in [from, until). Answers 202 with the clearance's id (the job's) and, in `Location`, the
+ * route that follows it.
+ */
+@Controller(route)
 export class RequestClearanceController {
   constructor(private readonly commands: CommandBus) {}
 
-  async handle(
-    request: HttpRequest<
-      { params: { calendarId: string }; body: z.output<typeof clearanceBody> }
-    >,
-  ): Promise<{ id: string }> {
+  async handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     const { clearanceId } = await this.commands.execute(
       new RequestClearance(
         request.actor,

@@ -1,4 +1,11 @@
-import { acceptedSchema, Controller, type HttpRequest, zodSchema } from "@kit/http";
+import {
+  acceptedSchema,
+  Controller,
+  controllerRoute,
+  type RequestOf,
+  type ResponseOf,
+  zodSchema,
+} from "@kit/http";
 import type { CommandBus } from "@kit/kernel";
 import { z } from "zod";
 import { idSchema, instantSchema } from "../../../../shared-kernel/schemas.ts";
@@ -8,8 +15,7 @@ import { schedulingErrors } from "../../domain/scheduling-errors.ts";
 
 const moveBody = z.object({ startsAt: instantSchema() });
 
-/** POST /appointments/:appointmentId/rescheduling: moves an appointment to another start. */
-@Controller({
+const route = controllerRoute({
   group: Appointments,
   method: "POST",
   path: "/:appointmentId/rescheduling",
@@ -28,15 +34,14 @@ const moveBody = z.object({ startsAt: instantSchema() });
     schedulingErrors.BOOKING_TOO_FAR,
     schedulingErrors.SLOT_TAKEN,
   ],
-})
+});
+
+/** POST /appointments/:appointmentId/rescheduling: moves an appointment to another start. */
+@Controller(route)
 export class RescheduleAppointmentController {
   constructor(private readonly commands: CommandBus) {}
 
-  handle(
-    request: HttpRequest<
-      { params: { appointmentId: string }; body: z.output<typeof moveBody> }
-    >,
-  ): Promise<{ id: string }> {
+  handle(request: RequestOf<typeof route>): Promise<ResponseOf<typeof route>> {
     return this.commands.execute(
       new RescheduleAppointment(
         request.actor,

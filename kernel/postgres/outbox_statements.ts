@@ -1,14 +1,14 @@
 /**
- * The statements of the kernel's outbox (`kit_outbox`, `kit_outbox_deliveries`) and processed
- * events (`kit_processed_events`) as driver-neutral SQL text, the same statements
- * `PostgresOutbox` runs through postgres.js: for {@linkcode SqlOutbox} on the ORM drivers. The
- * tables are those of `kernelMigrations`.
+ * The statements of the outbox (`kit_outbox`, `kit_outbox_deliveries`) and processed events
+ * (`kit_processed_events`) as driver-neutral SQL text, written once: `PostgresOutbox` and
+ * `PostgresProcessedEvents` run them through postgres.js, `@kit/jobs`' `SqlOutbox` through any
+ * driver (Drizzle, Knex). The tables are those of `kernelMigrations`.
  *
  * @module
  */
-import type { IntegrationEvent } from "@kit/kernel";
-import type { DeadDeliveryFilter, OutboxClaimParams } from "@kit/kernel/outbox";
-import { type JobStatement, StatementParams } from "./statement.ts";
+import type { IntegrationEvent } from "../events/integration_event.ts";
+import type { DeadDeliveryFilter, OutboxClaimParams } from "../events/outbox.ts";
+import { type SqlStatement, StatementParams } from "./sql_statement.ts";
 
 /** The channel a committed append or a revival notifies, with the tables' schema as payload. */
 export const outboxChannel = "kit_outbox";
@@ -29,7 +29,7 @@ export function appendEvent(
   event: IntegrationEvent,
   handlers: readonly string[],
   schema: string | undefined,
-): JobStatement {
+): SqlStatement {
   const p = new StatementParams();
   const inserted = `insert into kit_outbox
       (id, type, version, occurred_at, payload, correlation_id, causation_id, tenant_id, actor_id)
@@ -51,10 +51,11 @@ export function appendEvent(
 /**
  * Claims due deliveries, in one statement: earliest due first (those of one instant in the order
  * appended), per handler when `handlers` names them; the rows locked `for update skip locked`
- * and updated by ctid. The claim commits without waiting for the disk (as `PostgresOutbox`'s):
- * lost in a crash, the deliveries are claimed again with the same attempt.
+ * and updated by ctid (a join back on the key lets the planner scan every delivery ever kept).
+ * The claim commits without waiting for the disk: lost in a crash, the deliveries are claimed
+ * again with the same attempt; a handler's commit, which waits, makes the claim durable too.
  */
-export function claimDeliveries(params: OutboxClaimParams): JobStatement {
+export function claimDeliveries(params: OutboxClaimParams): SqlStatement {
   const p = new StatementParams();
   const now = `${p.add(params.now)}::timestamptz`;
   const lockedUntil = p.add(new Date(params.now.getTime() + params.leaseMs));
@@ -93,7 +94,7 @@ export function claimDeliveries(params: OutboxClaimParams): JobStatement {
 }
 
 /** Marks one handler's deliveries of these events done (in the handlers' transaction). */
-export function completeDeliveries(handler: string, eventIds: readonly string[]): JobStatement {
+export function completeDeliveries(handler: string, eventIds: readonly string[]): SqlStatement {
   const p = new StatementParams();
   return p.statement(
     "completeDeliveries",
@@ -109,7 +110,7 @@ export function failDelivery(
   handler: string,
   attempt: number,
   params: { error: string; now: Date; retryAt?: Date },
-): JobStatement {
+): SqlStatement {
   const p = new StatementParams();
   const retryAt = `${p.add(params.retryAt ?? null)}::timestamptz`;
   return p.statement(
@@ -131,7 +132,7 @@ export function releaseDeliveries(
   handler: string,
   attempts: Readonly<Record<string, number>>,
   schema: string | undefined,
-): JobStatement {
+): SqlStatement {
   const p = new StatementParams();
   const byEvent = p.json(attempts);
   return p.statement(
@@ -158,7 +159,7 @@ function covers(p: StatementParams, filter: DeadDeliveryFilter): string {
 }
 
 /** The dead deliveries a filter covers, oldest event first. */
-export function listDeadDeliveries(filter: DeadDeliveryFilter, limit: number): JobStatement {
+export function listDeadDeliveries(filter: DeadDeliveryFilter, limit: number): SqlStatement {
   const p = new StatementParams();
   return p.statement(
     "listDeadDeliveries",
@@ -175,7 +176,7 @@ export function reviveDeadDeliveries(
   filter: DeadDeliveryFilter,
   now: Date,
   schema: string | undefined,
-): JobStatement {
+): SqlStatement {
   const p = new StatementParams();
   return p.statement(
     "reviveDeadDeliveries",
@@ -188,7 +189,7 @@ export function reviveDeadDeliveries(
 }
 
 /** The pending deliveries by handler (index `kit_outbox_deliveries_pending`). */
-export function pendingBacklog(filter: DeadDeliveryFilter): JobStatement {
+export function pendingBacklog(filter: DeadDeliveryFilter): SqlStatement {
   const p = new StatementParams();
   return p.statement(
     "pendingBacklog",
@@ -201,7 +202,7 @@ export function pendingBacklog(filter: DeadDeliveryFilter): JobStatement {
 }
 
 /** The dead deliveries by handler (index `kit_outbox_deliveries_dead`). */
-export function deadBacklog(filter: DeadDeliveryFilter): JobStatement {
+export function deadBacklog(filter: DeadDeliveryFilter): SqlStatement {
   const p = new StatementParams();
   return p.statement(
     "deadBacklog",
@@ -213,7 +214,7 @@ export function deadBacklog(filter: DeadDeliveryFilter): JobStatement {
 }
 
 /** Records that a handler processed an event; answers a row only when it was not recorded. */
-export function markEventProcessed(handler: string, eventId: string): JobStatement {
+export function markEventProcessed(handler: string, eventId: string): SqlStatement {
   const p = new StatementParams();
   return p.statement(
     "markEventProcessed",
