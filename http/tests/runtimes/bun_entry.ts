@@ -10,15 +10,16 @@ declare const Bun: {
   serve(options: {
     hostname: string;
     port: number;
+    development: boolean;
     fetch(request: Request): Response | Promise<Response>;
   }): { readonly port: number; stop(closeActiveConnections?: boolean): Promise<void> };
-  readonly version: string;
 };
 
 const http = schedulingApp();
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
+  development: false,
   fetch: (request) => http.fetch(request),
 });
 try {
