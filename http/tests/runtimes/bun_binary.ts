@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The Bun release the tests install from npm. */
-export const bunVersion = "1.4.5";
+const bunVersion = "1.4.5";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const local = join(root, ".kit", "runtimes", "bun");
