@@ -2,19 +2,20 @@
  * HTTP side by side, over loopback: every server in its own process, loaded by `wrk` (Debian's
  * package) from another process, a warm-up round then a measured round, one row after another.
  * The limit rows: `Deno.serve` and `node:http` answering a constant JSON body (the runtimes'
- * floor). Rows: bare Hono and kit's `Public` route (GET /hello); the spec's schema route (POST
- * with params, query, a header and a JSON body validated, an HS256 JWT verified with its issuer
- * and audience, a permission checked, a use case called, the answer serialized) in kit,
- * @hono/zod-openapi, NestJS (Express and Fastify adapters), Fastify, kit on Node 20
- * (@hono/node-server), Elysia on Bun (its `t` schemas and @elysiajs/jwt, compiled to a binary as
- * its docs recommend) and kit on Bun (`Bun.serve`), each sent the tokens of 10,000 distinct callers round-robin, so that
- * every server verifies every token (kit with its verified-token cache off); one more kit row
- * sends one caller's token again and again (kit's cache answers it: labelled so). Every peer is
- * configured as its documentation recommends for production (bench/http/README.md cites each).
- * Before a schema row is loaded, its server must answer the request with a token 202 and the same
- * body as every other schema row, and 401 without one (`bench/http/same_answer.ts`).
- * Node peers, Elysia and Bun itself (the npm `bun` package) run from bench/peers/http (installed
- * with `npm ci` when missing). Prints one
+ * floor), and the schema route's request read and answered with a constant on `Deno.serve`,
+ * `node:http`, @hono/node-server and `Bun.serve`. Rows: bare Hono and kit's `Public` route (GET
+ * /hello); the spec's schema route (POST with params, query, a header and a JSON body validated,
+ * an HS256 JWT verified with its issuer and audience, a permission checked, a use case called,
+ * the answer serialized) in kit, @hono/zod-openapi, NestJS (Express and Fastify adapters),
+ * Fastify, kit on Node 20 (@hono/node-server), Elysia on Bun (its `t` schemas and @elysiajs/jwt,
+ * compiled to a binary as its docs recommend) and kit on Bun (`Bun.serve`), each sent the tokens
+ * of 10,000 distinct callers round-robin, so that every server verifies every token (kit with its
+ * verified-token cache off); one more kit row sends one caller's token again and again (kit's
+ * cache answers it: labelled so). Every peer is configured as its documentation recommends for
+ * production (bench/http/README.md cites each). Before a schema row is loaded, its server must
+ * answer the request with a token 202 and the same body as every other schema row, and 401
+ * without one (`bench/http/same_answer.ts`). Node peers, Elysia and Bun itself (the npm `bun`
+ * package) run from bench/peers/http (installed with `npm ci` when missing). Prints one
  * markdown table with req/s, p99 and the ratio to the reference row.
  *
  * Then latency under load: right after its closed-loop round, each row's server is sent its
@@ -163,6 +164,8 @@ const names = {
     "node:http, the schema route's request read (header, JSON body), constant 202 (limit of the POST on Node 20)",
   honoNodeFloor:
     "@hono/node-server, the schema route's request read, constant 202 in an AsyncLocalStorage (limit of the POST as kit on Node is served)",
+  bunFloor:
+    "Bun.serve, the schema route's request read (header, JSON body), constant 202 (limit of the POST on Bun)",
   kit: "kit, schema route (verified-token cache off)",
   zodOpenApi: "@hono/zod-openapi, schema route",
   fastify: "Fastify (Node 20), schema route",
@@ -209,6 +212,13 @@ const rows: Row[] = [
     command: "node",
     args: (port) => [floorBundle, "als", String(port)],
     available: floorBundled,
+  },
+  {
+    name: names.bunFloor,
+    path: "schema",
+    command: bun,
+    args: (port) => [floorBundle, String(port)],
+    available: floorBundled && bunVersion !== "",
   },
   {
     name: names.hono,
@@ -544,8 +554,10 @@ console.log(
     above(names.kitNode, names.honoNodeFloor)
   } above @hono/node-server's), Fastify ${
     above(names.fastify, names.nodeFloor)
-  }, NestJS + Express ${
-    above(names.nestExpress, names.nodeFloor)
+  }, NestJS + Express ${above(names.nestExpress, names.nodeFloor)}; on Bun (floor ${
+    cpu(names.bunFloor).toFixed(1)
+  } µs) kit ${above(names.kitBun, names.bunFloor)}, Elysia ${
+    above(names.elysia, names.bunFloor)
   }: on one runtime, kit can be ahead of a peer by at most (floor + the peer's share) / floor.`,
 );
 if (openLoop) {
