@@ -20,14 +20,32 @@ export const timedOut: unique symbol = Symbol("timed out");
 interface Slot {
   readonly key: number;
   /**
-   * The reads waiting on it, told when it fires. Not a shared promise raced against: every race
-   * would leave a reaction on it, keeping each read's result until the slot fires.
+   * The first of the reads waiting on it (a list linked through them), told when it fires. Not a
+   * shared promise raced against: every race would leave a reaction on it, keeping each read's
+   * result until the slot fires. Not a `Set`: its add and delete per read rehash it (about 280
+   * bytes a request); a read's node is linked and unlinked in place.
    */
-  readonly waiting: Set<(expired: typeof timedOut) => void>;
+  waiting: Waiter | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Whether its timer is unreferenced: then it is shared and left to fire. */
   shared: boolean;
   reads: number;
+}
+
+/** A read waiting on a slot: how to tell it the deadline passed, and its neighbours. */
+interface Waiter {
+  readonly expire: (expired: typeof timedOut) => void;
+  previous: Waiter | undefined;
+  next: Waiter | undefined;
+}
+
+/** Takes a read off its slot's list (nothing when the slot has fired and dropped it already). */
+function unlink(slot: Slot, waiter: Waiter): void {
+  if (waiter.previous !== undefined) waiter.previous.next = waiter.next;
+  else if (slot.waiting === waiter) slot.waiting = waiter.next;
+  if (waiter.next !== undefined) waiter.next.previous = waiter.previous;
+  waiter.previous = undefined;
+  waiter.next = undefined;
 }
 
 /** A timer the runtime can reference and unreference (Deno's, Node's, Bun's). */
@@ -57,12 +75,19 @@ class Slots {
     const key = Math.ceil(now / this.#grain);
     let slot = this.#open.get(key);
     if (slot === undefined || !slot.shared) {
-      const opened: Slot = { key, waiting: new Set(), timer: undefined, shared: false, reads: 0 };
+      const opened: Slot = { key, waiting: undefined, timer: undefined, shared: false, reads: 0 };
       opened.timer = setTimeout(() => {
         opened.timer = undefined;
         if (this.#open.get(key) === opened) this.#open.delete(key);
-        for (const expire of opened.waiting) expire(timedOut);
-        opened.waiting.clear();
+        let waiter = opened.waiting;
+        opened.waiting = undefined;
+        while (waiter !== undefined) {
+          const next = waiter.next;
+          waiter.previous = undefined;
+          waiter.next = undefined;
+          waiter.expire(timedOut);
+          waiter = next;
+        }
       }, key * this.#grain - now + this.#ms);
       opened.shared = referable(opened.timer);
       if (opened.shared) this.#open.set(key, opened);
@@ -111,12 +136,14 @@ export class BodyDeadline {
     if (slot.timer === undefined) return Promise.resolve(timedOut);
     return new Promise<T | typeof timedOut>((resolve, reject) => {
       // The promise's own `resolve` waits on the slot (called with `timedOut`): no closure more.
-      slot.waiting.add(resolve);
+      const waiter: Waiter = { expire: resolve, previous: undefined, next: slot.waiting };
+      if (slot.waiting !== undefined) slot.waiting.previous = waiter;
+      slot.waiting = waiter;
       read.then((value) => {
-        slot.waiting.delete(resolve);
+        unlink(slot, waiter);
         resolve(value);
       }, (error) => {
-        slot.waiting.delete(resolve);
+        unlink(slot, waiter);
         reject(error);
       });
     });

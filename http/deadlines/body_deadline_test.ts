@@ -90,3 +90,27 @@ Deno.test("a deadline without a limit is the read itself", () => {
   assert.equal(deadline.race(read), read);
   deadline.clear();
 });
+
+Deno.test("reads of one slot that end in any order win, and only those still waiting time out", async () => {
+  // The clock stands still while they start, so all fall in one slot.
+  const now = performance.now;
+  const instant = now.call(performance);
+  performance.now = () => instant;
+  const resolvers: ((value: number) => void)[] = [];
+  const deadlines: BodyDeadline[] = [];
+  const raced: Promise<number | typeof timedOut>[] = [];
+  try {
+    for (let i = 0; i < 8; i++) {
+      const deadline = new BodyDeadline(30 + 3);
+      deadlines.push(deadline);
+      raced.push(deadline.race(new Promise<number>((resolve) => resolvers.push(resolve))));
+    }
+  } finally {
+    performance.now = now;
+  }
+  // The newest, the oldest and two in the middle end in time; the others never.
+  for (const i of [7, 0, 3, 4]) resolvers[i]!(i);
+  const answers = await Promise.all(raced);
+  assert.deepEqual(answers, [0, timedOut, timedOut, 3, 4, timedOut, timedOut, 7]);
+  for (const deadline of deadlines) deadline.clear();
+});
