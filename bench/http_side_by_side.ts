@@ -2,15 +2,20 @@
  * HTTP side by side, over loopback: every server in its own process, loaded by `wrk` (Debian's
  * package) from another process, a warm-up round then a measured round, one row after another.
  * The limit rows: `Deno.serve` and `node:http` answering a constant JSON body (the runtimes'
- * floor). Rows: bare Hono and kit's `Public` route (GET /hello); the spec's schema route (POST
- * with params, query, a header and a JSON body validated, an HS256 JWT verified with its issuer
- * and audience, a permission checked, a use case called, the answer serialized) in kit,
- * @hono/zod-openapi, NestJS (Express and Fastify adapters), Fastify, and kit on Node 20
- * (@hono/node-server), each sent the tokens of 10,000 distinct callers round-robin, so that
- * every server verifies every token (kit with its verified-token cache off); one more kit row
- * sends one caller's token again and again (kit's cache answers it: labelled so). Every peer is
- * configured as its documentation recommends for production (bench/http/README.md cites each).
- * Node peers run from bench/peers/http (installed with `npm ci` when missing). Prints one
+ * floor), and the schema route's request read and answered with a constant on `Deno.serve`,
+ * `node:http`, @hono/node-server and `Bun.serve`. Rows: bare Hono and kit's `Public` route (GET
+ * /hello); the spec's schema route (POST with params, query, a header and a JSON body validated,
+ * an HS256 JWT verified with its issuer and audience, a permission checked, a use case called,
+ * the answer serialized) in kit, @hono/zod-openapi, NestJS (Express and Fastify adapters),
+ * Fastify, kit on Node 20 (@hono/node-server), Elysia on Bun (its `t` schemas and @elysiajs/jwt,
+ * compiled to a binary as its docs recommend) and kit on Bun (`Bun.serve`), each sent the tokens
+ * of 10,000 distinct callers round-robin, so that every server verifies every token (kit with its
+ * verified-token cache off); one more kit row sends one caller's token again and again (kit's
+ * cache answers it: labelled so). Every peer is configured as its documentation recommends for
+ * production (bench/http/README.md cites each). Before a schema row is loaded, its server must
+ * answer the request with a token 202 and the same body as every other schema row, and 401
+ * without one (`bench/http/same_answer.ts`). Node peers, Elysia and Bun itself (the npm `bun`
+ * package) run from bench/peers/http (installed with `npm ci` when missing). Prints one
  * markdown table with req/s, p99 and the ratio to the reference row.
  *
  * Then latency under load: right after its closed-loop round, each row's server is sent its
@@ -37,6 +42,7 @@ import { benchToken, writePoolWrkScript, writeWrkScript } from "./http/schema_re
 import type { OpenLoopResult } from "./http/open_loop.ts";
 import { closeRounds, closeRowPairs, medianRound, type RowPair } from "./http/rounds.ts";
 import { verdict } from "./jobs/report.ts";
+import { checkSchemaAnswers } from "./http/same_answer.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
@@ -81,6 +87,27 @@ async function bundleForNode(entry: string, out: string): Promise<boolean> {
     here(entry),
   ])).ok;
 }
+// Bun from the npm `bun` package of bench/peers/http; Elysia compiled to one binary with the
+// command its docs recommend for production (https://elysiajs.com/patterns/deploy).
+const bun = `${peers}/node_modules/.bin/bun`;
+const bunVersion = nodePeers ? (await run(bun, ["--version"])).out.trim() : "";
+if (!bunVersion) console.log("skipped: the Bun rows (no bun in bench/peers/http/node_modules)");
+const elysiaBinary = `${bundleDir}/elysia_server`;
+const elysiaBuilt = bunVersion !== "" && (await run(bun, [
+  "build",
+  "--compile",
+  "--minify-whitespace",
+  "--minify-syntax",
+  "--target",
+  "bun",
+  "--outfile",
+  elysiaBinary,
+  "elysia_server.mjs",
+], peers)).ok;
+if (bunVersion && !elysiaBuilt) console.log("skipped: Elysia on Bun (bun build --compile failed)");
+const bunBundle = `${bundleDir}/kit_bun.mjs`;
+const bunBundled = bunVersion !== "" && await bundleForNode("./http/kit_bun.ts", bunBundle);
+if (bunVersion && !bunBundled) console.log("skipped: kit on Bun (deno bundle failed)");
 const bundle = `${bundleDir}/kit_node.mjs`;
 const bundled = await bundleForNode("./http/kit_node.ts", bundle);
 if (!bundled) console.log("skipped: kit on Node (deno bundle failed)");
@@ -137,11 +164,15 @@ const names = {
     "node:http, the schema route's request read (header, JSON body), constant 202 (limit of the POST on Node 20)",
   honoNodeFloor:
     "@hono/node-server, the schema route's request read, constant 202 in an AsyncLocalStorage (limit of the POST as kit on Node is served)",
+  bunFloor:
+    "Bun.serve, the schema route's request read (header, JSON body), constant 202 (limit of the POST on Bun)",
   kit: "kit, schema route (verified-token cache off)",
   zodOpenApi: "@hono/zod-openapi, schema route",
   fastify: "Fastify (Node 20), schema route",
   nestExpress: "NestJS + Express (Node 20), schema route",
   kitNode: "kit on Node 20 (@hono/node-server), schema route (verified-token cache off)",
+  elysia: "Elysia on Bun (compiled binary), schema route",
+  kitBun: "kit on Bun (Bun.serve), schema route (verified-token cache off)",
   kitCached: "kit, schema route, one caller's token repeated (verified-token cache hits)",
 } as const;
 const rows: Row[] = [
@@ -181,6 +212,13 @@ const rows: Row[] = [
     command: "node",
     args: (port) => [floorBundle, "als", String(port)],
     available: floorBundled,
+  },
+  {
+    name: names.bunFloor,
+    path: "schema",
+    command: bun,
+    args: (port) => [floorBundle, String(port)],
+    available: floorBundled && bunVersion !== "",
   },
   {
     name: names.hono,
@@ -240,6 +278,21 @@ const rows: Row[] = [
     command: "node",
     args: (port) => [bundle, String(port)],
     available: bundled,
+  },
+  {
+    name: names.elysia,
+    path: "schema",
+    command: elysiaBinary,
+    args: (port) => [String(port), secret, issuer, audience],
+    cwd: peers,
+    available: elysiaBuilt,
+  },
+  {
+    name: names.kitBun,
+    path: "schema",
+    command: bun,
+    args: (port) => [bunBundle, String(port)],
+    available: bunBundled,
   },
   {
     name: names.kitCached,
@@ -359,6 +412,7 @@ async function load(row: Row): Promise<Result> {
     url,
   ];
   try {
+    if (row.path !== "get") await checkSchemaAnswers(row.name, url, oneCallerToken);
     await run("wrk", args(2));
     const cpuBefore = cpuSeconds(child.pid);
     const out = (await run("wrk", args(seconds))).out;
@@ -401,6 +455,7 @@ const targetPairs: readonly RowPair[] = [
   [names.kit, names.fastify],
   [names.kit, names.nestExpress],
   [names.kitNode, names.fastify],
+  [names.kitBun, names.elysia],
 ];
 const medianRps = (name: string) => {
   const runs = results.get(name);
@@ -431,7 +486,7 @@ const reference = rps(names.reference);
 console.log(
   `\nHTTP over loopback (wrk -t1 -c${connections}, ${seconds}s measured after a 2s warm-up, median of ${rounds} interleaved rounds; server and load share ${navigator.hardwareConcurrency} cores; Deno ${Deno.version.deno}, ${
     (await run("node", ["--version"])).out.trim()
-  })`,
+  }${bunVersion ? `, Bun ${bunVersion}` : ""})`,
 );
 console.log(
   "| row | req/s | p99 (wrk, closed loop) | server CPU per request | ratio to reference |\n| --- | ---: | ---: | ---: | ---: |",
@@ -482,6 +537,7 @@ console.log(
     `- ${target("kit schema (cache off) / Fastify", names.kit, names.fastify, 1.2)}`,
     `- ${target("kit schema (cache off) / NestJS + Express", names.kit, names.nestExpress, 2.0)}`,
     `- ${target("kit on Node / Fastify", names.kitNode, names.fastify, 1.0)}`,
+    `- ${target("kit on Bun / Elysia on Bun", names.kitBun, names.elysia, 1.0)}`,
   ].join("\n"),
 );
 // What each schema row adds to its runtime's floor for the same request, in server CPU.
@@ -498,8 +554,10 @@ console.log(
     above(names.kitNode, names.honoNodeFloor)
   } above @hono/node-server's), Fastify ${
     above(names.fastify, names.nodeFloor)
-  }, NestJS + Express ${
-    above(names.nestExpress, names.nodeFloor)
+  }, NestJS + Express ${above(names.nestExpress, names.nodeFloor)}; on Bun (floor ${
+    cpu(names.bunFloor).toFixed(1)
+  } µs) kit ${above(names.kitBun, names.bunFloor)}, Elysia ${
+    above(names.elysia, names.bunFloor)
   }: on one runtime, kit can be ahead of a peer by at most (floor + the peer's share) / floor.`,
 );
 if (openLoop) {

@@ -301,6 +301,8 @@ const resolveCommand = command({
                                files (barrels, manifests, context map, .dependency-cruiser.cjs)
                                from the merged sources and keeps both sides' entries in kit's
                                regions (permissions, error codes, registrations, migrations);
+                               rewrites the kit parts of a route or spec that both sides changed
+                               from the merged message and handler (as route --update does);
                                names every conflict outside them (exit 1; merge them by hand and
                                run it again, before or after git add); moves on top a migration
                                whose number one already on the trunk has (or the one --renumber

@@ -48,7 +48,7 @@ Deno.test("kit generate <kind> --help answers that kind: usage, the shared files
   assert.equal(command.code, 0, command.err);
   assert.match(
     command.out,
-    /^Usage: kit generate command <context> <Name> \[--permission <name> \[--grant <role>\]\] \[--aggregate <Aggregate> \[--creates\]\] \[--enqueues <Job>\] \[--publishes <Event>\] \[--local-only\]\n/,
+    /^Usage: kit generate command <context> <Name> \[--permission <name> \[--grant <role>\]\] \[--aggregate <Aggregate> \[--creates\]\] \[--enqueues <Job>\] \[--publishes <Event>\] \[--update\] \[--local-only\]\n/,
   );
   assert.match(
     command.out,

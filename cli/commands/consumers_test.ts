@@ -161,7 +161,7 @@ Deno.test({
 
 /** Rows in the job store of the database (a scheduled job's ticks, once enqueued). */
 async function jobRows(sql: { unsafe(query: string): Promise<unknown[]> }): Promise<number> {
-  const rows = await sql.unsafe("select count(*)::int as n from background_jobs") as {
+  const rows = await sql.unsafe("select count(*)::int as n from notifications.background_jobs") as {
     n: number;
   }[];
   return rows[0]!.n;
@@ -229,7 +229,7 @@ Deno.test({
       const before = await serveProject(root, "src/main.ts", env);
       assert.equal(await before.stop(), 0, before.output());
       assert.equal(await jobRows(db.sql), 1, "the API scheduled the job's tick");
-      await db.sql.unsafe("delete from background_jobs");
+      await db.sql.unsafe("delete from notifications.background_jobs");
 
       await kit(root, "worker");
       const config = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8"));

@@ -19,7 +19,8 @@ import {
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { formatPlan } from "../files/format_files.ts";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
-import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
+import { findProjectRoot, type KitConfig, pascalOf, readConfig } from "../project/kit_config.ts";
+import { tablesKeyedById } from "../derive/tenant_keys.ts";
 
 /**
  * Plans every derived file of the contexts in `only` (all when it is not given), reading planned writes
@@ -79,6 +80,9 @@ export async function planDerived(
  * holding a conflict marker (nothing derived or written then: the sources are not code yet; a
  * derived file holding one is only stale to `kit docs`, which writes it again) and
  * two migrations under one number (with the command that moves the one merged last on top).
+ * With `check`, it fails too on a table a repository generated before ids per tenant keyed by id
+ * alone (one tenant's id blocks, and reveals, another's), naming the command that writes the
+ * migration re-keying it.
  */
 export async function docs(
   cwd: string,
@@ -108,6 +112,19 @@ export async function docs(
           written.length > 0 ? ` (wrote ${written.join(", ")})` : ""
         }`,
         ...clashes,
+      ].join("\n"),
+    );
+  }
+  const keyed = options.check ? tablesKeyedById(root, config) : [];
+  if (keyed.length > 0) {
+    throw new CliError(
+      [
+        `docs --check: ${keyed.length} table(s) keyed by id alone`,
+        ...keyed.map((found) =>
+          `error tables/ids-per-tenant: ${found.schema}.${found.table} (${found.path}) is keyed by id alone, as repositories were generated before ids per tenant: one tenant's id blocks another's and reveals that it exists; kit generate rekey ${found.context} ${
+            pascalOf(found.table.replace(/s$/, "").replaceAll("_", "-"))
+          } writes the migration that re-keys it, and its PostgreSQL adapter changes in the same deploy (docs/operations/ids-per-tenant.md)`
+        ),
       ].join("\n"),
     );
   }

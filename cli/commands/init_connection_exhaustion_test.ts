@@ -153,7 +153,7 @@ Deno.test({
           // Its worker is registered with the host and process id its entry point gave.
           let workers: Record<string, unknown>[] = [];
           for (let tries = 0; workers.length === 0 && tries < 50; tries++) {
-            workers = [...await admin`select host, pid from background_job_workers`];
+            workers = [...await admin`select host, pid from lending.background_job_workers`];
             if (workers.length === 0) await pause(100);
           }
           assert.equal(workers.length, 1, "one live worker");

@@ -205,11 +205,12 @@ Deno.test({
         const applied = await db.sql`select version from kit_app_migrations order by version`;
         assert.deepEqual(applied.map((row) => row.version), [1]);
         const tables = await db.sql`select to_regclass('scheduling.appointments') as appointments,
-          to_regclass('kit_outbox') as outbox, to_regclass('background_jobs') as jobs`;
+          to_regclass('kit_outbox') as outbox,
+          to_regclass('scheduling.background_jobs') as jobs`;
         assert.deepEqual(tables[0], {
           appointments: "scheduling.appointments",
           outbox: "kit_outbox",
-          jobs: "background_jobs",
+          jobs: "scheduling.background_jobs",
         });
         assert.equal((await book(app.url, "a-1")).status, 401);
         const missing = await book(app.url, "a-1", "ann", "practice-1");
@@ -365,8 +366,13 @@ for (const queue of ["redis", "memory"] as const) {
           queue === "redis" ? /jobs Redis/ : /jobs in memory/,
         );
         assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: "ok" });
-        const jobs = await db.sql`select to_regclass('background_jobs') as jobs`;
-        assert.equal(jobs[0]!.jobs, null, "no job table when the jobs are elsewhere");
+        const jobs = await db.sql`select to_regclass('background_jobs') as jobs,
+          to_regclass('scheduling.background_jobs') as scheduling`;
+        assert.deepEqual(
+          { ...jobs[0] },
+          { jobs: null, scheduling: null },
+          "no job table when the jobs are elsewhere",
+        );
         const outbox = await db.sql`select to_regclass('kit_job_outbox') as outbox`;
         assert.equal(
           outbox[0]!.outbox === null,

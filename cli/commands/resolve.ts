@@ -13,6 +13,8 @@ import {
   toRenumber,
 } from "../derive/migration_numbers.ts";
 import { findProjectRoot, type KitConfig, readConfig } from "../project/kit_config.ts";
+import { settleParts } from "../files/merge_parts.ts";
+import { partsOwner, rewriteParts } from "./resolve_parts.ts";
 import { depcruiseConfigWrite } from "./depcruise_config.ts";
 import { planDerived } from "./docs.ts";
 
@@ -26,6 +28,16 @@ export interface Resolution {
   readonly kept: readonly string[];
   /** Migrations moved on top of the list: each shared its number with one that stays. */
   readonly renumbered: readonly Renumbered[];
+  /**
+   * Files whose kit parts (`// kit:begin route schemas`…) both sides changed: rewritten from the
+   * merged sources they follow (the message and its handler), as `--update` writes them.
+   */
+  readonly rewritten: readonly string[];
+  /**
+   * Files whose kit parts both sides changed, left with git's markers until the files of `left`
+   * are merged (their parts follow those sources): the next `kit resolve` rewrites them.
+   */
+  readonly waiting: readonly string[];
   /** Files with conflicts outside kit's regions: to merge by hand, then run `kit resolve` again. */
   readonly left: readonly string[];
   /** Files holding a conflict marker git no longer lists as conflicted, as `path:line`. */
@@ -78,6 +90,7 @@ export async function resolveConflicts(
   const kept: string[] = [];
   const left: string[] = [];
   const writes: FileWrite[] = [];
+  const clashing: FileWrite[] = [];
   for (const path of conflicted) {
     if (isDerived(path)) continue;
     const [base, ours, theirs] = [
@@ -90,28 +103,31 @@ export async function resolveConflicts(
       left.push(path);
       continue;
     }
-    const sides: ThreeSides = { base: base ?? "", ours, theirs };
+    const settled = settleParts({ base: base ?? "", ours, theirs });
     if (!hasMarkers(await readFile(join(root, path), "utf8"))) {
       kept.push(path);
       continue;
     }
-    const text = await mergeRegions(sides, mergeText);
-    if (text === undefined) left.push(path);
+    const text = await mergeRegions(settled.sides, mergeText);
+    if (text === undefined || (settled.clashing.length > 0 && partsOwner(path) === undefined)) {
+      left.push(path);
+    } else if (settled.clashing.length > 0) clashing.push({ path, contents: text });
     else {
       writes.push({ path, contents: text });
       merged.push(path);
     }
   }
   await applyPlan(root, await formatPlan(root, writes));
-  if (left.length > 0) {
-    return { regenerated: [], merged, kept, renumbered: [], left, markers: [] };
-  }
+  const waiting = clashing.map((write) => write.path);
+  const unsettled = { regenerated: [], merged, kept, renumbered: [], rewritten: [], left };
+  if (left.length > 0) return { ...unsettled, waiting, markers: [] };
   // A source staged with its markers (`git add -A` too early): nothing derives from it yet.
-  const staged = conflictMarkers(root).filter((at) => !isDerived(at.replace(/:\d+$/, "")));
-  if (staged.length > 0) {
-    return { regenerated: [], merged, kept, renumbered: [], left, markers: staged };
-  }
+  const staged = conflictMarkers(root).filter((at) =>
+    !isDerived(at.replace(/:\d+$/, "")) && !waiting.includes(at.replace(/:\d+$/, ""))
+  );
+  if (staged.length > 0) return { ...unsettled, waiting, markers: staged };
   const config = await readConfig(root);
+  const rewritten = await rewriteParts(root, config, clashing);
   const renumbered = await renumberClashes(root, config, options.renumber ?? []);
   const derived = await formatPlan(root, [
     ...await planDerived(root, config),
@@ -125,7 +141,7 @@ export async function resolveConflicts(
     if (current !== write.contents) stale.push(write);
   }
   await applyPlan(root, stale);
-  const settled = new Set([...merged, ...kept]);
+  const settled = new Set([...merged, ...kept, ...rewritten]);
   const regenerated = [...new Set([...conflicted.filter(isDerived), ...stale.map((w) => w.path)])]
     .filter((path) => !settled.has(path)).sort();
   const missing = conflicted.filter(isDerived).filter((path) =>
@@ -134,7 +150,16 @@ export async function resolveConflicts(
   if (missing.length > 0) {
     throw new CliError(`resolve: kit derives no '${missing[0]}' here; merge it by hand`);
   }
-  return { regenerated, merged, kept, renumbered, left, markers: conflictMarkers(root) };
+  return {
+    regenerated,
+    merged,
+    kept,
+    renumbered,
+    rewritten,
+    waiting: [],
+    left,
+    markers: conflictMarkers(root),
+  };
 }
 
 /**
@@ -195,6 +220,7 @@ export function formatResolution(resolution: Resolution): string {
       ...resolution.regenerated,
       ...resolution.merged,
       ...resolution.kept,
+      ...resolution.rewritten,
       ...moved,
       ...(moved.length > 0 ? ["src/platform/database/migrations.ts"] : []),
     ]),
@@ -203,6 +229,9 @@ export function formatResolution(resolution: Resolution): string {
   return [
     ...resolution.regenerated.map((path) => `regenerated ${path} (derived)`),
     ...resolution.merged.map((path) => `merged ${path} (kit regions: both sides' entries)`),
+    ...resolution.rewritten.map((path) =>
+      `rewrote ${path} (kit parts both sides changed: from the merged message and handler)`
+    ),
     ...resolution.kept.map((path) => `kept ${path} (no conflict marker left: merged by hand)`),
     ...resolution.renumbered.map((r) =>
       `renumbered ${r.from} to ${basename(r.to)}, on top of the migration list (${
@@ -211,6 +240,9 @@ export function formatResolution(resolution: Resolution): string {
     ),
     ...resolution.left.map((path) =>
       `left ${path}: conflicts outside kit's regions; merge it by hand, then run 'kit resolve' again`
+    ),
+    ...resolution.waiting.map((path) =>
+      `waits ${path}: kit parts both sides changed; the next 'kit resolve' rewrites them from the merged sources once the files left are merged (leave its markers)`
     ),
     ...resolution.markers.map((at) =>
       `left ${at}: a conflict marker git no longer lists as a conflict; remove it by hand, then run 'kit resolve' again`

@@ -41,8 +41,11 @@ export function idIndexOf(parameters: readonly FactoryParameter[], aggregate: st
   return Math.max(0, named);
 }
 
-/** A valid value of a shape, for a spec (`"model-1"`, `1`, `false`, an enum's first value). */
-function sampleOf(shape: Shape | undefined, name: string): string | undefined {
+/**
+ * A valid value of a shape, for a spec (`"model-1"`, `1`, `false`, an enum's first value);
+ * `undefined` for a shape kit cannot state.
+ */
+export function sampleOf(shape: Shape | undefined, name: string): string | undefined {
   switch (shape?.kind) {
     case "string":
       return JSON.stringify(`${name}-1`);

@@ -67,5 +67,6 @@ Deno.test("a creating command takes the factory's parameters, importing the aggr
     /constructor\(actor: Actor, readonly bikeId: string, readonly kind: BikeKind, readonly note\?: string\)/,
   );
   assert.match(files.handler, /Bike\.create\(command\.bikeId, command\.kind, command\.note\)/);
-  assert.match(files.spec, /new RegisterBike\(actor, \.\.\.newBikeArguments\("x1"\)\)/);
+  assert.match(files.spec, /return new RegisterBike\(actor, \.\.\.newBikeArguments\(id\)\);/);
+  assert.match(files.spec, /execute\(newRegisterBike\(actor, "x1"\)\)/);
 });

@@ -2,7 +2,8 @@ import { aOrAn, camelOf, kebabOf } from "../project/kit_config.ts";
 import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
 import { builderNames, idIndexOf } from "./aggregate_builder.ts";
 import { existsCode } from "./repository_templates.ts";
-import type { FactoryParameter } from "./message_shape.ts";
+import type { FactoryParameter, Field } from "./message_shape.ts";
+import { messageMaker, messageUnderTest } from "./message_maker.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
 
 /** The three files of a message: the message, its handler, its spec. */
@@ -154,20 +155,25 @@ export function creatingTemplates(
     preamble: specPreamble(context, aggregate, permission, name, "command", {
       builder: [builder.arguments],
     }),
+    messageUnderTest: messageUnderTest(`command ${context}`, name, inputs.map(fieldOf), {
+      kind: "creates",
+      aggregate,
+      factory: factory.parameters,
+    }),
+    new: messageMaker(name),
     aggregate,
     variable,
     name,
-    arguments: builder.arguments,
     exists,
     permissionTest: permission
       ? generatorTemplate("create-command/refused.spec.part.ts", {
-        name,
+        new: messageMaker(name),
         permission,
-        arguments: builder.arguments,
+        name,
       })
       : generatorTemplate("create-command/unguarded.spec.part.ts", {
+        new: messageMaker(name),
         name,
-        arguments: builder.arguments,
       }),
   });
   return { message, handler, spec };
@@ -225,16 +231,25 @@ export function aggregateQueryTemplates(
     forbiddenImport: permission ? "ForbiddenError, " : "",
     isRefusalImport: search ? "isRefusal, " : "",
     preamble: specPreamble(context, aggregate, permission, name, "query"),
+    messageUnderTest: search
+      ? messageUnderTest(`query ${context}`, name, pageInputs, { kind: "page" })
+      : messageUnderTest(`query ${context}`, name, [idField(id)], { kind: "on", aggregate }),
     tests: search
       ? generatorTemplate("aggregate-query/list.spec.part.ts", {
+        new: messageMaker(name),
         name,
         plural,
         variable,
         build: builderNames(aggregate).instance,
       })
-      : generatorTemplate("aggregate-query/get.spec.part.ts", { name, aggregate }),
+      : generatorTemplate("aggregate-query/get.spec.part.ts", {
+        new: messageMaker(name),
+        name,
+        aggregate,
+      }),
     permissionTest: permission
       ? generatorTemplate("aggregate-query/refused.spec.part.ts", {
+        new: messageMaker(name),
         name,
         permission,
         idArgument: search ? "" : ', "g1"',
@@ -273,3 +288,23 @@ export function loadingHandlerTokens(
 export function notFoundCode(aggregate: string): string {
   return `${kebabOf(aggregate).toUpperCase().replaceAll("-", "_")}_NOT_FOUND`;
 }
+
+/** A factory's parameter as a message's input. */
+function fieldOf(parameter: FactoryParameter): Field {
+  return {
+    name: parameter.name,
+    shape: parameter.shape ?? { kind: "string" },
+    optional: parameter.optional,
+  };
+}
+
+/** The input of a message on an aggregate that names it (`bikeId`). */
+export function idField(name: string): Field {
+  return { name, shape: { kind: "string" }, optional: false };
+}
+
+/** A search's inputs: `page = 1, pageSize = 20`. */
+export const pageInputs: readonly Field[] = [
+  { name: "page", shape: { kind: "number" }, optional: true, initializer: "1" },
+  { name: "pageSize", shape: { kind: "number" }, optional: true, initializer: "20" },
+];

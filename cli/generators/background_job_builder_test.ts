@@ -60,10 +60,14 @@ Deno.test("builder style: the job without a decorator, declared with builder.bac
     assert.match(job, /^export class ClearCalendar \{$/m);
     assert.match(job, /static readonly jobName = "scheduling\.clear-calendar";/);
     const module = contents(plan, modulePath);
+    // The command's handler, generated in the builder style too, is declared beside it.
     assert.deepEqual(readRegion(module, "builder-declarations", modulePath), [
       "builder.backgroundJob(ClearCalendar, { deps: [CommandBus] });",
+      "builder.handler(CancelAppointment, CancelAppointmentHandler);",
     ]);
     assert.deepEqual(readRegion(module, "builder-imports", modulePath), [
+      'import { CancelAppointment } from "./application/commands/cancel-appointment/cancel-appointment.command.ts";',
+      'import { CancelAppointmentHandler } from "./application/commands/cancel-appointment/cancel-appointment.handler.ts";',
       'import { ClearCalendar } from "./application/background/clear-calendar.job.ts";',
       'import { CommandBus } from "@kit/kernel";',
     ]);
@@ -85,6 +89,7 @@ Deno.test("builder style: the job without a decorator, declared with builder.bac
     assert.deepEqual(readRegion(both, "builder-declarations", modulePath), [
       "builder.backgroundJob(ArchiveLater, { deps: [CommandBus] });",
       "builder.backgroundJob(ClearCalendar, { deps: [CommandBus] });",
+      "builder.handler(CancelAppointment, CancelAppointmentHandler);",
     ]);
     assert.equal(both.match(/defineModule\(/g)?.length, 1);
     assert.equal(both.match(/kit:begin builder-declarations/g)?.length, 1);

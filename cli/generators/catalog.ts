@@ -180,11 +180,11 @@ export const generatorKinds: readonly GeneratorKind[] = [
   kind({
     kind: "command",
     usage:
-      "<context> <Name> [--permission <name> [--grant <role>]] [--aggregate <Aggregate> [--creates]] [--enqueues <Job>] [--publishes <Event>]",
+      "<context> <Name> [--permission <name> [--grant <role>]] [--aggregate <Aggregate> [--creates]] [--enqueues <Job>] [--publishes <Event>] [--update]",
     example:
       "kit generate command scheduling CancelAppointment --aggregate Appointment --permission appointment.cancel --publishes AppointmentCancelled",
     summary:
-      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written; with --enqueues or --publishes: its handler given the JobQueue or the EventPublisher and the call that enqueues the context's background job or publishes its event, in the command's unit of work; in the builder style, the handler has no decorator and its context's module file declares it with builder.handler)",
+      "a command, its handler and its spec (with --aggregate: loaded and saved at its version through its repository, in the work's tenant, or added new with --creates; shared files written; with --enqueues or --publishes: its handler given the JobQueue or the EventPublisher and the call that enqueues the context's background job or publishes its event, in the command's unit of work; in the builder style, the handler has no decorator and its context's module file declares it with builder.handler). With --update, after its inputs changed: rewrites the part of its spec that makes it ('// kit:begin message under test') from them as they are now, and its route's parts when it has one (as route --update), keeping every other line",
     options: [
       "--permission <name>",
       "--grant <role>",
@@ -192,6 +192,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
       "--creates",
       "--enqueues <Job>",
       "--publishes <Event>",
+      "--update",
     ],
     inAHandler: [...enqueueLines, "", ...publishLines],
     sharedWrites: messageWrites,
@@ -288,13 +289,28 @@ export const generatorKinds: readonly GeneratorKind[] = [
   kind({
     kind: "query",
     usage:
-      "<context> <Name> [--permission <name> [--grant <role>]] [--search] [--aggregate <Aggregate>]",
+      "<context> <Name> [--permission <name> [--grant <role>]] [--search] [--aggregate <Aggregate>] [--update]",
     example:
       "kit generate query scheduling ListAppointments --permission appointment.read --search --aggregate Appointment",
     summary:
-      "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written; in the builder style, the handler has no decorator and its context's module file declares it with builder.handler)",
-    options: ["--permission <name>", "--grant <role>", "--search", "--aggregate <Aggregate>"],
+      "a query, its handler and its spec (with --aggregate: the aggregate of an id, or a page of them with --search, through its repository; shared files written; in the builder style, the handler has no decorator and its context's module file declares it with builder.handler). With --update, as a command's",
+    options: [
+      "--permission <name>",
+      "--grant <role>",
+      "--search",
+      "--aggregate <Aggregate>",
+      "--update",
+    ],
     sharedWrites: messageWrites,
+  }),
+  kind({
+    kind: "rekey",
+    usage: "<context> <Aggregate>",
+    example: "kit generate rekey scheduling Appointment",
+    summary:
+      "for a repository generated before ids per tenant (its table keyed by id alone, which 'kit docs --check' names): the migration that re-keys its table by (tenant_id, id), every row kept, in a new numbered migration; its PostgreSQL adapter is yours to update in the same deploy (docs/operations/ids-per-tenant.md)",
+    options: [],
+    sharedWrites: [{ file: migrations }],
   }),
   kind({
     kind: "repository",
@@ -311,7 +327,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
       "<context> <Command|Query> [--group <RouteGroup>] [--path </path>] [--function] [--update]",
     example: "kit generate route scheduling CancelAppointment --group AppointmentRoutes",
     summary:
-      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does, the message's permission as x-permissions), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document. With --update, after the message or its handler changed: rewrites the parts of the existing route and its spec that kit owns (between '// kit:begin route …' and '// kit:end': imports, schemas, the message a request sends, the request, answer and codes it declares, the spec's call) from them as they are now, keeping every other line (its group, path, summary, the class and its handler, the spec's tests). In the builder style a new route is a function route only (--function --path): a controller is declared by its decorator",
+      "the HTTP route of a command or query: a controller in a route group (schemas from the message's inputs, codes from its handler's refusals, 201/202/204/200 from what it does, the message's permission as x-permissions), or a defineRoute with --function, and a spec calling it over HTTP, checked against the OpenAPI document. With --update, after the message or its handler changed: rewrites the parts of the existing route and its spec that kit owns (between '// kit:begin route …' and '// kit:end': imports, schemas, the message a request sends, the request, answer and codes it declares, the spec's call), and the part of the message's own spec that makes the message ('// kit:begin message under test'), from them as they are now, keeping every other line (its group, path, summary, the class and its handler, the specs' tests). In the builder style a new route is a function route only (--function --path): a controller is declared by its decorator",
     options: ["--group <RouteGroup>", "--path </path>", "--function", "--update"],
     sharedWrites: [{ file: "src/platform/function-routes.ts", option: "--function" }],
   }),

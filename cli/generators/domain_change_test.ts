@@ -4,8 +4,10 @@
  * hand to the aggregate (snapshot and factory), to the creating command and to its handler. Then
  * `deno check` finds errors only in the aggregate's test builder and in that command's route;
  * `kit generate route … --update` and the one edit of the builder make every generated route and
- * spec compile and pass, the new input in the route's schema and in the OpenAPI document; and a
- * later generator writes the factory's new signature.
+ * spec compile and pass, the new input in the route's schema and in the OpenAPI document. Then
+ * inputs the factory does not take, added to the creating command and to another: errors only in
+ * their specs' kit parts and their routes, which the update rewrites. And a later generator
+ * writes the factory's new signature.
  */
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
@@ -154,6 +156,52 @@ Deno.test({
       ]);
       assert.equal(tested.code, 0, tested.out);
 
+      // Inputs the aggregate's factory does not take: a creating command's and another command's.
+      // Their specs make them in kit's part ('message under test'), which the update rewrites.
+      const retire = `${fleet}/application/commands/retire-bike/retire-bike`;
+      await edit(
+        dir,
+        `${register}.command.ts`,
+        /readonly model: string/,
+        "$&, readonly color: string",
+      );
+      await edit(
+        dir,
+        `${retire}.command.ts`,
+        /readonly bikeId: string/,
+        "$&, readonly reason: string",
+      );
+      await edit(dir, `${register}.spec.ts`, /\/\*\* The version of/, "// Kept by hand too.\n$&");
+      const retireRoute = `${fleet}/presentation/http/retire-bike.controller.ts`;
+      assert.deepEqual([...(await filesWithErrors(dir)).keys()].sort(), [
+        `${register}.spec.ts`,
+        `${retire}.spec.ts`,
+        controller,
+        retireRoute,
+      ]);
+      await kit(dir, ..."generate route fleet RegisterBike --update".split(" "));
+      // The message's own update: its spec's part, and its route's parts since it has a route.
+      await kit(dir, ..."generate command fleet RetireBike --update".split(" "));
+      assert.deepEqual([...(await filesWithErrors(dir))], []);
+      const registerSpec = await readFile(join(dir, `${register}.spec.ts`), "utf8");
+      assert.match(
+        registerSpec,
+        /const made = newBikeArguments\(id\);\n\s*return new RegisterBike\(actor, id, made\[1\], "color-1"\);/,
+      );
+      assert.match(registerSpec, /\/\/ Kept by hand too\.\n\/\*\* The version of/);
+      assert.match(
+        await readFile(join(dir, `${retire}.spec.ts`), "utf8"),
+        /return new RetireBike\(actor, id, "reason-1"\);/,
+      );
+      assert.match(await readFile(join(dir, retireRoute), "utf8"), /reason: z\.string\(\)/);
+      const updated = await run(dir, Deno.execPath(), [
+        "test",
+        "-A",
+        "--quiet",
+        ...await specs(dir),
+      ]);
+      assert.equal(updated.code, 0, updated.out);
+
       // The OpenAPI document the project writes has the new input.
       await run(dir, Deno.execPath(), ["task", "docs:generate"]);
       const document = parse(await readFile(join(dir, "openapi/rentals.yaml"), "utf8")) as {
@@ -163,7 +211,7 @@ Deno.test({
         content: Record<string, { schema: { properties: object; required: string[] } }>;
       };
       const schema = body.content["application/json"]!.schema;
-      assert.deepEqual(Object.keys(schema.properties), ["bikeId", "model"]);
+      assert.deepEqual(Object.keys(schema.properties), ["bikeId", "model", "color"]);
       assert.ok(schema.required.includes("model"));
 
       // Later generators write the factory as it is now.

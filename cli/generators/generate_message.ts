@@ -17,9 +17,11 @@ import { planGrant } from "./grants.ts";
 import {
   aggregateQueryTemplates,
   creatingTemplates,
+  idField,
   loadingHandlerTokens,
   type MessageFiles,
   notFoundCode,
+  pageInputs,
   permissionTokens,
   specPreamble,
 } from "./aggregate_message_templates.ts";
@@ -31,6 +33,7 @@ import { checkContext } from "./generate_simple.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
 import { builderWrites, inBuilderStyle, optionsOf } from "./builder_style.ts";
+import { messageMaker, messageUnderTest } from "./message_maker.ts";
 
 /** The options of a command or query generator. */
 export interface MessageOptions {
@@ -333,6 +336,10 @@ function templates(
     camel,
     context,
     permissionsImport: permissionTokens(camel, context, permission, base).permissionsImport,
+    messageUnderTest: search
+      ? messageUnderTest(`${kind} ${context}`, name, pageInputs, { kind: "page" })
+      : messageUnderTest(`${kind} ${context}`, name, [], { kind: "plain" }),
+    new: messageMaker(name),
     name,
     kebab,
     kind,
@@ -341,8 +348,14 @@ function templates(
     bus,
     answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
     permissionTest: permission
-      ? generatorTemplate("command/refused.spec.part.ts", { name, permission, bus })
+      ? generatorTemplate("command/refused.spec.part.ts", {
+        new: messageMaker(name),
+        name,
+        permission,
+        bus,
+      })
       : generatorTemplate("command/unguarded.spec.part.ts", {
+        new: messageMaker(name),
         name,
         bus,
         answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
@@ -381,6 +394,11 @@ function aggregateTemplates(
   const spec = generatorTemplate("aggregate-command/spec.ts", {
     forbiddenImport: permission ? "ForbiddenError,\n  " : "",
     preamble: specPreamble(context, aggregate, permission, name, "command", { withType: true }),
+    messageUnderTest: messageUnderTest(`command ${context}`, name, [idField(id)], {
+      kind: "on",
+      aggregate,
+    }),
+    new: messageMaker(name),
     aggregate,
     variable,
     name,
@@ -389,8 +407,15 @@ function aggregateTemplates(
     grants,
     build: builderNames(aggregate).instance,
     permissionTest: permission
-      ? generatorTemplate("aggregate-command/refused.spec.part.ts", { name, permission })
-      : generatorTemplate("aggregate-command/unguarded.spec.part.ts", { name }),
+      ? generatorTemplate("aggregate-command/refused.spec.part.ts", {
+        new: messageMaker(name),
+        name,
+        permission,
+      })
+      : generatorTemplate("aggregate-command/unguarded.spec.part.ts", {
+        new: messageMaker(name),
+        name,
+      }),
   });
   return { message, handler, spec };
 }

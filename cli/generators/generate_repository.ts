@@ -76,7 +76,7 @@ export async function planRepositoryRegistration(
 }
 
 /** One migration found on disk: `src/contexts/<context>/infrastructure/migrations/NNNN-<name>.ts`. */
-interface MigrationOnDisk {
+export interface MigrationOnDisk {
   readonly context: string;
   readonly version: number;
   readonly name: string;
@@ -84,11 +84,12 @@ interface MigrationOnDisk {
 }
 
 /** `0002`, `scheduling`, `create-appointments` -> `m0002SchedulingCreateAppointments`. */
-function migrationConst(version: number, context: string, name: string): string {
+export function migrationConst(version: number, context: string, name: string): string {
   return `m${String(version).padStart(4, "0")}${pascalOf(context)}${pascalOf(name)}`;
 }
 
-async function migrationsOnDisk(
+/** The migrations of the project's contexts on disk, by context then number. */
+export async function migrationsOnDisk(
   root: string,
   config: KitConfig,
 ): Promise<MigrationOnDisk[]> {
@@ -106,7 +107,7 @@ async function migrationsOnDisk(
 }
 
 /** The migration list, rewritten between its markers from the migrations given (sorted). */
-async function planList(
+export async function planList(
   root: string,
   migrations: readonly MigrationOnDisk[],
 ): Promise<FileWrite> {

@@ -10,6 +10,7 @@ import { errorCodesName, errorCodesPath } from "./generate_error_code.ts";
 import { checkContext } from "./generate_simple.ts";
 import { type Field, readMessageShape } from "./message_shape.ts";
 import { replaceGeneratedParts } from "./generated_parts.ts";
+import { updatedMessageSpec } from "./message_spec_update.ts";
 import {
   controllerFile,
   functionRouteFile,
@@ -40,7 +41,9 @@ export interface RouteOptions {
   /**
    * Rewrites an existing route's parts that follow its message (`// kit:begin route …`: imports,
    * schemas, the message a request sends, the request, answer and codes it declares, and its
-   * spec's request) from the message and its handler as they are now; every other line is kept.
+   * spec's request) from the message and its handler as they are now, and the part of the
+   * message's own spec that makes the message (`// kit:begin message under test`); every other
+   * line is kept.
    */
   readonly update?: boolean;
 }
@@ -135,9 +138,11 @@ export async function planRoute(
   if (current !== undefined) {
     const remedy =
       `add the markers around what kit owns, or delete ${file} and ${spec} and run 'kit generate route ${context} ${name}' again (your edits in them are lost)`;
+    const messageSpec = await updatedMessageSpec(root, context, messagePath, shape);
     return await withDerived(root, config, [
       { path: file, contents: replaceGeneratedParts(current, contents, file, remedy) },
       await updatedSpec(root, spec, specFile(parts), remedy),
+      ...(messageSpec === undefined ? [] : [messageSpec]),
     ]);
   }
   const writes: FileWrite[] = [

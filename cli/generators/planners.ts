@@ -31,15 +31,33 @@ const message: (kind: "command" | "query") => Planner = (kind) =>
 async (
   { root, config, names, options },
 ) =>
-  (await import("./generate_message.ts")).planMessage(root, config, kind, names[0]!, names[1]!, {
-    ...text(options, "permission"),
-    ...text(options, "aggregate"),
-    ...text(options, "grant"),
-    ...text(options, "enqueues"),
-    ...text(options, "publishes"),
-    ...(options.search === true ? { search: true } : {}),
-    ...(options.creates === true ? { creates: true } : {}),
-  });
+  options.update === true
+    ? (await import("./message_update.ts")).planMessageUpdate(
+      root,
+      config,
+      kind,
+      names[0]!,
+      names[1]!,
+      ["permission", "aggregate", "grant", "enqueues", "publishes", "search", "creates"].filter(
+        (option) => options[option] !== undefined && options[option] !== false,
+      ),
+    )
+    : (await import("./generate_message.ts")).planMessage(
+      root,
+      config,
+      kind,
+      names[0]!,
+      names[1]!,
+      {
+        ...text(options, "permission"),
+        ...text(options, "aggregate"),
+        ...text(options, "grant"),
+        ...text(options, "enqueues"),
+        ...text(options, "publishes"),
+        ...(options.search === true ? { search: true } : {}),
+        ...(options.creates === true ? { creates: true } : {}),
+      },
+    );
 
 /** The planner of each kind, by the kind's name. */
 export const planners: Readonly<Record<string, Planner>> = {
@@ -126,6 +144,8 @@ export const planners: Readonly<Record<string, Planner>> = {
   port: async ({ root, config, names }) =>
     (await import("./generate_simple.ts")).planPort(root, config, names[0]!, names[1]!),
   query: message("query"),
+  rekey: async ({ root, config, names }) =>
+    (await import("./generate_rekey.ts")).planRekey(root, config, names[0]!, names[1]!),
   repository: async ({ root, config, names }) =>
     (await import("./generate_repository.ts")).planRepository(root, config, names[0]!, names[1]!),
   route: async ({ root, config, names, options }) =>

@@ -238,6 +238,29 @@ Deno.test({
       await succeeds(root, "generate", ...args);
       used.add(args[0]!);
     }
+    // A repository as kit generated it before ids per tenant (its table keyed by id alone):
+    // docs --check names it with the command that re-keys it, which the conductor runs. The
+    // project's specs then run its migrations in order on PostgreSQL: the old table, re-keyed.
+    const created = "src/contexts/scheduling/infrastructure/migrations/0001-create-appointments.ts";
+    const current = await readFile(join(root, created), "utf8");
+    const before = current.replace(
+      /create table if not exists "scheduling"\."appointments" \([\s\S]*?\n\);\n/,
+      `create table if not exists "scheduling"."appointments" (
+  id text primary key,
+  tenant_id text not null,
+  data jsonb not null default '{}'::jsonb,
+  version integer not null check (version > 0)
+);
+create index if not exists "appointments_tenant_id" on "scheduling"."appointments" (tenant_id);
+`,
+    );
+    assert.notEqual(before, current, created);
+    await writeFile(join(root, created), before);
+    const keyed = await kit(root, "docs", "--check");
+    assert.notEqual(keyed.code, 0);
+    assert.match(keyed.stdout + keyed.stderr, /kit generate rekey scheduling Appointment/);
+    await succeeds(root, "generate", "rekey", "scheduling", "Appointment");
+    used.add("rekey");
     await git(root, "add", ".");
     await git(root, "commit", "-qm", "bootstrap: contexts, platform, contracts");
     await succeeds(root, "docs", "--check");

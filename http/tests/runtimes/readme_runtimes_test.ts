@@ -1,8 +1,9 @@
 /**
- * The runtimes guide's (docs/guides/runtimes.md) "Use kit on Node" and "Use kit on Cloudflare
- * Workers", followed step by step in a fresh directory: its files written from the guide's code blocks (each named by its first
- * line), its shell steps run as written, then the Node bundle served by Node 20 and the worker
- * bundle by workerd (miniflare), each called with a token. The one departure: the project's
+ * The runtimes guide's (docs/guides/runtimes.md) "Use kit on Node", "Use kit on Bun" and "Use kit
+ * on Cloudflare Workers", followed step by step in a fresh directory: its files written from the
+ * guide's code blocks (each named by its first line), its shell steps run as written, then the Node
+ * bundle served by Node 20, the Bun bundle by Bun (from npm: skipped with the reason when it cannot
+ * be had, failed under CI) and the worker bundle by workerd (miniflare), each called with a token. The one departure: the project's
  * `deno.json` links the JSR packages to this checkout (`links`), JSR being out of reach here.
  */
 import assert from "node:assert/strict";
@@ -11,6 +12,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SignJWT } from "jose";
+import { findBun } from "./bun_binary.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const secret = "readme-runtimes-secret-of-32-bytes!";
@@ -125,6 +127,36 @@ async function expectedAnswers(call: (path: string, token?: string) => Promise<R
   assert.ok((await document.json()).paths["/greetings/{name}"], "the route is documented");
 }
 
+/** Starts a bundle's server (`command bundle` with `PORT` and `JWT_SECRET`) and checks its answers. */
+async function serveAndCall(dir: string, command: string, bundle: string): Promise<void> {
+  const port = 18_787 + Math.floor(Math.random() * 1000);
+  const server = new Deno.Command(command, {
+    args: [bundle],
+    cwd: dir,
+    env: { JWT_SECRET: secret, PORT: String(port) },
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let attempt = 0;; attempt++) {
+      try {
+        await (await fetch(`${base}/openapi.json`)).body?.cancel();
+        break;
+      } catch (error) {
+        if (attempt > 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    await expectedAnswers((path, bearer) =>
+      fetch(base + path, bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {})
+    );
+  } finally {
+    server.kill();
+    await server.output();
+  }
+}
+
 Deno.test({
   name:
     "docs/guides/runtimes.md, Use kit on Node: the bundle runs on Node 20 and answers with a token",
@@ -137,32 +169,34 @@ Deno.test({
       await run(dir, Deno.execPath(), ["check", "src/main.node.ts"]);
       await bundleStep(dir, steps[0]!);
       assert.match(steps[1]!, /^JWT_SECRET=\.\.\. PORT=8787 node dist\/app\.node\.mjs$/);
-      const port = 18_787 + Math.floor(Math.random() * 1000);
-      const server = new Deno.Command("node", {
-        args: ["dist/app.node.mjs"],
-        cwd: dir,
-        env: { JWT_SECRET: secret, PORT: String(port) },
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
-      try {
-        const base = `http://127.0.0.1:${port}`;
-        for (let attempt = 0;; attempt++) {
-          try {
-            await (await fetch(`${base}/openapi.json`)).body?.cancel();
-            break;
-          } catch (error) {
-            if (attempt > 100) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-        }
-        await expectedAnswers((path, bearer) =>
-          fetch(base + path, bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {})
-        );
-      } finally {
-        server.kill();
-        await server.output();
-      }
+      await serveAndCall(dir, "node", "dist/app.node.mjs");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+const bun = await findBun();
+const ci = Deno.env.get("CI") === "true";
+if ("missing" in bun && !ci) {
+  console.warn(`Skipping the guide's Bun section, Bun is not installed: ${bun.missing}`);
+}
+
+Deno.test({
+  name: "docs/guides/runtimes.md, Use kit on Bun: the bundle runs on Bun and answers with a token",
+  ignore: "missing" in bun && !ci,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    if ("missing" in bun) throw new Error(`Bun is required under CI: ${bun.missing}`);
+    const dir = await freshProject();
+    try {
+      await writeFiles(dir, await sectionBlocks("Use kit on Node")); // its src/app.ts
+      const steps = await writeFiles(dir, await sectionBlocks("Use kit on Bun"));
+      await run(dir, Deno.execPath(), ["check", "src/main.bun.ts"]);
+      await bundleStep(dir, steps[0]!);
+      assert.match(steps[1]!, /^JWT_SECRET=\.\.\. PORT=8787 bun dist\/app\.bun\.mjs$/);
+      await serveAndCall(dir, bun.path, "dist/app.bun.mjs");
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

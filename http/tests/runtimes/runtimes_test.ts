@@ -1,6 +1,8 @@
 /**
  * The same application answers the same requests the same way on Deno, on Node 20 (a bundle run
- * by `node`) and in workerd (a module worker run by miniflare, with `nodejs_compat`).
+ * by `node`), on Bun (a bundle served by `Bun.serve` and called over HTTP) and in workerd (a module
+ * worker run by miniflare, with `nodejs_compat`). Bun comes from npm (`bun_binary.ts`); when it
+ * cannot be had the Bun test is skipped with the reason, and fails under CI.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -8,6 +10,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { answerSamples, sampleRequests } from "./sample_requests.ts";
+import { findBun } from "./bun_binary.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const root = join(here, "..", "..", "..");
@@ -37,6 +40,24 @@ Deno.test("The application answers alike on Deno and on Node 20", async () => {
   await bundle("node_entry.ts", out, "node");
   const node = JSON.parse(await run("node", [out])) as string[];
   assert.deepEqual(node, await answerSamples());
+});
+
+const bun = await findBun();
+const ci = Deno.env.get("CI") === "true";
+if ("missing" in bun && !ci) {
+  console.warn(`Skipping the Bun runtime test, Bun is not installed: ${bun.missing}`);
+}
+
+Deno.test({
+  name: "The application answers alike on Deno and on Bun (Bun.serve, over HTTP)",
+  ignore: "missing" in bun && !ci,
+  async fn() {
+    if ("missing" in bun) throw new Error(`Bun is required under CI: ${bun.missing}`);
+    const out = join(work, "bun_app.mjs");
+    await bundle("bun_entry.ts", out, "node");
+    const answers = JSON.parse(await run(bun.path, [out])) as string[];
+    assert.deepEqual(answers, await answerSamples());
+  },
 });
 
 Deno.test("The application answers alike on Deno and in workerd (miniflare)", async () => {

@@ -1,6 +1,6 @@
 /**
  * The requests every runtime answers in the cross-runtime tests, and how to describe an answer
- * (status, content type, body), so that Deno, Node and workerd can be compared.
+ * (status, content type, body), so that Deno, Node, Bun and workerd can be compared.
  */
 import { calendars, schedulingApp } from "../../testdata/scheduling_app.ts";
 
@@ -49,14 +49,18 @@ export function sampleRequests(base: string): Request[] {
   ];
 }
 
+/** Describes an answer as the runtimes are compared: status, content type, body. */
+export async function describeAnswer(response: Response): Promise<string> {
+  return `${response.status} ${response.headers.get("content-type")} ${await response.text()}`;
+}
+
 /** Answers the sample requests with a fresh application and describes each answer. */
 export async function answerSamples(): Promise<string[]> {
   calendars.clear();
   const http = schedulingApp();
   const out: string[] = [];
   for (const request of sampleRequests("http://runtime.test")) {
-    const response = await http.fetch(request);
-    out.push(`${response.status} ${response.headers.get("content-type")} ${await response.text()}`);
+    out.push(await describeAnswer(await http.fetch(request)));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  type Actor,
   ConceptError,
   $forbiddenImport$isRefusal,
   runInScope,
@@ -7,6 +8,9 @@ import {
   type Versioned,
 } from "@kit/kernel";
 $preamble$
+
+$messageUnderTest$
+
 /** The version of the $aggregate$ as the tenant t1 finds it. */
 async function versionOf(id: string): Promise<number | undefined> {
   return (await runInScope({ execution: inT1 }, () => $variable$s.get(id)))?.version;
@@ -16,14 +20,14 @@ const notFound = (error: unknown) => error instanceof ConceptError && error.kind
 
 Deno.test("$name$ loads the $aggregate$ and saves it at its next version", async () => {
   await seed("x1");
-  await application.commands.execute(new $name$(actor, "x1"));
+  await application.commands.execute($new$(actor, "x1"));
   assert.equal(await versionOf("x1"), 2);
 });
 
 Deno.test("$name$ of another tenant's $aggregate$ is refused as not found, and changes nothing", async () => {
   await seed("x2");
   await assert.rejects(
-    () => application.commands.execute(new $name$(ofAnotherTenant, "x2")),
+    () => application.commands.execute($new$(ofAnotherTenant, "x2")),
     notFound,
   );
   assert.equal(await versionOf("x2"), 1);
@@ -32,7 +36,7 @@ Deno.test("$name$ of another tenant's $aggregate$ is refused as not found, and c
 Deno.test("$name$ by a caller who names none of their tenants is refused (TENANT_REQUIRED)", async () => {
   const ofTwo = userActor("someone-of-two", { roles: ["granted"], tenants: ["t1", "t2"] });
   await assert.rejects(
-    () => application.commands.execute(new $name$(ofTwo, "x1")),
+    () => application.commands.execute($new$(ofTwo, "x1")),
     (error) => isRefusal(error, "TENANT_REQUIRED"),
   );
 });
@@ -58,7 +62,7 @@ Deno.test("$name$ over other work's save is refused (CONCURRENT_UPDATE), the oth
   });
   await runInScope({ execution: inT1 }, () => overtaken.add($build$("x3")));
   await assert.rejects(
-    () => raced.commands.execute(new $name$(actor, "x3")),
+    () => raced.commands.execute($new$(actor, "x3")),
     (error) => isRefusal(error, "CONCURRENT_UPDATE"),
   );
   assert.equal((await runInScope({ execution: inT1 }, () => overtaken.get("x3")))?.version, 2);
@@ -66,7 +70,7 @@ Deno.test("$name$ over other work's save is refused (CONCURRENT_UPDATE), the oth
 
 Deno.test("$name$ of an unknown $aggregate$ is refused as not found", async () => {
   await assert.rejects(
-    () => application.commands.execute(new $name$(actor, "missing")),
+    () => application.commands.execute($new$(actor, "missing")),
     notFound,
   );
 });

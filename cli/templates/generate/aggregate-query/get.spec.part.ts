@@ -3,10 +3,10 @@ const notFound = (error: unknown) => error instanceof ConceptError && error.kind
 
 Deno.test("$name$ answers the $aggregate$ of the id", async () => {
   await seed("g1");
-  assert.equal((await application.queries.execute(new $name$(actor, "g1"))).id, "g1");
+  assert.equal((await application.queries.execute($new$(actor, "g1"))).id, "g1");
 });
 
 Deno.test("$name$ of another tenant's $aggregate$ is refused as not found", async () => {
   await seed("g2");
-  await assert.rejects(() => application.queries.execute(new $name$(ofAnotherTenant, "g2")), notFound);
+  await assert.rejects(() => application.queries.execute($new$(ofAnotherTenant, "g2")), notFound);
 });

@@ -1,3 +1,6 @@
 import assert from "node:assert/strict";
-import { $conceptErrorImport$$forbiddenImport$$isRefusalImport$runInScope, userActor } from "@kit/kernel";
-$preamble$$tests$$permissionTest$
+import { type Actor, $conceptErrorImport$$forbiddenImport$$isRefusalImport$runInScope, userActor } from "@kit/kernel";
+$preamble$
+
+$messageUnderTest$
+$tests$$permissionTest$

@@ -1,4 +1,4 @@
 
 Deno.test("$name$ is refused to an actor without $permission$", async () => {
-  await assert.rejects(() => application.$bus$.execute(new $name$(userActor("someone-else"))), ForbiddenError);
+  await assert.rejects(() => application.$bus$.execute($new$(userActor("someone-else"))), ForbiddenError);
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { $forbiddenImport$userActor } from "@kit/kernel";
+import { type Actor, $forbiddenImport$userActor } from "@kit/kernel";
 import { testApplication } from "../../../../../platform/platform-test.module.ts";
 import { $camel$Module } from "../../../$context$.module.ts";
 $permissionsImport$import { $name$ } from "./$kebab$.$kind$.ts";
@@ -8,8 +8,10 @@ const application = testApplication([$camel$Module], {
   grants: { granted: [$granted$] },
 });
 
+$messageUnderTest$
+
 Deno.test("$name$ runs through the $busName$ bus", async () => {
-  const answer = await application.$bus$.execute(new $name$(userActor("someone", { roles: ["granted"] })));
+  const answer = await application.$bus$.execute($new$(userActor("someone", { roles: ["granted"] })));
   assert.ok($answerCheck$);
 });
 $permissionTest$

@@ -1,5 +1,5 @@
 
 Deno.test("$name$ needs no permission: an actor with no role runs it", async () => {
-  const answer = await application.$bus$.execute(new $name$(userActor("someone-without-a-role")));
+  const answer = await application.$bus$.execute($new$(userActor("someone-without-a-role")));
   assert.ok($answerCheck$);
 });
