@@ -142,6 +142,11 @@ export class SqlJobStore implements JobStore {
     params: { jobs: readonly NewJob[]; unit?: UnitOfWork },
   ): Promise<readonly EnqueueResult[]> {
     if (params.jobs.length === 0) return [];
+    // One job: the single-row insert, a plainer statement than the JSON document's (no
+    // recordset to plan, no CTE): a lone enqueue is what a use case sends most.
+    if (params.jobs.length === 1) {
+      return [await this.jobInsert({ ...params, job: params.jobs[0]! })];
+    }
     const query = this.#on(params.unit);
     const rows = params.jobs.map((job) => ({
       id: job.id,

@@ -73,6 +73,26 @@ export function jobStoreIdempotencyContract(test: JobStoreCase): void {
   );
 
   test(
+    "jobInsertMany of one job (a lone enqueue) inserts it, or answers a kept key's id as a duplicate",
+    async (store, transactions) => {
+      if (store.jobInsertMany === undefined) return;
+      const insertMany = store.jobInsertMany.bind(store);
+      const first = job({ idempotencyKey: "lone", tenantId: "t1" });
+      assert.deepEqual(await insertMany({ jobs: [first] }), [{ id: first.id }]);
+      const plain = job();
+      assert.deepEqual(await insertMany({ jobs: [plain] }), [{ id: plain.id }]);
+      const again = await transactions.run((unit) =>
+        insertMany({ jobs: [job({ idempotencyKey: "lone", tenantId: "t1" })], unit })
+      );
+      assert.deepEqual(again, [{ id: first.id, duplicate: true }]);
+      assert.deepEqual(
+        (await store.jobList()).map((j) => j.id).sort(),
+        [first.id, plain.id].sort(),
+      );
+    },
+  );
+
+  test(
     "a job inserted in a unit of work that rolls back is never kept",
     async (store, transactions) => {
       const j = job({ idempotencyKey: "rolled-back" });
