@@ -6,7 +6,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { main } from "../main.ts";
 import { type GeneratorKind, namesFile, sharedFilesGiven } from "../generators/catalog.ts";
 import { decidePreToolUse } from "../hook/pre_tool_use.ts";
@@ -23,6 +24,8 @@ interface Step {
    * command line is exact. False for the runs that show a case not holding.
    */
   readonly holds: boolean;
+  /** What the project's state needs before the run, beyond the steps before it. */
+  readonly before?: (dir: string) => Promise<void>;
 }
 
 /** Every kind, in an order that makes each one's prerequisites; conditional kinds both ways. */
@@ -42,6 +45,8 @@ const steps: readonly Step[] = [
   },
   { args: ["aggregate", "scheduling", "Slot"], holds: true },
   { args: ["repository", "scheduling", "Slot"], holds: true },
+  // A table as kit generated it before ids per tenant (keyed by id alone), to re-key.
+  { args: ["rekey", "scheduling", "Slot"], holds: true, before: keyedByIdAlone("slots") },
   {
     args: [
       ..."command scheduling ConfirmAppointment --permission appointment.confirm".split(" "),
@@ -93,6 +98,28 @@ const steps: readonly Step[] = [
   { args: ["worker"], holds: true },
 ];
 
+/** Rewrites the migration creating `table` of the scheduling context as kit wrote it before. */
+function keyedByIdAlone(table: string): (dir: string) => Promise<void> {
+  return async (dir) => {
+    const folder = join(dir, "src/contexts/scheduling/infrastructure/migrations");
+    const file = (await readdir(folder)).find((name) => name.endsWith(`-create-${table}.ts`));
+    assert.ok(file, `the migration creating ${table}`);
+    const now = await readFile(join(folder, file), "utf8");
+    const before = now.replace(
+      new RegExp(`(create table if not exists "scheduling"\\."${table}" \\()[\\s\\S]*?\\n\\);\\n`),
+      `$1
+  id text primary key,
+  tenant_id text not null,
+  data jsonb not null default '{}'::jsonb,
+  version integer not null check (version > 0)
+);
+`,
+    );
+    assert.notEqual(before, now, `the migration creating ${table} is rewritten`);
+    await writeFile(join(folder, file), before);
+  };
+}
+
 async function helpJson(): Promise<GeneratorKind[]> {
   let printed = "";
   const log = console.log;
@@ -142,6 +169,7 @@ Deno.test("for every kind, --help --json, --local-only, the briefing and the hoo
       const kind = kinds.find((k) => k.kind === name)!;
       const label = `kit generate ${step.args.join(" ")}`;
       const prefix = name === "worker" ? undefined : `src/contexts/${first}/`;
+      await step.before?.(dir);
       const before = await projectTree(dir);
       const local = await quietly(() => main(["generate", ...step.args, "--local-only"], dir));
       const refused = local.result !== 0;
