@@ -4,7 +4,7 @@
  * there it installs the npm package (its platform binary comes from npm as an optional dependency).
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -37,16 +37,33 @@ export async function findBun(): Promise<BunBinary> {
     return { path: installed };
   }
   if (await runs("bun", ["--version"]) === undefined) return { path: "bun" };
-  await mkdir(local, { recursive: true });
-  await writeFile(join(local, "package.json"), JSON.stringify({ private: true, type: "module" }));
-  const failed = await runs("npm", [
-    "install",
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `bun@${bunVersion}`,
-  ], local) ?? await runs(installed, ["--version"]);
+  // Test files run in parallel: each installs in a folder of its own and moves it into place, so
+  // two installs never share a folder; the first to move wins and the other's copy is removed.
+  const staging = `${local}.${crypto.randomUUID().slice(0, 8)}`;
+  await mkdir(staging, { recursive: true });
+  try {
+    await writeFile(
+      join(staging, "package.json"),
+      JSON.stringify({ private: true, type: "module" }),
+    );
+    const failed = await runs("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `bun@${bunVersion}`,
+    ], staging);
+    if (failed !== undefined) return { missing: `npm install bun@${bunVersion} failed: ${failed}` };
+    if (await runs(installed, ["--version"]) !== undefined) {
+      // Nothing usable in place (an install cut short): replaced by this one.
+      await rm(local, { recursive: true, force: true });
+    }
+    await rename(staging, local).catch(() => {});
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  const failed = await runs(installed, ["--version"]);
   return failed === undefined
     ? { path: installed }
-    : { missing: `npm install bun@${bunVersion} failed: ${failed}` };
+    : { missing: `bun@${bunVersion} installed but does not run: ${failed}` };
 }
