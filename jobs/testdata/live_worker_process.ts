@@ -1,7 +1,7 @@
 /**
  * A worker in its own process, for the live-workers tests: on PostgreSQL (`DATABASE_URL`,
  * `TEST_SCHEMA`) or, with `LIVE_WORKER_STORE=redis`, Redis (`REDIS_URL`, `REDIS_PREFIX`), registers as `WORKER_ID` with its host and
- * pid, heartbeats every 200 ms (live 1 s after each), runs one `faults.hang` job at a time forever
+ * pid, heartbeats every 300 ms (live 3 s after each: a process starved by a loaded machine for a second is not taken for gone), runs one `faults.hang` job at a time forever
  * (printing `running <id> <attempt>`), until it is killed.
  */
 import postgres from "postgres";
@@ -11,7 +11,7 @@ import { Background, jobsPlugin, type JobStore } from "@kit/jobs";
 import { PostgresJobStore } from "@kit/jobs/postgres";
 import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
 
-@Background({ lease: "2s" })
+@Background({ lease: "6s" })
 class Hang {
   static readonly jobName = "faults.hang";
   run(_payload: unknown, execution: BackgroundJobExecution): Promise<void> {
@@ -47,8 +47,8 @@ const app = composeApplication({
         id: Deno.env.get("WORKER_ID")!,
         host: Deno.hostname(),
         pid: Deno.pid,
-        heartbeatInterval: "200ms",
-        heartbeatTtl: "1s",
+        heartbeatInterval: "300ms",
+        heartbeatTtl: "3s",
         rescueInterval: "300ms",
       },
     }),

@@ -99,6 +99,12 @@ export async function liveWorkersScenario(
         workers: { id: string; pid?: number; runningJobs: { id: string }[] }[];
         orphanedJobs: { id: string; workerId: string }[];
       };
+    // Each is listed from its first heartbeat, which may come after it says it runs.
+    await eventually(
+      "both workers listed",
+      10_000,
+      async () => (await workersNow()).workers.length === 2,
+    );
     const both = await workersNow();
     assert.deepEqual(both.workers.map((w) => w.id).sort(), ["w-a", "w-b"]);
     assert.deepEqual(
@@ -112,7 +118,7 @@ export async function liveWorkersScenario(
     a.process.kill("SIGKILL");
     await a.process.status;
     const killedAt = Date.now();
-    await eventually("w-a no longer listed, its job orphaned", 5_000, async () => {
+    await eventually("w-a no longer listed, its job orphaned", 10_000, async () => {
       const now = await workersNow();
       return now.workers.length === 1 && now.orphanedJobs.length === 1;
     });
@@ -126,7 +132,7 @@ export async function liveWorkersScenario(
     assert.equal(job.body.status, "running");
     assert.equal(job.body.workerGone, true);
 
-    await eventually("the killed worker's job back to waiting", 10_000, async () => {
+    await eventually("the killed worker's job back to waiting", 20_000, async () => {
       const view = await call("GET", `/ops/jobs/jobs/${killedJob}`, operator);
       return view.body.status === "waiting";
     });

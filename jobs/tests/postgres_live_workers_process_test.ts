@@ -16,6 +16,6 @@ pgTest(
       { LIVE_WORKER_STORE: "postgres", DATABASE_URL: url, TEST_SCHEMA: schema },
       new PostgresTransactions(sql),
     );
-    console.log(`w-a shown gone ${goneAfterMs} ms after SIGKILL (heartbeat ttl 1 s)`);
+    console.log(`w-a shown gone ${goneAfterMs} ms after SIGKILL (heartbeat ttl 3 s)`);
   },
 );

@@ -25,7 +25,7 @@ Deno.test({
         REDIS_URL: url,
         REDIS_PREFIX: prefix,
       });
-      console.log(`w-a shown gone ${goneAfterMs} ms after SIGKILL (heartbeat ttl 1 s)`);
+      console.log(`w-a shown gone ${goneAfterMs} ms after SIGKILL (heartbeat ttl 3 s)`);
     } finally {
       const keys = await redis.keys(`${prefix}*`);
       if (keys.length > 0) await redis.del(...keys);
