@@ -122,8 +122,13 @@ export function jobStoreIdempotencyContract(test: JobStoreCase): void {
         answeredA = await store.jobInsert({ job: a, unit });
         await mayCommitA;
       });
-      for (let i = 0; i < 20 && answeredA === undefined; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
+      // A's insert may go over the network (a store staging in its own round trip): waited for,
+      // up to 10 s.
+      for (
+        const deadline = Date.now() + 10_000;
+        answeredA === undefined && Date.now() < deadline;
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
       }
       assert.deepEqual(answeredA, { id: a.id });
       const answeredB = await transactions.run((unit) => store.jobInsert({ job: b, unit }));
