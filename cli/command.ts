@@ -25,6 +25,8 @@ export interface CommandInput<O extends CommandOptions> {
   readonly positionals: readonly string[];
   /** The directory it runs in. */
   readonly cwd: string;
+  /** Reads an environment variable (the process's, unless the caller gave its own). */
+  readonly env: (name: string) => string | undefined;
 }
 
 /** A command of the table. */
@@ -48,13 +50,21 @@ export function command<const O extends CommandOptions>(spec: Command<O>): Comma
   return spec as unknown as Command;
 }
 
+/** The process's environment, as commands read it by default. */
+export const processEnv = (name: string): string | undefined => Deno.env.get(name);
+
 /** Parses `args` for `entry` (refusing an unknown option) and runs it. */
-export function runCommand(entry: Command, args: readonly string[], cwd: string): Promise<number> {
-  if (entry.options === undefined) return entry.run({ values: {}, positionals: args, cwd });
+export function runCommand(
+  entry: Command,
+  args: readonly string[],
+  cwd: string,
+  env: (name: string) => string | undefined = processEnv,
+): Promise<number> {
+  if (entry.options === undefined) return entry.run({ values: {}, positionals: args, cwd, env });
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: entry.positionals === true,
     options: entry.options,
   });
-  return entry.run({ values: values as OptionValues<CommandOptions>, positionals, cwd });
+  return entry.run({ values: values as OptionValues<CommandOptions>, positionals, cwd, env });
 }

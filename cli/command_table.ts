@@ -330,7 +330,7 @@ const token = command({
     scope: { type: "string", multiple: true },
     expires: { type: "string" },
   },
-  async run({ values, cwd }) {
+  async run({ values, cwd, env }) {
     if (values.sub === undefined) {
       throw new CliError(
         "Usage: kit token --sub <id> [--role <r>]... [--tenant <t>]... [--scope <s>]... [--expires 1h]",
@@ -343,7 +343,7 @@ const token = command({
         tenants: values.tenant ?? [],
         scopes: values.scope ?? [],
         ...(values.expires ? { expires: values.expires } : {}),
-      }),
+      }, env),
     );
     return 0;
   },

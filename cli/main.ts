@@ -5,7 +5,7 @@
  * @module
  */
 import { CliError } from "./cli_error.ts";
-import { runCommand } from "./command.ts";
+import { processEnv, runCommand } from "./command.ts";
 import { commandTable } from "./command_table.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
@@ -41,7 +41,11 @@ function commandHelp(command: string): string | undefined {
 }
 
 /** Runs the CLI with its arguments; answers the exit code. */
-export async function main(args: readonly string[], cwd: string = Deno.cwd()): Promise<number> {
+export async function main(
+  args: readonly string[],
+  cwd: string = Deno.cwd(),
+  env: (name: string) => string | undefined = processEnv,
+): Promise<number> {
   const [command, ...rest] = args;
   if (command === "--version") {
     console.log(`kit ${denoJson.version}`);
@@ -63,7 +67,7 @@ export async function main(args: readonly string[], cwd: string = Deno.cwd()): P
   }
   try {
     if (entry === undefined) throw new CliError(`Unknown command '${command}': run 'kit --help'`);
-    return await runCommand(entry, rest, cwd);
+    return await runCommand(entry, rest, cwd, env);
   } catch (error) {
     if (error instanceof CliError) {
       console.error(`kit: ${error.message}`);

@@ -137,15 +137,27 @@ export async function runIn(
 }
 
 /** `kit <args>` run in process in `dir`: its exit code and every line it printed, in order. */
-export async function kitIn(
+export function kitIn(
   dir: string,
+  ...args: string[]
+): Promise<{ result: number; out: string }> {
+  return kitWithEnv(dir, (name) => Deno.env.get(name), ...args);
+}
+
+/**
+ * As {@linkcode kitIn}, the command reading its environment from `env` instead of the process's
+ * (test files run in parallel in one process: none may change the process's environment).
+ */
+export async function kitWithEnv(
+  dir: string,
+  env: (name: string) => string | undefined,
   ...args: string[]
 ): Promise<{ result: number; out: string }> {
   const out: string[] = [];
   const [log, error] = [console.log, console.error];
   console.log = console.error = (...parts: unknown[]) => void out.push(parts.join(" "));
   try {
-    return { result: await main(args, dir), out: out.join("\n") };
+    return { result: await main(args, dir, env), out: out.join("\n") };
   } finally {
     console.log = log;
     console.error = error;

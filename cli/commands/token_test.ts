@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { serveProject } from "./served_project.ts";
-import { initializedProject, kitIn as kit } from "./test_project.ts";
+import { initializedProject, kitIn as kit, kitWithEnv } from "./test_project.ts";
+
+/** The process's environment without the secret and the database: what `deno task dev` has. */
+function without(name: string): string | undefined {
+  return name === "JWT_SECRET" || name === "DATABASE_URL" ? undefined : Deno.env.get(name);
+}
 
 /** A route of the project that needs `agenda.read`, granted to the practitioner role. */
 async function projectWithAgenda(): Promise<string> {
@@ -63,12 +68,11 @@ Deno.test({
     const dir = await projectWithAgenda();
     const app = await serveProject(dir, "src/main.ts", { JWT_SECRET: "" });
     try {
-      const env = { ...Deno.env.toObject() };
-      Deno.env.delete("JWT_SECRET");
-      Deno.env.delete("DATABASE_URL");
+      // The process's environment without JWT_SECRET and DATABASE_URL: the development secret.
+      const kitHere = (dir: string, ...args: string[]) => kitWithEnv(dir, without, ...args);
       let practitioner: string, nobody: string;
-      try {
-        const signed = await kit(
+      {
+        const signed = await kitHere(
           dir,
           "token",
           "--sub",
@@ -81,10 +85,8 @@ Deno.test({
         assert.equal(signed.result, 0, signed.out);
         practitioner = signed.out.trim();
         assert.match(practitioner, /^[\w-]+\.[\w-]+\.[\w-]+$/, "one line: the token");
-        nobody = (await kit(dir, "token", "--sub", "someone", "--tenant", "development")).out
+        nobody = (await kitHere(dir, "token", "--sub", "someone", "--tenant", "development")).out
           .trim();
-      } finally {
-        for (const [name, value] of Object.entries(env)) Deno.env.set(name, value);
       }
       const get = (token?: string) =>
         fetch(`${app.url}/agendas/`, {
@@ -127,10 +129,12 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const dir = await initializedProject();
-    const saved = { ...Deno.env.toObject() };
+    const env = new Map(Object.entries(Deno.env.toObject()));
+    env.delete("JWT_SECRET");
+    env.delete("DATABASE_URL");
+    const kitHere = (dir: string, ...args: string[]) =>
+      kitWithEnv(dir, (name) => env.get(name), ...args);
     try {
-      Deno.env.delete("JWT_SECRET");
-      Deno.env.delete("DATABASE_URL");
       for (
         const [args, message] of [
           [["token"], "Usage: kit token --sub <id>"],
@@ -142,20 +146,29 @@ Deno.test({
           [["token", "--sub", "a", "--colour", "red"], "Unknown option '--colour'"],
         ] as const
       ) {
-        const run = await kit(dir, ...args);
+        const run = await kitHere(dir, ...args);
         assert.equal(run.result, 1, args.join(" "));
         assert.match(run.out, new RegExp(RegExp.escape(message)), run.out);
         assert.equal(run.out.split("\n").length, 1, run.out);
       }
-      Deno.env.set("DATABASE_URL", "postgres://localhost/app");
-      const closed = await kit(dir, "token", "--sub", "a");
+      env.set("DATABASE_URL", "postgres://localhost/app");
+      const closed = await kitHere(dir, "token", "--sub", "a");
       assert.equal(closed.result, 1);
       assert.match(
         closed.out,
         /JWT_SECRET is not set, and with DATABASE_URL the API then accepts no token/,
       );
-      Deno.env.set("JWT_SECRET", "s3cret-of-the-deployment");
-      const signed = await kit(dir, "token", "--sub", "a", "--expires", "30m", "--scope", "read");
+      env.set("JWT_SECRET", "s3cret-of-the-deployment");
+      const signed = await kitHere(
+        dir,
+        "token",
+        "--sub",
+        "a",
+        "--expires",
+        "30m",
+        "--scope",
+        "read",
+      );
       assert.equal(signed.result, 0, signed.out);
       const [, payload] = signed.out.trim().split(".");
       const claims = JSON.parse(atob(payload!.replaceAll("-", "+").replaceAll("_", "/")));
@@ -165,8 +178,6 @@ Deno.test({
       assert.match(claims.iss, /-identity$/);
       assert.match(claims.aud, /-api$/);
     } finally {
-      for (const name of ["JWT_SECRET", "DATABASE_URL"]) Deno.env.delete(name);
-      for (const [name, value] of Object.entries(saved)) Deno.env.set(name, value);
       await Deno.remove(dir, { recursive: true });
     }
   },
