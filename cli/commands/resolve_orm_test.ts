@@ -11,18 +11,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readRegion } from "../files/marker_regions.ts";
-import { initializedProject, kitIn as kit } from "./test_project.ts";
-
-async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
-  const output = await new Deno.Command("git", {
-    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
-}
+import { gitIn as git, initializedProject, kitIn as kit } from "./test_project.ts";
 
 async function ok(dir: string, ...args: string[]): Promise<string> {
   const run = await kit(dir, ...args);

@@ -12,18 +12,7 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { settleParts } from "../files/merge_parts.ts";
-import { initializedProject, kitIn as kit } from "./test_project.ts";
-
-async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
-  const output = await new Deno.Command("git", {
-    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
-}
+import { gitIn as git, initializedProject, kitIn as kit } from "./test_project.ts";
 
 async function edit(dir: string, path: string, from: RegExp, to: string): Promise<void> {
   const text = await readFile(join(dir, path), "utf8");

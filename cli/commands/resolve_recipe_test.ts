@@ -10,22 +10,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { preCommitHook } from "./init_git.ts";
-import { initializedProject, kitIn as kit } from "./test_project.ts";
+import { gitIn as git, initializedProject, kitIn as kit } from "./test_project.ts";
 
 const workflow = fileURLToPath(new URL("../../docs/workflow.md", import.meta.url));
 const handler = "src/contexts/scheduling/application/commands/confirm/confirm.handler.ts";
 const barrel = "src/contexts/scheduling/scheduling.declarations.ts";
-
-async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
-  const output = await new Deno.Command("git", {
-    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
-}
 
 async function task(cwd: string, name: string): Promise<{ code: number; out: string }> {
   const output = await new Deno.Command(Deno.execPath(), {

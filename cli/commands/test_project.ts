@@ -106,6 +106,21 @@ export async function initializedProject(options: readonly string[] = []): Promi
   return dir;
 }
 
+/** `git <args>` in `cwd` as a test author (no global identity needed): exit code and output. */
+export async function gitIn(
+  cwd: string,
+  ...args: string[]
+): Promise<{ code: number; out: string }> {
+  const output = await new Deno.Command("git", {
+    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
+}
+
 /** Runs a program in `dir`, colourless: its exit code and its output (stdout then stderr). */
 export async function runProgram(
   dir: string,

@@ -10,32 +10,12 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion } from "../files/marker_regions.ts";
 import { mergeRegions } from "../files/merge_regions.ts";
-import { generated, planOf, planProject } from "./plan_fixture.ts";
-
-const derived =
-  /(\.declarations\.ts|\.dependencies\.ts|\/CONTEXT\.md|docs\/context-map\.md|\.dependency-cruiser\.cjs)$/;
-
-/** The files a plan changes, the derived ones left out: `+path` new, `~path` changed. */
-function written(root: string, plan: readonly FileWrite[]): string[] {
-  const changes = (write: FileWrite) =>
-    !existsSync(join(root, write.path)) ||
-    readFileSync(join(root, write.path), "utf8") !== write.contents;
-  return plan.filter((write) => !derived.test(write.path) && changes(write))
-    .map((write) => `${write.create ? "+" : "~"}${write.path}`)
-    .sort();
-}
-
-function contents(plan: readonly FileWrite[], path: string): string {
-  const write = plan.find((w) => w.path === path);
-  assert.ok(write, `the plan writes ${path}`);
-  return write.contents;
-}
+import { contents, generated, planOf, planProject, written } from "./plan_fixture.ts";
 
 /** No decorator in `text`: no line starting with `@Name` (imports from `@kit/...` are not one). */
 function assertUndecorated(text: string, path: string): void {

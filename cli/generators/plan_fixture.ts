@@ -4,6 +4,9 @@
  *
  * @module
  */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { applyPlan, type FileWrite } from "../files/file_plan.ts";
 import { projectFiles } from "../commands/init.ts";
 import { withDerived } from "../commands/docs.ts";
@@ -54,4 +57,27 @@ export async function generated(
   options: Readonly<Record<string, string | boolean | readonly string[]>> = {},
 ): Promise<void> {
   await applyPlan(root, await planOf(root, kind, names, options));
+}
+
+const derived =
+  /(\.declarations\.ts|\.dependencies\.ts|\/CONTEXT\.md|docs\/context-map\.md|\.dependency-cruiser\.cjs)$/;
+
+/**
+ * The files a plan writes in the project at `root` that it changes, the derived ones left out:
+ * `+path` new, `~path` changed.
+ */
+export function written(root: string, plan: readonly FileWrite[]): string[] {
+  const changes = (write: FileWrite) =>
+    !existsSync(join(root, write.path)) ||
+    readFileSync(join(root, write.path), "utf8") !== write.contents;
+  return plan.filter((write) => !derived.test(write.path) && changes(write))
+    .map((write) => `${write.create ? "+" : "~"}${write.path}`)
+    .sort();
+}
+
+/** The planned contents of `path`. */
+export function contents(plan: readonly FileWrite[], path: string): string {
+  const write = plan.find((w) => w.path === path);
+  assert.ok(write, `the plan writes ${path}`);
+  return write.contents;
 }

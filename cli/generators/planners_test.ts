@@ -8,34 +8,10 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion } from "../files/marker_regions.ts";
-import { generated, planOf, planProject } from "./plan_fixture.ts";
-
-const derived =
-  /(\.declarations\.ts|\.dependencies\.ts|\/CONTEXT\.md|docs\/context-map\.md|\.dependency-cruiser\.cjs)$/;
-
-/**
- * The files a plan writes in the project at `root` that it changes, the derived ones left out:
- * `+path` new, `~path` changed.
- */
-function written(root: string, plan: readonly FileWrite[]): string[] {
-  const changes = (write: FileWrite) =>
-    !existsSync(join(root, write.path)) ||
-    readFileSync(join(root, write.path), "utf8") !== write.contents;
-  return plan.filter((write) => !derived.test(write.path) && changes(write))
-    .map((write) => `${write.create ? "+" : "~"}${write.path}`)
-    .sort();
-}
-
-/** The planned contents of `path`. */
-function contents(plan: readonly FileWrite[], path: string): string {
-  const write = plan.find((w) => w.path === path);
-  assert.ok(write, `the plan writes ${path}`);
-  return write.contents;
-}
+import { contents, generated, planOf, planProject, written } from "./plan_fixture.ts";
 
 /** A test in a new project of its own, removed after. */
 function planTest(name: string, fn: (root: string) => Promise<void>): void {
