@@ -239,6 +239,9 @@ export class RedisDurabilityMonitor {
         "Redis lost its data (its durability marker vanished): the jobs relayed recently are written again",
       );
     }
+    // The state says the loss before any listener hears of it: a relay woken by a listener asks
+    // `ready()` at once, and must not write while the loss is being reported.
+    if (loss === "lost") this.#enter("data_lost");
     if (loss !== undefined) { for (const listener of this.#listeners) listener(loss); }
     return lost;
   }
