@@ -8,8 +8,6 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion } from "../files/marker_regions.ts";
 import { contents, generated, planOf, planProject, written } from "./plan_fixture.ts";
 
