@@ -1,19 +1,5 @@
 import assert from "node:assert/strict";
-import { main } from "./main.ts";
-
-async function printed(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const [log, error] = [console.log, console.error];
-  console.log = (...parts: unknown[]) => void (out += parts.join(" ") + "\n");
-  console.error = (...parts: unknown[]) => void (err += parts.join(" ") + "\n");
-  try {
-    return { code: await main(args, "/"), out, err };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+import { printed } from "./commands/test_project.ts";
 
 Deno.test("kit <command> --help answers every command's usage, outside a project too", async () => {
   for (

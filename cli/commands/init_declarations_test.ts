@@ -4,23 +4,9 @@
  * and `kit init --help` names the option.
  */
 import assert from "node:assert/strict";
+import { printed } from "./test_project.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { main } from "../main.ts";
-
-async function printed(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const [log, error] = [console.log, console.error];
-  console.log = (...parts: unknown[]) => void (out += parts.join(" ") + "\n");
-  console.error = (...parts: unknown[]) => void (err += parts.join(" ") + "\n");
-  try {
-    return { code: await main(args, "/"), out, err };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
 
 async function declarationsOf(dir: string): Promise<unknown> {
   return JSON.parse(await readFile(join(dir, "kit.config.json"), "utf8")).declarations;

@@ -121,6 +121,21 @@ export async function gitIn(
   return { code: output.code, out: decode(output.stdout) + decode(output.stderr) };
 }
 
+/** `kit <args>` run in process at `/`: its exit code, and what it printed to stdout and stderr. */
+export async function printed(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const [log, error] = [console.log, console.error];
+  console.log = (...parts: unknown[]) => void (out += parts.join(" ") + "\n");
+  console.error = (...parts: unknown[]) => void (err += parts.join(" ") + "\n");
+  try {
+    return { code: await main(args, "/"), out, err };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
 /** Runs a program in `dir`, colourless: its exit code and its output (stdout then stderr). */
 export async function runProgram(
   dir: string,
