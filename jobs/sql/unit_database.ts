@@ -72,10 +72,14 @@ async function check(
   if (store.name !== unit.name || store.oid !== unit.oid || store.cluster !== unit.cluster) {
     throw new Error(refusal(driver, store, unit));
   }
-  if ((typeof key !== "object" || key === null) && typeof key !== "function") return;
+  if (!isObject(key)) return;
   let clients = verified.get(key);
   if (clients === undefined) verified.set(key, clients = new WeakSet());
   clients.add(storeClient);
+}
+
+function isObject(value: unknown): value is object {
+  return (typeof value === "object" && value !== null) || typeof value === "function";
 }
 
 function storeDatabase(driver: JobSqlDriver, storeClient: object): Promise<DatabaseIdentity> {
