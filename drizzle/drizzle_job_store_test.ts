@@ -9,9 +9,11 @@ import { sqlJobStoreCases } from "../test_support/sql_job_store_cases.ts";
 import { jobSchema, unitDatabaseCases } from "../test_support/unit_database_cases.ts";
 import {
   createJobTables,
+  createKernelTables,
   currentDrizzle,
   type DrizzleDatabase,
   DrizzleJobStore,
+  DrizzleOutbox,
   DrizzleTransactions,
 } from "./mod.ts";
 
@@ -80,10 +82,12 @@ function openDrizzle(driver: Driver, url: string): { db: DrizzleDatabase; close(
 for (const driver of ["postgres.js", "node-postgres"] as const) {
   unitDatabaseCases(`DrizzleJobStore (${driver})`, {
     storeName: "DrizzleJobStore",
+    outboxName: "DrizzleOutbox",
     migrate: async (url) => {
       const { db, close } = openDrizzle(driver, url);
       try {
         await createJobTables(db, jobSchema);
+        await createKernelTables(db, jobSchema);
       } finally {
         await close();
       }
@@ -93,6 +97,7 @@ for (const driver of ["postgres.js", "node-postgres"] as const) {
       return Promise.resolve({
         transactions: new DrizzleTransactions(db),
         store: () => new DrizzleJobStore(db, { schema: jobSchema, listen: false }),
+        outbox: () => new DrizzleOutbox(db, { schema: jobSchema, listen: false }),
         insertAppointment: async (id) => {
           await currentDrizzle(db).execute(dsql`insert into appointments (id) values (${id})`);
         },

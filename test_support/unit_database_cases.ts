@@ -3,7 +3,8 @@
  * client other than its own: on another database, the command that enqueues is refused, naming
  * the store and both databases, and neither database keeps the job nor the command's other
  * write; on a second client of the unit's own database, the job is enqueued and claimed; on the
- * unit's own client, as ever. Each declaration makes two databases of its own (random names),
+ * unit's own client, as ever. An ORM's outbox (`DrizzleOutbox`, `KnexOutbox`) on another database
+ * is refused the same way. Each declaration makes two databases of its own (random names),
  * migrated with the ORM's helper, and drops them after the file's last test.
  *
  * @module
@@ -21,6 +22,7 @@ import {
   type TransactionManager,
 } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
+import type { Outbox } from "@kit/kernel/outbox";
 import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
 import { ignoreWithout, requireUrl } from "./services.ts";
 
@@ -35,6 +37,8 @@ export interface OrmClient {
   store(): JobStore;
   /** Inserts into `appointments (id)` through this client, in the unit of work under way. */
   insertAppointment(id: string): Promise<void>;
+  /** The ORM's outbox on this client (tables in {@linkcode jobSchema}), where it has one. */
+  outbox?(): Outbox;
   /** Releases the client. */
   close(): Promise<void>;
 }
@@ -43,7 +47,12 @@ export interface OrmClient {
 export interface UnitDatabaseOrm {
   /** The store's name, which the refusal names (`KnexJobStore`). */
   readonly storeName: string;
-  /** Creates the job tables in {@linkcode jobSchema} of the database at `url`, with the ORM's helper. */
+  /** The outbox's name, which its refusal names (`KnexOutbox`), where the ORM has one. */
+  readonly outboxName?: string;
+  /**
+   * Creates the job tables in {@linkcode jobSchema} of the database at `url` (and the kernel's,
+   * where the ORM has an outbox), with the ORM's helpers.
+   */
   migrate(url: string): Promise<void>;
   /** Opens a new client of the ORM on the database at `url`. */
   open(url: string): Promise<OrmClient>;
@@ -106,6 +115,11 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
         const [a, b] = await made;
         for (const { admin } of [a, b]) {
           await admin.unsafe(`delete from ${jobSchema}.background_jobs; delete from appointments`);
+          if (orm.outboxName !== undefined) {
+            await admin.unsafe(
+              `delete from ${jobSchema}.kit_outbox_deliveries; delete from ${jobSchema}.kit_outbox`,
+            );
+          }
         }
         await fn(a, b);
       },
@@ -136,6 +150,40 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
       await otherSide.close();
     }
   });
+
+  if (orm.outboxName !== undefined) {
+    const outboxName = orm.outboxName;
+    test(`${outboxName} on another database than the unit of work is refused, and neither database keeps the event`, async (a, b) => {
+      const unitSide = await orm.open(a.url);
+      const otherSide = await orm.open(b.url);
+      try {
+        const outbox = otherSide.outbox!();
+        outbox.subscribe(new Map([["scheduling.reminder.planned", ["notify"]]]));
+        const event = {
+          id: crypto.randomUUID(),
+          type: "scheduling.reminder.planned",
+          version: 1,
+          occurredAt: "2026-07-01T10:00:00.000Z",
+          payload: { appointmentId: "e1" },
+        };
+        await assert.rejects(
+          () => unitSide.transactions.run((unit) => outbox.append(event, unit)),
+          (error: Error) => {
+            assert.match(error.message, new RegExp(`^${outboxName} was made on a client of`));
+            assert.ok(error.message.includes(`database "${b.name}"`), error.message);
+            assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
+            return true;
+          },
+        );
+        for (const database of [a, b]) {
+          assert.equal(await count(database, `${jobSchema}.kit_outbox`), 0, database.name);
+        }
+      } finally {
+        await unitSide.close();
+        await otherSide.close();
+      }
+    });
+  }
 
   test("a store on a second client of the unit's database enqueues in the unit, and the job is claimed", async (a, b) => {
     const unitSide = await orm.open(a.url);
