@@ -3,8 +3,8 @@ import type { UnitOfWork } from "@kit/kernel/internal";
 import { type ListenConnection, listenOnConnection, type OutboxSqlDriver } from "@kit/jobs/sql";
 import { drizzleQuery } from "./drizzle_query.ts";
 import {
-  type DrizzleDatabase,
   drizzleClientOf,
+  type DrizzleDatabase,
   drizzleTransactionOf,
 } from "./drizzle_transactions.ts";
 

@@ -125,85 +125,94 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
       },
     });
 
-  test("a store on another database than the unit of work is refused, and neither database keeps the job", async (a, b) => {
-    const unitSide = await orm.open(a.url);
-    const otherSide = await orm.open(b.url);
-    try {
-      const { app, PlanReminder } = build(unitSide, otherSide.store());
-      const refused = (error: unknown) => {
-        assert.ok(error instanceof Error, "an Error");
-        assert.match(error.message, new RegExp(`^${orm.storeName} was made on a client of`));
-        assert.ok(error.message.includes(`database "${b.name}"`), error.message);
-        assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
-        assert.match(error.message, /beyond-one-database\.md/);
-        return true;
-      };
-      await assert.rejects(() => app.commands.execute(new PlanReminder("r1")), refused);
-      // Refused again: a verdict of "another database" is never kept.
-      await assert.rejects(() => app.commands.execute(new PlanReminder("r2")), refused);
-      for (const database of [a, b]) {
-        assert.equal(await count(database, `${jobSchema}.background_jobs`), 0, database.name);
-      }
-      assert.equal(await count(a, "appointments"), 0, "the command rolled back");
-    } finally {
-      await unitSide.close();
-      await otherSide.close();
-    }
-  });
-
-  if (orm.outboxName !== undefined) {
-    const outboxName = orm.outboxName;
-    test(`${outboxName} on another database than the unit of work is refused, and neither database keeps the event`, async (a, b) => {
+  test(
+    "a store on another database than the unit of work is refused, and neither database keeps the job",
+    async (a, b) => {
       const unitSide = await orm.open(a.url);
       const otherSide = await orm.open(b.url);
       try {
-        const outbox = otherSide.outbox!();
-        outbox.subscribe(new Map([["scheduling.reminder.planned", ["notify"]]]));
-        const event = {
-          id: crypto.randomUUID(),
-          type: "scheduling.reminder.planned",
-          version: 1,
-          occurredAt: "2026-07-01T10:00:00.000Z",
-          payload: { appointmentId: "e1" },
+        const { app, PlanReminder } = build(unitSide, otherSide.store());
+        const refused = (error: unknown) => {
+          assert.ok(error instanceof Error, "an Error");
+          assert.match(error.message, new RegExp(`^${orm.storeName} was made on a client of`));
+          assert.ok(error.message.includes(`database "${b.name}"`), error.message);
+          assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
+          assert.match(error.message, /beyond-one-database\.md/);
+          return true;
         };
-        await assert.rejects(
-          () => unitSide.transactions.run((unit) => outbox.append(event, unit)),
-          (error: Error) => {
-            assert.match(error.message, new RegExp(`^${outboxName} was made on a client of`));
-            assert.ok(error.message.includes(`database "${b.name}"`), error.message);
-            assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
-            return true;
-          },
-        );
+        await assert.rejects(() => app.commands.execute(new PlanReminder("r1")), refused);
+        // Refused again: a verdict of "another database" is never kept.
+        await assert.rejects(() => app.commands.execute(new PlanReminder("r2")), refused);
         for (const database of [a, b]) {
-          assert.equal(await count(database, `${jobSchema}.kit_outbox`), 0, database.name);
+          assert.equal(await count(database, `${jobSchema}.background_jobs`), 0, database.name);
         }
+        assert.equal(await count(a, "appointments"), 0, "the command rolled back");
       } finally {
         await unitSide.close();
         await otherSide.close();
       }
-    });
+    },
+  );
+
+  if (orm.outboxName !== undefined) {
+    const outboxName = orm.outboxName;
+    test(
+      `${outboxName} on another database than the unit of work is refused, and neither database keeps the event`,
+      async (a, b) => {
+        const unitSide = await orm.open(a.url);
+        const otherSide = await orm.open(b.url);
+        try {
+          const outbox = otherSide.outbox!();
+          outbox.subscribe(new Map([["scheduling.reminder.planned", ["notify"]]]));
+          const event = {
+            id: crypto.randomUUID(),
+            type: "scheduling.reminder.planned",
+            version: 1,
+            occurredAt: "2026-07-01T10:00:00.000Z",
+            payload: { appointmentId: "e1" },
+          };
+          await assert.rejects(
+            () => unitSide.transactions.run((unit) => outbox.append(event, unit)),
+            (error: Error) => {
+              assert.match(error.message, new RegExp(`^${outboxName} was made on a client of`));
+              assert.ok(error.message.includes(`database "${b.name}"`), error.message);
+              assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
+              return true;
+            },
+          );
+          for (const database of [a, b]) {
+            assert.equal(await count(database, `${jobSchema}.kit_outbox`), 0, database.name);
+          }
+        } finally {
+          await unitSide.close();
+          await otherSide.close();
+        }
+      },
+    );
   }
 
-  test("a store on a second client of the unit's database enqueues in the unit, and the job is claimed", async (a, b) => {
-    const unitSide = await orm.open(a.url);
-    const second = await orm.open(a.url);
-    try {
-      const { app, jobs, ran, PlanReminder } = build(unitSide, second.store());
-      const { id } = await app.commands.execute(new PlanReminder("s1"));
-      // The pair found on one database is not asked again.
-      await app.commands.execute(new PlanReminder("s2"));
-      assert.equal(await count(a, `${jobSchema}.background_jobs`), 2);
-      assert.equal(await count(a, "appointments"), 2);
-      assert.equal(await count(b, `${jobSchema}.background_jobs`), 0);
-      assert.equal(await jobs.runDue(), 2);
-      assert.deepEqual(ran.sort(), ["s1", "s2"]);
-      assert.equal((await jobs.find(id))?.status, "succeeded");
-    } finally {
-      await unitSide.close();
-      await second.close();
-    }
-  });
+  test(
+    "a store on a second client of the unit's database enqueues in the unit, and the job is claimed",
+    async (a, b) => {
+      const unitSide = await orm.open(a.url);
+      const second = await orm.open(a.url);
+      try {
+        const { app, jobs, ran, PlanReminder } = build(unitSide, second.store());
+        const { id } = await app.commands.execute(new PlanReminder("s1"));
+        // The pair found on one database is not asked again.
+        await app.commands.execute(new PlanReminder("s2"));
+        assert.equal(await count(a, `${jobSchema}.background_jobs`), 2);
+        assert.equal(await count(a, "appointments"), 2);
+        assert.equal(await count(b, `${jobSchema}.background_jobs`), 0);
+        assert.equal(await jobs.runDue(), 2);
+        assert.deepEqual(ran.sort(), ["s1", "s2"]);
+        assert.equal((await jobs.find(id))?.status, "succeeded");
+      } finally {
+        await unitSide.close();
+        await second.close();
+      }
+    },
+  );
 
   test("a store on the unit's own client enqueues in the unit, and the job is claimed", async (a) => {
     const client = await orm.open(a.url);
