@@ -2,7 +2,11 @@ import type { Logger } from "@kit/kernel";
 import type { UnitOfWork } from "@kit/kernel/internal";
 import { type ListenConnection, listenOnConnection, type OutboxSqlDriver } from "@kit/jobs/sql";
 import { drizzleQuery } from "./drizzle_query.ts";
-import { type DrizzleDatabase, drizzleTransactionOf } from "./drizzle_transactions.ts";
+import {
+  drizzleClientOf,
+  type DrizzleDatabase,
+  drizzleTransactionOf,
+} from "./drizzle_transactions.ts";
 
 interface PostgresJsListener {
   listen(channel: string, onNotify: (payload: string) => void): Promise<{
@@ -59,6 +63,7 @@ export function drizzleDriver(
   return {
     storeName,
     transactionsName: "DrizzleTransactions",
+    client: drizzleClientOf(db),
     query: drizzleQuery(db),
     inUnit: (unit: UnitOfWork) => {
       const transaction = drizzleTransactionOf(unit);

@@ -2,14 +2,18 @@ import { sql as dsql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import postgres from "postgres";
 import type { TestDatabase } from "../test_support/services.ts";
 import { fileSchema } from "../test_support/file_schema.ts";
 import { sqlJobStoreCases } from "../test_support/sql_job_store_cases.ts";
+import { jobSchema, unitDatabaseCases } from "../test_support/unit_database_cases.ts";
 import {
   createJobTables,
+  createKernelTables,
   currentDrizzle,
   type DrizzleDatabase,
   DrizzleJobStore,
+  DrizzleOutbox,
   DrizzleTransactions,
 } from "./mod.ts";
 
@@ -62,4 +66,43 @@ for (const driver of ["postgres.js", "node-postgres"] as const) {
         })
       ),
   );
+}
+
+/** A Drizzle database of the driver on a client of its own, and the function that closes it. */
+function openDrizzle(driver: Driver, url: string): { db: DrizzleDatabase; close(): Promise<void> } {
+  if (driver === "postgres.js") {
+    const client = postgres(url, { max: 4, onnotice: () => {} });
+    return { db: drizzle(client as never), close: () => client.end({ timeout: 5 }) };
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  return { db: drizzlePg(pool), close: () => pool.end() };
+}
+
+// A store on another client than the unit's: refused on another database, written on the same.
+for (const driver of ["postgres.js", "node-postgres"] as const) {
+  unitDatabaseCases(`DrizzleJobStore (${driver})`, {
+    storeName: "DrizzleJobStore",
+    outboxName: "DrizzleOutbox",
+    migrate: async (url) => {
+      const { db, close } = openDrizzle(driver, url);
+      try {
+        await createJobTables(db, jobSchema);
+        await createKernelTables(db, jobSchema);
+      } finally {
+        await close();
+      }
+    },
+    open: (url) => {
+      const { db, close } = openDrizzle(driver, url);
+      return Promise.resolve({
+        transactions: new DrizzleTransactions(db),
+        store: () => new DrizzleJobStore(db, { schema: jobSchema, listen: false }),
+        outbox: () => new DrizzleOutbox(db, { schema: jobSchema, listen: false }),
+        insertAppointment: async (id) => {
+          await currentDrizzle(db).execute(dsql`insert into appointments (id) values (${id})`);
+        },
+        close,
+      });
+    },
+  });
 }

@@ -60,8 +60,24 @@ export class DrizzleTransactions implements TransactionManager {
       (inTransaction) => this.#db.transaction(inTransaction),
       drizzleQuery,
       work,
+      drizzleClientOf(this.#db),
     );
   }
+}
+
+/**
+ * The client a database's statements run on, which its units and its stores are told apart by:
+ * the driver's (`$client`: a `postgres.Sql`, a `pg.Pool`), shared by every `drizzle()` of it; the
+ * database itself when Drizzle exposes none.
+ *
+ * @param db The database.
+ * @returns Its client.
+ */
+export function drizzleClientOf(db: DrizzleDatabase): object {
+  const client = db.$client;
+  return (typeof client === "object" && client !== null) || typeof client === "function"
+    ? client
+    : db;
 }
 
 /**

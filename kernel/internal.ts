@@ -1,9 +1,9 @@
 /**
  * Plumbing between kit's packages (`@kit/http`, `@kit/jobs`, `@kit/drizzle`, `@kit/knex`): the
  * decorator machinery, the status table of the kernel's codes, the composition root a plugin sees,
- * the unit of work a transaction manager opens, the process runtime, the meter, the outbox's SQL
- * statements (run by `PostgresOutbox` and `@kit/jobs`' `SqlOutbox`). Not for
- * applications, and outside semver: any release may change it.
+ * the unit of work a transaction manager opens (and the client it opened it on), the process
+ * runtime, the meter, the outbox's SQL statements (run by `PostgresOutbox` and `@kit/jobs`'
+ * `SqlOutbox`). Not for applications, and outside semver: any release may change it.
  *
  * @module
  */
@@ -54,4 +54,5 @@ export { defaultTenant } from "./tenancy/tenancy.ts";
 export { systemClock } from "./time/clock.ts";
 export { toMilliseconds } from "./time/duration.ts";
 export type { UnitOfWork } from "./unit_of_work/unit_of_work.ts";
+export { clientOfUnit, recordUnitClient } from "./unit_of_work/unit_client.ts";
 export { currentUnitOfWork, type WorkScope } from "./unit_of_work/work_scope.ts";

@@ -28,6 +28,7 @@ export function knexDriver(knex: Knex, logger: Logger, storeName: string): Outbo
   return {
     storeName,
     transactionsName: "KnexTransactions",
+    client: knex,
     query: knexQuery(knex),
     inUnit: (unit: UnitOfWork) => {
       const transaction = knexTransactionOf(unit);

@@ -1,7 +1,15 @@
 import knex, { type Knex } from "knex";
 import { fileSchema } from "../test_support/file_schema.ts";
 import { sqlJobStoreCases } from "../test_support/sql_job_store_cases.ts";
-import { createJobTable, currentKnex, KnexJobStore, KnexTransactions } from "./mod.ts";
+import { jobSchema, unitDatabaseCases } from "../test_support/unit_database_cases.ts";
+import {
+  createJobTable,
+  createKernelTables,
+  currentKnex,
+  KnexJobStore,
+  KnexOutbox,
+  KnexTransactions,
+} from "./mod.ts";
 
 /** Runs `fn` on a Knex of its own on the schema, destroyed afterwards. */
 async function withKnex(
@@ -52,3 +60,35 @@ sqlJobStoreCases(
       })
     ),
 );
+
+/** A Knex of its own on the database at `url`. */
+function openKnex(url: string): Knex {
+  return knex({ client: "pg", connection: url, pool: { min: 0, max: 4 } });
+}
+
+// A store on another client than the unit's: refused on another database, written on the same.
+unitDatabaseCases("KnexJobStore", {
+  storeName: "KnexJobStore",
+  outboxName: "KnexOutbox",
+  migrate: async (url) => {
+    const db = openKnex(url);
+    try {
+      await createJobTable(db, jobSchema);
+      await createKernelTables(db, jobSchema);
+    } finally {
+      await db.destroy();
+    }
+  },
+  open: (url) => {
+    const db = openKnex(url);
+    return Promise.resolve({
+      transactions: new KnexTransactions(db),
+      store: () => new KnexJobStore(db, { schema: jobSchema, listen: false }),
+      outbox: () => new KnexOutbox(db, { schema: jobSchema, listen: false }),
+      insertAppointment: async (id) => {
+        await currentKnex(db)("appointments").insert({ id });
+      },
+      close: () => db.destroy(),
+    });
+  },
+});

@@ -47,6 +47,7 @@ export class KnexTransactions implements TransactionManager {
       (inTransaction) => transactionWithConnection(this.#knex, inTransaction),
       knexQuery,
       work,
+      this.#knex,
     );
   }
 }

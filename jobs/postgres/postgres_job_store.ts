@@ -34,6 +34,7 @@ function postgresJobDriver(sql: postgres.Sql): JobSqlDriver {
   return {
     storeName: "PostgresJobStore",
     transactionsName: "PostgresTransactions",
+    client: sql,
     query: queryOn(sql),
     inUnit: (unit: UnitOfWork) => {
       const transaction = transactionOf(unit);

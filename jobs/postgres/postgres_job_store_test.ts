@@ -1,6 +1,8 @@
+import postgres from "postgres";
 import { currentSql, PostgresTransactions } from "@kit/kernel/postgres";
 import { fileSchema } from "../../test_support/file_schema.ts";
 import { sqlJobStoreCases } from "../../test_support/sql_job_store_cases.ts";
+import { jobSchema, unitDatabaseCases } from "../../test_support/unit_database_cases.ts";
 import { migrateJobs, PostgresJobStore } from "../postgres.ts";
 
 // The job tables are migrated once for the file, emptied before each case.
@@ -24,3 +26,27 @@ sqlJobStoreCases("PostgresJobStore", (fn) =>
         (await sql`select count(*)::int as n from ${sql(table)}`)[0]!.n as number,
     });
   }));
+
+// A store on another client than the unit's: refused on another database, written on the same.
+unitDatabaseCases("PostgresJobStore", {
+  storeName: "PostgresJobStore",
+  migrate: async (url) => {
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await migrateJobs(sql, { schema: jobSchema });
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  },
+  open: (url) => {
+    const sql = postgres(url, { max: 4, onnotice: () => {} });
+    return Promise.resolve({
+      transactions: new PostgresTransactions(sql),
+      store: () => new PostgresJobStore(sql, { schema: jobSchema, listen: false }),
+      insertAppointment: async (id) => {
+        await currentSql(sql)`insert into appointments (id) values (${id})`;
+      },
+      close: () => sql.end({ timeout: 5 }),
+    });
+  },
+});

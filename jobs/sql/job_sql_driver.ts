@@ -22,6 +22,14 @@ export interface JobSqlDriver {
   readonly storeName: string;
   /** The transaction manager to compose the application with, named in error messages. */
   readonly transactionsName: string;
+  /**
+   * The client the driver's statements run on (the `postgres.Sql`, the Drizzle client, the Knex
+   * instance): the one a transaction manager records for its units (`recordUnitClient` of
+   * `@kit/kernel/internal`). A unit opened on this very client is written in unchecked; a unit on
+   * another client, or on one not recorded, is written in only once its transaction is found on
+   * this client's database (asked once per pair of clients, see `queryInUnit`).
+   */
+  readonly client: object;
   /** Runs a statement on the client, outside any unit of work (a transaction of its own). */
   readonly query: SqlQuery;
   /**

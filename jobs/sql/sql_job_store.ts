@@ -69,6 +69,7 @@ import { deregisterWorker, heartbeatWorker, listWorkers } from "./worker_stateme
 import { jobsChannel } from "./job_columns.ts";
 import { driverInSchema } from "./driver_in_schema.ts";
 import type { JobSqlDriver, SqlQuery } from "./job_sql_driver.ts";
+import { queryInUnit } from "./unit_database.ts";
 
 /** The longest a busy queue goes without a claim that also takes the jobs whose lease ended. */
 const sweepEveryMs = 1_000;
@@ -425,6 +426,10 @@ export class SqlJobStore implements JobStore {
    */
   readonly jobListen?: (onJob: (queue: string) => void) => Promise<() => Promise<void>>;
 
+  /**
+   * The query to write with: the driver's own outside a unit; inside one, the unit's transaction,
+   * refused when the unit is on another database than the store's client (`queryInUnit`).
+   */
   #on(unit: UnitOfWork | undefined): SqlQuery {
     if (unit === undefined) return this.#driver.query;
     const query = this.#driver.inUnit(unit);
@@ -433,7 +438,7 @@ export class SqlJobStore implements JobStore {
         `${this.#driver.storeName} needs a unit of work of its driver to write in it: compose the application with ${this.#driver.transactionsName}`,
       );
     }
-    return query;
+    return queryInUnit(this.#driver, unit, query);
   }
 }
 

@@ -13,6 +13,7 @@ import type {
 import { driverInSchema } from "./driver_in_schema.ts";
 import type { JobSqlDriver, SqlQuery, SqlRow } from "./job_sql_driver.ts";
 import { JobRowReader } from "./job_rows.ts";
+import { queryInUnit } from "./unit_database.ts";
 
 /**
  * A driver an {@linkcode SqlOutbox} runs on: a job store's, and, where the driver can, a way to
@@ -284,6 +285,10 @@ export class SqlOutbox implements Outbox {
     return new JobRowReader(row ?? {}, "currentSchema").text("schema");
   }
 
+  /**
+   * The query of the unit's transaction, refused when the unit is on another database than the
+   * outbox's client (`queryInUnit`): its relays would never see an event appended there.
+   */
   #inUnit(unit: UnitOfWork, what: string): SqlQuery {
     const query = this.#driver.inUnit(unit);
     if (query === undefined) {
@@ -291,7 +296,7 @@ export class SqlOutbox implements Outbox {
         `${this.#driver.storeName} needs a unit of work of its driver to ${what}: compose the application with ${this.#driver.transactionsName}`,
       );
     }
-    return query;
+    return queryInUnit(this.#driver, unit, query);
   }
 }
 

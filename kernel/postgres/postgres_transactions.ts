@@ -5,6 +5,7 @@ import { type Duration, toMilliseconds } from "../time/duration.ts";
 import { CommitCallbacks } from "../unit_of_work/commit_callbacks.ts";
 import type { TransactionManager, UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import { currentUnitOfWork } from "../unit_of_work/work_scope.ts";
+import { recordUnitClient } from "../unit_of_work/unit_client.ts";
 
 /** A postgres.js client, or a transaction of one. */
 export type Sql = postgres.Sql | postgres.TransactionSql;
@@ -58,6 +59,9 @@ export class PostgresTransactions implements TransactionManager {
     let result!: T;
     try {
       await this.#sql.begin(async (transaction) => {
+        // A job store on this client writes in the unit unchecked; one on another client first
+        // checks that it is on the same database.
+        recordUnitClient(transaction, this.#sql);
         const locked = new Set<string>();
         const unit: UnitOfWork = {
           id: uuidv7(),

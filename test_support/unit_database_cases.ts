@@ -1,0 +1,280 @@
+/**
+ * What every PostgreSQL job store (postgres.js, Drizzle, Knex) does with a unit of work opened on a
+ * client other than its own: on another database, the command that enqueues is refused, naming
+ * the store and both databases, and neither database keeps the job nor the command's other
+ * write; on a second client of the unit's own database, the job is enqueued and claimed; on the
+ * unit's own client, as ever. An ORM's outbox (`DrizzleOutbox`, `KnexOutbox`) on another database
+ * is refused the same way. Each declaration makes two databases of its own (random names),
+ * migrated with the ORM's helper, and drops them after the file's last test.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import postgres from "postgres";
+import {
+  type BackgroundJobExecution,
+  Command,
+  composeApplication,
+  defineModule,
+  Handles,
+  JobQueue,
+  systemActor,
+  type TransactionManager,
+} from "@kit/kernel";
+import { TestClock } from "@kit/kernel/testing";
+import type { Outbox } from "@kit/kernel/outbox";
+import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
+import { ignoreWithout, requireUrl } from "./services.ts";
+
+/** The schema of the job tables in both databases. */
+export const jobSchema = "jobs";
+
+/** A client of the ORM on one database, opened for one case. */
+export interface OrmClient {
+  /** The ORM's units of work, opened on this client. */
+  readonly transactions: TransactionManager;
+  /** The ORM's job store on this client (tables in {@linkcode jobSchema}), not listening. */
+  store(): JobStore;
+  /** Inserts into `appointments (id)` through this client, in the unit of work under way. */
+  insertAppointment(id: string): Promise<void>;
+  /** The ORM's outbox on this client (tables in {@linkcode jobSchema}), where it has one. */
+  outbox?(): Outbox;
+  /** Releases the client. */
+  close(): Promise<void>;
+}
+
+/** How the cases reach an ORM. */
+export interface UnitDatabaseOrm {
+  /** The store's name, which the refusal names (`KnexJobStore`). */
+  readonly storeName: string;
+  /** The outbox's name, which its refusal names (`KnexOutbox`), where the ORM has one. */
+  readonly outboxName?: string;
+  /**
+   * Creates the job tables in {@linkcode jobSchema} of the database at `url` (and the kernel's,
+   * where the ORM has an outbox), with the ORM's helpers.
+   */
+  migrate(url: string): Promise<void>;
+  /** Opens a new client of the ORM on the database at `url`. */
+  open(url: string): Promise<OrmClient>;
+}
+
+interface Database {
+  readonly name: string;
+  readonly url: string;
+  readonly admin: postgres.Sql;
+}
+
+/**
+ * Declares the cases for an ORM.
+ *
+ * @param title The title's prefix (`KnexJobStore`, `DrizzleJobStore (node-postgres)`).
+ * @param orm How to reach the ORM.
+ */
+export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
+  let made: Promise<[Database, Database]> | undefined;
+  const created: Database[] = [];
+  let server: postgres.Sql | undefined;
+
+  Deno.test.afterAll(async () => {
+    if (server === undefined) return;
+    try {
+      for (const database of created) {
+        await database.admin.end({ timeout: 5 });
+        await server.unsafe(`drop database if exists ${database.name} with (force)`);
+      }
+    } finally {
+      await server.end({ timeout: 5 });
+    }
+  });
+
+  const makeDatabase = async (suffix: string): Promise<Database> => {
+    const url = new URL(requireUrl("DATABASE_URL"));
+    server ??= postgres(url.href, { max: 1, onnotice: () => {} });
+    const name = `test_unitdb_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}_${suffix}`;
+    await server.unsafe(`create database ${name}`);
+    url.pathname = `/${name}`;
+    const database = {
+      name,
+      url: url.href,
+      admin: postgres(url.href, { max: 1, onnotice: () => {} }),
+    };
+    created.push(database);
+    await orm.migrate(database.url);
+    await database.admin`create table appointments (id text primary key)`;
+    return database;
+  };
+
+  const test = (name: string, fn: (a: Database, b: Database) => Promise<void>) =>
+    Deno.test({
+      name: `${title}: ${name}`,
+      ignore: ignoreWithout("DATABASE_URL"),
+      sanitizeResources: false,
+      sanitizeOps: false,
+      fn: async () => {
+        made ??= (async () => [await makeDatabase("a"), await makeDatabase("b")])();
+        const [a, b] = await made;
+        for (const { admin } of [a, b]) {
+          await admin.unsafe(`delete from ${jobSchema}.background_jobs; delete from appointments`);
+          if (orm.outboxName !== undefined) {
+            await admin.unsafe(
+              `delete from ${jobSchema}.kit_outbox_deliveries; delete from ${jobSchema}.kit_outbox`,
+            );
+          }
+        }
+        await fn(a, b);
+      },
+    });
+
+  test(
+    "a store on another database than the unit of work is refused, and neither database keeps the job",
+    async (a, b) => {
+      const unitSide = await orm.open(a.url);
+      const otherSide = await orm.open(b.url);
+      try {
+        const { app, PlanReminder } = build(unitSide, otherSide.store());
+        const refused = (error: unknown) => {
+          assert.ok(error instanceof Error, "an Error");
+          assert.match(error.message, new RegExp(`^${orm.storeName} was made on a client of`));
+          assert.ok(error.message.includes(`database "${b.name}"`), error.message);
+          assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
+          assert.match(error.message, /beyond-one-database\.md/);
+          return true;
+        };
+        await assert.rejects(() => app.commands.execute(new PlanReminder("r1")), refused);
+        // Refused again: a verdict of "another database" is never kept.
+        await assert.rejects(() => app.commands.execute(new PlanReminder("r2")), refused);
+        for (const database of [a, b]) {
+          assert.equal(await count(database, `${jobSchema}.background_jobs`), 0, database.name);
+        }
+        assert.equal(await count(a, "appointments"), 0, "the command rolled back");
+      } finally {
+        await unitSide.close();
+        await otherSide.close();
+      }
+    },
+  );
+
+  if (orm.outboxName !== undefined) {
+    const outboxName = orm.outboxName;
+    test(
+      `${outboxName} on another database than the unit of work is refused, and neither database keeps the event`,
+      async (a, b) => {
+        const unitSide = await orm.open(a.url);
+        const otherSide = await orm.open(b.url);
+        try {
+          const outbox = otherSide.outbox!();
+          outbox.subscribe(new Map([["scheduling.reminder.planned", ["notify"]]]));
+          const event = {
+            id: crypto.randomUUID(),
+            type: "scheduling.reminder.planned",
+            version: 1,
+            occurredAt: "2026-07-01T10:00:00.000Z",
+            payload: { appointmentId: "e1" },
+          };
+          await assert.rejects(
+            () => unitSide.transactions.run((unit) => outbox.append(event, unit)),
+            (error: Error) => {
+              assert.match(error.message, new RegExp(`^${outboxName} was made on a client of`));
+              assert.ok(error.message.includes(`database "${b.name}"`), error.message);
+              assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
+              return true;
+            },
+          );
+          for (const database of [a, b]) {
+            assert.equal(await count(database, `${jobSchema}.kit_outbox`), 0, database.name);
+          }
+        } finally {
+          await unitSide.close();
+          await otherSide.close();
+        }
+      },
+    );
+  }
+
+  test(
+    "a store on a second client of the unit's database enqueues in the unit, and the job is claimed",
+    async (a, b) => {
+      const unitSide = await orm.open(a.url);
+      const second = await orm.open(a.url);
+      try {
+        const { app, jobs, ran, PlanReminder } = build(unitSide, second.store());
+        const { id } = await app.commands.execute(new PlanReminder("s1"));
+        // The pair found on one database is not asked again.
+        await app.commands.execute(new PlanReminder("s2"));
+        assert.equal(await count(a, `${jobSchema}.background_jobs`), 2);
+        assert.equal(await count(a, "appointments"), 2);
+        assert.equal(await count(b, `${jobSchema}.background_jobs`), 0);
+        assert.equal(await jobs.runDue(), 2);
+        assert.deepEqual(ran.sort(), ["s1", "s2"]);
+        assert.equal((await jobs.find(id))?.status, "succeeded");
+      } finally {
+        await unitSide.close();
+        await second.close();
+      }
+    },
+  );
+
+  test("a store on the unit's own client enqueues in the unit, and the job is claimed", async (a) => {
+    const client = await orm.open(a.url);
+    try {
+      const { app, jobs, ran, PlanReminder } = build(client, client.store());
+      const { id } = await app.commands.execute(new PlanReminder("o1"));
+      assert.equal(await count(a, `${jobSchema}.background_jobs`), 1);
+      assert.equal(await jobs.runDue(), 1);
+      assert.deepEqual(ran, ["o1"]);
+      assert.equal((await jobs.find(id))?.status, "succeeded");
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+async function count(database: Database, table: string): Promise<number> {
+  const [row] = await database.admin.unsafe(`select count(*)::int as n from ${table}`);
+  return row!.n as number;
+}
+
+/** An application whose command writes an appointment through `unitSide` and enqueues a job. */
+function build(unitSide: OrmClient, store: JobStore) {
+  const ran: string[] = [];
+
+  @Background()
+  class SendReminder {
+    static readonly jobName = "scheduling.send-reminder";
+    run(payload: { appointmentId: string }, _execution: BackgroundJobExecution): Promise<void> {
+      ran.push(payload.appointmentId);
+      return Promise.resolve();
+    }
+  }
+
+  class PlanReminder extends Command<{ id: string }> {
+    constructor(readonly appointmentId: string) {
+      super(systemActor);
+    }
+  }
+
+  @Handles(PlanReminder)
+  class PlanReminderHandler {
+    constructor(private readonly jobs: JobQueue) {}
+    async handle(command: PlanReminder): Promise<{ id: string }> {
+      await unitSide.insertAppointment(command.appointmentId);
+      return await this.jobs.enqueue(SendReminder, { appointmentId: command.appointmentId });
+    }
+  }
+
+  const app = composeApplication({
+    modules: [
+      defineModule("scheduling", {
+        declarations: [SendReminder, PlanReminderHandler],
+        dependencies: new Map([[PlanReminderHandler, [JobQueue]]]),
+      }),
+    ],
+    clock: new TestClock("2026-07-01T10:00:00Z"),
+    transactions: unitSide.transactions,
+    plugins: {
+      backgroundJobs: jobsPlugin({ store, start: false, pollInterval: "1h" }),
+    },
+  });
+  const jobs = app.backgroundJobs as BackgroundJobsApi;
+  return { app, jobs, ran, PlanReminder };
+}
