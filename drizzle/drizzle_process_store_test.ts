@@ -86,22 +86,25 @@ for (const driver of ["postgres.js", "node-postgres"] as const) {
       }),
   });
 
-  sqlProcessStoreCases(`DrizzleProcessStore (${driver})`, (fn) =>
-    withSchema(async ({ sql, url, schema }) => {
-      const { db, close } = open(driver, url, schema);
-      try {
-        await fn({
-          transactions: new DrizzleTransactions(db),
-          store: new DrizzleProcessStore(db, { schema: `${schema}_appointments` }),
-          names: { store: "DrizzleProcessStore", transactions: "DrizzleTransactions" },
-          insertAppointment: async (id) => {
-            await currentDrizzle(db).execute(dsql`insert into appointments (id) values (${id})`);
-          },
-          appointments: async () =>
-            (await sql`select count(*)::int as n from appointments`)[0]!.n as number,
-        });
-      } finally {
-        await close();
-      }
-    }));
+  sqlProcessStoreCases(
+    `DrizzleProcessStore (${driver})`,
+    (fn) =>
+      withSchema(async ({ sql, url, schema }) => {
+        const { db, close } = open(driver, url, schema);
+        try {
+          await fn({
+            transactions: new DrizzleTransactions(db),
+            store: new DrizzleProcessStore(db, { schema: `${schema}_appointments` }),
+            names: { store: "DrizzleProcessStore", transactions: "DrizzleTransactions" },
+            insertAppointment: async (id) => {
+              await currentDrizzle(db).execute(dsql`insert into appointments (id) values (${id})`);
+            },
+            appointments: async () =>
+              (await sql`select count(*)::int as n from appointments`)[0]!.n as number,
+          });
+        } finally {
+          await close();
+        }
+      }),
+  );
 }

@@ -7,7 +7,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { InMemoryTransactions, type TransactionManager } from "@kit/kernel";
+import {
+  InMemoryTransactions,
+  runInScope,
+  systemActor,
+  type TransactionManager,
+} from "@kit/kernel";
+import type { UnitOfWork } from "@kit/kernel/internal";
 import type { ProcessInstance, ProcessStore } from "@kit/kernel/process";
 import { ignoreWithout } from "./services.ts";
 
@@ -22,13 +28,19 @@ export interface OpenedProcessOrm {
   readonly store: ProcessStore;
   /** The store's name and its transaction manager's, as its refusal names them. */
   readonly names: { readonly store: string; readonly transactions: string };
-  /** Inserts an appointment through the ORM, in the unit of work under way. */
+  /** Inserts an appointment through the ORM (`currentDrizzle`, `currentKnex`), in the unit under way. */
   insertAppointment(id: string): Promise<void>;
   /** How many appointments are kept, read outside any unit. */
   appointments(): Promise<number>;
 }
 
 const t0 = new Date("2026-05-01T08:00:00.000Z");
+const execution = { origin: "test", actor: systemActor, tenantId: "t1", correlationId: "case" };
+
+/** The command's write, as a repository makes it: in the unit of work under way. */
+function insertIn(orm: OpenedProcessOrm, unit: UnitOfWork, id: string): Promise<void> {
+  return runInScope({ execution, unitOfWork: unit }, () => orm.insertAppointment(id));
+}
 const process = "appointments.confirmation";
 
 /** A new instance of the key, at version 0 (not saved yet). */
@@ -69,7 +81,7 @@ export function sqlProcessStoreCases(
     const { store } = orm;
     await assert.rejects(
       orm.transactions.run(async (unit) => {
-        await orm.insertAppointment("a1");
+        await insertIn(orm, unit, "a1");
         assert.equal(await store.instanceSave({ instance: started("a1"), unit }), 1);
         assert.equal(
           await store.messageMark({
@@ -110,7 +122,7 @@ export function sqlProcessStoreCases(
         parked: { early: true },
         unit,
       });
-      await orm.insertAppointment("a2");
+      await insertIn(orm, unit, "a2");
     });
     assert.equal(await orm.appointments(), 1);
     const saved = await store.instanceRead({ ...ref("a2"), reach: {} });
@@ -141,7 +153,9 @@ export function sqlProcessStoreCases(
       `${names.store} needs a unit of work of its driver to save an instance of '${process}': compose the application with ${names.transactions}`,
     );
     await assert.rejects(
-      new InMemoryTransactions().run((unit) => store.instanceSave({ instance: started("a3"), unit })),
+      new InMemoryTransactions().run((unit) =>
+        store.instanceSave({ instance: started("a3"), unit })
+      ),
       refusal,
     );
     await assert.rejects(

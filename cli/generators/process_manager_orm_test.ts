@@ -54,10 +54,15 @@ for (const orm of ["postgres", "drizzle", "knex"] as const) {
     const root = await ormProject(orm);
     try {
       await generated(root, "integration-event", ["scheduling", "AppointmentBooked"]);
-      const plan = await planOf(root, "process-manager", ["scheduling", "AppointmentConfirmation"], {
-        "starts-on": "AppointmentBooked",
-        deadline: ["remind"],
-      });
+      const plan = await planOf(
+        root,
+        "process-manager",
+        ["scheduling", "AppointmentConfirmation"],
+        {
+          "starts-on": "AppointmentBooked",
+          deadline: ["remind"],
+        },
+      );
       assert.deepEqual(written(root, plan), [
         `+${s}/application/processes/appointment-confirmation.process.spec.ts`,
         `+${s}/application/processes/appointment-confirmation.process.ts`,

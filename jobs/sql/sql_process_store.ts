@@ -1,6 +1,10 @@
 import type { JsonValue } from "@kit/kernel/types";
 import { ConcurrentUpdateError, expectSaved } from "@kit/kernel";
-import { processReaches, processStatements as statements, type UnitOfWork } from "@kit/kernel/internal";
+import {
+  processReaches,
+  processStatements as statements,
+  type UnitOfWork,
+} from "@kit/kernel/internal";
 import type {
   PendingDeadline,
   ProcessInstance,
