@@ -46,10 +46,8 @@ Deno.test({
     );
     const sql = environment.options.sql!;
     try {
-      const application = composePlatform({
-        ...environment.options,
-        clock: new TestClock(new Date("2026-01-05T09:00:00.000Z")),
-      });
+      const clock = new TestClock(new Date("2026-01-05T09:00:00.000Z"));
+      const application = composePlatform({ ...environment.options, clock });
       const store = application.resolve(ProcessStore);
       assert.ok(store instanceof ${store}, store.constructor.name);
       const transactions = application.resolve(TransactionManager);
@@ -77,9 +75,15 @@ Deno.test({
       await sql\`create constraint trigger refuse after insert on scheduling.kit_process_messages
         deferrable initially deferred for each row execute function scheduling.refuse()\`;
       await publish("a2");
-      await application.events.relay.deliverDue();
+      assert.equal(await application.events.relay.deliverDue(), 0);
       assert.deepEqual(await instances(), ["a1 active 1"], "no instance of the rolled-back transition");
       assert.deepEqual(await jobs(), ["scheduling.appointment-confirmation-deadline"], "nor its job");
+      // Its delivery is retried: the transition runs again, and commits this time.
+      await sql\`drop trigger refuse on scheduling.kit_process_messages\`;
+      clock.advance(3_600_000);
+      assert.equal(await application.events.relay.deliverDue(), 1);
+      assert.deepEqual(await instances(), ["a1 active 1", "a2 active 1"]);
+      assert.equal((await jobs()).length, 2);
     } finally {
       await environment.close();
     }
@@ -137,6 +141,7 @@ for (const orm of ["drizzle", "knex"] as const) {
           "src/contexts/scheduling/application/processes/appointment-confirmation.process.spec.ts",
         ], { DATABASE_URL: database.url });
         assert.match(specs, /2 passed \| 0 failed/);
+        assert.match(specs, new RegExp(`with ${store}, in the ORM's transaction \\.\\.\\. ok`));
       } finally {
         await database.drop();
         await Deno.remove(parent, { recursive: true });
