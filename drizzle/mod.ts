@@ -1,8 +1,9 @@
 /**
  * kit on Drizzle (PostgreSQL): `DrizzleJobStore`, whose jobs are written in the use case's Drizzle
  * transaction; `DrizzleTransactions`, the kernel's unit of work on Drizzle; `DrizzleOutbox` and
- * `DrizzleProcessedEvents`, whose events are written in that transaction too; `jobsTable` and
- * `jobWorkersTable` for the project's Drizzle schema, `createJobTables` and `createKernelTables`.
+ * `DrizzleProcessedEvents`, whose events are written in that transaction too, and
+ * `DrizzleProcessStore`, whose process instances are; `jobsTable` and `jobWorkersTable` for the
+ * project's Drizzle schema, `createJobTables`, `createKernelTables` and `createProcessTables`.
  *
  * @module
  */
@@ -23,4 +24,5 @@ export type {
 } from "./jobs_table_types.ts";
 export { createJobTables } from "./create_job_tables.ts";
 export { DrizzleOutbox, DrizzleProcessedEvents } from "./drizzle_outbox.ts";
-export { createKernelTables } from "./create_kernel_tables.ts";
+export { createKernelTables, createProcessTables } from "./create_kernel_tables.ts";
+export { DrizzleProcessStore } from "./drizzle_process_store.ts";

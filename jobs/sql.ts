@@ -3,7 +3,8 @@
  * positional parameters run by a `JobSqlDriver` (postgres.js in `@kit/jobs/postgres`, Drizzle in
  * `@kit/drizzle`, Knex in `@kit/knex`), and what such a driver builds on; the kernel's outbox and
  * processed events on such a driver (`SqlOutbox`, `SqlProcessedEvents`, the statements of
- * `PostgresOutbox`), for the ORM packages. Web-standard only.
+ * `PostgresOutbox`) and the process managers' store (`SqlProcessStore`, the statements of
+ * `PostgresProcessStore`), for the ORM packages. Web-standard only.
  *
  * @module
  */
@@ -18,4 +19,5 @@ export {
   type SqlOutboxOptions,
   SqlProcessedEvents,
 } from "./sql/sql_outbox.ts";
-export { createKernelTablesIn } from "./sql/kernel_table_migrations.ts";
+export { createKernelTablesIn, createProcessTablesIn } from "./sql/kernel_table_migrations.ts";
+export { SqlProcessStore, type SqlProcessStoreOptions } from "./sql/sql_process_store.ts";

@@ -1,4 +1,4 @@
-import { createKernelTablesIn } from "@kit/jobs/sql";
+import { createKernelTablesIn, createProcessTablesIn } from "@kit/jobs/sql";
 import type { Knex } from "knex";
 import { knexQuery } from "./knex_query.ts";
 
@@ -24,4 +24,29 @@ export async function createKernelTables(knex: Knex, schema: string): Promise<vo
     return;
   }
   await knex.transaction((transaction) => createKernelTablesIn(knexQuery(transaction), schema));
+}
+
+/**
+ * Creates or updates the process managers' tables (`kit_process_instances`,
+ * `kit_process_messages`, those of `migrateProcesses`) in a schema (the context's), in one Knex
+ * transaction (idempotent; concurrent runs wait on each other): the tables `KnexProcessStore`
+ * writes. Call it from a Knex migration (`exports.up = (knex) => createProcessTables(knex,
+ * "scheduling")`) or at start.
+ *
+ * @example
+ * ```ts ignore
+ * await createProcessTables(db, "scheduling");
+ * const store = new KnexProcessStore(db, { schema: "scheduling" });
+ * ```
+ *
+ * @param knex The instance (or a migration's transaction).
+ * @param schema The schema (a plain identifier), made if missing.
+ * @returns When the tables are up to date.
+ */
+export async function createProcessTables(knex: Knex, schema: string): Promise<void> {
+  if ((knex as { isTransaction?: boolean }).isTransaction === true) {
+    await createProcessTablesIn(knexQuery(knex), schema);
+    return;
+  }
+  await knex.transaction((transaction) => createProcessTablesIn(knexQuery(transaction), schema));
 }

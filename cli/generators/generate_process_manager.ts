@@ -5,7 +5,15 @@ import { CliError } from "../cli_error.ts";
 import { withDerived } from "../commands/docs.ts";
 import type { FileWrite } from "../files/file_plan.ts";
 import { readRegion, updateRegion } from "../files/marker_regions.ts";
-import { camelOf, checkPascal, kebabOf, type KitConfig } from "../project/kit_config.ts";
+import {
+  camelOf,
+  checkPascal,
+  kebabOf,
+  type KitConfig,
+  type Orm,
+  ormOf,
+  pascalOf,
+} from "../project/kit_config.ts";
 import { checkContext } from "./generate_simple.ts";
 import { didYouMean, eventsOf } from "./close_names.ts";
 import { sampleValue } from "./generate_events.ts";
@@ -41,8 +49,9 @@ const migratePath = "src/platform/database/migrate.ts";
  * its state schema, a transition per event, a method per deadline), its spec driven with the test
  * clock (the starting event published and delivered, each deadline run by moving the clock and
  * running the jobs then due), and, when the platform has none yet, the process store's
- * composition (in memory without a database, `PostgresProcessStore` in the context's schema on
- * PostgreSQL) and its migration line in `migrate.ts`.
+ * composition (in memory without a database; on PostgreSQL, in the context's schema, the store of
+ * the project's ORM: `PostgresProcessStore`, `DrizzleProcessStore` or `KnexProcessStore`, which
+ * writes in the command's transaction of that ORM) and its migration line in `migrate.ts`.
  */
 export async function planProcessManager(
   root: string,
@@ -116,7 +125,7 @@ export async function planProcessManager(
       contents: specFile(context, name, start, handled, deadlines),
       create: true,
     },
-    ...await planProcessStore(root, context),
+    ...await planProcessStore(root, context, ormOf(config)),
   ];
   return await withDerived(root, config, files);
 }
@@ -310,16 +319,20 @@ function specFile(
 
 /**
  * The process store's composition, when the platform has none yet: a registration of the
- * context (in memory, and \`PostgresProcessStore\` in its schema on PostgreSQL) in the platform's
- * repositories, and \`migrateProcesses\` in \`migrate.ts\`. Nothing once the platform has one.
+ * context in the platform's repositories (in memory, and on PostgreSQL in its schema: on
+ * postgres.js \`PostgresProcessStore\` among the PostgreSQL repositories, on Drizzle or Knex the
+ * ORM's store among the ORM's repositories, built on its database), and \`migrateProcesses\` in
+ * \`migrate.ts\` (every ORM's project migrates on the platform's postgres.js client). Nothing once
+ * the platform has one.
  */
-async function planProcessStore(root: string, context: string): Promise<FileWrite[]> {
+async function planProcessStore(root: string, context: string, orm: Orm): Promise<FileWrite[]> {
   const composeFile = join(root, composePath);
   if (!existsSync(composeFile)) return [];
   let compose = await readFile(composeFile, "utf8");
   if (compose.includes("ProcessStore")) return [];
   const schema = context.replaceAll("-", "_");
   const registration = `${camelOf(context)}ProcessStore`;
+  const onStore = `${registration}On${pascalOf(orm)}`;
   const add = (region: string, ...entries: string[]) => {
     compose = updateRegion(
       compose,
@@ -330,15 +343,18 @@ async function planProcessStore(root: string, context: string): Promise<FileWrit
   };
   add(
     "provider-imports",
-    `import { ${registration}, ${registration}OnPostgres } from "../contexts/${context}/infrastructure/process-store.ts";`,
+    `import { ${registration}, ${onStore} } from "../contexts/${context}/infrastructure/process-store.ts";`,
   );
   add("memory-repositories", `${registration},`);
-  add("postgres-repositories", `${registration}OnPostgres,`);
+  add(orm === "postgres" ? "postgres-repositories" : "orm-repositories", `${onStore},`);
+  const template = orm === "postgres"
+    ? "process-manager/process-store.ts"
+    : `process-manager/process-store.${orm}.ts`;
   const writes: FileWrite[] = [
     {
       path: `src/contexts/${context}/infrastructure/process-store.ts`,
       create: true,
-      contents: generatorTemplate("process-manager/process-store.ts", { registration, schema }),
+      contents: generatorTemplate(template, { registration, schema }),
     },
     { path: composePath, contents: compose },
   ];
