@@ -271,7 +271,7 @@ export const generatorKinds: readonly GeneratorKind[] = [
     example:
       "kit generate process-manager scheduling AppointmentConfirmation --starts-on AppointmentBooked --handles AppointmentConfirmed --deadline remind --deadline release",
     summary:
-      "a process manager (application/processes/): its state, a transition per event (of the context's published language or one it consumes), a method per deadline (a background job), and its spec driven with the test clock; the platform's process store composed (in memory, PostgresProcessStore in the context's schema on PostgreSQL, migrated) when it has none; in the builder style, no decorator: declared in its context's module file with builder.processManager",
+      "a process manager (application/processes/): its state, a transition per event (of the context's published language or one it consumes), a method per deadline (a background job), and its spec driven with the test clock; the platform's process store composed (in memory, PostgresProcessStore, or DrizzleProcessStore or KnexProcessStore in a project on that ORM, in the context's schema on PostgreSQL, migrated) when it has none; in the builder style, no decorator: declared in its context's module file with builder.processManager",
     options: ["--starts-on <Event>", "--handles <Event>", "--deadline <name>"],
     sharedWrites: [
       { file: compose, when: "the platform has no process store yet" },
