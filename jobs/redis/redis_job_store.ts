@@ -160,8 +160,7 @@ export class RedisJobStore implements JobStore {
     return await withinDeadline(
       `job ${operation}`,
       this.#timeoutMs,
-      () =>
-        script.run(this.#redis, this.#slotKey, args, replicatedRun(operation)),
+      () => script.run(this.#redis, this.#slotKey, args, replicatedRun(operation)),
     );
   }
 

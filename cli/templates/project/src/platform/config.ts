@@ -108,7 +108,7 @@ export function readConfig(env: Environment): PlatformConfig {
   };
 }
 
-const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 /**
  * `OUTBOX_LEASE` in milliseconds: a duration with a unit (`500ms`, `10s`, `2m`, `1h`) above the
