@@ -61,6 +61,8 @@ const application = composePlatform({
   tokenAudience: config.tokenAudience,
   startJobs: Deno.env.get("JOBS") !== "off",
   startEvents: true,
+  // OUTBOX_LEASE: how long another process's relay waits for the deliveries this one claimed.
+  outboxLeaseMs: config.outboxLeaseMs,
   listen: dev === undefined,
   logger,
   worker: { host: Deno.hostname(), pid: Deno.pid },

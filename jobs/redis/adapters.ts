@@ -1,4 +1,7 @@
+import type { Attributes } from "@opentelemetry/api";
 import { consoleLogger, type Logger, summarisingLogger } from "@kit/kernel";
+import { kitMeter } from "@kit/kernel/internal";
+import type { MetricsOptions } from "@kit/kernel/types";
 import type { Redis as UpstashRedis } from "@upstash/redis";
 import type { Cluster as IORedisCluster, Redis as IORedis } from "ioredis";
 import type { RedisRunOptions, RedisScripting } from "./redis_scripting.ts";
@@ -38,8 +41,11 @@ export function failFastRedisOptions(
   };
 }
 
-/** Options of `tcpScripting`. */
-export interface TcpScriptingOptions {
+/**
+ * Options of `tcpScripting`. Its metric, `kit.jobs.replica_wait.failed`, goes to the meter `kit`
+ * of `meterProvider` (or `meter`), default the global provider's, read when the adapter is built.
+ */
+export interface TcpScriptingOptions extends MetricsOptions {
   /** Where the client's connection errors go (default: a summarising console logger). */
   readonly logger?: Logger;
   /**
@@ -48,7 +54,9 @@ export interface TcpScriptingOptions {
    * enqueue with `RedisUnavailableError` (503: not acknowledged — the job may still run, an
    * idempotency key makes the retry safe). Default 1 on a Redis Cluster client (each master has
    * a replica to fail over to: an enqueue only on the master is lost when the replica takes
-   * over), 0 on a single server. 0: acknowledge once the master has it.
+   * over), 0 on a single server. 0: acknowledge once the master has it. Each write refused so
+   * counts one in the counter `kit.jobs.replica_wait.failed`, by `operation` (the store's
+   * `enqueue`, `revive` or `cancel`).
    */
   readonly replicas?: number;
   /** Milliseconds `WAIT` waits for the replicas (default 500). */
@@ -63,7 +71,8 @@ export interface TcpScriptingOptions {
  * Listens to the client's (and the duplicate's) `error` events, which ioredis emits at each
  * failed reconnection while Redis is down: each is a `warn` line of `logger` (component `redis`,
  * code `REDIS_UNAVAILABLE`; default: a summarising console logger, one line then one per 10 s),
- * never an "Unhandled error event".
+ * never an "Unhandled error event". A write refused because its replicas did not have it in time
+ * (see `replicas`) counts one in `kit.jobs.replica_wait.failed`.
  */
 export function tcpScripting(
   redis: IORedis | IORedisCluster,
@@ -90,6 +99,18 @@ export function tcpScripting(
       error,
     });
   redis.on("error", onError);
+  const replicaWaitsFailed = kitMeter(options).createCounter("kit.jobs.replica_wait.failed", {
+    description:
+      "Writes (enqueue, revive, cancel) refused because fewer replicas than required had them in time (WAIT)",
+    unit: "{write}",
+  });
+  const operations = new Map<string, Attributes>();
+  const attributesOf = (operation: string | undefined): Attributes => {
+    if (operation === undefined) return {};
+    let attributes = operations.get(operation);
+    if (attributes === undefined) operations.set(operation, attributes = { operation });
+    return attributes;
+  };
   const run = async (
     command: "evalsha" | "eval",
     script: string,
@@ -113,6 +134,7 @@ export function tcpScripting(
     const [waitError, acknowledged] = replies?.[1] ?? [new Error("Redis answered no reply")];
     if (waitError) throw waitError;
     if (Number(acknowledged) < replicas) {
+      replicaWaitsFailed.add(1, attributesOf(runOptions.operation));
       throw new RedisUnavailableError(
         `${acknowledged} of the ${replicas} replica(s) required had the write within ` +
           `${replicaTimeoutMs} ms: not acknowledged (it may still run), retry later`,

@@ -57,7 +57,7 @@ import {
 } from "../store/job_reads.ts";
 import { decodeJobCursor, encodeJobCursor } from "../store/job_reads.ts";
 import { checkJobPruneParams, type JobPruneParams } from "../store/job_retention.ts";
-import { RedisScript, type RedisScripting } from "./redis_scripting.ts";
+import { type RedisRunOptions, RedisScript, type RedisScripting } from "./redis_scripting.ts";
 import {
   checkRedisDurability,
   describeFindings,
@@ -163,8 +163,7 @@ export class RedisJobStore implements JobStore {
     return await withinDeadline(
       `job ${operation}`,
       this.#timeoutMs,
-      () =>
-        script.run(this.#redis, this.#slotKey, args, { replicated: acknowledged.has(operation) }),
+      () => script.run(this.#redis, this.#slotKey, args, replicatedRun(operation)),
     );
   }
 
@@ -633,7 +632,18 @@ const enqueues = new Set(["insert", "kept", "reachable", "retryDead"]);
  * reports and completions are not waited for: one lost in a fail-over runs the attempt again
  * (at least once), which every job already allows.
  */
-const acknowledged = new Set(["insert", "retryDead", "cancel"]);
+const acknowledged: ReadonlyMap<string, RedisRunOptions> = new Map([
+  ["insert", { replicated: true, operation: "enqueue" }],
+  ["retryDead", { replicated: true, operation: "revive" }],
+  ["cancel", { replicated: true, operation: "cancel" }],
+]);
+
+const unacknowledged: RedisRunOptions = { replicated: false };
+
+/** How the store's operation runs: an acknowledged write waits for the replicas, named. */
+function replicatedRun(operation: string): RedisRunOptions {
+  return acknowledged.get(operation) ?? unacknowledged;
+}
 
 /**
  * Refuses, on a Redis Cluster, a prefix without a hash tag: every script touches many keys,

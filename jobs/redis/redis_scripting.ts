@@ -50,6 +50,12 @@ export interface RedisRunOptions {
    * (`WAIT`), so that a fail-over does not lose it.
    */
   readonly replicated?: boolean;
+  /**
+   * What the script does, for the adapter's metrics: the store names its replicated writes
+   * `enqueue`, `revive` and `cancel` (the attribute `operation` of `tcpScripting`'s
+   * `kit.jobs.replica_wait.failed`). A small fixed set: each value is a series.
+   */
+  readonly operation?: string;
 }
 
 /**

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { userActor } from "@kit/kernel";
 import { Cluster } from "ioredis";
+import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { jobStoreContract } from "../testing.ts";
 import {
   failFastRedisOptions,
@@ -35,6 +36,16 @@ const privateCluster = (): Promise<PrivateRedisCluster> =>
   started ??= startPrivateRedisCluster(["--appendonly", "yes", "--appendfsync", "everysec"]);
 
 const silent = { log() {} };
+
+/** A reader the test collects from. */
+class CollectingReader extends MetricReader {
+  protected onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 async function connect(): Promise<Cluster> {
   const nodes = await privateCluster();
@@ -190,7 +201,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "RedisJobStore on a cluster does not acknowledge an enqueue that no replica has (WAIT), and does once it has",
+    "RedisJobStore on a cluster does not acknowledge an enqueue that no replica has (WAIT), counting it in kit.jobs.replica_wait.failed, and does once it has",
   ignore: skipWithoutRedisServer,
   async fn() {
     const nodes = await privateCluster();
@@ -198,8 +209,10 @@ Deno.test({
     const prefix = `{test:${crypto.randomUUID()}}:`;
     const replica = await nodes.replicaOf(await nodes.masterOf(`${prefix}all`));
     try {
+      const reader = new CollectingReader();
+      const meterProvider = new MeterProvider({ readers: [reader] });
       const store = new RedisJobStore(
-        tcpScripting(client, { logger: silent, replicaTimeoutMs: 200 }),
+        tcpScripting(client, { logger: silent, replicaTimeoutMs: 200, meterProvider }),
         { prefix },
       );
       await store.checkDurability(); // reads every node's settings, the frozen one included
@@ -212,6 +225,14 @@ Deno.test({
           /0 of the 1 replica\(s\) required had the write within 200 ms: not acknowledged/
             .test(String(error.message) + String((error as { reason?: string }).reason ?? "")),
       );
+      const { resourceMetrics } = await reader.collect();
+      const failed = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics)
+        .find((metric) => metric.descriptor.name === "kit.jobs.replica_wait.failed");
+      assert.deepEqual(
+        failed?.dataPoints.map((point) => ({ attributes: point.attributes, value: point.value })),
+        [{ attributes: { operation: "enqueue" }, value: 1 }],
+      );
+      await meterProvider.shutdown();
       nodes.thaw(replica);
       // The thawed replica catches up first: a store that waits for it long enough (on a
       // loaded machine, more than 200 ms) is answered.

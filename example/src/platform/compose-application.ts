@@ -94,6 +94,12 @@ export interface PlatformOptions {
   /** Whether this process relays the outbox to the event handlers. */
   readonly startEvents?: boolean;
   /**
+   * How long the relay keeps the deliveries it claimed from the other processes' relays, in ms
+   * (default 30 000; the processes pass `OUTBOX_LEASE`, see `config.ts`): a process that dies
+   * leaves its claimed deliveries to the others once it ends.
+   */
+  readonly outboxLeaseMs?: number;
+  /**
    * Whether idle workers are woken by LISTEN/NOTIFY (default); off for a database serving one
    * connection (the embedded dev database), where they poll every second.
    */
@@ -145,6 +151,7 @@ export function composePlatform(options: PlatformOptions = {}) {
         outbox,
         processedEvents: sql ? new PostgresProcessedEvents() : new InMemoryProcessedEvents(),
         start: options.startEvents ?? false,
+        ...(options.outboxLeaseMs === undefined ? {} : { leaseMs: options.outboxLeaseMs }),
       }),
       backgroundJobs: jobsPlugin({
         store: jobStore,

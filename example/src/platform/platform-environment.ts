@@ -15,6 +15,8 @@ export interface PlatformEnvironment {
     readonly jwtSecret: Uint8Array;
     readonly tokenIssuer: string;
     readonly tokenAudience: string;
+    /** `OUTBOX_LEASE`: the lease of the relay's claimed deliveries, in ms. */
+    readonly outboxLeaseMs: number;
   };
   /**
    * The readiness checks of what the process runs on, for `/health/ready`: the database (red
@@ -66,6 +68,7 @@ export async function readEnvironment(
       jwtSecret: tokenSecret(config),
       tokenIssuer: config.tokenIssuer,
       tokenAudience: config.tokenAudience,
+      outboxLeaseMs: config.outboxLeaseMs,
     },
     readiness: {
       ...(sql ? { database: postgresHealthCheck(sql, { logger }) } : {}),

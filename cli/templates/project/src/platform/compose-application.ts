@@ -106,6 +106,12 @@ export interface PlatformOptions {
   /** Whether this process relays the outbox to the event handlers. */
   readonly startEvents?: boolean;
   /**
+   * How long the relay keeps the deliveries it claimed from the other processes' relays, in ms
+   * (default 30 000; the processes pass `OUTBOX_LEASE`, see `config.ts`): a process that dies
+   * leaves its claimed deliveries to the others once it ends.
+   */
+  readonly outboxLeaseMs?: number;
+  /**
    * What an answer with an error code its route does not declare does: `report` it (the default,
    * in production: answered and reported), or `refuse` it (specs: reported and answered 500, so
    * that a spec meets it).
@@ -155,6 +161,7 @@ export function composePlatform(options: PlatformOptions = {}) {
         processedEvents: sql ? new PostgresProcessedEvents() : new InMemoryProcessedEvents(),
         // kit:variant end
         start: options.startEvents ?? false,
+        ...(options.outboxLeaseMs === undefined ? {} : { leaseMs: options.outboxLeaseMs }),
       }),
       backgroundJobs: jobsPlugin({
         store: options.jobStore ?? new InMemoryJobStore(),

@@ -50,6 +50,13 @@ export interface PlatformConfig {
   readonly logFormat: "text" | "json";
   /** `LOG_LEVEL`: the lowest level written, `debug`, `info` (default), `warn` or `error`. */
   readonly logLevel: LogLevel;
+  /**
+   * `OUTBOX_LEASE`: how long the outbox relay of a process keeps the deliveries it claimed from
+   * the other processes' relays, in ms (default `30s`; a duration above `1s`, a relay's batch
+   * window). A process that dies leaves its claimed deliveries undelivered until their lease
+   * ends; a lease shorter than a batch takes lets another relay deliver them again.
+   */
+  readonly outboxLeaseMs: number;
 }
 
 /**
@@ -97,7 +104,25 @@ export function readConfig(env: Environment): PlatformConfig {
     migrationsReapply: get("KIT_MIGRATIONS_REAPPLY") === "1",
     logFormat,
     logLevel: logLevel as LogLevel,
+    outboxLeaseMs: outboxLease(get("OUTBOX_LEASE") ?? "30s"),
   };
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/**
+ * `OUTBOX_LEASE` in milliseconds: a duration with a unit (`500ms`, `10s`, `2m`, `1h`) above the
+ * relay's batch window (1 s: the relay refuses a lease that a batch could outlive).
+ */
+function outboxLease(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
+  const ms = match === null ? Number.NaN : Math.round(Number(match[1]) * durationUnits[match[2]!]!);
+  if (!(ms > 1_000)) {
+    throw new Error(
+      `OUTBOX_LEASE must be a duration above 1s (the relay's batch window), such as 10s or 2m, got '${value}'`,
+    );
+  }
+  return ms;
 }
 
 const developmentSecret = "$secret$";
