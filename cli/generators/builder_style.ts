@@ -124,10 +124,13 @@ export function builderRequirement(
   message: RequiringMessage,
   module: FileWrite,
 ): { file: FileWrite; module: FileWrite } {
-  if (typeof module.contents !== "string") {
-    throw new CliError(`'${module.path}' is not text kit can declare in`);
-  }
-  const stripped = withoutDecorator(message.path, message.text, "Requires", ["Requires"], "@kit/kernel");
+  const stripped = withoutDecorator(
+    message.path,
+    message.text,
+    "Requires",
+    ["Requires"],
+    "@kit/kernel",
+  );
   const source = readModuleSyntax(stripped.text, message.path);
   const importsOfArgs = source.imports.flatMap((declaration) =>
     declaration.names

@@ -62,44 +62,50 @@ function assertDeclaredByBuilder(
 const s = "src/contexts/scheduling";
 const m = `${s}/scheduling.module.ts`;
 
-builderTest("command --permission: the handler declared with builder.handler, its permission with builder.requires, no decorator", async (root) => {
-  const plan = await planOf(root, "command", ["scheduling", "CancelAppointment"], {
-    permission: "appointment.cancel",
-  });
-  const dir = `${s}/application/commands/cancel-appointment`;
-  assert.deepEqual(written(root, plan), [
-    `+${dir}/cancel-appointment.command.ts`,
-    `+${dir}/cancel-appointment.handler.ts`,
-    `+${dir}/cancel-appointment.spec.ts`,
-    `~${m}`,
-    `~${s}/scheduling.permissions.ts`,
-  ]);
-  const handler = contents(plan, `${dir}/cancel-appointment.handler.ts`);
-  assert.doesNotMatch(handler, /\bHandles\b/);
-  assert.match(handler, /^export class CancelAppointmentHandler \{$/m);
-  assertDeclaredByBuilder(plan, "scheduling", `${dir}/cancel-appointment.handler.ts`, {
-    calls: [
-      "builder.handler(CancelAppointment, CancelAppointmentHandler);",
-      'builder.requires(CancelAppointment, schedulingPermissions["appointment.cancel"]);',
-    ],
-    imports: [
-      'import { CancelAppointment } from "./application/commands/cancel-appointment/cancel-appointment.command.ts";',
-      'import { CancelAppointmentHandler } from "./application/commands/cancel-appointment/cancel-appointment.handler.ts";',
-      'import { schedulingPermissions } from "./scheduling.permissions.ts";',
-    ],
-    listed: "- Handlers: CancelAppointmentHandler\n",
-  });
-  // The message: an AuthorizedCommand, with neither the decorator nor what only it imported.
-  const message = contents(plan, `${dir}/cancel-appointment.command.ts`);
-  assertUndecorated(message, `${dir}/cancel-appointment.command.ts`);
-  assert.match(message, /^import \{ type Actor, AuthorizedCommand \} from "@kit\/kernel";\n\n\/\*\*/);
-  assert.doesNotMatch(message, /Requires|schedulingPermissions/);
-  assert.match(message, /^export class CancelAppointment extends AuthorizedCommand<void> \{$/m);
-  assert.match(
-    contents(plan, `${s}/scheduling.permissions.ts`),
-    /"appointment\.cancel": \{ description:/,
-  );
-});
+builderTest(
+  "command --permission: the handler declared with builder.handler, its permission with builder.requires, no decorator",
+  async (root) => {
+    const plan = await planOf(root, "command", ["scheduling", "CancelAppointment"], {
+      permission: "appointment.cancel",
+    });
+    const dir = `${s}/application/commands/cancel-appointment`;
+    assert.deepEqual(written(root, plan), [
+      `+${dir}/cancel-appointment.command.ts`,
+      `+${dir}/cancel-appointment.handler.ts`,
+      `+${dir}/cancel-appointment.spec.ts`,
+      `~${m}`,
+      `~${s}/scheduling.permissions.ts`,
+    ]);
+    const handler = contents(plan, `${dir}/cancel-appointment.handler.ts`);
+    assert.doesNotMatch(handler, /\bHandles\b/);
+    assert.match(handler, /^export class CancelAppointmentHandler \{$/m);
+    assertDeclaredByBuilder(plan, "scheduling", `${dir}/cancel-appointment.handler.ts`, {
+      calls: [
+        "builder.handler(CancelAppointment, CancelAppointmentHandler);",
+        'builder.requires(CancelAppointment, schedulingPermissions["appointment.cancel"]);',
+      ],
+      imports: [
+        'import { CancelAppointment } from "./application/commands/cancel-appointment/cancel-appointment.command.ts";',
+        'import { CancelAppointmentHandler } from "./application/commands/cancel-appointment/cancel-appointment.handler.ts";',
+        'import { schedulingPermissions } from "./scheduling.permissions.ts";',
+      ],
+      listed: "- Handlers: CancelAppointmentHandler\n",
+    });
+    // The message: an AuthorizedCommand, with neither the decorator nor what only it imported.
+    const message = contents(plan, `${dir}/cancel-appointment.command.ts`);
+    assertUndecorated(message, `${dir}/cancel-appointment.command.ts`);
+    assert.match(
+      message,
+      /^import \{ type Actor, AuthorizedCommand \} from "@kit\/kernel";\n\n\/\*\*/,
+    );
+    assert.doesNotMatch(message, /Requires|schedulingPermissions/);
+    assert.match(message, /^export class CancelAppointment extends AuthorizedCommand<void> \{$/m);
+    assert.match(
+      contents(plan, `${s}/scheduling.permissions.ts`),
+      /"appointment\.cancel": \{ description:/,
+    );
+  },
+);
 
 builderTest(
   "messages requiring permissions, one after the other: each its builder.requires, the permissions imported once",

@@ -142,7 +142,9 @@ export async function planMessage(
     : undefined;
   writes.push(
     required?.file ?? messageWrite,
-    ...(declared === undefined ? [handlerWrite] : [declared.file, required?.module ?? declared.module]),
+    ...(declared === undefined
+      ? [handlerWrite]
+      : [declared.file, required?.module ?? declared.module]),
     { path: `${dir}/${kebab}.spec.ts`, contents: template.spec, create: true },
   );
   return await withDerived(root, config, writes);

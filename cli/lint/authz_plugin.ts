@@ -98,7 +98,9 @@ function placeOf(file: string): Place {
     modules.push(...moduleFiles(dir));
     const config = readText(join(dir, "kit.config.json"));
     if (config !== undefined) return { modules, root: dir, builder: declaresWithBuilder(config) };
-    if (readText(join(dir, "deno.json")) !== undefined) return { modules, root: dir, builder: false };
+    if (readText(join(dir, "deno.json")) !== undefined) {
+      return { modules, root: dir, builder: false };
+    }
     const up = dirname(dir);
     if (up === dir) return { modules, builder: false };
     dir = up;
@@ -186,7 +188,10 @@ const plugin: Deno.lint.Plugin = {
             if (place.modules.some((module) => builderRequires(module, context.filename, name))) {
               return;
             }
-            context.report({ node: node.id ?? node, message: noPermission(name, parent.name, place) });
+            context.report({
+              node: node.id ?? node,
+              message: noPermission(name, parent.name, place),
+            });
           }
         };
         const route = (node: Deno.lint.VariableDeclarator) => {

@@ -161,7 +161,9 @@ export class ModuleBuilder {
     options: { readonly resource?: (message: M) => Resource } = {},
   ): this {
     if (typeof message !== "function") {
-      throw new TypeError(`builder.requires() takes a command or query class, got ${String(message)}`);
+      throw new TypeError(
+        `builder.requires() takes a command or query class, got ${String(message)}`,
+      );
     }
     requirementDeclarer(permission, options, `builder.requires(${nameOf(message)})`)(message);
     return this.declare(message);

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import {
+  accessPolicy,
   type Actor,
   AuthorizedCommand,
   AuthorizedQuery,
-  accessPolicy,
   composeApplication,
   defineModule,
   definePermissions,
@@ -77,13 +77,19 @@ Deno.test("a permission declared with builder.requires is decided by the bus: gr
   });
   await app.commands.execute(new ClearCalendar(clearer, "c1"));
   assert.deepEqual(seen, [{ type: "calendar", id: "c1" }], "the policy saw the named element");
-  await assert.rejects(() => app.commands.execute(new ClearCalendar(stranger, "c1")), ForbiddenError);
+  await assert.rejects(
+    () => app.commands.execute(new ClearCalendar(stranger, "c1")),
+    ForbiddenError,
+  );
   assert.equal(await app.queries.execute(new ReadCalendar(clearer, "c1")), 3);
   await assert.rejects(() => app.queries.execute(new ReadCalendar(stranger, "c1")), ForbiddenError);
 });
 
 Deno.test("builder.requires records what @Requires records", () => {
-  const resource = (command: ClearCalendar): Resource => ({ type: "calendar", id: command.calendarId });
+  const resource = (command: ClearCalendar): Resource => ({
+    type: "calendar",
+    id: command.calendarId,
+  });
   @Requires(permissions["calendar.clear"], { resource })
   class Decorated extends AuthorizedCommand<void> {
     constructor(actor: Actor, readonly calendarId: string) {
@@ -100,7 +106,11 @@ Deno.test("builder.requires records what @Requires records", () => {
     (b) => void b.requires(Built, permissions["calendar.clear"], { resource }),
   );
   assert.deepEqual(requirementOf(Built), requirementOf(Decorated));
-  assert.deepEqual(module.declarations, [Built], "the module declares the message, as the barrel does");
+  assert.deepEqual(
+    module.declarations,
+    [Built],
+    "the module declares the message, as the barrel does",
+  );
 });
 
 Deno.test("builder.requires refuses what @Requires refuses, naming itself, and records nothing", () => {
@@ -114,15 +124,19 @@ Deno.test("builder.requires refuses what @Requires refuses, naming itself, and r
   );
   assert.throws(
     () =>
-      defineModule("x", (b) =>
-        void b.requires(Loose, permissions["calendar.clear"], { resource: "calendar" as never })),
+      defineModule(
+        "x",
+        (b) =>
+          void b.requires(Loose, permissions["calendar.clear"], { resource: "calendar" as never }),
+      ),
     {
       message:
         "builder.requires(Loose) resource must be a function of the message answering { type, id }, got calendar",
     },
   );
   assert.throws(
-    () => defineModule("x", (b) => void b.requires("Loose" as never, permissions["calendar.clear"])),
+    () =>
+      defineModule("x", (b) => void b.requires("Loose" as never, permissions["calendar.clear"])),
     { message: "builder.requires() takes a command or query class, got Loose" },
   );
   assert.equal(requirementOf(Loose), undefined, "nothing recorded when refused");
