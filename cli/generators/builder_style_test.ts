@@ -232,20 +232,33 @@ builderTest(
   },
 );
 
-builderTest("query: the handler declared with builder.handler", async (root) => {
-  const plan = await planOf(root, "query", ["scheduling", "CountAppointments"], {
-    permission: "appointment.read",
-  });
-  const dir = `${s}/application/queries/count-appointments`;
-  assertDeclaredByBuilder(plan, "scheduling", `${dir}/count-appointments.handler.ts`, {
-    calls: ["builder.handler(CountAppointments, CountAppointmentsHandler);"],
-    imports: [
-      'import { CountAppointments } from "./application/queries/count-appointments/count-appointments.query.ts";',
-      'import { CountAppointmentsHandler } from "./application/queries/count-appointments/count-appointments.handler.ts";',
-    ],
-    listed: "- Handlers: CountAppointmentsHandler\n",
-  });
-});
+builderTest(
+  "query --permission: the handler declared with builder.handler, its permission with builder.requires",
+  async (root) => {
+    const plan = await planOf(root, "query", ["scheduling", "CountAppointments"], {
+      permission: "appointment.read",
+    });
+    const dir = `${s}/application/queries/count-appointments`;
+    assertDeclaredByBuilder(plan, "scheduling", `${dir}/count-appointments.handler.ts`, {
+      calls: [
+        "builder.handler(CountAppointments, CountAppointmentsHandler);",
+        'builder.requires(CountAppointments, schedulingPermissions["appointment.read"]);',
+      ],
+      imports: [
+        'import { CountAppointments } from "./application/queries/count-appointments/count-appointments.query.ts";',
+        'import { CountAppointmentsHandler } from "./application/queries/count-appointments/count-appointments.handler.ts";',
+        'import { schedulingPermissions } from "./scheduling.permissions.ts";',
+      ],
+      listed: "- Handlers: CountAppointmentsHandler\n",
+    });
+    const query = `${dir}/count-appointments.query.ts`;
+    assertUndecorated(contents(plan, query), query);
+    assert.match(
+      contents(plan, query),
+      /^export class CountAppointments extends AuthorizedQuery</m,
+    );
+  },
+);
 
 builderTest(
   "integration-handler: declared with builder.eventHandler, its name and ProcessedEvents",
