@@ -60,20 +60,11 @@ export async function builderWrites(
   context: string,
   built: BuiltClass,
 ): Promise<{ file: FileWrite; module: FileWrite }> {
-  const modulePath = `src/contexts/${context}/${context}.module.ts`;
-  const decoratorLines = new RegExp(
-    `^@${built.decorator}\\(([\\s\\S]*?)\\)\\n(?=export class )`,
-    "m",
-  );
-  const args = decoratorLines.exec(built.text)?.[1];
-  if (args === undefined) {
-    throw new CliError(`'${built.path}' has no @${built.decorator}(..) to declare instead`);
-  }
-  const text = withoutImport(
-    built.text.replace(decoratorLines, ""),
-    [built.decorator, ...(built.unused ?? [])],
-    built.from,
-  );
+  const modulePath = modulePathOf(context);
+  const { text, args } = withoutDecorator(built.path, built.text, built.decorator, [
+    built.decorator,
+    ...(built.unused ?? []),
+  ], built.from);
   const source = readModuleSyntax(text, built.path);
   const cls = source.classes.find((c) => c.name === built.className);
   if (cls === undefined) throw new CliError(`'${built.path}' exports no class ${built.className}`);
@@ -81,11 +72,8 @@ export async function builderWrites(
   for (const declaration of source.imports) {
     for (const name of declaration.names) imported.set(name, declaration.from);
   }
-  const fromModule = (from: string): string => {
-    if (!from.startsWith(".")) return from;
-    const path = relative(dirname(modulePath), join(dirname(built.path), from));
-    return path.startsWith(".") ? path : `./${path}`;
-  };
+  const fromModule = (from: string): string => fromModuleFile(modulePath, built.path, from);
+  const ownFile = `./${built.path.split("/").pop()}`;
   const deps = cls.constructorParameters.map((parameter) => {
     const name = parameter.typeName;
     if (name === undefined) {
@@ -94,13 +82,10 @@ export async function builderWrites(
       );
     }
     const from = kernelTokens.has(name) ? "@kit/kernel" : imported.get(name) ?? built.path;
-    return {
-      name,
-      from: from === built.path ? fromModule(`./${built.path.split("/").pop()}`) : fromModule(from),
-    };
+    return { name, from: from === built.path ? fromModule(ownFile) : fromModule(from) };
   });
   const imports = [
-    `import { ${built.className} } from "${fromModule(`./${built.path.split("/").pop()}`)}";`,
+    `import { ${built.className} } from "${fromModule(ownFile)}";`,
     ...deps.map((d) => `import { ${d.name} } from "${d.from}";`),
     ...(built.importsOfFile ?? []).map((i) => `import { ${i.name} } from "${fromModule(i.from)}";`),
     ...(built.imports ?? []),
@@ -117,6 +102,94 @@ export async function builderWrites(
       }),
     },
   };
+}
+
+/** A message that requires a permission, as the decorator style writes it (`@Requires(..)`). */
+export interface RequiringMessage {
+  /** The message's file, from the project's root. */
+  readonly path: string;
+  /** The file's text in the decorator style. */
+  readonly text: string;
+  /** The message class's name. */
+  readonly className: string;
+}
+
+/**
+ * The builder style's permission of a message: its file without `@Requires(..)` (nor the imports
+ * only the decorator used: `Requires`, the context's permissions), and `module` (the context's
+ * module file as planned so far) with `builder.requires(Message, <the decorator's arguments>)`
+ * and the imports the call needs, from where the message's file imports them.
+ */
+export function builderRequirement(
+  message: RequiringMessage,
+  module: FileWrite,
+): { file: FileWrite; module: FileWrite } {
+  const stripped = withoutDecorator(
+    message.path,
+    message.text,
+    "Requires",
+    ["Requires"],
+    "@kit/kernel",
+  );
+  const source = readModuleSyntax(stripped.text, message.path);
+  const importsOfArgs = source.imports.flatMap((declaration) =>
+    declaration.names
+      .filter((name) => new RegExp(`\\b${name}\\b`).test(stripped.args))
+      .map((name) => ({ name, from: declaration.from }))
+  );
+  let text = stripped.text;
+  const body = text.split("\n").filter((line) => !line.startsWith("import ")).join("\n");
+  for (const { name, from } of importsOfArgs) {
+    if (!new RegExp(`\\b${name}\\b`).test(body)) text = withoutImport(text, [name], from);
+  }
+  const fromModule = (from: string): string => fromModuleFile(module.path, message.path, from);
+  return {
+    file: { path: message.path, contents: text, create: true },
+    module: {
+      ...module,
+      contents: withBuilderDeclaration(module.contents, module.path, {
+        imports: [
+          `import { ${message.className} } from "${
+            fromModule(`./${message.path.split("/").pop()}`)
+          }";`,
+          ...importsOfArgs.map((i) => `import { ${i.name} } from "${fromModule(i.from)}";`),
+        ],
+        call: (builder) => `${builder}.requires(${message.className}, ${stripped.args});`,
+      }),
+    },
+  };
+}
+
+/** The module file of a context, from the project's root. */
+function modulePathOf(context: string): string {
+  return `src/contexts/${context}/${context}.module.ts`;
+}
+
+/** An import's specifier as the module file writes it, given as the file at `path` writes it. */
+function fromModuleFile(modulePath: string, path: string, from: string): string {
+  if (!from.startsWith(".")) return from;
+  const relativePath = relative(dirname(modulePath), join(dirname(path), from));
+  return relativePath.startsWith(".") ? relativePath : `./${relativePath}`;
+}
+
+/**
+ * `text` (of the file at `path`) without its `@decorator(..)` and without `dropped` in its import
+ * from `from`, and the decorator's arguments as written. The decorator must start its own line
+ * and end on the line before `export class`, as the generators write it.
+ */
+function withoutDecorator(
+  path: string,
+  text: string,
+  decorator: string,
+  dropped: readonly string[],
+  from: string,
+): { text: string; args: string } {
+  const decoratorLines = new RegExp(`^@${decorator}\\(([\\s\\S]*?)\\)\\n(?=export class )`, "m");
+  const args = decoratorLines.exec(text)?.[1];
+  if (args === undefined) {
+    throw new CliError(`'${path}' has no @${decorator}(..) to declare instead`);
+  }
+  return { text: withoutImport(text.replace(decoratorLines, ""), dropped, from), args };
 }
 
 /** `text` without `dropped` in its import from `from` (the import gone when nothing is left). */

@@ -62,34 +62,103 @@ function assertDeclaredByBuilder(
 const s = "src/contexts/scheduling";
 const m = `${s}/scheduling.module.ts`;
 
-builderTest("command: the handler declared with builder.handler, no @Handles", async (root) => {
-  const plan = await planOf(root, "command", ["scheduling", "CancelAppointment"], {
-    permission: "appointment.cancel",
-  });
-  const dir = `${s}/application/commands/cancel-appointment`;
-  assert.deepEqual(written(root, plan), [
-    `+${dir}/cancel-appointment.command.ts`,
-    `+${dir}/cancel-appointment.handler.ts`,
-    `+${dir}/cancel-appointment.spec.ts`,
-    `~${m}`,
-    `~${s}/scheduling.permissions.ts`,
-  ]);
-  const handler = contents(plan, `${dir}/cancel-appointment.handler.ts`);
-  assert.doesNotMatch(handler, /\bHandles\b/);
-  assert.match(handler, /^export class CancelAppointmentHandler \{$/m);
-  assertDeclaredByBuilder(plan, "scheduling", `${dir}/cancel-appointment.handler.ts`, {
-    calls: ["builder.handler(CancelAppointment, CancelAppointmentHandler);"],
-    imports: [
-      'import { CancelAppointment } from "./application/commands/cancel-appointment/cancel-appointment.command.ts";',
-      'import { CancelAppointmentHandler } from "./application/commands/cancel-appointment/cancel-appointment.handler.ts";',
-    ],
-    listed: "- Handlers: CancelAppointmentHandler\n",
-  });
-  // The permission stays on the message, as the spec declares it (@Requires).
-  assert.match(
-    contents(plan, `${dir}/cancel-appointment.command.ts`),
-    /@Requires\(schedulingPermissions\["appointment\.cancel"\]\)/,
-  );
+builderTest(
+  "command --permission: the handler declared with builder.handler, its permission with builder.requires, no decorator",
+  async (root) => {
+    const plan = await planOf(root, "command", ["scheduling", "CancelAppointment"], {
+      permission: "appointment.cancel",
+    });
+    const dir = `${s}/application/commands/cancel-appointment`;
+    assert.deepEqual(written(root, plan), [
+      `+${dir}/cancel-appointment.command.ts`,
+      `+${dir}/cancel-appointment.handler.ts`,
+      `+${dir}/cancel-appointment.spec.ts`,
+      `~${m}`,
+      `~${s}/scheduling.permissions.ts`,
+    ]);
+    const handler = contents(plan, `${dir}/cancel-appointment.handler.ts`);
+    assert.doesNotMatch(handler, /\bHandles\b/);
+    assert.match(handler, /^export class CancelAppointmentHandler \{$/m);
+    assertDeclaredByBuilder(plan, "scheduling", `${dir}/cancel-appointment.handler.ts`, {
+      calls: [
+        "builder.handler(CancelAppointment, CancelAppointmentHandler);",
+        'builder.requires(CancelAppointment, schedulingPermissions["appointment.cancel"]);',
+      ],
+      imports: [
+        'import { CancelAppointment } from "./application/commands/cancel-appointment/cancel-appointment.command.ts";',
+        'import { CancelAppointmentHandler } from "./application/commands/cancel-appointment/cancel-appointment.handler.ts";',
+        'import { schedulingPermissions } from "./scheduling.permissions.ts";',
+      ],
+      listed: "- Handlers: CancelAppointmentHandler\n",
+    });
+    // The message: an AuthorizedCommand, with neither the decorator nor what only it imported.
+    const message = contents(plan, `${dir}/cancel-appointment.command.ts`);
+    assertUndecorated(message, `${dir}/cancel-appointment.command.ts`);
+    assert.match(
+      message,
+      /^import \{ type Actor, AuthorizedCommand \} from "@kit\/kernel";\n\n\/\*\*/,
+    );
+    assert.doesNotMatch(message, /Requires|schedulingPermissions/);
+    assert.match(message, /^export class CancelAppointment extends AuthorizedCommand<void> \{$/m);
+    assert.match(
+      contents(plan, `${s}/scheduling.permissions.ts`),
+      /"appointment\.cancel": \{ description:/,
+    );
+  },
+);
+
+builderTest(
+  "messages requiring permissions, one after the other: each its builder.requires, the permissions imported once",
+  async (root) => {
+    await generated(root, "aggregate", ["scheduling", "Appointment"]);
+    await generated(root, "repository", ["scheduling", "Appointment"]);
+    await generated(root, "command", ["scheduling", "BookAppointment"], {
+      aggregate: "Appointment",
+      creates: true,
+      permission: "appointment.book",
+    });
+    await generated(root, "command", ["scheduling", "ConfirmAppointment"], {
+      aggregate: "Appointment",
+      permission: "appointment.confirm",
+      grant: "receptionist",
+    });
+    const plan = await planOf(root, "query", ["scheduling", "ListAppointments"], {
+      aggregate: "Appointment",
+      search: true,
+      permission: "appointment.read",
+    });
+    const module = contents(plan, m);
+    assert.deepEqual(
+      readRegion(module, "builder-declarations", m).filter((call) => call.includes(".requires(")),
+      [
+        'builder.requires(BookAppointment, schedulingPermissions["appointment.book"]);',
+        'builder.requires(ConfirmAppointment, schedulingPermissions["appointment.confirm"]);',
+        'builder.requires(ListAppointments, schedulingPermissions["appointment.read"]);',
+      ],
+    );
+    assert.equal(module.match(/\{ schedulingPermissions \}/g)?.length, 1, "imported once");
+    const query = `${s}/application/queries/list-appointments/list-appointments.query.ts`;
+    assertUndecorated(contents(plan, query), query);
+    assert.match(contents(plan, query), /extends AuthorizedQuery</);
+    assert.doesNotMatch(contents(plan, query), /Requires|schedulingPermissions/);
+  },
+);
+
+Deno.test("decorator style: command --permission keeps @Requires on the message and writes no builder.requires", async () => {
+  const root = await planProject();
+  try {
+    const plan = await planOf(root, "command", ["scheduling", "CancelAppointment"], {
+      permission: "appointment.cancel",
+    });
+    const dir = `${s}/application/commands/cancel-appointment`;
+    assert.match(
+      contents(plan, `${dir}/cancel-appointment.command.ts`),
+      /^@Requires\(schedulingPermissions\["appointment\.cancel"\]\)\nexport class CancelAppointment extends AuthorizedCommand<void>/m,
+    );
+    assert.ok(!written(root, plan).includes(`~${m}`), "the module file is left as it is");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 builderTest(
@@ -163,20 +232,33 @@ builderTest(
   },
 );
 
-builderTest("query: the handler declared with builder.handler", async (root) => {
-  const plan = await planOf(root, "query", ["scheduling", "CountAppointments"], {
-    permission: "appointment.read",
-  });
-  const dir = `${s}/application/queries/count-appointments`;
-  assertDeclaredByBuilder(plan, "scheduling", `${dir}/count-appointments.handler.ts`, {
-    calls: ["builder.handler(CountAppointments, CountAppointmentsHandler);"],
-    imports: [
-      'import { CountAppointments } from "./application/queries/count-appointments/count-appointments.query.ts";',
-      'import { CountAppointmentsHandler } from "./application/queries/count-appointments/count-appointments.handler.ts";',
-    ],
-    listed: "- Handlers: CountAppointmentsHandler\n",
-  });
-});
+builderTest(
+  "query --permission: the handler declared with builder.handler, its permission with builder.requires",
+  async (root) => {
+    const plan = await planOf(root, "query", ["scheduling", "CountAppointments"], {
+      permission: "appointment.read",
+    });
+    const dir = `${s}/application/queries/count-appointments`;
+    assertDeclaredByBuilder(plan, "scheduling", `${dir}/count-appointments.handler.ts`, {
+      calls: [
+        "builder.handler(CountAppointments, CountAppointmentsHandler);",
+        'builder.requires(CountAppointments, schedulingPermissions["appointment.read"]);',
+      ],
+      imports: [
+        'import { CountAppointments } from "./application/queries/count-appointments/count-appointments.query.ts";',
+        'import { CountAppointmentsHandler } from "./application/queries/count-appointments/count-appointments.handler.ts";',
+        'import { schedulingPermissions } from "./scheduling.permissions.ts";',
+      ],
+      listed: "- Handlers: CountAppointmentsHandler\n",
+    });
+    const query = `${dir}/count-appointments.query.ts`;
+    assertUndecorated(contents(plan, query), query);
+    assert.match(
+      contents(plan, query),
+      /^export class CountAppointments extends AuthorizedQuery</m,
+    );
+  },
+);
 
 builderTest(
   "integration-handler: declared with builder.eventHandler, its name and ProcessedEvents",

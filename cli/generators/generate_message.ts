@@ -32,7 +32,7 @@ import { aggregatesOf, didYouMean, orRun } from "./close_names.ts";
 import { checkContext } from "./generate_simple.ts";
 import { withCollaborators } from "./handler_collaborators.ts";
 import { generatorTemplate } from "../templates/project_template.ts";
-import { builderWrites, inBuilderStyle, optionsOf } from "./builder_style.ts";
+import { builderRequirement, builderWrites, inBuilderStyle, optionsOf } from "./builder_style.ts";
 import { messageMaker, messageUnderTest } from "./message_maker.ts";
 
 /** The options of a command or query generator. */
@@ -59,7 +59,8 @@ export interface MessageOptions {
 /**
  * Plans a command or a query: the message, its handler (`@Handles`, or in the builder style no
  * decorator and `builder.handler(..)` in the module file), its spec, the permission in the
- * context's permissions, and the context's derived files.
+ * context's permissions (required by `@Requires` on the message, or in the builder style by
+ * `builder.requires(..)` in the module file), and the context's derived files.
  */
 export async function planMessage(
   root: string,
@@ -127,9 +128,23 @@ export async function planMessage(
         `${builder}.handler(${name}, ${name}Handler${deps === "" ? "" : `, ${optionsOf(deps)}`});`,
     })
     : undefined;
+  const messageWrite: FileWrite = {
+    path: `${dir}/${kebab}.${kind}.ts`,
+    contents: template.message,
+    create: true,
+  };
+  // Its permission, in the builder style: no `@Requires`, `builder.requires(..)` in the module.
+  const required = declared !== undefined && permission !== undefined
+    ? builderRequirement(
+      { path: messageWrite.path, text: template.message, className: name },
+      declared.module,
+    )
+    : undefined;
   writes.push(
-    { path: `${dir}/${kebab}.${kind}.ts`, contents: template.message, create: true },
-    ...(declared === undefined ? [handlerWrite] : [declared.file, declared.module]),
+    required?.file ?? messageWrite,
+    ...(declared === undefined
+      ? [handlerWrite]
+      : [declared.file, required?.module ?? declared.module]),
     { path: `${dir}/${kebab}.spec.ts`, contents: template.spec, create: true },
   );
   return await withDerived(root, config, writes);

@@ -3,12 +3,17 @@
  * and every authorized message names its permission. Reported: a `@Controller({...})`, or a
  * route declared as a constant (`const route = controllerRoute({...})`), with no `group` and no
  * (or an empty) `guards` (a declaration that spreads another is left to the check when its class
- * is defined); a class extending `AuthorizedCommand` or `AuthorizedQuery` without `@Requires(...)`.
+ * is defined); a class extending `AuthorizedCommand` or `AuthorizedQuery` without `@Requires(...)`
+ * whose permission no module file above it declares with the builder (`builder.requires(Class,
+ * permission)`, the class imported from its file). The report says the fix of the project's style
+ * (`"declarations"` in its `kit.config.json`): the decorator, or the builder's line in the module.
  *
  * Enable it in a project's `deno.json`: `"lint": { "plugins": ["jsr:@kit/cli/lint/authz"] }`.
+ * It reads the module files and `kit.config.json` (a lint plugin may read files, Deno 2.6 on).
  *
  * @module
  */
+import { dirname, join, relative, resolve } from "node:path";
 
 type Node = Deno.lint.Node;
 
@@ -56,6 +61,102 @@ function openRoute(name: string): string {
   return `Route '${name}' declares no group and no guard: routes are closed unless they declare one (or guards: [Public])`;
 }
 
+/** A file's text, or undefined when there is none to read. */
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The module files (`*.module.ts`) of a directory, sorted. */
+function moduleFiles(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)]
+      .filter((entry) => entry.isFile && entry.name.endsWith(".module.ts"))
+      .map((entry) => join(dir, entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Where a file sits: the module files above it, nearest first, and its project's style. */
+interface Place {
+  readonly modules: readonly string[];
+  /** The project's root: the directory of its `kit.config.json` (else of its `deno.json`). */
+  readonly root?: string;
+  /** Whether the project declares with the builder (`"declarations": "builder"`). */
+  readonly builder: boolean;
+}
+
+function placeOf(file: string): Place {
+  const modules: string[] = [];
+  let dir = dirname(resolve(file));
+  for (;;) {
+    modules.push(...moduleFiles(dir));
+    const config = readText(join(dir, "kit.config.json"));
+    if (config !== undefined) return { modules, root: dir, builder: declaresWithBuilder(config) };
+    if (readText(join(dir, "deno.json")) !== undefined) {
+      return { modules, root: dir, builder: false };
+    }
+    const up = dirname(dir);
+    if (up === dir) return { modules, builder: false };
+    dir = up;
+  }
+}
+
+function declaresWithBuilder(config: string): boolean {
+  try {
+    return (JSON.parse(config) as { declarations?: unknown })?.declarations === "builder";
+  } catch {
+    return false;
+  }
+}
+
+/** The text without its comments (a line comment starts the line or follows a blank). */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|\s)\/\/.*$/gm, "$1");
+}
+
+/**
+ * Whether the module file declares the permission of `className` of `file` with the builder: a
+ * `.requires(Name, permission...)` call, `Name` the class as the module imports it (by a
+ * relative path to its file) or declares it.
+ */
+function builderRequires(modulePath: string, file: string, className: string): boolean {
+  const text = readText(modulePath);
+  if (text === undefined) return false;
+  const code = withoutComments(text);
+  const target = resolve(file);
+  const names = new Set<string>(resolve(modulePath) === target ? [className] : []);
+  for (const match of code.matchAll(/import\s+\{([^}]*)\}\s*from\s*["']([^"']+)["']/g)) {
+    const from = match[2]!;
+    if (!from.startsWith(".")) continue;
+    const path = resolve(dirname(modulePath), from);
+    if (path !== target && `${path}.ts` !== target) continue;
+    for (const specifier of match[1]!.split(",")) {
+      const [imported, local] = specifier.trim().split(/\s+as\s+/);
+      if (imported === className) names.add((local ?? imported).trim());
+    }
+  }
+  return [...names].some((name) =>
+    new RegExp(`\\.requires\\(\\s*${name.replace(/\$/g, "\\$")}\\s*,\\s*[^\\s)]`).test(code)
+  );
+}
+
+/** What the rule says of an authorized message that names no permission, in the project's style. */
+function noPermission(name: string, parent: string, place: Place): string {
+  const says = `'${name}' extends ${parent} but declares no permission`;
+  if (!place.builder) return `${says}: decorate it with @Requires(...)`;
+  const module = place.modules[0];
+  const where = module === undefined
+    ? "its context's module file"
+    : `its module file (${relative(place.root ?? dirname(module), module)})`;
+  return `${says}: declare it in ${where} with builder.requires(${name}, permission)`;
+}
+
 /** The plugin. */
 const plugin: Deno.lint.Plugin = {
   name: "authz",
@@ -82,11 +183,14 @@ const plugin: Deno.lint.Plugin = {
             (parent.name === "AuthorizedCommand" || parent.name === "AuthorizedQuery") &&
             !decorators.some((d) => decoratorName(d) === "Requires")
           ) {
+            const name = node.id?.name ?? "?";
+            const place = placeOf(context.filename);
+            if (place.modules.some((module) => builderRequires(module, context.filename, name))) {
+              return;
+            }
             context.report({
               node: node.id ?? node,
-              message: `'${
-                node.id?.name ?? "?"
-              }' extends ${parent.name} but declares no permission: decorate it with @Requires(...)`,
+              message: noPermission(name, parent.name, place),
             });
           }
         };

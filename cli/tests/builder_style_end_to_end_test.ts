@@ -1,10 +1,12 @@
 /**
  * The builder style through the real executable, with no hand-written line: `kit init
  * --declarations builder`, a context with an aggregate and its repository, commands (one creating
- * the aggregate and publishing an event), a query, a function route, an event handler in another
- * context, a scheduled job, a background job and a process manager. No generated source under `src/` carries a
- * decorator; each class is declared in its context's module file with the builder; the project's
- * `deno task verify` and `deno task test` pass (its repository on PostgreSQL with DATABASE_URL).
+ * the aggregate and publishing an event, one requiring a permission granted to a role), queries
+ * (one a search requiring a permission), a function route, an event handler in another context, a
+ * scheduled job, a background job and a process manager. No generated source under `src/` carries
+ * a decorator; each class, and each permission, is declared in its context's module file with the
+ * builder; the project's `deno task verify` and `deno task test` pass (its repository on PostgreSQL
+ * with DATABASE_URL), a caller without a required permission refused.
  */
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
@@ -37,6 +39,8 @@ const slice: readonly string[] = [
   "generate command scheduling BookAppointment --aggregate Appointment --creates --publishes AppointmentBooked",
   "generate command scheduling CancelAppointment --aggregate Appointment",
   "generate query scheduling GetAppointment --aggregate Appointment",
+  "generate command scheduling ConfirmAppointment --aggregate Appointment --permission appointment.confirm --grant receptionist",
+  "generate query scheduling ListAppointments --search --aggregate Appointment --permission appointment.read --grant receptionist",
   "generate route scheduling GetAppointment --function --path /appointments/:appointmentId",
   "generate integration-handler notifications AppointmentBooked",
   "generate command scheduling SweepCalendar",
@@ -86,6 +90,11 @@ Deno.test({
           /\.handler\(CancelAppointment, CancelAppointmentHandler, \{\s*deps: \[AppointmentRepository\]/,
           /\.handler\(GetAppointment, GetAppointmentHandler, \{\s*deps: \[AppointmentRepository\]/,
           /\.handler\(SweepCalendar, SweepCalendarHandler\);/,
+          /\.handler\(ConfirmAppointment, ConfirmAppointmentHandler, \{\s*deps: \[AppointmentRepository\]/,
+          /\.requires\(\s*ConfirmAppointment,\s*schedulingPermissions\["appointment\.confirm"\],?\s*\);/,
+          /\.handler\(ListAppointments, ListAppointmentsHandler, \{\s*deps: \[AppointmentRepository\]/,
+          /\.requires\(\s*ListAppointments,\s*schedulingPermissions\["appointment\.read"\],?\s*\);/,
+          /^import \{ schedulingPermissions \} from "\.\/scheduling\.permissions\.ts";$/m,
           /\.scheduledJob\(SweepHourly, \{ every: "1h", deps: \[CommandBus\] \}\);/,
           /\.backgroundJob\(CancelLater, \{ deps: \[CommandBus\] \}\);/,
           /\.processManager\(BookingFollowUp, \{\s*name: "scheduling\.booking-follow-up",\s*state: BookingFollowUpState,/,
@@ -106,6 +115,9 @@ Deno.test({
           /BookingFollowUp starts on AppointmentBooked.* \.\.\. ok/,
           /notifications\.scheduling-appointment-booked reacts to an AppointmentBooked once, and not again when it is redelivered \.\.\. ok/,
           /CancelAppointment loads the Appointment and saves it at its next version \.\.\. ok/,
+          /ConfirmAppointment loads the Appointment and saves it at its next version \.\.\. ok/,
+          /ConfirmAppointment is refused to an actor without appointment\.confirm \.\.\. ok/,
+          /ListAppointments is refused to an actor without appointment\.read \.\.\. ok/,
         ]
       ) assert.match(tested, name);
       assert.doesNotMatch(tested, /FAILED/);

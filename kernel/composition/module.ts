@@ -11,6 +11,8 @@ import { eventHandlerDeclarer } from "../events/handles_event.ts";
 import type { IntegrationEvent, IntegrationEventDefinition } from "../events/integration_event.ts";
 import { type HandlerContext, handlerDeclarations } from "../messaging/handles.ts";
 import type { Message, MessageClass, ResultOf } from "../messaging/message.ts";
+import type { Permission } from "../messaging/permissions.ts";
+import { requirementDeclarer, type Resource } from "../messaging/requires.ts";
 import {
   type ProcessEventEntry,
   ProcessManager,
@@ -134,6 +136,37 @@ export class ModuleBuilder {
     const deps = checkedDeps(handlerClass, options.deps, declaredBy);
     handlerDeclarations.record(handlerClass, { message });
     return this.declare(handlerClass, deps === undefined ? {} : { deps });
+  }
+
+  /**
+   * Declares the permission the command or query class `message` requires (the builder form of
+   * `@Requires`): the same requirement on the message, decided by the bus for the message's actor
+   * whoever sends it (a route, a job, an event handler). `resource` takes the message, typed as
+   * it, and names the element it acts on. The same checks as the decorator's: a permission from
+   * `definePermissions()`, one per message (a second, by either form, is refused).
+   *
+   * @example
+   * ```ts ignore
+   * defineModule("scheduling", (builder) => {
+   *   builder.requires(ClearCalendar, permissions["calendar.clear"], {
+   *     resource: (command) => ({ type: "calendar", id: command.calendarId }),
+   *   });
+   *   builder.handler(ClearCalendar, ClearCalendarHandler, { deps: [JobQueue] });
+   * });
+   * ```
+   */
+  requires<M extends Message>(
+    message: MessageClass<M>,
+    permission: Permission,
+    options: { readonly resource?: (message: M) => Resource } = {},
+  ): this {
+    if (typeof message !== "function") {
+      throw new TypeError(
+        `builder.requires() takes a command or query class, got ${String(message)}`,
+      );
+    }
+    requirementDeclarer(permission, options, `builder.requires(${nameOf(message)})`)(message);
+    return this.declare(message);
   }
 
   /**
