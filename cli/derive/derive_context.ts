@@ -24,15 +24,17 @@ const builderDeclares: Readonly<Record<string, string>> = {
   eventHandler: "HandlesEvent",
   handler: "Handles",
   processManager: "ProcessManager",
+  requires: "Requires",
   scheduledJob: "Scheduled",
 };
 
 /**
- * The calls of the builder declaring a class: the method, then the class (the first argument, or
- * the second after the message or the event for `handler` and `eventHandler`).
+ * The calls of the builder declaring a class: the method, then the class (the first argument: a
+ * job, a process manager, or the message `requires` gives a permission; the second after the
+ * message or the event for `handler` and `eventHandler`).
  */
 const builderCalls = [
-  /\.(backgroundJob|scheduledJob|processManager)\(\s*([A-Z]\w*)/g,
+  /\.(backgroundJob|scheduledJob|processManager|requires)\(\s*([A-Z]\w*)/g,
   /\.(handler|eventHandler)\(\s*[\w$.]+\s*,\s*([A-Z]\w*)/g,
 ];
 

@@ -137,6 +137,11 @@ builderTest(
       ],
     );
     assert.equal(module.match(/\{ schedulingPermissions \}/g)?.length, 1, "imported once");
+    // CONTEXT.md lists the messages the module gives a permission, as it lists @Requires ones.
+    const listed = contents(plan, `${s}/CONTEXT.md`);
+    for (const message of ["BookAppointment", "ConfirmAppointment", "ListAppointments"]) {
+      assert.match(listed, new RegExp(`^- Messages: .*\\b${message}\\b`, "m"), message);
+    }
     const query = `${s}/application/queries/list-appointments/list-appointments.query.ts`;
     assertUndecorated(contents(plan, query), query);
     assert.match(contents(plan, query), /extends AuthorizedQuery</);
@@ -359,6 +364,9 @@ builderTest(
     const route = contents(plan, `${s}/presentation/http/cancel-appointment.route.ts`);
     assertUndecorated(route, "the function route");
     assert.match(route, /defineRoute\(/);
+    // Its permission is declared by builder.requires in the module, not on the class: the route
+    // still answers FORBIDDEN to a caller without it, and documents it.
+    assert.match(route, /errors: \["FORBIDDEN"/);
   },
 );
 

@@ -29,7 +29,11 @@ export interface MessageShape {
   readonly result: Shape;
   /** The answer's type as the route's handler can name it (`ListLoansResult`), if it can. */
   readonly resultType?: { readonly text: string; readonly exported: boolean };
-  /** Whether it declares a permission (`@Requires`). */
+  /**
+   * Whether it declares a permission: `@Requires`, or it extends `AuthorizedCommand` or
+   * `AuthorizedQuery` (which the `authz/declared` rule allows only with `@Requires` or
+   * `builder.requires`).
+   */
   readonly requiresPermission: boolean;
 }
 
@@ -108,12 +112,16 @@ export function readMessageShape(path: string, name: string): MessageShape {
     inputs,
     result: shapeOf(resultNode, module, `${name}'s answer`),
     ...(resultType === undefined ? {} : { resultType }),
+    // A permission is `@Requires` on the class, or, in the builder style, `builder.requires` in
+    // the module file, which only an authorized message may be given without a compile error.
     requiresPermission: decorators.some((d: Node) =>
       (d.expression.type === "CallExpression" ? d.expression.callee : d.expression).name ===
         "Requires"
-    ),
+    ) || authorized.has(declaration.superClass.name),
   };
 }
+
+const authorized = new Set(["AuthorizedCommand", "AuthorizedQuery"]);
 
 function refuse(where: string, type: string): never {
   throw new CliError(

@@ -268,7 +268,7 @@ function compileRoutes(
     const requirement = requirements.read(message);
     if (requirement === undefined && isAuthorized(message)) {
       throw new Error(
-        `'${message.name}' extends an authorized message but declares no permission: decorate it with @Requires(...)`,
+        `'${message.name}' extends an authorized message but declares no permission: decorate it with @Requires(...), or declare it in its module with builder.requires(...)`,
       );
     }
     handlerOf.set(message, declared);

@@ -29,8 +29,9 @@ export abstract class Query<Result> extends Message<Result> {
 }
 
 /**
- * A command guarded by a permission: its class must be decorated `@Requires(...)`, or the
- * application refuses to compose.
+ * A command guarded by a permission: its class must declare one, decorated `@Requires(...)` or,
+ * in the builder style, with `builder.requires(...)` in its module file; else the application
+ * refuses to compose.
  *
  * @example
  * ```ts ignore
@@ -46,7 +47,10 @@ export abstract class Query<Result> extends Message<Result> {
  */
 export abstract class AuthorizedCommand<Result = void> extends Command<Result> {}
 
-/** A query guarded by a permission: its class must be decorated `@Requires(...)`. */
+/**
+ * A query guarded by a permission: its class must declare one (`@Requires(...)`, or
+ * `builder.requires(...)` in its module file).
+ */
 export abstract class AuthorizedQuery<Result> extends Query<Result> {}
 
 /** The result type of a message. */
