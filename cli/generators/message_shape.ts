@@ -114,10 +114,11 @@ export function readMessageShape(path: string, name: string): MessageShape {
     ...(resultType === undefined ? {} : { resultType }),
     // A permission is `@Requires` on the class, or, in the builder style, `builder.requires` in
     // the module file, which only an authorized message may be given without a compile error.
-    requiresPermission: decorators.some((d: Node) =>
-      (d.expression.type === "CallExpression" ? d.expression.callee : d.expression).name ===
-        "Requires"
-    ) || authorized.has(declaration.superClass.name),
+    requiresPermission:
+      decorators.some((d: Node) =>
+        (d.expression.type === "CallExpression" ? d.expression.callee : d.expression).name ===
+          "Requires"
+      ) || authorized.has(declaration.superClass.name),
   };
 }
 
