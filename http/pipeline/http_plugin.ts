@@ -392,9 +392,12 @@ function compileController(
 
   function run(request: Record<string, unknown>) {
     const body = instance().handle(request);
-    return body instanceof Promise
-      ? body.then((value) => shape(value, request))
-      : shape(body, request);
+    return body instanceof Promise ? shapeLater(body, request) : shape(body, request);
+  }
+
+  /** A closure only for an answer to come (none captured on the way of a synchronous one). */
+  function shapeLater(body: Promise<unknown>, request: Record<string, unknown>) {
+    return body.then((value) => shape(value, request));
   }
 }
 

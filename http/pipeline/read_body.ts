@@ -166,6 +166,8 @@ async function readLimited(
 }
 
 function isJson(type: string): boolean {
+  // The usual type, compared as it is: no split, trimmed or lower-cased copy of it.
+  if (type === "application/json") return true;
   const media = type.split(";", 1)[0]!.trim().toLowerCase();
   return media === "application/json" ||
     (media.startsWith("application/") && media.endsWith("+json"));

@@ -39,9 +39,15 @@ function run(at: RouteRequest): RouteResult | Promise<RouteResult> {
     input.actor = execution.actor;
     input.context = execution;
   }
-  return route.needsScope
-    ? runInScope({ execution }, () => route.run(input, request))
-    : route.run(input, request);
+  return route.needsScope ? runInItsScope(at, input) : route.run(input, request);
+}
+
+/** The route's `run` in the request's work scope (the closure made only for such a route). */
+function runInItsScope(
+  at: RouteRequest,
+  input: Record<string, unknown>,
+): RouteResult | Promise<RouteResult> {
+  return runInScope({ execution: at.execution! }, () => at.route.run(input, at.request));
 }
 
 function answerResult(at: RouteRequest, result: RouteResult): Response {

@@ -30,3 +30,17 @@ export function currentUnitOfWork(): UnitOfWork | undefined {
 export function runInScope<T>(scope: WorkScope, fn: () => T): T {
   return storage.run(scope, fn);
 }
+
+/**
+ * Runs `fn(a, b, c)` in the given scope: as {@linkcode runInScope}, without the closure a call
+ * with arguments would need (the bus runs every command this way). Internal to the kernel.
+ */
+export function runInScopeWith<A, B, C, T>(
+  scope: WorkScope,
+  fn: (a: A, b: B, c: C) => T,
+  a: A,
+  b: B,
+  c: C,
+): T {
+  return storage.run(scope, fn, a, b, c);
+}
