@@ -388,7 +388,16 @@ function compileController(
       },
       run,
     ),
+    // Only when shaping runs no code of the project's (a field rule, a location), which could
+    // read the work scope: `run` shapes in it, the pipeline's one continuation outside it.
+    ...(idempotency === undefined && filter === undefined && location === undefined
+      ? { handle, shape }
+      : {}),
   };
+
+  function handle(request: Record<string, unknown>): unknown {
+    return instance().handle(request);
+  }
 
   function run(request: Record<string, unknown>) {
     const body = instance().handle(request);
