@@ -36,7 +36,8 @@ export function readJsonBody(
 
 /**
  * As {@linkcode readJsonBody}, the result given to `into` with `context` (on the read's own
- * promise, not a second one chained to it: the pipeline's body step validates it there).
+ * promise, not a second one chained to it: the pipeline's body step validates it there), and
+ * a read that fails to `fail` when given (else the promise rejects).
  */
 export function readJsonBodyInto<C, T>(
   request: Request,
@@ -45,6 +46,7 @@ export function readJsonBodyInto<C, T>(
   timeoutMs: number,
   into: (context: C, body: BodyResult) => T | Promise<T>,
   context: C,
+  fail?: (context: C, error: unknown) => T,
 ): T | Promise<T> {
   // `request.body` is read only when needed: on Node (@hono/node-server) it builds a whole
   // undici Request and a web stream over the socket, where `arrayBuffer()` reads the socket.
@@ -70,7 +72,10 @@ export function readJsonBodyInto<C, T>(
   const declared = Number(length ?? "NaN");
   if (declared > limit) return into(context, { ok: false, problem: tooLarge(limit, instance) });
   if (!(declared >= 0)) {
-    return readChunked(request, limit, instance, timeoutMs).then((read) => into(context, read));
+    return readChunked(request, limit, instance, timeoutMs).then(
+      (read) => into(context, read),
+      fail && ((error) => fail(context, error)),
+    );
   }
   // A declared length the server holds the body to: read it at once.
   const deadline = new BodyDeadline(timeoutMs);
@@ -78,7 +83,7 @@ export function readJsonBodyInto<C, T>(
   try {
     reading = request.arrayBuffer();
   } catch (error) {
-    return Promise.reject(error);
+    return fail === undefined ? Promise.reject(error) : fail(context, error);
   }
   return deadline.race(reading).then((read) => {
     deadline.clear();
@@ -100,7 +105,8 @@ export function readJsonBodyInto<C, T>(
     return into(context, parse(read, instance));
   }, (error) => {
     deadline.clear();
-    throw error;
+    if (fail === undefined) throw error;
+    return fail(context, error);
   });
 }
 

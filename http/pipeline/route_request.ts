@@ -27,7 +27,11 @@ export class RouteRequest {
   declare execution: RequestExecution | undefined;
   /** What the guards see, made for the first guard. */
   declare guardRequest: GuardRequest | undefined;
+  /** The step of the plan after the body's, while the body is read. */
+  declare next: number;
 
+  /** The plan it runs. */
+  declare readonly plan: RoutePlan;
   /** The route it answers. */
   declare readonly route: CompiledRoute;
   /** Its path parameters by name. */
@@ -43,6 +47,7 @@ export class RouteRequest {
     matched: RouteMatch<RoutePlan>,
     readonly mediaType: string,
   ) {
+    this.plan = matched.value;
     this.route = matched.value.route;
     this.params = matched.params;
     this.undecodable = matched.undecodable;
@@ -51,6 +56,7 @@ export class RouteRequest {
     this.issues = undefined;
     this.execution = undefined;
     this.guardRequest = undefined;
+    this.next = 0;
   }
 
   /** Whether an identified caller made it (its answers then carry `Cache-Control: no-store`). */

@@ -69,7 +69,8 @@ export function validateBody(
   );
 }
 
-function validateRead(
+/** The body read, validated (or its 4xx problem answered). */
+export function validateRead(
   at: RouteRequest,
   body: BodyResult,
 ): Response | undefined | Promise<undefined> {
