@@ -27,8 +27,6 @@ export class RouteRequest {
   declare execution: RequestExecution | undefined;
   /** What the guards see, made for the first guard. */
   declare guardRequest: GuardRequest | undefined;
-  /** The step of the plan after the body's, while the body is read. */
-  declare next: number;
 
   /** The plan it runs. */
   declare readonly plan: RoutePlan;
@@ -56,7 +54,6 @@ export class RouteRequest {
     this.issues = undefined;
     this.execution = undefined;
     this.guardRequest = undefined;
-    this.next = 0;
   }
 
   /** Whether an identified caller made it (its answers then carry `Cache-Control: no-store`). */

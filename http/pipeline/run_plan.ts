@@ -21,7 +21,7 @@ export function runPlan(
     for (let i = from; i < steps.length; i++) {
       const step = steps[i]!;
       // The body's step goes on with the plan in its read's own continuation.
-      if (step === validateBody) return validateBodyThenRest(at, i + 1);
+      if (step === validateBody) return validateBodyThenRest(at);
       const done = step(at);
       if (done === undefined) continue;
       if (done instanceof Promise) return resume(plan, at, done, i + 1);
@@ -50,13 +50,12 @@ function resume(
 }
 
 /**
- * The body's step (`validateBody`) and the plan's steps after it (from `next`): once the body is
+ * The body's step (`validateBody`) and the plan's steps after it (`afterBody`): once the body is
  * read, the rest runs in the read's own continuation, not in a second one chained to it by
  * `resume` (issue #33).
  */
-function validateBodyThenRest(at: RouteRequest, next: number): Response | Promise<Response> {
+function validateBodyThenRest(at: RouteRequest): Response | Promise<Response> {
   const { pipeline } = at;
-  at.next = next;
   return readJsonBodyInto(
     at.request,
     pipeline.bodyLimit,
@@ -76,8 +75,9 @@ function goOn(at: RouteRequest, body: BodyResult): Response | Promise<Response> 
   } catch (error) {
     return errorResponse(error, at);
   }
-  if (done === undefined) return runPlan(at.plan, at, at.next);
-  if (done instanceof Promise) return resume(at.plan, at, done, at.next);
+  const plan = at.plan;
+  if (done === undefined) return runPlan(plan, at, plan.afterBody);
+  if (done instanceof Promise) return resume(plan, at, done, plan.afterBody);
   return done;
 }
 
