@@ -39,7 +39,7 @@ function answerBody(at: RouteRequest): Response | Promise<Response> {
   const route = at.route;
   const input = inputOf(at);
   const body = route.needsScope
-    ? runInScope({ execution: at.execution! }, () => route.handle!(input))
+    ? runInScope({ execution: at.execution! }, route.handle!, input)
     : route.handle!(input);
   if (body instanceof Promise) {
     return body.then(

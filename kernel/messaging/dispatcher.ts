@@ -120,12 +120,28 @@ export class Dispatcher implements CommandBus, QueryBus {
     } catch (error) {
       ran = Promise.reject(error);
     }
-    const retries = route.retries ?? 0;
     // Nothing to translate and no retry: the rejection goes as it is.
-    if (retries === 0 && this.#transactions.translateError === undefined) return ran;
+    if ((route.retries ?? 0) === 0 && this.#transactions.translateError === undefined) return ran;
+    return this.#retried(ran, message, route, execution, attempt);
+  }
+
+  /**
+   * The unit's answer, its error translated and the command sent again on a conflict while it
+   * has retries left. Its own method: a closure in `#inNewUnit` would make every unit's context
+   * carry what only this one needs.
+   */
+  #retried(
+    ran: Promise<any>,
+    message: Message,
+    route: MessageRoute,
+    execution: ExecutionContext,
+    attempt: number,
+  ): Promise<any> {
     return ran.then(undefined, (error) => {
       const translated = this.#translate(error);
-      if (attempt >= retries || !isRefusal(translated, "CONCURRENT_UPDATE")) throw translated;
+      if (attempt >= (route.retries ?? 0) || !isRefusal(translated, "CONCURRENT_UPDATE")) {
+        throw translated;
+      }
       return this.#inNewUnit(message, route, execution, attempt + 1);
     });
   }
