@@ -43,10 +43,10 @@ export class Dispatcher implements CommandBus, QueryBus {
   }
 
   /**
-   * Runs a command or a query. No async function and no closure on the way of a command whose
-   * policy answers synchronously: the bus runs on every request, and what it allocates there is
-   * paid in young-generation collections (issue #33). Always answers a promise: what throws is
-   * a rejection.
+   * Runs a command or a query. No async function on the way of a message whose policy answers
+   * synchronously, and no closure but a new unit's work: the bus runs on every request, and what
+   * it allocates there is paid in young-generation collections (issue #33). Always answers a
+   * promise: what throws is a rejection.
    */
   execute(message: Message<any>): Promise<any> {
     let route: MessageRoute | undefined;
