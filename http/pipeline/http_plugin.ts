@@ -388,13 +388,25 @@ function compileController(
       },
       run,
     ),
+    // Only when shaping runs no code of the project's (a field rule, a location), which could
+    // read the work scope: `run` shapes in it, the pipeline's one continuation outside it.
+    ...(idempotency === undefined && filter === undefined && location === undefined
+      ? { handle, shape }
+      : {}),
   };
+
+  function handle(request: Record<string, unknown>): unknown {
+    return instance().handle(request);
+  }
 
   function run(request: Record<string, unknown>) {
     const body = instance().handle(request);
-    return body instanceof Promise
-      ? body.then((value) => shape(value, request))
-      : shape(body, request);
+    return body instanceof Promise ? shapeLater(body, request) : shape(body, request);
+  }
+
+  /** A closure only for an answer to come (none captured on the way of a synchronous one). */
+  function shapeLater(body: Promise<unknown>, request: Record<string, unknown>) {
+    return body.then((value) => shape(value, request));
   }
 }
 

@@ -31,18 +31,35 @@ export function readJsonBody(
   instance: string,
   timeoutMs: number,
 ): BodyResult | Promise<BodyResult> {
+  return readJsonBodyInto(request, limit, instance, timeoutMs, itself, undefined);
+}
+
+/**
+ * As {@linkcode readJsonBody}, the result given to `into` with `context` (on the read's own
+ * promise, not a second one chained to it: the pipeline's body step validates it there), and
+ * a read that fails to `fail` when given (else the promise rejects).
+ */
+export function readJsonBodyInto<C, T>(
+  request: Request,
+  limit: number,
+  instance: string,
+  timeoutMs: number,
+  into: (context: C, body: BodyResult) => T | Promise<T>,
+  context: C,
+  fail?: (context: C, error: unknown) => T,
+): T | Promise<T> {
   // `request.body` is read only when needed: on Node (@hono/node-server) it builds a whole
   // undici Request and a web stream over the socket, where `arrayBuffer()` reads the socket.
-  if (request.method === "GET" || request.method === "HEAD") return nothing;
+  if (request.method === "GET" || request.method === "HEAD") return into(context, nothing);
   const headers = request.headers;
   const type = headers.get("content-type");
   const length = headers.get("content-length");
   if (length === "0" || (length === null && type === null && !headers.has("transfer-encoding"))) {
-    return nothing;
+    return into(context, nothing);
   }
   if (type === null || !isJson(type)) {
-    if (request.body === null) return nothing;
-    return {
+    if (request.body === null) return into(context, nothing);
+    return into(context, {
       ok: false,
       problem: problem(
         415,
@@ -50,18 +67,23 @@ export function readJsonBody(
         `The body must be application/json, got ${type === null ? "no content type" : `'${type}'`}`,
         instance,
       ),
-    };
+    });
   }
   const declared = Number(length ?? "NaN");
-  if (declared > limit) return { ok: false, problem: tooLarge(limit, instance) };
-  if (!(declared >= 0)) return readChunked(request, limit, instance, timeoutMs);
+  if (declared > limit) return into(context, { ok: false, problem: tooLarge(limit, instance) });
+  if (!(declared >= 0)) {
+    return readChunked(request, limit, instance, timeoutMs).then(
+      (read) => into(context, read),
+      fail && ((error) => fail(context, error)),
+    );
+  }
   // A declared length the server holds the body to: read it at once.
   const deadline = new BodyDeadline(timeoutMs);
   let reading: Promise<ArrayBuffer>;
   try {
     reading = request.arrayBuffer();
   } catch (error) {
-    return Promise.reject(error);
+    return fail === undefined ? Promise.reject(error) : fail(context, error);
   }
   return deadline.race(reading).then((read) => {
     deadline.clear();
@@ -74,15 +96,22 @@ export function readJsonBody(
       } catch {
         // A runtime whose request cannot give its stream now: the answer goes all the same.
       }
-      return { ok: false, problem: timeout(timeoutMs, instance) };
+      return into(context, { ok: false, problem: timeout(timeoutMs, instance) });
     }
     // Decoded as it is: no view of it made.
-    if (read.byteLength > limit) return { ok: false, problem: tooLarge(limit, instance) };
-    return parse(read, instance);
+    if (read.byteLength > limit) {
+      return into(context, { ok: false, problem: tooLarge(limit, instance) });
+    }
+    return into(context, parse(read, instance));
   }, (error) => {
     deadline.clear();
-    throw error;
+    if (fail === undefined) throw error;
+    return fail(context, error);
   });
+}
+
+function itself(_: undefined, body: BodyResult): BodyResult {
+  return body;
 }
 
 /** A body of unknown length (chunked): read up to the limit, within the deadline. */
@@ -166,6 +195,8 @@ async function readLimited(
 }
 
 function isJson(type: string): boolean {
+  // The usual type, compared as it is: no split, trimmed or lower-cased copy of it.
+  if (type === "application/json") return true;
   const media = type.split(";", 1)[0]!.trim().toLowerCase();
   return media === "application/json" ||
     (media.startsWith("application/") && media.endsWith("+json"));

@@ -39,6 +39,8 @@ export interface RoutePlan {
   readonly steps: readonly Step[];
   /** The handler's answer (5-10: handle, mapper, bus, handler, serializer, status and body). */
   readonly answer: AnswerStep;
+  /** The index of the step after the body's (`validateBody`), -1 without one. */
+  readonly afterBody: number;
 }
 
 /** The plan of a route: its steps, chosen from what it declares. */
@@ -57,5 +59,11 @@ export function planRoute(route: CompiledRoute): RoutePlan {
   steps.push(enterTenant);
   if (route.requiresCaller) steps.push(requireCaller);
   if (!route.public) route.guards.forEach((_, i) => steps.push(checkGuard(i)));
-  return { route, steps, answer: route.cache === undefined ? runHandler : runCachedHandler };
+  const body = steps.indexOf(validateBody);
+  return {
+    route,
+    steps,
+    answer: route.cache === undefined ? runHandler : runCachedHandler,
+    afterBody: body === -1 ? -1 : body + 1,
+  };
 }

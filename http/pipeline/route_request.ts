@@ -28,6 +28,8 @@ export class RouteRequest {
   /** What the guards see, made for the first guard. */
   declare guardRequest: GuardRequest | undefined;
 
+  /** The plan it runs. */
+  declare readonly plan: RoutePlan;
   /** The route it answers. */
   declare readonly route: CompiledRoute;
   /** Its path parameters by name. */
@@ -43,6 +45,7 @@ export class RouteRequest {
     matched: RouteMatch<RoutePlan>,
     readonly mediaType: string,
   ) {
+    this.plan = matched.value;
     this.route = matched.value.route;
     this.params = matched.params;
     this.undecodable = matched.undecodable;

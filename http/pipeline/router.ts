@@ -13,13 +13,18 @@ export interface RouteMatch<T> {
 
 interface Node<T> {
   readonly statics: Map<string, Node<T>>;
+  /** The same, as a list: a path's segment compared in place with each (no slice of it). */
+  readonly staticList: [string, Node<T>][];
   param?: { readonly name: string; readonly node: Node<T> };
   readonly routes: Map<string, T>;
   /** The template of the routes here (`/calendars/:calendarId`), once a route is added. */
   template?: string;
 }
 
-const node = <T>(): Node<T> => ({ statics: new Map(), routes: new Map() });
+const node = <T>(): Node<T> => ({ statics: new Map(), staticList: [], routes: new Map() });
+
+/** Up to this many static children, a segment is compared in place with each. */
+const inPlace = 8;
 
 /**
  * A segment trie over paths: static segments first, then one parameter per position. Built once
@@ -43,7 +48,10 @@ export class Router<T> {
         current = current.param.node;
       } else {
         let next = current.statics.get(segment);
-        if (next === undefined) current.statics.set(segment, next = node());
+        if (next === undefined) {
+          current.statics.set(segment, next = node());
+          current.staticList.push([segment, next]);
+        }
         current = next;
       }
     }
@@ -74,11 +82,10 @@ export class Router<T> {
         start = end + 1;
         continue;
       }
-      const segment = path.slice(start, end);
-      const next: Node<T> | undefined = current.statics.get(segment);
+      const next: Node<T> | undefined = staticChild(current, path, start, end);
       if (next !== undefined) current = next;
       else if (current.param !== undefined) {
-        let value = segment;
+        let value = path.slice(start, end);
         if (value.includes("%")) {
           try {
             value = decodeURIComponent(value);
@@ -100,6 +107,23 @@ export class Router<T> {
     }
     return undecodable === undefined ? { value, params } : { value, params, undecodable };
   }
+}
+
+/** The static child of `current` named by `path` from `start` to `end`, if any. */
+function staticChild<T>(
+  current: Node<T>,
+  path: string,
+  start: number,
+  end: number,
+): Node<T> | undefined {
+  const list = current.staticList;
+  if (list.length > inPlace) return current.statics.get(path.slice(start, end));
+  const length = end - start;
+  for (let i = 0; i < list.length; i++) {
+    const [segment, child] = list[i]!;
+    if (segment.length === length && path.startsWith(segment, start)) return child;
+  }
+  return undefined;
 }
 
 function split(path: string): string[] {

@@ -13,6 +13,7 @@ import type { RouteRequest } from "./route_request.ts";
 
 /** Runs the handler and answers its result; synchronous while the handler is. */
 export function runHandler(at: RouteRequest): Response | Promise<Response> {
+  if (at.route.handle !== undefined) return answerBody(at);
   const ran = run(at);
   if (ran instanceof Promise) {
     return ran.then((result) => answerResult(at, result), (error) => errorResponse(error, at));
@@ -30,18 +31,54 @@ export async function runCachedHandler(at: RouteRequest): Promise<Response> {
   }
 }
 
-function run(at: RouteRequest): RouteResult | Promise<RouteResult> {
-  const { route, request } = at;
-  const execution = at.execution!;
-  let input = at.validated;
-  if (input === undefined) input = { actor: execution.actor, context: execution };
-  else {
-    input.actor = execution.actor;
-    input.context = execution;
+/**
+ * A controller route's handler, its body shaped and answered in one continuation (`run` would
+ * chain a second promise to shape it).
+ */
+function answerBody(at: RouteRequest): Response | Promise<Response> {
+  const route = at.route;
+  const input = inputOf(at);
+  const body = route.needsScope
+    ? runInScope({ execution: at.execution! }, route.handle!, input)
+    : route.handle!(input);
+  if (body instanceof Promise) {
+    return body.then(
+      (value) => answerShaped(at, input, value),
+      (error) => errorResponse(error, at),
+    );
   }
-  return route.needsScope
-    ? runInScope({ execution }, () => route.run(input, request))
-    : route.run(input, request);
+  return respond(route.shape!(body, input), at.mediaType, at.identified);
+}
+
+function answerShaped(at: RouteRequest, input: Record<string, unknown>, body: unknown): Response {
+  try {
+    return respond(at.route.shape!(body, input), at.mediaType, at.identified);
+  } catch (error) {
+    return errorResponse(error, at);
+  }
+}
+
+/** What the handler is given: the validated parts, its actor and its execution context. */
+function inputOf(at: RouteRequest): Record<string, unknown> {
+  const execution = at.execution!;
+  const input = at.validated;
+  if (input === undefined) return { actor: execution.actor, context: execution };
+  input.actor = execution.actor;
+  input.context = execution;
+  return input;
+}
+
+function run(at: RouteRequest): RouteResult | Promise<RouteResult> {
+  const input = inputOf(at);
+  return at.route.needsScope ? runInItsScope(at, input) : at.route.run(input, at.request);
+}
+
+/** The route's `run` in the request's work scope (the closure made only for such a route). */
+function runInItsScope(
+  at: RouteRequest,
+  input: Record<string, unknown>,
+): RouteResult | Promise<RouteResult> {
+  return runInScope({ execution: at.execution! }, () => at.route.run(input, at.request));
 }
 
 function answerResult(at: RouteRequest, result: RouteResult): Response {

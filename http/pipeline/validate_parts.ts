@@ -8,7 +8,7 @@
 import type { Schema, SchemaIssue, SchemaResult } from "../schema/schema.ts";
 import { problemResponse } from "./answer.ts";
 import { pointer, problem, type ProblemIssue } from "./problem.ts";
-import { type BodyResult, readJsonBody } from "./read_body.ts";
+import { type BodyResult, readJsonBodyInto } from "./read_body.ts";
 import { headerRecord, parseQuery } from "./request_parts.ts";
 import type { RouteRequest } from "./route_request.ts";
 import { collectUnstorable } from "./unstorable_text.ts";
@@ -58,13 +58,19 @@ export function validateBody(
   at: RouteRequest,
 ): Response | undefined | Promise<Response | undefined> {
   const { pipeline } = at;
-  const body = readJsonBody(at.request, pipeline.bodyLimit, at.path, pipeline.bodyTimeoutMs);
-  return body instanceof Promise
-    ? body.then((read) => validateRead(at, read))
-    : validateRead(at, body);
+  // Validated in the read's own continuation: no second promise chained to it.
+  return readJsonBodyInto(
+    at.request,
+    pipeline.bodyLimit,
+    at.path,
+    pipeline.bodyTimeoutMs,
+    validateRead,
+    at,
+  );
 }
 
-function validateRead(
+/** The body read, validated (or its 4xx problem answered). */
+export function validateRead(
   at: RouteRequest,
   body: BodyResult,
 ): Response | undefined | Promise<undefined> {

@@ -5,10 +5,10 @@ import { isRefusal } from "../errors/concept_error.ts";
 import { defaultTenant } from "../tenancy/tenancy.ts";
 import { uuidv7 } from "../ids/id.ts";
 import type { TransactionManager } from "../unit_of_work/unit_of_work.ts";
-import { currentScope, runInScope } from "../unit_of_work/work_scope.ts";
+import { currentScope, runInScopeWith, type WorkScope } from "../unit_of_work/work_scope.ts";
 import type { AccessPolicy, AccessRequest } from "./access_policy.ts";
 import type { CommandBus, QueryBus } from "./buses.ts";
-import type { MessageHandler } from "./handles.ts";
+import type { HandlerContext, MessageHandler } from "./handles.ts";
 import { Command, type Message, type MessageClass } from "./message.ts";
 import type { Requirement, Resource } from "./requires.ts";
 
@@ -42,54 +42,114 @@ export class Dispatcher implements CommandBus, QueryBus {
     this.#transactions = transactions;
   }
 
-  /** Runs a command or a query. */
-  async execute(message: Message<any>): Promise<any> {
-    const type = (message as unknown as { constructor?: MessageClass } | undefined)?.constructor;
-    const route = type === undefined ? undefined : this.#routes.get(type);
-    if (route === undefined) {
-      throw new Error(`No handler for ${kindOf(message)} '${type?.name ?? String(message)}'`);
+  /**
+   * Runs a command or a query. No async function on the way of a message whose policy answers
+   * synchronously, and no closure but a new unit's work: the bus runs on every request, and what
+   * it allocates there is paid in young-generation collections (issue #33). Always answers a
+   * promise: what throws is a rejection.
+   */
+  execute(message: Message<any>): Promise<any> {
+    let route: MessageRoute | undefined;
+    let scope: WorkScope | undefined;
+    let execution: ExecutionContext;
+    try {
+      const type = (message as unknown as { constructor?: MessageClass } | undefined)?.constructor;
+      route = type === undefined ? undefined : this.#routes.get(type);
+      if (route === undefined) {
+        throw new Error(`No handler for ${kindOf(message)} '${type?.name ?? String(message)}'`);
+      }
+      scope = currentScope();
+      execution = scope?.execution ?? directExecution(message);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const scope = currentScope();
-    const execution: ExecutionContext = scope?.execution ?? directExecution(message);
+    let ran: Promise<any>;
     try {
       if (route.requirement !== undefined) {
         // A policy that answers synchronously is not awaited (no promise made for it).
         const authorized = this.#authorize(message, route.requirement, execution);
-        if (authorized !== undefined) await authorized;
+        if (authorized !== undefined) {
+          const granted = route;
+          return authorized.then(() => this.#dispatch(message, granted, scope, execution))
+            .then(undefined, this.#rethrow);
+        }
       }
-      if (message instanceof Command && scope?.unitOfWork === undefined) {
-        return await this.#inNewUnit(message, route, execution);
-      }
-      const context = scope?.unitOfWork
-        ? { execution, unitOfWork: scope.unitOfWork }
-        : { execution };
-      if (scope === undefined) {
-        return await runInScope({ execution }, () => route.handler().handle(message, context));
-      }
-      return await route.handler().handle(message, context);
+      ran = this.#dispatch(message, route, scope, execution);
     } catch (error) {
-      throw this.#translate(error);
+      return Promise.reject(this.#translate(error));
     }
+    // Errors translated as the store says; without a translation, the rejection as it is.
+    return this.#transactions.translateError === undefined
+      ? ran
+      : ran.then(undefined, this.#rethrow);
+  }
+
+  /** The message's handler run: in a new unit for a command outside one. May throw. */
+  #dispatch(
+    message: Message,
+    route: MessageRoute,
+    scope: WorkScope | undefined,
+    execution: ExecutionContext,
+  ): Promise<any> {
+    if (message instanceof Command && scope?.unitOfWork === undefined) {
+      return this.#inNewUnit(message, route, execution, 0);
+    }
+    if (scope === undefined) {
+      // The scope is the handler's context too: the same keys.
+      const own: WorkScope = { execution };
+      return promised(runInScopeWith(own, handle, route, message, own));
+    }
+    const context = scope.unitOfWork ? { execution, unitOfWork: scope.unitOfWork } : { execution };
+    return promised(route.handler().handle(message, context));
   }
 
   /** A command in a unit of its own, sent again on a conflict as many times as it declares. */
-  async #inNewUnit(message: Message, route: MessageRoute, execution: ExecutionContext) {
-    for (let attempt = 0;; attempt++) {
-      try {
-        return await this.#transactions.run((unitOfWork) =>
-          runInScope(
-            { execution, unitOfWork },
-            () => route.handler().handle(message, { execution, unitOfWork }),
-          )
-        );
-      } catch (error) {
-        const translated = this.#translate(error);
-        if (attempt >= (route.retries ?? 0) || !isRefusal(translated, "CONCURRENT_UPDATE")) {
-          throw translated;
-        }
-      }
+  #inNewUnit(
+    message: Message,
+    route: MessageRoute,
+    execution: ExecutionContext,
+    attempt: number,
+  ): Promise<any> {
+    let ran: Promise<any>;
+    try {
+      ran = promised(this.#transactions.run((unitOfWork) => {
+        // The scope is the handler's context too: the same keys.
+        const scope: WorkScope = { execution, unitOfWork };
+        return runInScopeWith(scope, handle, route, message, scope);
+      }));
+    } catch (error) {
+      ran = Promise.reject(error);
     }
+    // Nothing to translate and no retry: the rejection goes as it is.
+    if ((route.retries ?? 0) === 0 && this.#transactions.translateError === undefined) return ran;
+    return this.#retried(ran, message, route, execution, attempt);
   }
+
+  /**
+   * The unit's answer, its error translated and the command sent again on a conflict while it
+   * has retries left. Its own method: a closure in `#inNewUnit` would make every unit's context
+   * carry what only this one needs.
+   */
+  #retried(
+    ran: Promise<any>,
+    message: Message,
+    route: MessageRoute,
+    execution: ExecutionContext,
+    attempt: number,
+  ): Promise<any> {
+    return ran.then(undefined, (error) => {
+      const translated = this.#translate(error);
+      if (attempt >= (route.retries ?? 0) || !isRefusal(translated, "CONCURRENT_UPDATE")) {
+        throw translated;
+      }
+      return this.#inNewUnit(message, route, execution, attempt + 1);
+    });
+  }
+
+  /** Throws the error translated (a rejection handler made once). */
+  readonly #rethrow = (error: unknown): never => {
+    throw this.#translate(error);
+  };
 
   #translate(error: unknown): unknown {
     return this.#transactions.translateError?.(error) ?? error;
@@ -102,15 +162,14 @@ export class Dispatcher implements CommandBus, QueryBus {
     execution: ExecutionContext,
   ): Promise<void> | undefined {
     const resource = requirement.resource?.(message);
-    // The keys a spread would give, in the same order, assigned in place.
-    const request: { -readonly [K in keyof AccessRequest]?: AccessRequest[K] } = {
-      actor: message.actor,
-      permission: requirement.permission,
-      message,
-      execution,
-    };
-    if (resource) request.resource = resource;
-    const allowed = this.#policy.decide(request as Omit<AccessRequest, "granted">);
+    // The keys a spread would give, in the same order; one literal each (a key added to a
+    // literal would grow it a second store).
+    const actor = message.actor;
+    const permission = requirement.permission;
+    const request: Omit<AccessRequest, "granted"> = resource
+      ? { actor, permission, message, execution, resource }
+      : { actor, permission, message, execution };
+    const allowed = this.#policy.decide(request);
     if (allowed !== true && allowed !== false && typeof (allowed as any)?.then === "function") {
       return Promise.resolve(allowed).then((settled) =>
         refuseUnless(settled, message, requirement, resource)
@@ -148,6 +207,16 @@ function directExecution(message: Message): ExecutionContext {
     correlationId: uuidv7(),
     ...(tenantId === undefined ? {} : { tenantId }),
   };
+}
+
+/** Runs the route's handler on the message (a function of its own: no closure per message). */
+function handle(route: MessageRoute, message: Message, context: HandlerContext): Promise<any> {
+  return route.handler().handle(message, context);
+}
+
+/** The value as a promise: itself when it is one (as `await` would take it). */
+function promised<T>(value: T | Promise<T>): Promise<T> {
+  return value instanceof Promise ? value : Promise.resolve(value);
 }
 
 function kindOf(message: unknown): string {

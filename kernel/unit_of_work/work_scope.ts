@@ -27,6 +27,32 @@ export function currentUnitOfWork(): UnitOfWork | undefined {
 }
 
 /** Runs `fn` in the given scope; everything it awaits sees that scope. */
-export function runInScope<T>(scope: WorkScope, fn: () => T): T {
-  return storage.run(scope, fn);
+export function runInScope<T>(scope: WorkScope, fn: () => T): T;
+/**
+ * Runs `fn(argument)` in the given scope; everything it awaits sees that scope (a function of one
+ * argument then needs no closure made around it).
+ */
+export function runInScope<T, A>(scope: WorkScope, fn: (argument: A) => T, argument: A): T;
+export function runInScope<T, A>(
+  scope: WorkScope,
+  fn: ((argument: A) => T) | (() => T),
+  argument?: A,
+): T {
+  return arguments.length > 2
+    ? storage.run(scope, fn as (argument: A) => T, argument as A)
+    : storage.run(scope, fn as () => T);
+}
+
+/**
+ * Runs `fn(a, b, c)` in the given scope: as {@linkcode runInScope}, without the closure a call
+ * with arguments would need (the bus runs every command this way). Internal to the kernel.
+ */
+export function runInScopeWith<A, B, C, T>(
+  scope: WorkScope,
+  fn: (a: A, b: B, c: C) => T,
+  a: A,
+  b: B,
+  c: C,
+): T {
+  return storage.run(scope, fn, a, b, c);
 }
