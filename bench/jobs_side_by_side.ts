@@ -405,6 +405,18 @@ function toFigures(
   const { median, spread } = summary("rate");
   const notes: string[] = [];
   const fewest = Math.min(...numbers.map((r) => r.jobs ?? m.jobs));
+  const empty = numbers.filter((r) => (r.jobs ?? m.jobs) === 0).length;
+  if (empty > 0) {
+    // A round that completed nothing has no rate to read, only a time it took longer than.
+    const most = Math.max(...numbers.map((r) => r.rate!));
+    return [{
+      measure: m.title,
+      who,
+      unit: "jobs/s",
+      value: `no job completed within the ${maxSeconds} s cap in ${empty} of ${numbers.length} ` +
+        `round(s) (the best round: ${Math.round(most).toLocaleString("en-US")} jobs/s)`,
+    }];
+  }
   if (fewest < m.jobs) {
     notes.push(
       `${fewest} of ${m.jobs} jobs completed within the ${maxSeconds} s cap in its slowest round`,

@@ -97,7 +97,8 @@ export function closePairs(
 
 /**
  * The ratio of two rows of a measure: at their medians, and at the ends of their spreads (the
- * lowest a / the highest b, the highest a / the lowest b); undefined when either has no number.
+ * lowest a / the highest b, the highest a / the lowest b); undefined when either has no number,
+ * or a round of either measured nothing (0).
  */
 export function ratioRange(
   figures: readonly Figure[],
@@ -110,6 +111,8 @@ export function ratioRange(
   if (typeof a?.value !== "number" || typeof b?.value !== "number") return undefined;
   const [aMin, aMax] = [a.spread?.min ?? a.value, a.spread?.max ?? a.value];
   const [bMin, bMax] = [b.spread?.min ?? b.value, b.spread?.max ?? b.value];
+  // A round of nothing (0 jobs/s) has no ratio to read.
+  if (Math.min(aMin, bMin) <= 0) return undefined;
   return { low: aMin / bMax, median: a.value / b.value, high: aMax / bMin };
 }
 

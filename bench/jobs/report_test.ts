@@ -112,4 +112,13 @@ Deno.test("verdict: met, NOT met, or within run-to-run spread, from the rows' sp
   assert.equal(verdict({ low: 1.1, median: 1.2, high: 1.3 }, 1, true), "NOT met");
   assert.equal(verdict({ low: 0.9, median: 1.02, high: 1.1 }, 1, true), "within run-to-run spread");
   assert.equal(ratioRange(figures, m, "kit", "nobody"), undefined);
+  // A peer's round that completed nothing gives no ratio (not an infinite one).
+  const stalled: Figure = {
+    measure: m,
+    who: "stalled",
+    unit: "jobs/s",
+    value: 0,
+    spread: { rounds: 3, min: 0, max: 699 },
+  };
+  assert.equal(ratioRange([...figures, stalled], m, "kit", "stalled"), undefined);
 });

@@ -198,7 +198,19 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     return at.cwd;
   }
   const name = basename(program.text);
-  const text = args.map((a) => a.text);
+  const cwd = builtin(name, args, at);
+  return cwd === notBuiltin ? otherProgram(program, name, args, at) : cwd;
+}
+
+/** What {@linkcode builtin} answers for a program it does not know. */
+const notBuiltin = Symbol("not a builtin");
+
+/**
+ * The programs that change the directory, run a command of their own (wrappers, `trap`, `xargs`)
+ * or are kit's or Deno's; `notBuiltin` for any other.
+ */
+function builtin(name: string, args: readonly ShellWord[], at: Run): Cwd | typeof notBuiltin {
+  const { effects } = at.walk;
   switch (name) {
     case "cd":
     case "pushd": {
@@ -237,50 +249,15 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
     case "su":
     case "runuser":
     case "script":
-    case "flock": {
-      const line = name === "trap"
-        ? args.find((a) => !a.text.startsWith("-"))
-        : args[args.findIndex((a) => a.text === "-c" || a.text === "--command") + 1];
-      const runs = (name === "trap" && line !== undefined) ||
-        args.some((a) => a.text === "-c" || a.text === "--command");
-      if (runs && (line === undefined || !line.literal)) {
-        effects.push({
-          type: "opaque",
-          what: `'${name}' given a command the shell expands`,
-          instead: "write the command out",
-        });
-      } else if (runs) walkInto(parseShell(line!.text), at.cwd, at.walk);
-      else if (name === "flock") {
-        run(args.slice(1 + args.findIndex((a) => !a.text.startsWith("-"))), at);
-      }
+    case "flock":
+      runsLine(name, args, at);
       return at.cwd;
-    }
-    case "xargs": {
-      const command = afterOptions(
-        args,
-        new Set([
-          "-n",
-          "-I",
-          "-L",
-          "-P",
-          "-d",
-          "-a",
-          "-s",
-          "-E",
-          "--max-args",
-          "--max-lines",
-          "--max-procs",
-          "--delimiter",
-          "--arg-file",
-          "--max-chars",
-          "--eof",
-        ]),
-      );
-      if (command.length === 0) return at.cwd; // echo
-      return run(command, { ...at, stdin: { from: "none" }, unknownArgs: true });
-    }
+    case "xargs":
+      return xargs(args, at);
     case "deno":
-      if (!denoReads(text)) effects.push({ type: "run", program: "deno", cwd: at.cwd });
+      if (!denoReads(args.map((a) => a.text))) {
+        effects.push({ type: "run", program: "deno", cwd: at.cwd });
+      }
       effects.push(...denoEffects(args, {
         cwd: at.cwd,
         fed: at.stdin.from !== "none",
@@ -295,6 +272,61 @@ function run(words: readonly ShellWord[], at: Run): Cwd {
       find(args, at);
       return at.cwd;
   }
+  return notBuiltin;
+}
+
+/** `trap`, `su`, `runuser`, `script` and `flock`: the command line they run, walked. */
+function runsLine(name: string, args: readonly ShellWord[], at: Run): void {
+  const line = name === "trap"
+    ? args.find((a) => !a.text.startsWith("-"))
+    : args[args.findIndex((a) => a.text === "-c" || a.text === "--command") + 1];
+  const runs = (name === "trap" && line !== undefined) ||
+    args.some((a) => a.text === "-c" || a.text === "--command");
+  if (runs && (line === undefined || !line.literal)) {
+    at.walk.effects.push({
+      type: "opaque",
+      what: `'${name}' given a command the shell expands`,
+      instead: "write the command out",
+    });
+  } else if (runs) walkInto(parseShell(line!.text), at.cwd, at.walk);
+  else if (name === "flock") {
+    run(args.slice(1 + args.findIndex((a) => !a.text.startsWith("-"))), at);
+  }
+}
+
+/** The options of `xargs` that take a value. */
+const xargsValued = new Set([
+  "-n",
+  "-I",
+  "-L",
+  "-P",
+  "-d",
+  "-a",
+  "-s",
+  "-E",
+  "--max-args",
+  "--max-lines",
+  "--max-procs",
+  "--delimiter",
+  "--arg-file",
+  "--max-chars",
+  "--eof",
+]);
+
+/** `xargs`: the command it runs, with arguments the line does not show. */
+function xargs(args: readonly ShellWord[], at: Run): Cwd {
+  const command = afterOptions(args, xargsValued);
+  if (command.length === 0) return at.cwd; // echo
+  return run(command, { ...at, stdin: { from: "none" }, unknownArgs: true });
+}
+
+/**
+ * Any other program: a shell, inline code of an interpreter, kit through a package runner, a
+ * dependency change, or a program that writes the files its arguments name.
+ */
+function otherProgram(program: ShellWord, name: string, args: readonly ShellWord[], at: Run): Cwd {
+  const { effects } = at.walk;
+  const text = args.map((a) => a.text);
   if (shells.has(name)) {
     shell(name, args, at);
     return at.cwd;

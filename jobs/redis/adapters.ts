@@ -97,11 +97,16 @@ export function tcpScripting(
     args: readonly (string | number)[],
     runOptions: RedisRunOptions | undefined,
   ): Promise<unknown> => {
-    const argv = [script, keys.length, ...keys, ...args.map(String)] as const;
-    if (replicas === 0 || runOptions?.replicated !== true) return await redis[command](...argv);
+    // The arguments go as one array, which ioredis flattens: spread into the call, the tens of
+    // thousands of a large insert overflow the stack.
+    const argv = [...keys, ...args.map(String)];
+    if (replicas === 0 || runOptions?.replicated !== true) {
+      return await redis[command](script, keys.length, argv);
+    }
     // One pipeline: the script and WAIT on the connection to the slot's master, in that order,
     // so that WAIT counts the replicas that have the script's writes.
-    const replies = await redis.pipeline()[command](...argv).wait(replicas, replicaTimeoutMs)
+    const replies = await redis.pipeline()[command](script, keys.length, argv)
+      .wait(replicas, replicaTimeoutMs)
       .exec();
     const [scriptError, reply] = replies?.[0] ?? [new Error("Redis answered no reply")];
     if (scriptError) throw scriptError;

@@ -73,6 +73,9 @@ import type {
   JobReportParams,
 } from "../store/job_store.ts";
 
+/** The most jobs one insert script takes. */
+const insertBatch = 1_000;
+
 /**
  * Jobs on Redis: every operation one Lua script (atomic claim, lease, reports, idempotency), over
  * the scripting interface of `@upstash/redis` (HTTP) or a TCP client. Writes do not join the
@@ -183,16 +186,27 @@ export class RedisJobStore implements JobStore {
   }
 
   /**
-   * Inserts many jobs in one script, each kept once per idempotency key; answers in order. Inside
-   * a unit of work the keys are looked up at once (one script), so that a key kept already
-   * answers its job's id with `duplicate: true`, and the others are written once the unit
-   * commits: of two units that staged one key, the first to commit keeps it.
+   * Inserts many jobs, each kept once per idempotency key; answers in order. The jobs go in
+   * scripts of at most 1,000 each, one after another, so that no script holds Redis (a script
+   * runs alone) or outlasts the command deadline; a failure part way leaves the earlier scripts'
+   * jobs inserted, and a retry keeps each job once per idempotency key. Inside a unit of work the
+   * keys are looked up at once (one script), so that a key kept already answers its job's id
+   * with `duplicate: true`, and the others are written once the unit commits: of two units that
+   * staged one key, the first to commit keeps it.
    */
   async jobInsertMany(
     params: { jobs: readonly NewJob[]; unit?: UnitOfWork | undefined },
   ): Promise<readonly EnqueueResult[]> {
     if (params.jobs.length === 0) return [];
     if (params.unit !== undefined) return await this.#stage(params.jobs, params.unit);
+    if (params.jobs.length > insertBatch) {
+      const results: EnqueueResult[] = [];
+      for (let from = 0; from < params.jobs.length; from += insertBatch) {
+        const batch = params.jobs.slice(from, from + insertBatch);
+        for (const result of await this.jobInsertMany({ jobs: batch })) results.push(result);
+      }
+      return results;
+    }
     const args: (string | number)[] = [this.#prefix];
     for (const job of params.jobs) args.push(...insertArgs(job));
     const reply = await this.#run("insert", insertScript, args) as unknown[];

@@ -99,6 +99,19 @@ export function jobStoreLifecycleContract(test: JobStoreCase): void {
     assert.equal((await store.jobList()).length, 3);
   });
 
+  test("inserting 10,000 jobs in one call keeps every one (no argument or parameter limit)", async (store) => {
+    if (store.jobInsertMany === undefined) return;
+    const jobs = Array.from(
+      { length: 10_000 },
+      (_, n) => job({ id: crypto.randomUUID(), payload: { n }, idempotencyKey: `bulk-${n}` }),
+    );
+    const results = await store.jobInsertMany({ jobs });
+    assert.equal(results.length, jobs.length);
+    assert.ok(results.every((result, i) => result.id === jobs[i]!.id && !result.duplicate));
+    const [counts] = await store.jobCounts({ reach: {} });
+    assert.equal(counts?.waiting, 10_000);
+  });
+
   test("completing many at once answers, in order, which attempts still held their job", async (store) => {
     if (store.jobCompleteMany === undefined) return;
     const a = job();

@@ -30,7 +30,7 @@ export async function startUpstashRestBridge(redisUrl: string): Promise<UpstashR
     }
     const [name, ...args] = command.map(String);
     try {
-      const result = await redis.call(name!, ...args);
+      const result = await redis.call(name!, args);
       return { result: base64 ? encode(result) : result };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
