@@ -175,8 +175,10 @@ Deno.test({
         );
         try {
           // The composition refuses it: verify's run of the contract spec (verify_task_test.ts).
+          // What refuses it is the composition, at run time: the spec runs unchecked (the
+          // previous step type-checked the project).
           const verify = await new Deno.Command(Deno.execPath(), {
-            args: ["test", "--quiet", "-A", "test/contract.spec.ts"],
+            args: ["test", "--quiet", "-A", "--no-check", "test/contract.spec.ts"],
             cwd: dir,
             env: { NO_COLOR: "1" },
             stdout: "piped",
