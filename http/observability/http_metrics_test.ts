@@ -5,20 +5,12 @@ import {
   type DataPointType,
   type HistogramMetricData,
   MeterProvider,
-  MetricReader,
+  type MetricReader,
 } from "@opentelemetry/sdk-metrics";
 import { composeApplication, defineModule } from "@kit/kernel";
 import { defineRoute, httpPlugin, zodSchema } from "../mod.ts";
 import { HttpMetrics } from "./http_metrics.ts";
-
-class TestReader extends MetricReader {
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { TestReader } from "../../test_support/metric_reader.ts";
 
 const calendar = defineRoute({
   method: "GET",

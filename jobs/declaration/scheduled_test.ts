@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { type BackgroundJobExecution, composeApplication, defineModule } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
 import {
@@ -9,15 +9,7 @@ import {
   Scheduled,
   type ScheduledTick,
 } from "../mod.ts";
-
-class TestReader extends MetricReader {
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { TestReader } from "../../test_support/metric_reader.ts";
 
 function build(store: InMemoryJobStore, clock: TestClock, ticks: string[], reader?: TestReader) {
   @Scheduled({ every: "5m" })

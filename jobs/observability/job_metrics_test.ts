@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type DataPoint, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { type DataPoint, MeterProvider, type MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   type BackgroundJobExecution,
   composeApplication,
@@ -13,15 +13,7 @@ import { migrateJobs, PostgresJobStore } from "../postgres.ts";
 import type { JobStore } from "../store/job_store.ts";
 import { JobCountsGauge } from "./job_counts_gauge.ts";
 import { pgTest } from "../../test_support/services.ts";
-
-class TestReader extends MetricReader {
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { TestReader } from "../../test_support/metric_reader.ts";
 
 /** The points of the metric of meter `kit` named `name`: attributes and value, sorted. */
 async function points(reader: MetricReader, name: string) {

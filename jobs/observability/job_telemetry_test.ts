@@ -6,7 +6,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import {
   type BackgroundJobExecution,
   composeApplication,
@@ -15,15 +15,7 @@ import {
 } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
 import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
-
-class TestReader extends MetricReader {
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { TestReader } from "../../test_support/metric_reader.ts";
 
 @Background({ maxAttempts: 2 })
 class Work {

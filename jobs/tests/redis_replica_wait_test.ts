@@ -5,7 +5,7 @@
  * private redis-server of this file, which has no replica: `WAIT 1` answers 0.
  */
 import assert from "node:assert/strict";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { Redis as IORedis } from "ioredis";
 import { isRefusal } from "@kit/kernel";
 import type { NewJob } from "../store.ts";
@@ -16,15 +16,7 @@ import {
   RedisUnavailableError,
   tcpScripting,
 } from "../redis.ts";
-
-class TestReader extends MetricReader {
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { TestReader } from "../../test_support/metric_reader.ts";
 
 const silent = { log() {} };
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { until } from "../../test_support/until.ts";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import {
   type BackgroundJobExecution,
   composeApplication,
@@ -11,15 +11,7 @@ import type { LogRecord } from "@kit/kernel/logging";
 import { TestClock } from "@kit/kernel/testing";
 import { Background, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 import type { NewJob } from "../store.ts";
-
-class TestReader extends MetricReader {
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { TestReader } from "../../test_support/metric_reader.ts";
 
 @Background({ lease: "5s" })
 class Remind {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import {
   type BackgroundJobExecution,
   composeApplication,
@@ -11,15 +11,7 @@ import { TestClock } from "@kit/kernel/testing";
 import { Background, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 import type { JobStore } from "../store/job_store.ts";
 import type { WorkerSettings } from "./worker.ts";
-
-class TestReader extends MetricReader {
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { TestReader } from "../../test_support/metric_reader.ts";
 
 @Background()
 class Remind {
