@@ -1,9 +1,9 @@
 /**
  * Plumbing between kit's packages (`@kit/http`, `@kit/jobs`, `@kit/drizzle`, `@kit/knex`): the
  * decorator machinery, the status table of the kernel's codes, the composition root a plugin sees,
- * the unit of work a transaction manager opens (and the client it opened it on), the process runtime, the meter, the outbox's and
- * the process store's SQL statements (run by `PostgresOutbox` and `PostgresProcessStore`, and by
- * `@kit/jobs`' `SqlOutbox` and `SqlProcessStore`) and the process tables' migrations. Not for
+ * the unit of work a transaction manager opens (and the client it opened it on), the process
+ * runtime, the meter, the outbox's and the process store's SQL statements (run by `PostgresOutbox`
+ * and `PostgresProcessStore`, and by `@kit/jobs`' `SqlOutbox` and `SqlProcessStore`). Not for
  * applications, and outside semver: any release may change it.
  *
  * @module
@@ -48,7 +48,6 @@ export {
   processManagerDeclarations,
 } from "./process/process_manager.ts";
 export { ProcessRuntime, type ProcessRuntimeOptions } from "./process/process_runtime.ts";
-export { processMigrations } from "./process/process_migrations.ts";
 export { processReaches } from "./process/process_reach.ts";
 export * as processStatements from "./process/process_statements.ts";
 export { processRuntimeOf } from "./process/process_runtimes.ts";

@@ -15,5 +15,5 @@ export * from "./postgres/postgres_client_options.ts";
 export * from "./postgres/postgres_health.ts";
 export * from "./postgres/postgres_pool.ts";
 export * from "./process/postgres_process_store.ts";
-export { migrateProcesses } from "./process/process_migrations.ts";
+export { migrateProcesses, processMigrations } from "./process/process_migrations.ts";
 export { type PostgresErrorOptions, translatePostgresError } from "./postgres/postgres_errors.ts";

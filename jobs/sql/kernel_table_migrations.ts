@@ -1,5 +1,4 @@
-import { kernelMigrations, type Migration } from "@kit/kernel/postgres";
-import { processMigrations } from "@kit/kernel/internal";
+import { kernelMigrations, type Migration, processMigrations } from "@kit/kernel/postgres";
 import type { SqlQuery } from "./job_sql_driver.ts";
 
 /**
