@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { projectFiles } from "../commands/init.ts";
 import { readRegion } from "../files/marker_regions.ts";
 import type { KitConfig } from "../project/kit_config.ts";
-import { embeddedTemplates } from "./embedded.ts";
+import { embeddedGeneratorTemplates, embeddedTemplates } from "./embedded.ts";
 import { fillTokens, projectTemplate, templateFile, variantFile } from "./project_template.ts";
 
 const config: KitConfig = {
@@ -160,4 +160,23 @@ Deno.test("kit init plans the platform, an empty migration list and the contexts
   const wrangler = planned("wrangler.toml", { queue: "redis" }, ["deno", "workers"]);
   assert.match(wrangler, /^name = "shop"$/m);
   assert.match(wrangler, /^main = "dist\/worker\.mjs"$/m);
+});
+
+Deno.test("every entry point installs its signal handlers before it prints its ready line", async () => {
+  // A supervisor that reads the ready line and sends SIGTERM at once must get a graceful stop
+  // (exit 0), not the default action of a signal nobody listens to yet (exit 143).
+  const example = new URL("../../example/", import.meta.url);
+  const entries: Record<string, string> = {
+    "src/main.ts": embeddedTemplates["src/main.ts"]!,
+    "apps/worker/main.ts": embeddedTemplates["apps/worker/main.ts"]!,
+    "service/main.ts": embeddedGeneratorTemplates["service/main.ts"]!,
+    "example/src/main.ts": await Deno.readTextFile(new URL("src/main.ts", example)),
+    "example/apps/worker/main.ts": await Deno.readTextFile(new URL("apps/worker/main.ts", example)),
+  };
+  for (const [path, source] of Object.entries(entries)) {
+    const listens = source.indexOf("Deno.addSignalListener(");
+    const ready = source.search(/_STARTED"|listening on \$\{/);
+    assert.ok(listens > 0 && ready > 0, `${path} listens to signals and prints a ready line`);
+    assert.ok(listens < ready, `${path} installs its signal handlers before its ready line`);
+  }
 });

@@ -105,6 +105,23 @@ const booking = JSON.stringify({
   appointmentTypeId: "checkup",
   startsAt: nextWeekdayAtTen(new Date()).toISOString(),
 });
+// SIGINT/SIGTERM: a graceful shutdown, ended anyway after SHUTDOWN_TIMEOUT (default 25s) with
+// exit code 1 and a SHUTDOWN_DEADLINE line (a request or the database that never answers).
+const shutdown = shutdownWithin(async () => {
+  // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
+  application.jobsDashboard.close();
+  await served.shutdown();
+  await application.stop();
+  await jobs?.close();
+  await sql.end({ timeout: 5 });
+  await dev?.stop();
+}, {
+  deadline: (Deno.env.get("SHUTDOWN_TIMEOUT") ?? "25s") as Duration,
+  exit: Deno.exit,
+  logger,
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);
+// The ready line after the signal handlers: a SIGTERM sent as soon as it is read is graceful.
 logger.log({
   level: "info",
   component: "app",
@@ -132,19 +149,3 @@ if (config.logFormat === "text") {
   book a check-up as the patient:
     curl -X POST ${served.url}/appointments/ -H 'authorization: Bearer ${tokens.patient}' -H 'content-type: application/json' -d '${booking}'`);
 }
-// SIGINT/SIGTERM: a graceful shutdown, ended anyway after SHUTDOWN_TIMEOUT (default 25s) with
-// exit code 1 and a SHUTDOWN_DEADLINE line (a request or the database that never answers).
-const shutdown = shutdownWithin(async () => {
-  // The jobs dashboard's event streams end first: a graceful shutdown waits for every answer.
-  application.jobsDashboard.close();
-  await served.shutdown();
-  await application.stop();
-  await jobs?.close();
-  await sql.end({ timeout: 5 });
-  await dev?.stop();
-}, {
-  deadline: (Deno.env.get("SHUTDOWN_TIMEOUT") ?? "25s") as Duration,
-  exit: Deno.exit,
-  logger,
-});
-for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);

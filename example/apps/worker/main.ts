@@ -61,7 +61,6 @@ const health = healthPort === undefined ? undefined : Deno.serve(
   { hostname: "127.0.0.1", port: Number(healthPort), onListen: () => {} },
   (request) => endpoints(request) ?? new Response(null, { status: 404 }),
 );
-logger.log({ level: "info", component: "app", code: "WORKER_STARTED", message: "worker started" });
 // SIGINT/SIGTERM: a graceful shutdown (the database client ended within 5 s), ended anyway after
 // SHUTDOWN_TIMEOUT (default 25s) with exit code 1 and a SHUTDOWN_DEADLINE line.
 const shutdown = shutdownWithin(async () => {
@@ -75,3 +74,5 @@ const shutdown = shutdownWithin(async () => {
   logger,
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);
+// The ready line after the signal handlers: a SIGTERM sent as soon as it is read is graceful.
+logger.log({ level: "info", component: "app", code: "WORKER_STARTED", message: "worker started" });

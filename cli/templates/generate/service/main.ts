@@ -19,7 +19,6 @@ const application = composeService({
 });
 await application.start();
 const served = serveApplication(application, { port: config.port });
-console.log(`$context$ listening on ${served.url} (${environment.description})`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await served.shutdown();
@@ -28,3 +27,5 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.exit(0);
   });
 }
+// The ready line after the signal handlers: a SIGTERM sent as soon as it is read is graceful.
+console.log(`$context$ listening on ${served.url} (${environment.description})`);

@@ -88,14 +88,6 @@ try {
   await environment.close();
   Deno.exit(1);
 }
-logger.log({
-  level: "info",
-  component: "app",
-  code: "APP_STARTED",
-  message: `listening on ${served.url} (${environment.description}${
-    separateWorker ? ", run by apps/worker" : ""
-  })`,
-});
 // SIGINT/SIGTERM: a graceful shutdown, ended anyway after SHUTDOWN_TIMEOUT (default 25s) with
 // exit code 1 and a SHUTDOWN_DEADLINE line (a request or the database that never answers).
 const shutdown = shutdownWithin(async () => {
@@ -108,3 +100,12 @@ const shutdown = shutdownWithin(async () => {
   logger,
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);
+// The ready line after the signal handlers: a SIGTERM sent as soon as it is read is graceful.
+logger.log({
+  level: "info",
+  component: "app",
+  code: "APP_STARTED",
+  message: `listening on ${served.url} (${environment.description}${
+    separateWorker ? ", run by apps/worker" : ""
+  })`,
+});
