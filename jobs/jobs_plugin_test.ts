@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../test_support/turn.ts";
 import { until } from "../test_support/until.ts";
 import {
   accessPolicy,
@@ -219,7 +220,7 @@ const practitioner = userActor("dr-who", { roles: ["practitioner"], tenants: ["c
 async function advance(clock: TestClock, ms: number, step = 500): Promise<void> {
   for (let moved = 0; moved < ms; moved += step) {
     clock.advance(Math.min(step, ms - moved));
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await turns(5);
   }
 }
 
@@ -414,7 +415,7 @@ Deno.test("stop() waits for the grace period, 30 s by default, then aborts with 
   let stopped = false;
   const stopping = app.stop().then(() => (stopped = true));
   // Let stop() end the claim loops and start its grace period (in-memory store: no I/O).
-  for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns(10);
   assert.equal(stopped, false);
   // Heartbeats keep the lease during the grace period.
   await advance(clock, 29_999);
@@ -482,7 +483,7 @@ function async_status(jobs: BackgroundJobsApi, id: string, status: string): () =
   void (async function poll() {
     for (let i = 0; i < 400 && last !== status; i++) {
       last = (await jobs.find(id))?.status;
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await turns();
     }
   })();
   return () => last === status;

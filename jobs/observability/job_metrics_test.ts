@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { type DataPoint, MeterProvider, type MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   type BackgroundJobExecution,
@@ -158,7 +159,7 @@ Deno.test("kit.jobs.count observes nothing when the store does not answer in tim
   });
   gauge.start();
   const collected = points(reader, "kit.jobs.count");
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns();
   clock.advance(5_000);
   assert.deepEqual(await collected, []);
   assert.deepEqual(logged.map((r) => [r.level, r.component, r.code]), [

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { until } from "../../test_support/until.ts";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import {
@@ -23,7 +24,7 @@ class Remind {
 
 /** Lets every task the clock woke run to its next wait (the in-memory store answers at once). */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns(20);
 }
 
 function mailJob(id: string, at: Date): NewJob {

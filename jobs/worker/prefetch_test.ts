@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { until } from "../../test_support/until.ts";
 import { type BackgroundJobExecution, composeApplication, defineModule } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
@@ -109,7 +110,7 @@ Deno.test("Worker prefetch: a prefetched job whose lease ended is not run by the
   });
   assert.deepEqual(taken.map((job) => job.id), [first.id, second.id]);
   release[0]!();
-  for (let i = 0; i < 50; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns(50);
   await app.stop();
   assert.deepEqual(ran.map((r) => r.n), [1], "the job held ahead did not run");
   for (const job of taken) {
@@ -139,7 +140,7 @@ Deno.test("Worker prefetch: a job cancelled while held ahead does not start", as
   clock.advance(500); // held longer than a tenth of its 3 s lease: asked about before it starts
   release[0]!();
   await until(async () => (await jobs.find(first.id))?.status === "succeeded", "the first run");
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns(20);
   await app.stop();
   assert.deepEqual(ran.map((r) => r.n), [1]);
   assert.equal((await jobs.find(second.id))?.status, "cancelled");

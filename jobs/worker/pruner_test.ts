@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import {
   type BackgroundJobExecution,
@@ -25,7 +26,7 @@ const hour = 3_600_000;
 
 /** Lets every task the clock woke run to its next wait (the in-memory store answers at once). */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns(20);
 }
 
 async function pruned(

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { TestClock } from "@kit/kernel/testing";
 import { Wakeup } from "./wakeup.ts";
 
@@ -6,7 +7,7 @@ import { Wakeup } from "./wakeup.ts";
 async function settled(promise: Promise<void>): Promise<boolean> {
   let done = false;
   promise.then(() => (done = true));
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns();
   return done;
 }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { until } from "../../test_support/until.ts";
 import {
   type BackgroundJobExecution,
@@ -109,7 +110,7 @@ function reset(): void {
 
 /** Lets queued callbacks run (no time passes). */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns(10);
 }
 
 /** Moves the clock by `ms` in steps, letting queued callbacks run after each. */

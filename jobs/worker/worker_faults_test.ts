@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { until } from "../../test_support/until.ts";
 import {
   type BackgroundJobExecution,
@@ -176,7 +177,7 @@ Deno.test("A worker whose heartbeats fail stops claiming until they succeed agai
 async function advance(clock: TestClock, ms: number, step = 500): Promise<void> {
   for (let moved = 0; moved < ms; moved += step) {
     clock.advance(Math.min(step, ms - moved));
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await turns(5);
   }
 }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import {
   type Actor,
   Command,
@@ -25,7 +26,7 @@ interface Counter {
 }
 
 /** Two turns of the event loop: long enough for every racing command to load first. */
-const yieldTurns = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const yieldTurns = () => turns();
 
 function counterApp(options: { retry: boolean }) {
   const rows = new InMemoryAggregates<Counter>("counter");

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { until } from "../../test_support/until.ts";
 import { z } from "zod";
 import {
@@ -189,7 +190,7 @@ Deno.test("EventRelay with handlerConcurrency 1 hands a handler its events in th
     async handle(event: IntegrationEvent<{ n: number }>): Promise<void> {
       started.push(event.payload.n);
       // The first of each batch takes longer: a second lane would overtake it.
-      if (event.payload.n % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (event.payload.n % 3 === 0) await turns();
     }
   }
   const { relay, book, clock } = setup([SendMail], { handlerConcurrency: 1, batchSize: 3 });

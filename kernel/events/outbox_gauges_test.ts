@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { z } from "zod";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import {
@@ -83,7 +84,7 @@ Deno.test("OutboxGauges observe nothing when the outbox does not answer in time,
   });
   gauges.start();
   const collected = outboxPoints(reader);
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns();
   clock.advance(5_000);
   assert.deepEqual(await collected, {});
   assert.deepEqual(logged.map((r) => [r.level, r.component, r.code]), [

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { z } from "zod";
 import {
   defineIntegrationEvent,
@@ -39,7 +40,7 @@ function deliver<T>(
 
 /** Lets other promise callbacks run (no time passes). */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await turns(10);
 }
 
 Deno.test("InMemoryProcessedEvents: a delivery that fails after marking leaves no mark, so the retry runs and its effect is kept", async () => {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import type { LogRecord } from "../logging/logger.ts";
 import { TestClock } from "../time/test_clock.ts";
 import { InMemoryTransactions } from "../unit_of_work/in_memory_transactions.ts";
@@ -56,7 +57,7 @@ Deno.test("EventRelay.stallCheck fails while the relay makes no progress for sta
       ["outbox.relay", "RELAY_STALLED"],
     ]);
     outbox.answer([]);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await turns();
     await check(signal);
     assert.deepEqual(lines.map((line) => line.code), ["RELAY_STALLED", "RELAY_RECOVERED"]);
     // Nothing pending: a relay that has had nothing to do for long is not stalled.

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { turns } from "../../test_support/turn.ts";
 import { consoleLogger, type LogRecord } from "./logger.ts";
 import { summarisingLogger } from "./summarising_logger.ts";
 import { TestClock } from "../time/test_clock.ts";
@@ -23,7 +24,7 @@ const down: LogRecord = {
 };
 
 /** Lets the timers the clock woke run. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const settle = () => turns();
 
 Deno.test("summarisingLogger() writes a problem's first line at once and its repeats as one line with their count when the window ends", async () => {
   const { lines, clock, logger } = capture();
