@@ -89,7 +89,7 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
 
   const makeDatabase = async (suffix: string): Promise<Database> => {
     const url = new URL(requireUrl("DATABASE_URL"));
-    server ??= postgres(url.href, { max: 1, onnotice: () => {} });
+    server ??= postgres(url.href, { max: 2, onnotice: () => {} });
     const name = `test_unitdb_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}_${suffix}`;
     await server.unsafe(`create database ${name}`);
     url.pathname = `/${name}`;
@@ -111,7 +111,8 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
       sanitizeResources: false,
       sanitizeOps: false,
       fn: async () => {
-        made ??= (async () => [await makeDatabase("a"), await makeDatabase("b")])();
+        // Both at once: a CREATE DATABASE waits on its files, not on the CPU.
+        made ??= Promise.all([makeDatabase("a"), makeDatabase("b")]);
         const [a, b] = await made;
         for (const { admin } of [a, b]) {
           await admin.unsafe(`delete from ${jobSchema}.background_jobs; delete from appointments`);
