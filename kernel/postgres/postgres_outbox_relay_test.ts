@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { until } from "../../test_support/until.ts";
 import postgres from "postgres";
-import { ignoreWithout, type TestDatabase, withTestDatabase } from "../../test_support/services.ts";
+import { ignoreWithout, type TestDatabase } from "../../test_support/services.ts";
+import { fileSchema } from "../../test_support/file_schema.ts";
 import {
   composeApplication,
   defineModule,
@@ -147,13 +148,22 @@ async function build(
   };
 }
 
+/**
+ * The file's schema, with the tables `build` makes (its own statements then find them made): each
+ * case on it emptied, with clients of its own.
+ */
+const withSchema = fileSchema(async ({ sql }) => {
+  await migrateKernel(sql);
+  await sql`create table notifications (appointment_id text not null)`;
+}, { max: 8 });
+
 function relayTest(name: string, fn: (db: TestDatabase) => Promise<void>): void {
   Deno.test({
     name,
     ignore: ignoreWithout("DATABASE_URL"),
     sanitizeResources: false,
     sanitizeOps: false,
-    fn: () => withTestDatabase(fn, { max: 8 }),
+    fn: () => withSchema(fn),
   });
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type postgres from "postgres";
-import { pgTest } from "../../test_support/services.ts";
+import { ignoreWithout, pgTest, type TestDatabase } from "../../test_support/services.ts";
+import { fileSchema } from "../../test_support/file_schema.ts";
 import {
   composeApplication,
   defineModule,
@@ -25,10 +26,26 @@ import {
 } from "../postgres.ts";
 import { AppointmentBooked, BookAppointment, Sql } from "../testdata/booking_case.ts";
 
-async function build(sql: postgres.Sql) {
+/** The file's schema, migrated with the tables `build` writes: each case on it emptied. */
+const withSchema = fileSchema(async ({ sql }) => {
   await migrateKernel(sql);
   await sql`create table appointments (id text primary key)`;
   await sql`create table notifications (appointment_id text not null)`;
+});
+
+/** A test on the file's schema (skipped without DATABASE_URL). */
+function outboxTest(name: string, fn: (db: TestDatabase) => Promise<void>): void {
+  Deno.test({
+    name,
+    ignore: ignoreWithout("DATABASE_URL"),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn: () => withSchema(fn),
+  });
+}
+
+/** The application on the file's schema (`withSchema`). */
+function build(sql: postgres.Sql) {
   const seen: string[] = [];
 
   @Handles(BookAppointment)
@@ -85,8 +102,8 @@ async function build(sql: postgres.Sql) {
   return { app, events: app.events as EventsApi, seen };
 }
 
-pgTest("Postgres outbox: an event is delivered once its command commits", async ({ sql }) => {
-  const { app, events, seen } = await build(sql);
+outboxTest("Postgres outbox: an event is delivered once its command commits", async ({ sql }) => {
+  const { app, events, seen } = build(sql);
   await app.commands.execute(new BookAppointment("a1"));
   assert.equal(await events.relay.deliverDue(), 1);
   assert.deepEqual(seen, ["a1"]);
@@ -97,10 +114,10 @@ pgTest("Postgres outbox: an event is delivered once its command commits", async 
   assert.equal(await events.relay.deliverDue(), 0);
 });
 
-pgTest(
+outboxTest(
   "Postgres outbox: an event written in a rolled-back command is never delivered",
   async ({ sql }) => {
-    const { app, events, seen } = await build(sql);
+    const { app, events, seen } = build(sql);
     await assert.rejects(
       () => app.commands.execute(new BookAppointment("a2", { fail: true })),
       /booking refused/,
@@ -112,8 +129,8 @@ pgTest(
   },
 );
 
-pgTest("Postgres outbox: a redelivered event is handled once", async ({ sql }) => {
-  const { app, events, seen } = await build(sql);
+outboxTest("Postgres outbox: a redelivered event is handled once", async ({ sql }) => {
+  const { app, events, seen } = build(sql);
   await app.commands.execute(new BookAppointment("a3"));
   await events.relay.deliverDue();
   await sql`update kit_outbox_deliveries set delivered_at = null`;
@@ -122,10 +139,10 @@ pgTest("Postgres outbox: a redelivered event is handled once", async ({ sql }) =
   assert.equal((await sql`select count(*)::int as n from notifications`)[0]!.n, 1);
 });
 
-pgTest(
+outboxTest(
   "Postgres outbox: two relays claiming at once never take the same delivery",
   async ({ sql, url, schema }) => {
-    const { app } = await build(sql);
+    const { app } = build(sql);
     for (let i = 0; i < 40; i++) await app.commands.execute(new BookAppointment(`b${i}`));
     const postgresJs = (await import("postgres")).default;
     const clients = [0, 1].map(() =>
@@ -167,10 +184,9 @@ pgTest("migrateKernel is idempotent and refuses a bad schema name", async ({ sql
   );
 });
 
-pgTest(
+outboxTest(
   "PostgresOutbox: the backlog counts each handler's pending, retrying and dead deliveries, of the tenants asked",
   async ({ sql }) => {
-    await migrateKernel(sql);
     await outboxBacklogCase(
       new PostgresOutbox(sql, { listen: false }),
       new PostgresTransactions(sql),
