@@ -20,7 +20,8 @@ import {
   PostgresIdempotencyStore,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { pgTest } from "../../test_support/services.ts";
+import { ignoreWithout, type TestDatabase } from "../../test_support/services.ts";
+import { fileSchema } from "../../test_support/file_schema.ts";
 import { until } from "../../test_support/until.ts";
 import { Authenticated, Controller, httpPlugin, type HttpRequest, zodSchema } from "../mod.ts";
 import { headerAuthenticator } from "../testdata/scheduling_app.ts";
@@ -257,9 +258,25 @@ Deno.test("Idempotent routes are writes with a store: a GET or a missing store i
   }
 });
 
-async function postgresWorld(sql: postgres.Sql): Promise<World> {
+/** The file's schema, migrated with the table the use case writes: each case on it emptied. */
+const withSchema = fileSchema(async ({ sql }) => {
   await migrateKernel(sql);
   await sql`create table bookings (slot text not null)`;
+});
+
+/** A test on the file's schema (skipped without DATABASE_URL). */
+function postgresTest(name: string, fn: (db: TestDatabase) => Promise<void>): void {
+  Deno.test({
+    name,
+    ignore: ignoreWithout("DATABASE_URL"),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn: () => withSchema(fn),
+  });
+}
+
+/** The world of a case on the file's schema (`withSchema`). */
+function postgresWorld(sql: postgres.Sql): World {
   return { runs: [], sql };
 }
 
@@ -270,10 +287,10 @@ function onPostgres(sql: postgres.Sql, world: World) {
   });
 }
 
-pgTest(
+postgresTest(
   "Idempotency-Key on PostgreSQL: the answer is kept in the use case's transaction and replayed",
   async ({ sql }) => {
-    const world = await postgresWorld(sql);
+    const world = postgresWorld(sql);
     const http = onPostgres(sql, world);
     assert.equal((await answer(await http.fetch(book("09:00", "k-1")))).replayed, false);
     assert.deepEqual(await answer(await http.fetch(book("09:00", "k-1"))), {
@@ -286,10 +303,10 @@ pgTest(
   },
 );
 
-pgTest(
+postgresTest(
   "Idempotency-Key on PostgreSQL: a rolled-back use case keeps neither its rows nor the key",
   async ({ sql }) => {
-    const world = await postgresWorld(sql);
+    const world = postgresWorld(sql);
     world.refuse = true;
     const http = onPostgres(sql, world);
     assert.equal((await http.fetch(book("09:00", "k-1"))).status, 409);
@@ -301,11 +318,11 @@ pgTest(
   },
 );
 
-pgTest(
+postgresTest(
   "Idempotency-Key on PostgreSQL: concurrent retries of one key run the use case once",
   async ({ sql }) => {
     let open!: () => void;
-    const world = await postgresWorld(sql);
+    const world = postgresWorld(sql);
     world.gate = new Promise((resolve) => (open = resolve));
     const http = onPostgres(sql, world);
     const first = http.fetch(book("09:00", "k-1"));
