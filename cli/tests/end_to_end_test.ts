@@ -1,8 +1,12 @@
 /**
- * The CLI's whole workflow, run through the real `kit` executable in a temporary directory: a
- * bootstrap on the trunk with every generator kind, the generated project's own checks, the
- * derived files kept current, and two workers each building a slice of one context in a worktree
- * of their own, merged without conflicts.
+ * The CLI's whole workflow in a temporary directory: a bootstrap on the trunk with every generator
+ * kind, the generated project's own checks, the derived files kept current, and two workers each
+ * building a slice of one context in a worktree of their own, merged without conflicts. What a
+ * user meets at the process's edge runs through the real `kit` executable (init, a failing
+ * `docs --check` and its exit code, `worker-scope --json`, the plugin's hook on stdin, `status`,
+ * `resolve`, the project's `verify` running kit itself); the eighty-odd `generate`s and `docs`
+ * runs go through the same `main` in this process, each as one executable run would (its
+ * arguments, its directory, its exit code): a process started for each cost half of this test.
  *
  * @module
  */
@@ -11,7 +15,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "../commands/served_project.ts";
-import { kitExecutable } from "../commands/test_project.ts";
+import { kitExecutable, kitIn } from "../commands/test_project.ts";
 import { generatorKinds } from "../generators/catalog.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
@@ -77,6 +81,13 @@ async function succeeds(cwd: string, ...args: string[]): Promise<string> {
   const result = await kit(cwd, ...args);
   assert.equal(result.code, 0, `kit ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
   return result.stdout;
+}
+
+/** `kit <args>` run in this process in `cwd` (what the executable runs); fails unless it exits 0. */
+async function kitHere(cwd: string, ...args: string[]): Promise<string> {
+  const { result, out } = await kitIn(cwd, ...args);
+  assert.equal(result, 0, `kit ${args.join(" ")} failed:\n${out}`);
+  return out;
 }
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -236,7 +247,7 @@ Deno.test({
 
     const used = new Set<string>();
     for (const args of bootstrap) {
-      await succeeds(root, "generate", ...args);
+      await kitHere(root, "generate", ...args);
       used.add(args[0]!);
     }
     // A repository as kit generated it before ids per tenant (its table keyed by id alone):
@@ -260,7 +271,7 @@ create index if not exists "appointments_tenant_id" on "scheduling"."appointment
     const keyed = await kit(root, "docs", "--check");
     assert.notEqual(keyed.code, 0);
     assert.match(keyed.stdout + keyed.stderr, /kit generate rekey scheduling Appointment/);
-    await succeeds(root, "generate", "rekey", "scheduling", "Appointment");
+    await kitHere(root, "generate", "rekey", "scheduling", "Appointment");
     used.add("rekey");
     await git(root, "add", ".");
     await git(root, "commit", "-qm", "bootstrap: contexts, platform, contracts");
@@ -275,8 +286,8 @@ create index if not exists "appointments_tenant_id" on "scheduling"."appointment
     const stale = await kit(root, "docs", "--check");
     assert.notEqual(stale.code, 0, "docs --check fails on a hand-edited barrel");
     assert.match(stale.stdout + stale.stderr, new RegExp(barrel.replaceAll(".", "\\.")));
-    await succeeds(root, "docs");
-    await succeeds(root, "docs", "--check");
+    await kitHere(root, "docs");
+    await kitHere(root, "docs", "--check");
     assert.equal(await git(root, "status", "--porcelain"), "", "kit docs restored the barrel");
 
     // Three workers in worktrees of their own: two contexts, scheduling built by two workers on
@@ -314,7 +325,7 @@ create index if not exists "appointments_tenant_id" on "scheduling"."appointment
         `the ${worker.branch} worker runs every kind its briefing allows`,
       );
       for (const args of worker.steps) {
-        await succeeds(worktree, "generate", ...args, "--local-only");
+        await kitHere(worktree, "generate", ...args, "--local-only");
         used.add(args[0]!);
       }
       const changed = (await git(worktree, "status", "--porcelain", "-uall")).split("\n")
@@ -374,12 +385,12 @@ create index if not exists "appointments_tenant_id" on "scheduling"."appointment
           await git(root, "-c", "core.editor=true", "commit", "--no-edit");
         }
         // A clean merge can still leave the context map behind (an event consumed): regenerate.
-        await succeeds(root, "docs");
+        await kitHere(root, "docs");
         if (await git(root, "status", "--porcelain") !== "") {
           await git(root, "add", ".");
           await git(root, "commit", "-qm", `docs after ${worker.branch}`);
         }
-        await succeeds(root, "docs", "--check");
+        await kitHere(root, "docs", "--check");
       }
     }
     assert.deepEqual(
