@@ -187,8 +187,8 @@ for (const orm of ["drizzle", "knex"] as const) {
         await writeFile(join(dir, "test/process-store-on-orm.spec.ts"), platformSpec(store, from));
         await runIn(dir, Deno.execPath(), ["fmt", "--quiet", "test/process-store-on-orm.spec.ts"]);
 
-        // The project's own checks and specs pass as generated (the repository's on PostgreSQL;
-        // the process store's on a database of their own, not the one the server runs on below).
+        // The project's own checks and specs pass, the generated ones and the one written above
+        // (on a database of their own, not the one the server runs on below).
         await runIn(dir, Deno.execPath(), ["task", "verify"]);
         const specsDatabase = await createTestDatabase(databaseUrl!);
         let specs: string;
