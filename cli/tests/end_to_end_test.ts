@@ -4,9 +4,10 @@
  * building a slice of one context in a worktree of their own, merged without conflicts. What a
  * user meets at the process's edge runs through the real `kit` executable (init, a failing
  * `docs --check` and its exit code, `worker-scope --json`, the plugin's hook on stdin, `status`,
- * `resolve`, the project's `verify` running kit itself); the eighty-odd `generate`s and `docs`
- * runs go through the same `main` in this process, each as one executable run would (its
- * arguments, its directory, its exit code): a process started for each cost half of this test.
+ * `resolve`, the project's `verify` running kit itself); the sixty `generate`s and the eight
+ * passing `docs` runs go through the same `main` in this process, each as one executable run would
+ * (its arguments, its directory, its exit code): a process started for each was about a quarter
+ * of this test's CPU time.
  *
  * @module
  */
