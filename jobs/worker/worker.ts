@@ -246,16 +246,18 @@ export class Worker {
     this.#listeners.push(listener);
   }
 
-  /** Starts one claim loop per queue, woken at once by stores that notify. */
+  /**
+   * Starts one claim loop per queue, woken at once by stores that notify (a notification wakes
+   * the loop of its queue).
+   */
   async start(): Promise<void> {
     if (this.#loops.length > 0) return;
     this.#stopping = new AbortController();
     this.#hardStop = new AbortController();
     if (this.#store.jobListen !== undefined) {
-      const queues = new Set(this.#queues);
-      this.#unlisten = await this.#store.jobListen((queue) => {
-        if (queues.has(queue)) this.wake();
-      });
+      // Only the loop of the queue told: a job of one queue makes no other claim.
+      const wakeups = this.#wakeups;
+      this.#unlisten = await this.#store.jobListen((queue) => wakeups.get(queue)?.wake());
     }
     this.#loops = this.#queues.map((queue) => this.#loop(queue));
     await this.#presence.start();
