@@ -65,6 +65,7 @@ import {
   RedisNotDurableError,
 } from "./redis_durability.ts";
 import { withinDeadline } from "./redis_unavailable.ts";
+import { OperationDeadlines } from "./operation_deadlines.ts";
 import type { RedisDurabilityMonitor } from "./redis_durability_monitor.ts";
 import type {
   JobClaimParams,
@@ -99,6 +100,8 @@ export class RedisJobStore implements JobStore {
   readonly #warn: (message: string) => void;
   readonly #monitor: RedisDurabilityMonitor | undefined;
   #durable: Promise<void> | undefined;
+  /** The deadline of every operation (`timeoutMs`), on one timer. */
+  readonly #deadlines: OperationDeadlines;
   #leasesOf: Readonly<Record<string, number>> | undefined;
   #leasesEncoded = "";
 
@@ -115,6 +118,7 @@ export class RedisJobStore implements JobStore {
     this.#slotKey = [`${this.#prefix}all`];
     this.#requireDurability = options.requireDurability ?? "refuse";
     this.#timeoutMs = options.timeoutMs ?? 2_000;
+    this.#deadlines = new OperationDeadlines(this.#timeoutMs);
     this.#warn = options.warn ??
       ((message) =>
         consoleLogger().log({
@@ -162,9 +166,8 @@ export class RedisJobStore implements JobStore {
     args: readonly (string | number)[],
   ): Promise<unknown> {
     if (this.#monitor === undefined || enqueues.has(operation)) await this.checkDurability();
-    return await withinDeadline(
+    return await this.#deadlines.run(
       `job ${operation}`,
-      this.#timeoutMs,
       () => script.run(this.#redis, this.#slotKey, args, replicatedRun(operation)),
     );
   }
