@@ -124,7 +124,9 @@ return out
 `);
 
 /**
- * Claims due jobs and jobs whose lease ended (their rows end with `leaseEnded 1`, not kept).
+ * Claims due jobs and jobs whose lease ended; answers them as one JSON array of their hashes
+ * (one string to decode, not two per field; a job whose lease ended has `leaseEnded: '1'`, not
+ * kept).
  * ARGV: prefix, queue, now, limit, default lease, leases json, the claiming worker's id or '',
  * the claim's token (unique per claim: each job's lease token is it, a dot and the job's place in
  * the claim).
@@ -166,13 +168,13 @@ for i = 1, math.min(limit, #candidates) do
   redis.call('HINCRBY', key, 'at', 1)
   redis.call('ZADD', p .. 'running:' .. q, now + lease, id)
   local row = redis.call('HGETALL', key)
-  if not waiting then
-    row[#row + 1] = 'leaseEnded'
-    row[#row + 1] = '1'
-  end
-  out[#out + 1] = row
+  local job = {}
+  for j = 1, #row, 2 do job[row[j]] = row[j + 1] end
+  if not waiting then job.leaseEnded = '1' end
+  out[#out + 1] = job
 end
-return out
+if #out == 0 then return '[]' end
+return cjson.encode(out)
 `,
 );
 

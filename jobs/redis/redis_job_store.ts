@@ -259,9 +259,9 @@ export class RedisJobStore implements JobStore {
       this.#leasesJson(params.leases),
       params.workerId ?? "",
       crypto.randomUUID(),
-    ]) as string[][];
-    return rows.map((row) => {
-      const hash = toHash(row);
+    ]);
+    const hashes = JSON.parse(String(rows)) as Record<string, string>[];
+    return hashes.map((hash) => {
       const job = toStored(hash) as Mutable<ClaimedJob>;
       job.attempt = Number(hash.at);
       job.leaseToken = hash.lt!;
