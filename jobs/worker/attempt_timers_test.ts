@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { type Clock, composeApplication, defineModule } from "@kit/kernel";
+import { systemClock } from "@kit/kernel/internal";
 import { TestClock } from "@kit/kernel/testing";
+import { Background, type BackgroundJobsApi, InMemoryJobStore, jobsPlugin } from "../mod.ts";
 import { AttemptTimers } from "./attempt_timers.ts";
 
 /** Lets the clock's resolved sleep run its callbacks. */
@@ -120,4 +123,34 @@ Deno.test("Many deadlines scheduled and cancelled out of order fire exactly the 
   const expected = kept.sort((a, b) => a - b).map((key) => key % 1_000);
   assert.deepEqual(fired, expected);
   assert.equal(timers.size, 0);
+});
+
+@Background()
+class Noop {
+  static readonly jobName = "billing.noop";
+  run(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+Deno.test("runDue() on the real clock leaves no sleep behind once it returned", async () => {
+  let sleeping = 0;
+  const clock: Clock = {
+    now: () => systemClock.now(),
+    sleep(ms, signal) {
+      sleeping++;
+      return systemClock.sleep(ms, signal).finally(() => sleeping--);
+    },
+  };
+  const app = composeApplication({
+    modules: [defineModule("billing", { declarations: [Noop] })],
+    clock,
+    errorReporter: { report: (error) => assert.fail(String(error)) },
+    plugins: { backgroundJobs: jobsPlugin({ store: new InMemoryJobStore(), start: false }) },
+  });
+  const jobs = app.backgroundJobs as BackgroundJobsApi;
+  await jobs.enqueue(Noop, {});
+  assert.equal(await jobs.runDue(), 1);
+  await turn();
+  assert.equal(sleeping, 0, "the attempt's heartbeat deadline armed a sleep: runDue ends it");
 });

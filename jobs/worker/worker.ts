@@ -314,19 +314,24 @@ export class Worker {
     let ran = 0;
     let firstError: unknown;
     let claimed: ClaimedJob[];
-    do {
-      claimed = [];
-      for (const queue of this.#queues) {
-        const claimedAt = this.#clock.now().getTime();
-        const jobs = await this.#claim(queue, 100);
-        claimed.push(...jobs);
-        for (const job of jobs) {
-          const result = await this.#attempt(job, claimedAt);
-          ran++;
-          if (result.error !== undefined && firstError === undefined) firstError = result.error;
+    try {
+      do {
+        claimed = [];
+        for (const queue of this.#queues) {
+          const claimedAt = this.#clock.now().getTime();
+          const jobs = await this.#claim(queue, 100);
+          claimed.push(...jobs);
+          for (const job of jobs) {
+            const result = await this.#attempt(job, claimedAt);
+            ran++;
+            if (result.error !== undefined && firstError === undefined) firstError = result.error;
+          }
         }
-      }
-    } while (claimed.length > 0);
+      } while (claimed.length > 0);
+    } finally {
+      // Not started: no attempt is left, and no timer may outlive the call (stop() ends it else).
+      if (this.#loops.length === 0) this.#timers.close();
+    }
     if (firstError !== undefined) throw firstError;
     return ran;
   }
