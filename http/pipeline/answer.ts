@@ -47,7 +47,31 @@ export function respond(
     type = isJson(mediaType) ? mediaType : "application/json";
     content = JSON.stringify(body);
   }
+  if (status === 200) return okResponse(content, type, noStore, result.headers);
   return new Response(content, { status, headers: headersOf(type, noStore, result.headers) });
+}
+
+/**
+ * A 200 answer, its headers set on the response made without them: the same answer as one made
+ * with them, built in a fifth of the time on Deno. There a response made with headers other than
+ * a lone `Content-Type` (as `X-Content-Type-Options` makes every answer) is copied into a native
+ * one at once, a copy that costs Deno.serve more than the headers set afterwards (issue #33).
+ */
+function okResponse(
+  content: BodyInit,
+  type: string,
+  noStore: boolean,
+  own: Readonly<Record<string, string>> | undefined,
+): Response {
+  const response = new Response(content);
+  const headers = response.headers;
+  headers.set("content-type", type);
+  headers.set("x-content-type-options", "nosniff");
+  if (noStore) headers.set("cache-control", "no-store");
+  if (own !== undefined) {
+    for (const name of Object.keys(own)) headers.set(name, own[name]!);
+  }
+  return response;
 }
 
 /** The pipeline's headers, then the handler's own (names lower-cased, so that theirs win). */
