@@ -51,26 +51,7 @@ jobStoreContract({
 jobStoreContract({
   name: "RedisJobStore over HTTP (@upstash/redis through a REST bridge)",
   ignore: ignoreWithout("REDIS_URL"),
-  async open() {
-    const url = requireUrl("REDIS_URL");
-    const bridge = await startUpstashRestBridge(url);
-    const upstash = new UpstashRedis({
-      url: bridge.url,
-      token: bridge.token,
-      automaticDeserialization: false,
-      enableTelemetry: false,
-    });
-    const prefix = `test:${crypto.randomUUID()}:`;
-    return {
-      store: new RedisJobStore(upstashScripting(upstash), { prefix, requireDurability: "off" }),
-      async close() {
-        const redis = new IORedis(url);
-        await clear(redis, prefix);
-        redis.disconnect();
-        await bridge.close();
-      },
-    };
-  },
+  open: () => storeOverHttp(requireUrl("REDIS_URL")),
 });
 
 Deno.test({
@@ -242,24 +223,34 @@ Deno.test({
     "RedisJobStore: a claim answers every field as written (any text JSON escapes), over HTTP (@upstash/redis)",
   ignore: ignoreWithout("REDIS_URL"),
   async fn() {
-    const url = requireUrl("REDIS_URL");
-    const bridge = await startUpstashRestBridge(url);
-    const upstash = new UpstashRedis({
-      url: bridge.url,
-      token: bridge.token,
-      automaticDeserialization: false,
-      enableTelemetry: false,
-    });
-    const prefix = `test:${crypto.randomUUID()}:`;
+    const { store, close } = await storeOverHttp(requireUrl("REDIS_URL"));
     try {
-      await claimRoundTrip(
-        new RedisJobStore(upstashScripting(upstash), { prefix, requireDurability: "off" }),
-      );
+      await claimRoundTrip(store);
     } finally {
+      await close();
+    }
+  },
+});
+
+/** A store on a key prefix of its own over HTTP (@upstash/redis through a REST bridge to `url`). */
+async function storeOverHttp(
+  url: string,
+): Promise<{ store: RedisJobStore; close(): Promise<void> }> {
+  const bridge = await startUpstashRestBridge(url);
+  const upstash = new UpstashRedis({
+    url: bridge.url,
+    token: bridge.token,
+    automaticDeserialization: false,
+    enableTelemetry: false,
+  });
+  const prefix = `test:${crypto.randomUUID()}:`;
+  return {
+    store: new RedisJobStore(upstashScripting(upstash), { prefix, requireDurability: "off" }),
+    async close() {
       const redis = new IORedis(url);
       await clear(redis, prefix);
       redis.disconnect();
       await bridge.close();
-    }
-  },
-});
+    },
+  };
+}
