@@ -1,9 +1,10 @@
 /**
  * Plumbing between kit's packages (`@kit/http`, `@kit/jobs`, `@kit/drizzle`, `@kit/knex`): the
  * decorator machinery, the status table of the kernel's codes, the composition root a plugin sees,
- * the unit of work a transaction manager opens (and the client it opened it on), the process
- * runtime, the meter, the outbox's and the process store's SQL statements (run by `PostgresOutbox`
- * and `PostgresProcessStore`, and by `@kit/jobs`' `SqlOutbox` and `SqlProcessStore`). Not for
+ * the unit of work a transaction manager opens (the client it opened it on, and the check that a
+ * store on another client writes in it only on the same database), the process runtime, the
+ * meter, the outbox's and the process store's SQL statements (run by `PostgresOutbox` and
+ * `PostgresProcessStore`, and by `@kit/jobs`' `SqlOutbox` and `SqlProcessStore`). Not for
  * applications, and outside semver: any release may change it.
  *
  * @module
@@ -57,5 +58,11 @@ export { defaultTenant } from "./tenancy/tenancy.ts";
 export { systemClock } from "./time/clock.ts";
 export { toMilliseconds } from "./time/duration.ts";
 export type { UnitOfWork } from "./unit_of_work/unit_of_work.ts";
-export { clientOfUnit, recordUnitClient } from "./unit_of_work/unit_client.ts";
+export { recordUnitClient } from "./unit_of_work/unit_client.ts";
+export {
+  checkUnitDatabase,
+  isOnUnitDatabase,
+  type UnitDatabaseQuery,
+  type UnitDatabaseWriter,
+} from "./unit_of_work/unit_database.ts";
 export { currentUnitOfWork, type WorkScope } from "./unit_of_work/work_scope.ts";

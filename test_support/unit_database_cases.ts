@@ -3,9 +3,12 @@
  * client other than its own: on another database, the command that enqueues is refused, naming
  * the store and both databases, and neither database keeps the job nor the command's other
  * write; on a second client of the unit's own database, the job is enqueued and claimed; on the
- * unit's own client, as ever. An ORM's outbox (`DrizzleOutbox`, `KnexOutbox`) on another database
- * is refused the same way. Each declaration makes two databases of its own (random names),
- * migrated with the ORM's helper, and drops them after the file's last test.
+ * unit's own client, as ever. The ORM's outbox (`PostgresOutbox`, `DrizzleOutbox`, `KnexOutbox`)
+ * likewise: an append and a completion on another database refused, naming both, with nothing
+ * written; on a second client of the unit's database and on its own client, written in the unit.
+ * Each declaration makes two databases of its own (random names), migrated with the ORM's helper,
+ * and drops them after the file's last test ({@linkcode twoDatabaseTests}, which the tests of
+ * `OutboxJobStore` use too).
  *
  * @module
  */
@@ -17,12 +20,13 @@ import {
   composeApplication,
   defineModule,
   Handles,
+  type IntegrationEvent,
   JobQueue,
   systemActor,
   type TransactionManager,
 } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
-import type { Outbox } from "@kit/kernel/outbox";
+import type { Outbox, OutboxDelivery } from "@kit/kernel/outbox";
 import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
 import { ignoreWithout, requireUrl } from "./services.ts";
 
@@ -58,21 +62,39 @@ export interface UnitDatabaseOrm {
   open(url: string): Promise<OrmClient>;
 }
 
-interface Database {
+/** One of the two private databases of a file's cases. */
+export interface PrivateDatabase {
+  /** Its name (`test_unitdb_<random>_a`), which the refusals name. */
   readonly name: string;
+  /** Its URL. */
   readonly url: string;
+  /** A client of it of one connection, for the cases' counts. */
   readonly admin: postgres.Sql;
 }
 
+/** How {@linkcode twoDatabaseTests} prepares its databases. */
+export interface TwoDatabaseSetup {
+  /** Creates the tables under test in the database at `url` (`appointments` is made after). */
+  migrate(url: string): Promise<void>;
+  /** The tables emptied in both databases before each test, in this order. */
+  readonly tables: readonly string[];
+}
+
 /**
- * Declares the cases for an ORM.
+ * Declares tests on two private databases of one server, `a` and `b` (random names, made at the
+ * first test of the file, each migrated and given `appointments (id text primary key)`), emptied
+ * of `setup.tables` and `appointments` before each test and dropped after the file's last.
  *
- * @param title The title's prefix (`KnexJobStore`, `DrizzleJobStore (node-postgres)`).
- * @param orm How to reach the ORM.
+ * @param title The tests' titles' prefix.
+ * @param setup How the databases are prepared.
+ * @returns A function declaring one test, which receives both databases.
  */
-export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
-  let made: Promise<[Database, Database]> | undefined;
-  const created: Database[] = [];
+export function twoDatabaseTests(
+  title: string,
+  setup: TwoDatabaseSetup,
+): (name: string, fn: (a: PrivateDatabase, b: PrivateDatabase) => Promise<void>) => void {
+  let made: Promise<[PrivateDatabase, PrivateDatabase]> | undefined;
+  const created: PrivateDatabase[] = [];
   let server: postgres.Sql | undefined;
 
   Deno.test.afterAll(async () => {
@@ -87,7 +109,7 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
     }
   });
 
-  const makeDatabase = async (suffix: string): Promise<Database> => {
+  const makeDatabase = async (suffix: string): Promise<PrivateDatabase> => {
     const url = new URL(requireUrl("DATABASE_URL"));
     server ??= postgres(url.href, { max: 2, onnotice: () => {} });
     const name = `test_unitdb_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}_${suffix}`;
@@ -99,12 +121,12 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
       admin: postgres(url.href, { max: 1, onnotice: () => {} }),
     };
     created.push(database);
-    await orm.migrate(database.url);
+    await setup.migrate(database.url);
     await database.admin`create table appointments (id text primary key)`;
     return database;
   };
 
-  const test = (name: string, fn: (a: Database, b: Database) => Promise<void>) =>
+  return (name, fn) =>
     Deno.test({
       name: `${title}: ${name}`,
       ignore: ignoreWithout("DATABASE_URL"),
@@ -115,16 +137,43 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
         made ??= Promise.all([makeDatabase("a"), makeDatabase("b")]);
         const [a, b] = await made;
         for (const { admin } of [a, b]) {
-          await admin.unsafe(`delete from ${jobSchema}.background_jobs; delete from appointments`);
-          if (orm.outboxName !== undefined) {
-            await admin.unsafe(
-              `delete from ${jobSchema}.kit_outbox_deliveries; delete from ${jobSchema}.kit_outbox`,
-            );
+          for (const table of [...setup.tables, "appointments"]) {
+            await admin.unsafe(`delete from ${table}`);
           }
         }
         await fn(a, b);
       },
     });
+}
+
+/**
+ * The rows of a table of the database.
+ *
+ * @param database One of the cases' databases.
+ * @param table The table, qualified as needed.
+ * @returns How many rows it holds.
+ */
+export async function countRows(database: PrivateDatabase, table: string): Promise<number> {
+  const [row] = await database.admin.unsafe(`select count(*)::int as n from ${table}`);
+  return row!.n as number;
+}
+
+/**
+ * Declares the cases for an ORM.
+ *
+ * @param title The title's prefix (`KnexJobStore`, `DrizzleJobStore (node-postgres)`).
+ * @param orm How to reach the ORM.
+ */
+export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
+  const test = twoDatabaseTests(title, {
+    migrate: (url) => orm.migrate(url),
+    tables: [
+      `${jobSchema}.background_jobs`,
+      ...(orm.outboxName === undefined
+        ? []
+        : [`${jobSchema}.kit_outbox_deliveries`, `${jobSchema}.kit_outbox`]),
+    ],
+  });
 
   test(
     "a store on another database than the unit of work is refused, and neither database keeps the job",
@@ -145,9 +194,9 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
         // Refused again: a verdict of "another database" is never kept.
         await assert.rejects(() => app.commands.execute(new PlanReminder("r2")), refused);
         for (const database of [a, b]) {
-          assert.equal(await count(database, `${jobSchema}.background_jobs`), 0, database.name);
+          assert.equal(await countRows(database, `${jobSchema}.background_jobs`), 0, database.name);
         }
-        assert.equal(await count(a, "appointments"), 0, "the command rolled back");
+        assert.equal(await countRows(a, "appointments"), 0, "the command rolled back");
       } finally {
         await unitSide.close();
         await otherSide.close();
@@ -155,42 +204,7 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
     },
   );
 
-  if (orm.outboxName !== undefined) {
-    const outboxName = orm.outboxName;
-    test(
-      `${outboxName} on another database than the unit of work is refused, and neither database keeps the event`,
-      async (a, b) => {
-        const unitSide = await orm.open(a.url);
-        const otherSide = await orm.open(b.url);
-        try {
-          const outbox = otherSide.outbox!();
-          outbox.subscribe(new Map([["scheduling.reminder.planned", ["notify"]]]));
-          const event = {
-            id: crypto.randomUUID(),
-            type: "scheduling.reminder.planned",
-            version: 1,
-            occurredAt: "2026-07-01T10:00:00.000Z",
-            payload: { appointmentId: "e1" },
-          };
-          await assert.rejects(
-            () => unitSide.transactions.run((unit) => outbox.append(event, unit)),
-            (error: Error) => {
-              assert.match(error.message, new RegExp(`^${outboxName} was made on a client of`));
-              assert.ok(error.message.includes(`database "${b.name}"`), error.message);
-              assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
-              return true;
-            },
-          );
-          for (const database of [a, b]) {
-            assert.equal(await count(database, `${jobSchema}.kit_outbox`), 0, database.name);
-          }
-        } finally {
-          await unitSide.close();
-          await otherSide.close();
-        }
-      },
-    );
-  }
+  if (orm.outboxName !== undefined) outboxCases(test, orm, orm.outboxName);
 
   test(
     "a store on a second client of the unit's database enqueues in the unit, and the job is claimed",
@@ -202,9 +216,9 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
         const { id } = await app.commands.execute(new PlanReminder("s1"));
         // The pair found on one database is not asked again.
         await app.commands.execute(new PlanReminder("s2"));
-        assert.equal(await count(a, `${jobSchema}.background_jobs`), 2);
-        assert.equal(await count(a, "appointments"), 2);
-        assert.equal(await count(b, `${jobSchema}.background_jobs`), 0);
+        assert.equal(await countRows(a, `${jobSchema}.background_jobs`), 2);
+        assert.equal(await countRows(a, "appointments"), 2);
+        assert.equal(await countRows(b, `${jobSchema}.background_jobs`), 0);
         assert.equal(await jobs.runDue(), 2);
         assert.deepEqual(ran.sort(), ["s1", "s2"]);
         assert.equal((await jobs.find(id))?.status, "succeeded");
@@ -220,7 +234,7 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
     try {
       const { app, jobs, ran, PlanReminder } = build(client, client.store());
       const { id } = await app.commands.execute(new PlanReminder("o1"));
-      assert.equal(await count(a, `${jobSchema}.background_jobs`), 1);
+      assert.equal(await countRows(a, `${jobSchema}.background_jobs`), 1);
       assert.equal(await jobs.runDue(), 1);
       assert.deepEqual(ran, ["o1"]);
       assert.equal((await jobs.find(id))?.status, "succeeded");
@@ -230,9 +244,129 @@ export function unitDatabaseCases(title: string, orm: UnitDatabaseOrm): void {
   });
 }
 
-async function count(database: Database, table: string): Promise<number> {
-  const [row] = await database.admin.unsafe(`select count(*)::int as n from ${table}`);
-  return row!.n as number;
+type DeclareTest = ReturnType<typeof twoDatabaseTests>;
+
+/** A fresh event of the type the outbox cases subscribe `notify` to. */
+function plannedEvent(appointmentId: string): IntegrationEvent {
+  return {
+    id: crypto.randomUUID(),
+    type: "scheduling.reminder.planned",
+    version: 1,
+    occurredAt: "2026-07-01T10:00:00.000Z",
+    payload: { appointmentId },
+  };
+}
+
+function outboxOn(client: OrmClient): Outbox {
+  const outbox = client.outbox!();
+  outbox.subscribe(new Map([["scheduling.reminder.planned", ["notify"]]]));
+  return outbox;
+}
+
+/** Claims the due deliveries of the outbox (due now, or a minute from now at the latest). */
+function claimDue(outbox: Outbox): Promise<OutboxDelivery[]> {
+  return outbox.claim({ now: new Date(Date.now() + 60_000), limit: 10, leaseMs: 60_000 });
+}
+
+/**
+ * An outbox (`PostgresOutbox`, `DrizzleOutbox`, `KnexOutbox`) on another database than the unit
+ * of work: an append and a completion refused, naming both databases, with nothing written; on a
+ * second client of the unit's database and on the unit's own client, both written in the unit.
+ */
+function outboxCases(test: DeclareTest, orm: UnitDatabaseOrm, outboxName: string): void {
+  const events = `${jobSchema}.kit_outbox`;
+  const pending = `${jobSchema}.kit_outbox_deliveries where delivered_at is null`;
+  const refused = (a: PrivateDatabase, b: PrivateDatabase) => (error: unknown) => {
+    assert.ok(error instanceof Error, "an Error");
+    assert.match(error.message, new RegExp(`^${outboxName} was made on a client of`));
+    assert.ok(error.message.includes(`database "${b.name}"`), error.message);
+    assert.ok(error.message.includes(`is on database "${a.name}"`), error.message);
+    assert.ok(error.message.includes(`${outboxName} wrote nothing`), error.message);
+    return true;
+  };
+
+  test(
+    `${outboxName} on another database than the unit of work is refused, and neither database keeps the event`,
+    async (a, b) => {
+      const unitSide = await orm.open(a.url);
+      const otherSide = await orm.open(b.url);
+      try {
+        const outbox = outboxOn(otherSide);
+        for (const id of ["e1", "e2"]) {
+          await assert.rejects(
+            () => unitSide.transactions.run((unit) => outbox.append(plannedEvent(id), unit)),
+            refused(a, b),
+          );
+        }
+        for (const database of [a, b]) {
+          assert.equal(await countRows(database, events), 0, database.name);
+        }
+      } finally {
+        await unitSide.close();
+        await otherSide.close();
+      }
+    },
+  );
+
+  test(
+    `${outboxName} on another database than the handler's unit of work is refused to mark a delivery done`,
+    async (a, b) => {
+      const unitSide = await orm.open(a.url);
+      const otherSide = await orm.open(b.url);
+      try {
+        const outbox = outboxOn(otherSide);
+        await otherSide.transactions.run((unit) => outbox.append(plannedEvent("c1"), unit));
+        const deliveries = await claimDue(outbox);
+        assert.equal(deliveries.length, 1);
+        await assert.rejects(
+          () => unitSide.transactions.run((unit) => outbox.complete(deliveries, unit)),
+          refused(a, b),
+        );
+        assert.equal(await countRows(b, pending), 1, "the delivery is not done");
+      } finally {
+        await unitSide.close();
+        await otherSide.close();
+      }
+    },
+  );
+
+  const appendsAndCompletes = async (a: PrivateDatabase, unitSide: OrmClient, outbox: Outbox) => {
+    for (const id of ["s1", "s2"]) {
+      await unitSide.transactions.run((unit) => outbox.append(plannedEvent(id), unit));
+    }
+    assert.equal(await countRows(a, events), 2);
+    const deliveries = await claimDue(outbox);
+    assert.equal(deliveries.length, 2);
+    await unitSide.transactions.run((unit) => outbox.complete(deliveries, unit));
+    assert.equal(await countRows(a, pending), 0, "both deliveries done");
+  };
+
+  test(
+    `${outboxName} on a second client of the unit's database appends and completes in the unit`,
+    async (a, b) => {
+      const unitSide = await orm.open(a.url);
+      const second = await orm.open(a.url);
+      try {
+        await appendsAndCompletes(a, unitSide, outboxOn(second));
+        assert.equal(await countRows(b, events), 0);
+      } finally {
+        await unitSide.close();
+        await second.close();
+      }
+    },
+  );
+
+  test(
+    `${outboxName} on the unit's own client appends and completes in the unit`,
+    async (a) => {
+      const client = await orm.open(a.url);
+      try {
+        await appendsAndCompletes(a, client, outboxOn(client));
+      } finally {
+        await client.close();
+      }
+    },
+  );
 }
 
 /** An application whose command writes an appointment through `unitSide` and enqueues a job. */

@@ -2,7 +2,7 @@
  * A/B of kit's schema route between checkouts (`git archive <commit> | tar -x -C <dir>`), the
  * checkouts taking turns in every round, medians printed at the end:
  *
- * `deno run -A bench/http/ab.ts <inproc|deno|node> <rounds> <checkout>...`
+ * `deno run -A bench/http/ab.ts <inproc|deno|node|public> <rounds> <checkout>...`
  *
  * - `inproc`: `bench/http/kit_loop.ts 10000` in each checkout (µs per request; copied into a
  *   checkout that lacks it).
@@ -10,6 +10,10 @@
  *   `BENCH_SECONDS`, default 6), the schema route's request with a real HS256 token.
  * - `node`: the checkout's `bench/http/kit_node.ts` bundled (`deno bundle --platform node`), then
  *   loaded the same way.
+ * - `public`: `GET /hello` (kit's `Public` route) of `bench/http/deno_server.ts kit`, and in every
+ *   round bare Hono's `GET /hello` (`deno_server.ts hono` of the first checkout) before the
+ *   checkouts: each checkout's ratio to Hono in its round (req/s, and Hono's CPU per request over
+ *   the checkout's), with the least and most of those ratios.
  *
  * Server rows print req/s and the server's CPU time per request (user + system, from
  * `/proc/<pid>/stat`), which the neighbours of a shared machine disturb less than req/s.
@@ -18,8 +22,8 @@ import { existsSync } from "node:fs";
 import { benchToken, writeWrkScript } from "./schema_request.ts";
 
 const [mode, roundsText, ...checkouts] = Deno.args;
-if (!["inproc", "deno", "node"].includes(mode ?? "") || checkouts.length === 0) {
-  console.log("usage: ab.ts <inproc|deno|node> <rounds> <checkout>...");
+if (!["inproc", "deno", "node", "public"].includes(mode ?? "") || checkouts.length === 0) {
+  console.log("usage: ab.ts <inproc|deno|node|public> <rounds> <checkout>...");
   Deno.exit(2);
 }
 const rounds = Number(roundsText ?? 3);
@@ -61,11 +65,14 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
 }
 
-async function serve(checkout: string): Promise<{ rps: number; cpu: number }> {
+async function serve(
+  checkout: string,
+  server = "kit",
+): Promise<{ rps: number; cpu: number }> {
   const port = 19_000 + Math.floor(Math.random() * 1000);
-  const child = mode === "deno"
+  const child = mode !== "node"
     ? new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "bench/http/deno_server.ts", "kit", String(port)],
+      args: ["run", "-A", "bench/http/deno_server.ts", server, String(port)],
       cwd: checkout,
       stdout: "piped",
       stderr: "null",
@@ -82,8 +89,17 @@ async function serve(checkout: string): Promise<{ rps: number; cpu: number }> {
     if (done) throw new Error(`${checkout}: the server exited before listening`);
     seen += value;
   }
-  const url = `http://127.0.0.1:${port}/calendars/cal-1/clearances?notify=yes`;
-  const wrk = (d: number) => output("wrk", ["-t1", "-c32", `-d${d}s`, "-s", script, url]);
+  const wrk = mode === "public"
+    ? (d: number) => output("wrk", ["-t1", "-c32", `-d${d}s`, `http://127.0.0.1:${port}/hello`])
+    : (d: number) =>
+      output("wrk", [
+        "-t1",
+        "-c32",
+        `-d${d}s`,
+        "-s",
+        script,
+        `http://127.0.0.1:${port}/calendars/cal-1/clearances?notify=yes`,
+      ]);
   try {
     await wrk(2);
     const before = cpuSeconds(child.pid);
@@ -103,7 +119,17 @@ async function serve(checkout: string): Promise<{ rps: number; cpu: number }> {
 }
 
 const results = new Map<string, { a: number[]; b: number[] }>();
+/** Per checkout, in `public` mode: its req/s over Hono's, and Hono's CPU per request over its. */
+const ratios = new Map<string, { rps: number[]; cpu: number[] }>();
 for (let round = 1; round <= rounds; round++) {
+  const hono = mode === "public" ? await serve(checkouts[0]!, "hono") : undefined;
+  if (hono !== undefined) {
+    console.log(
+      `round ${round} bare Hono: ${hono.rps.toFixed(0)} req/s, ${
+        hono.cpu.toFixed(1)
+      } CPU µs per request`,
+    );
+  }
   for (const checkout of checkouts) {
     const entry = results.get(checkout) ?? { a: [], b: [] };
     results.set(checkout, entry);
@@ -119,8 +145,21 @@ for (let round = 1; round <= rounds; round++) {
       const { rps, cpu } = await serve(checkout);
       entry.a.push(rps);
       entry.b.push(cpu);
+      const against = hono === undefined
+        ? ""
+        : `; ${(rps / hono.rps).toFixed(2)}x Hono's req/s, ${
+          (hono.cpu / cpu).toFixed(2)
+        }x in CPU per request`;
+      if (hono !== undefined) {
+        const entry = ratios.get(checkout) ?? { rps: [], cpu: [] };
+        ratios.set(checkout, entry);
+        entry.rps.push(rps / hono.rps);
+        entry.cpu.push(hono.cpu / cpu);
+      }
       console.log(
-        `round ${round} ${checkout}: ${rps.toFixed(0)} req/s, ${cpu.toFixed(1)} CPU µs per request`,
+        `round ${round} ${checkout}: ${rps.toFixed(0)} req/s, ${
+          cpu.toFixed(1)
+        } CPU µs per request${against}`,
       );
     }
   }
@@ -137,5 +176,14 @@ for (const [checkout, { a, b }] of results) {
     mode === "inproc"
       ? `${checkout}: ${median(a).toFixed(1)} µs per request`
       : `${checkout}: ${median(a).toFixed(0)} req/s, ${median(b).toFixed(1)} CPU µs per request`,
+  );
+}
+const spread = (values: number[]) =>
+  `${median(values).toFixed(2)}x (${Math.min(...values).toFixed(2)}-${
+    Math.max(...values).toFixed(2)
+  }x)`;
+for (const [checkout, { rps, cpu }] of ratios) {
+  console.log(
+    `${checkout} / bare Hono: ${spread(rps)} in req/s, ${spread(cpu)} in CPU per request`,
   );
 }

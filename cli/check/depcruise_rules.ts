@@ -58,15 +58,59 @@ const platform = "^src/platform/|^(@kit/http|@kit/jobs|postgres|@upstash/redis|h
  * ```
  */
 export function depcruiseRules(config: KitConfig): DepcruiseRule[] {
-  const layer = (name: string, from: string, to: string, comment: string): DepcruiseRule => ({
+  const gateways = gatewayRules(config);
+  return [
+    {
+      name: "context-through-published-language",
+      comment:
+        "A context imports another context only from that context's published-language/ (and its gateways translate it). Fix: import the other context's event or contract from its published-language/ (kit generate integration-event), or call it through a gateway (kit generate gateway <context> <upstream>); a spec is held to the same rule",
+      severity: "error",
+      from: { path: `${contexts}([^/]+)/` },
+      to: { path: contexts, pathNot: `${contexts}($1|[^/]+/published-language)/` },
+    },
+    layerRule(
+      "domain-imports-no-infrastructure",
+      "domain",
+      `${contexts}[^/]+/infrastructure/`,
+      "The domain does not know how it is stored or reached: ports in application/, adapters in infrastructure/. Fix: declare a port in application/ports/ (kit generate port) and implement it in infrastructure/; a spec that needs an adapter (an in-memory repository) goes in application/, beside the handler it tests",
+    ),
+    layerRule(
+      "domain-imports-no-platform",
+      "domain",
+      platform,
+      "The domain imports no platform code and no package that does I/O. Fix: keep the domain to plain TypeScript and @kit/kernel; move the code that needs the platform or I/O to application/ (behind a port) or infrastructure/; a spec that needs testApplication goes in application/, beside the handler it tests",
+    ),
+    layerRule(
+      "domain-imports-no-presentation",
+      "domain",
+      `${contexts}[^/]+/presentation/`,
+      "The domain does not know how it is presented. Fix: move what both need into the domain and let presentation/ import it from there",
+    ),
+    ...gateways,
+    layerRule(
+      "presentation-imports-no-infrastructure",
+      "presentation",
+      `${contexts}[^/]+/infrastructure/`,
+      "Presentation reaches infrastructure only through the command and query buses. Fix: send a command or query from the route (kit generate command|query, then kit generate route); a route's spec lets testApplication (src/platform/platform-test.module.ts) provide the adapters instead of importing infrastructure/",
+    ),
+  ];
+}
+
+/** A rule forbidding a layer (`from`, under every context) to import the paths `to`. */
+function layerRule(name: string, from: string, to: string, comment: string): DepcruiseRule {
+  return {
     name,
     comment,
     severity: "error",
     from: { path: `${contexts}[^/]+/${from}/` },
     to: { path: to },
-  });
+  };
+}
+
+/** Per context, by name: its gateways read only its declared upstream contexts. */
+function gatewayRules(config: KitConfig): DepcruiseRule[] {
   const names = config.contexts.map((c) => c.name).sort();
-  const gateways = names.map((name): DepcruiseRule => {
+  return names.map((name): DepcruiseRule => {
     const upstreams = config.relationships.filter((r) => r.downstream === name)
       .map((r) => r.upstream).sort();
     return {
@@ -79,41 +123,6 @@ export function depcruiseRules(config: KitConfig): DepcruiseRule[] {
       to: { path: contexts, pathNot: `${contexts}(${[name, ...upstreams].join("|")})/` },
     };
   });
-  return [
-    {
-      name: "context-through-published-language",
-      comment:
-        "A context imports another context only from that context's published-language/ (and its gateways translate it). Fix: import the other context's event or contract from its published-language/ (kit generate integration-event), or call it through a gateway (kit generate gateway <context> <upstream>); a spec is held to the same rule",
-      severity: "error",
-      from: { path: `${contexts}([^/]+)/` },
-      to: { path: contexts, pathNot: `${contexts}($1|[^/]+/published-language)/` },
-    },
-    layer(
-      "domain-imports-no-infrastructure",
-      "domain",
-      `${contexts}[^/]+/infrastructure/`,
-      "The domain does not know how it is stored or reached: ports in application/, adapters in infrastructure/. Fix: declare a port in application/ports/ (kit generate port) and implement it in infrastructure/; a spec that needs an adapter (an in-memory repository) goes in application/, beside the handler it tests",
-    ),
-    layer(
-      "domain-imports-no-platform",
-      "domain",
-      platform,
-      "The domain imports no platform code and no package that does I/O. Fix: keep the domain to plain TypeScript and @kit/kernel; move the code that needs the platform or I/O to application/ (behind a port) or infrastructure/; a spec that needs testApplication goes in application/, beside the handler it tests",
-    ),
-    layer(
-      "domain-imports-no-presentation",
-      "domain",
-      `${contexts}[^/]+/presentation/`,
-      "The domain does not know how it is presented. Fix: move what both need into the domain and let presentation/ import it from there",
-    ),
-    ...gateways,
-    layer(
-      "presentation-imports-no-infrastructure",
-      "presentation",
-      `${contexts}[^/]+/infrastructure/`,
-      "Presentation reaches infrastructure only through the command and query buses. Fix: send a command or query from the route (kit generate command|query, then kit generate route); a route's spec lets testApplication (src/platform/platform-test.module.ts) provide the adapters instead of importing infrastructure/",
-    ),
-  ];
 }
 
 /**

@@ -56,55 +56,102 @@ const hasDefault = (node: ts.Node): boolean =>
 export function moduleLinks(path: string, text: string): ModuleLinks {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   const links: ModuleLink[] = [];
-  const exports: { name: string; line: number; kind: ModuleExport["kind"]; public: boolean }[] = [];
+  const exports: Exported[] = [];
   let exportsAll = false;
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-  const exported = (name: string, node: ts.Node, kind: ModuleExport["kind"] = "other") =>
+  const exported: ExportedBy = (name, node, kind = "other") =>
     exports.push({ name, line: lineOf(node), kind, public: isPublic(node) });
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const clause = statement.importClause;
-      const names: string[] = [];
-      let all = false;
-      if (clause?.name) names.push("default");
-      const bindings = clause?.namedBindings;
-      if (bindings && ts.isNamespaceImport(bindings)) all = true;
-      if (bindings && ts.isNamedImports(bindings)) {
-        for (const element of bindings.elements) {
-          names.push((element.propertyName ?? element.name).text);
-        }
-      }
-      links.push({ specifier: statement.moduleSpecifier.text, names: all ? "*" : names });
+      links.push(importLink(statement, statement.moduleSpecifier));
     } else if (ts.isExportDeclaration(statement)) {
-      const clause = statement.exportClause;
-      if (clause && ts.isNamedExports(clause)) {
-        for (const element of clause.elements) exported(element.name.text, element);
-      } else if (clause && ts.isNamespaceExport(clause)) exported(clause.name.text, clause);
-      if (statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
-        if (clause === undefined) exportsAll = true;
-        links.push({
-          specifier: statement.moduleSpecifier.text,
-          names: clause && ts.isNamedExports(clause)
-            ? clause.elements.map((e) => (e.propertyName ?? e.name).text)
-            : "*",
-        });
-      }
+      if (reexports(statement, exported, links)) exportsAll = true;
     } else if (ts.isExportAssignment(statement)) {
       exported("default", statement);
     } else if (hasExport(statement)) {
-      if (hasDefault(statement)) exported("default", statement);
-      else if (ts.isVariableStatement(statement)) {
-        for (const declaration of statement.declarationList.declarations) {
-          for (const name of bindingNames(declaration.name)) {
-            exported(name, declaration, "variable");
-          }
-        }
-      } else {
-        const name = (statement as ts.DeclarationStatement).name;
-        if (name && ts.isIdentifier(name)) exported(name.text, statement, kindOf(statement));
-      }
+      declaredExports(statement, exported);
     }
   }
+  const occurrences = identifiersAndDynamicImports(source, links);
+  const declarations = (name: string) => exports.filter((e) => e.name === name).length;
+  return {
+    links,
+    exports: uniqueByName(exports).map((e) => ({
+      ...e,
+      usedInFile: (occurrences.get(e.name) ?? 0) > declarations(e.name),
+    })),
+    exportsAll,
+  };
+}
+
+/** An exported name found, before its use in the file is counted. */
+type Exported = { name: string; line: number; kind: ModuleExport["kind"]; public: boolean };
+
+/** Records a name the module exports, declared by `node`. */
+type ExportedBy = (name: string, node: ts.Node, kind?: ModuleExport["kind"]) => void;
+
+/** An import declaration's link: the names it binds, or `*` for a namespace import. */
+function importLink(statement: ts.ImportDeclaration, specifier: ts.StringLiteral): ModuleLink {
+  const clause = statement.importClause;
+  const names: string[] = [];
+  let all = false;
+  if (clause?.name) names.push("default");
+  const bindings = clause?.namedBindings;
+  if (bindings && ts.isNamespaceImport(bindings)) all = true;
+  if (bindings && ts.isNamedImports(bindings)) {
+    for (const element of bindings.elements) {
+      names.push((element.propertyName ?? element.name).text);
+    }
+  }
+  return { specifier: specifier.text, names: all ? "*" : names };
+}
+
+/**
+ * An `export { … }`, `export * as x` or `export … from`: its names exported, and its link when it
+ * re-exports; true for an `export * from` (the module's exports are then open).
+ */
+function reexports(
+  statement: ts.ExportDeclaration,
+  exported: ExportedBy,
+  links: ModuleLink[],
+): boolean {
+  const clause = statement.exportClause;
+  if (clause && ts.isNamedExports(clause)) {
+    for (const element of clause.elements) exported(element.name.text, element);
+  } else if (clause && ts.isNamespaceExport(clause)) exported(clause.name.text, clause);
+  if (!statement.moduleSpecifier || !ts.isStringLiteral(statement.moduleSpecifier)) return false;
+  links.push({
+    specifier: statement.moduleSpecifier.text,
+    names: clause && ts.isNamedExports(clause)
+      ? clause.elements.map((e) => (e.propertyName ?? e.name).text)
+      : "*",
+  });
+  return clause === undefined;
+}
+
+/** The names an exported declaration (`export const`, `export class`, `export default`) exports. */
+function declaredExports(statement: ts.Statement, exported: ExportedBy): void {
+  if (hasDefault(statement)) exported("default", statement);
+  else if (ts.isVariableStatement(statement)) {
+    for (const declaration of statement.declarationList.declarations) {
+      for (const name of bindingNames(declaration.name)) {
+        exported(name, declaration, "variable");
+      }
+    }
+  } else {
+    const name = (statement as ts.DeclarationStatement).name;
+    if (name && ts.isIdentifier(name)) exported(name.text, statement, kindOf(statement));
+  }
+}
+
+/**
+ * How often each identifier occurs in the module; each literal dynamic import found on the way
+ * is added to `links`.
+ */
+function identifiersAndDynamicImports(
+  source: ts.SourceFile,
+  links: ModuleLink[],
+): Map<string, number> {
   const occurrences = new Map<string, number>();
   const visit = (node: ts.Node): void => {
     if (ts.isIdentifier(node)) occurrences.set(node.text, (occurrences.get(node.text) ?? 0) + 1);
@@ -115,15 +162,7 @@ export function moduleLinks(path: string, text: string): ModuleLinks {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  const declarations = (name: string) => exports.filter((e) => e.name === name).length;
-  return {
-    links,
-    exports: uniqueByName(exports).map((e) => ({
-      ...e,
-      usedInFile: (occurrences.get(e.name) ?? 0) > declarations(e.name),
-    })),
-    exportsAll,
-  };
+  return occurrences;
 }
 
 function isPublic(node: ts.Node): boolean {

@@ -66,20 +66,46 @@ export interface UnusedReport {
 export async function findUnused(cwd: string): Promise<UnusedReport> {
   const root = findProjectRoot(cwd);
   const settings = await readSettings(root);
-  const denoJson = await readJson(join(root, "deno.json")) as {
-    imports?: Record<string, string>;
-    tasks?: Record<string, string | { command?: string }>;
-  };
-  const files = (await Promise.all(projectFolders.map((f) => tsFiles(root, f)))).flat().sort();
-  const known = new Set(files);
-  const taskScripts = Object.values(denoJson.tasks ?? {}).flatMap((task) =>
-    [...(typeof task === "string" ? task : task.command ?? "").matchAll(/[\w./-]+\.tsx?/g)]
-      .map((m) => normalize(m[0]))
-  );
+  const denoJson = await readJson(join(root, "deno.json")) as DenoJson;
+  const graph = await readGraph(root);
+  const taskScripts = taskScriptsOf(denoJson);
   const entryPatterns = [...defaultEntries, ...(settings.entry ?? [])].map(globToRegExp);
   const ignored = (settings.ignore ?? []).map(globToRegExp);
   const isEntry = (path: string) =>
     taskScripts.includes(path) || entryPatterns.some((re) => re.test(path));
+  const isIgnored = (path: string) => ignored.some((re) => re.test(path));
+  const reached = reachedFrom(graph, graph.files.filter(isEntry));
+  const { used, bare } = importsOf(graph, reached);
+  return {
+    files: graph.files.filter((path) => !reached.has(path) && !isIgnored(path)),
+    exports: unusedExports(
+      graph,
+      reached,
+      used,
+      settings,
+      (path) => isEntry(path) || isIgnored(path),
+    ),
+    dependencies: unusedDependencies(denoJson, bare, settings),
+  };
+}
+
+/** The part of `deno.json` read: its import map and its tasks. */
+interface DenoJson {
+  imports?: Record<string, string>;
+  tasks?: Record<string, string | { command?: string }>;
+}
+
+/** The project's TypeScript files, sorted, each with its imports and exports. */
+interface ProjectGraph {
+  readonly files: readonly string[];
+  readonly parsed: ReadonlyMap<string, ModuleLinks>;
+  /** The project file a relative import names, if it is one. */
+  readonly resolveLocal: (from: string, specifier: string) => string | undefined;
+}
+
+async function readGraph(root: string): Promise<ProjectGraph> {
+  const files = (await Promise.all(projectFolders.map((f) => tsFiles(root, f)))).flat().sort();
+  const known = new Set(files);
   const parsed = new Map<string, ModuleLinks>();
   for (const path of files) {
     parsed.set(path, moduleLinks(path, await readFile(join(root, path), "utf8")));
@@ -89,25 +115,47 @@ export async function findUnused(cwd: string): Promise<UnusedReport> {
     const target = normalize(join(dirname(from), specifier));
     return known.has(target) ? target : undefined;
   };
+  return { files, parsed, resolveLocal };
+}
 
-  const reached = new Set(files.filter(isEntry));
+/** The `.ts` files that `deno.json`'s tasks name. */
+function taskScriptsOf(denoJson: DenoJson): string[] {
+  return Object.values(denoJson.tasks ?? {}).flatMap((task) =>
+    [...(typeof task === "string" ? task : task.command ?? "").matchAll(/[\w./-]+\.tsx?/g)]
+      .map((m) => normalize(m[0]))
+  );
+}
+
+/** The files the entry points reach through relative imports, the entry points included. */
+function reachedFrom(graph: ProjectGraph, entries: readonly string[]): Set<string> {
+  const reached = new Set(entries);
   const queue = [...reached];
   while (queue.length > 0) {
     const path = queue.pop()!;
-    for (const link of parsed.get(path)!.links) {
-      const target = resolveLocal(path, link.specifier);
+    for (const link of graph.parsed.get(path)!.links) {
+      const target = graph.resolveLocal(path, link.specifier);
       if (target !== undefined && !reached.has(target)) {
         reached.add(target);
         queue.push(target);
       }
     }
   }
+  return reached;
+}
 
+/**
+ * What the reached files import: the names of each project file imported by another (`*` for a
+ * namespace or re-export of all), and the bare specifiers (the import map's).
+ */
+function importsOf(
+  graph: ProjectGraph,
+  reached: ReadonlySet<string>,
+): { used: Map<string, Set<string> | "*">; bare: Set<string> } {
   const used = new Map<string, Set<string> | "*">();
   const bare = new Set<string>();
   for (const path of reached) {
-    for (const link of parsed.get(path)!.links) {
-      const target = resolveLocal(path, link.specifier);
+    for (const link of graph.parsed.get(path)!.links) {
+      const target = graph.resolveLocal(path, link.specifier);
       if (target === undefined) {
         if (!/^(\.|\/|[a-z]+:)/.test(link.specifier)) bare.add(link.specifier);
         continue;
@@ -118,33 +166,46 @@ export async function findUnused(cwd: string): Promise<UnusedReport> {
       else used.set(target, new Set([...(names ?? []), ...link.names]));
     }
   }
+  return { used, bare };
+}
 
-  const isIgnored = (path: string) => ignored.some((re) => re.test(path));
+/** The exports of reached files (but `skipped` ones) that no other file imports. */
+function unusedExports(
+  graph: ProjectGraph,
+  reached: ReadonlySet<string>,
+  used: ReadonlyMap<string, Set<string> | "*">,
+  settings: UnusedSettings,
+  skipped: (path: string) => boolean,
+): { path: string; line: number; name: string }[] {
   const exports: { path: string; line: number; name: string }[] = [];
   for (const path of [...reached].sort()) {
-    if (isEntry(path) || isIgnored(path)) continue;
+    if (skipped(path)) continue;
     const names = used.get(path);
     if (names === "*") continue;
-    for (const exported of parsed.get(path)!.exports) {
+    for (const exported of graph.parsed.get(path)!.exports) {
       if (names?.has(exported.name) || exported.public || excusedInFile(settings, exported)) {
         continue;
       }
       exports.push({ path, line: exported.line, name: exported.name });
     }
   }
+  return exports;
+}
+
+/** The import map's entries (but ignored ones) that no bare specifier imports, sorted. */
+function unusedDependencies(
+  denoJson: DenoJson,
+  bare: ReadonlySet<string>,
+  settings: UnusedSettings,
+): string[] {
   const ignoredDependencies = new Set(settings.ignoreDependencies ?? []);
-  const dependencies = Object.keys(denoJson.imports ?? {}).filter((key) =>
+  return Object.keys(denoJson.imports ?? {}).filter((key) =>
     !ignoredDependencies.has(key) &&
     ![...bare].some((specifier) =>
       key.endsWith("/") ? specifier.startsWith(key) : specifier === key ||
         specifier.startsWith(`${key}/`)
     )
   ).sort();
-  return {
-    files: files.filter((path) => !reached.has(path) && !isIgnored(path)),
-    exports,
-    dependencies,
-  };
 }
 
 /**

@@ -38,48 +38,12 @@ export async function dev(cwd: string, options: DevOptions = {}): Promise<number
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let idle = false;
-  let finished = () => {};
-  const copied = [
-    [server.stdout, Deno.stdout],
-    [server.stderr, Deno.stderr],
-  ] as const;
-  const copying = Promise.all(copied.map(([from, to]) => {
-    const decoder = new TextDecoder();
-    return from.pipeTo(
-      new WritableStream({
-        async write(chunk) {
-          // deno-lint-ignore no-control-regex
-          const text = decoder.decode(chunk, { stream: true }).replace(/\x1b\[[0-9;]*m/g, "");
-          if (startedLine.test(text)) idle = false;
-          if (finishedLine.test(text)) {
-            idle = true;
-            finished();
-          }
-          await to.write(chunk);
-        },
-      }),
-    ).catch(() => {});
-  }));
+  const watcher: Watcher = { idle: false, finished: () => {} };
+  const copying = copyOutput(server, watcher);
   const docsWatch = new AbortController();
   const watching = watchDocs(root, { signal: docsWatch.signal });
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> =>
-    stopping ??= (async () => {
-      const ended = new Promise<void>((resolve) => {
-        finished = resolve;
-        if (idle) resolve();
-      });
-      if (!idle) signal(server, "SIGTERM");
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        ended,
-        server.status,
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-      ]);
-      clearTimeout(timer);
-      signal(server, "SIGKILL");
-    })();
+  const stop = (): Promise<void> => stopping ??= stopServer(server, watcher, graceMs);
   const signals = ["SIGINT", "SIGTERM"] as const;
   const onSignal = () => void stop();
   for (const name of signals) Deno.addSignalListener(name, onSignal);
@@ -92,6 +56,63 @@ export async function dev(cwd: string, options: DevOptions = {}): Promise<number
     await watching;
     await copying;
   }
+}
+
+/** What Deno's watcher said last of the program it runs. */
+interface Watcher {
+  /** The program finished, and the watcher waits for a file change. */
+  idle: boolean;
+  /** Called when the watcher says the program finished. */
+  finished: () => void;
+}
+
+/** Copies the watcher's output on this process's, following what it says of the program. */
+function copyOutput(server: Deno.ChildProcess, watcher: Watcher): Promise<void[]> {
+  const copied = [
+    [server.stdout, Deno.stdout],
+    [server.stderr, Deno.stderr],
+  ] as const;
+  return Promise.all(copied.map(([from, to]) => {
+    const decoder = new TextDecoder();
+    return from.pipeTo(
+      new WritableStream({
+        async write(chunk) {
+          // deno-lint-ignore no-control-regex
+          const text = decoder.decode(chunk, { stream: true }).replace(/\x1b\[[0-9;]*m/g, "");
+          if (startedLine.test(text)) watcher.idle = false;
+          if (finishedLine.test(text)) {
+            watcher.idle = true;
+            watcher.finished();
+          }
+          await to.write(chunk);
+        },
+      }),
+    ).catch(() => {});
+  }));
+}
+
+/**
+ * Sends the server SIGTERM (unless it finished), then kills the watcher once it says the program
+ * finished, or the watcher ended, or after `graceMs`.
+ */
+async function stopServer(
+  server: Deno.ChildProcess,
+  watcher: Watcher,
+  graceMs: number,
+): Promise<void> {
+  const ended = new Promise<void>((resolve) => {
+    watcher.finished = resolve;
+    if (watcher.idle) resolve();
+  });
+  if (!watcher.idle) signal(server, "SIGTERM");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    ended,
+    server.status,
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+  ]);
+  clearTimeout(timer);
+  signal(server, "SIGKILL");
 }
 
 /** Sends a signal to the child unless it has exited already. */

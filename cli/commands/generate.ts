@@ -30,20 +30,7 @@ export interface GenerateInput {
  * that always does; then writes all.
  */
 export async function generate(cwd: string, input: GenerateInput): Promise<readonly string[]> {
-  const kind = generatorKinds.find((k) => k.kind === input.kind);
-  if (kind === undefined) {
-    throw new CliError(
-      `Unknown kind '${input.kind}': use one of ${generatorKinds.map((k) => k.kind).join(", ")}`,
-    );
-  }
-  const localOnly = input.options["local-only"] === true;
-  // The positional arguments the kind's usage names (`<context> <Name>`), before any option.
-  const parts = kind.usage.split(" ");
-  const first = parts.findIndex((part) => !part.startsWith("<"));
-  const wanted = first === -1 ? parts.filter((part) => part !== "") : parts.slice(0, first);
-  if (input.positionals.length < wanted.length) {
-    throw new CliError(`Usage: kit generate ${kind.kind} ${kind.usage}`.trimEnd());
-  }
+  const kind = checkedKind(input);
   const root = findProjectRoot(cwd);
   const config = await readConfig(root);
   const plan = await planners[kind.kind]!({
@@ -53,7 +40,7 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     options: input.options,
   });
   const formatted = await formatPlan(root, plan);
-  if (localOnly) {
+  if (input.options["local-only"] === true) {
     // One rule for every kind: the files outside the context this plan really changes.
     const shared = await changedOutside(
       root,
@@ -63,11 +50,38 @@ export async function generate(cwd: string, input: GenerateInput): Promise<reado
     if (shared.length > 0) refuseShared(kind.kind, inCatalogOrder(kind, shared));
     if (kind.writesShared) refuseShared(kind.kind, kind.sharedFiles);
   }
-  // What the cache knew before the plan: a generator derives only the contexts it writes in, so
-  // the others' derived files are recorded as current only when the cache found them so.
+  return await writeAndRecord(root, config.contexts.map((c) => c.name), formatted);
+}
+
+/** The kind named, given at least the positional arguments its usage names; else a CliError. */
+function checkedKind(input: GenerateInput): GeneratorKind {
+  const kind = generatorKinds.find((k) => k.kind === input.kind);
+  if (kind === undefined) {
+    throw new CliError(
+      `Unknown kind '${input.kind}': use one of ${generatorKinds.map((k) => k.kind).join(", ")}`,
+    );
+  }
+  // The positional arguments the kind's usage names (`<context> <Name>`), before any option.
+  const parts = kind.usage.split(" ");
+  const first = parts.findIndex((part) => !part.startsWith("<"));
+  const wanted = first === -1 ? parts.filter((part) => part !== "") : parts.slice(0, first);
+  if (input.positionals.length < wanted.length) {
+    throw new CliError(`Usage: kit generate ${kind.kind} ${kind.usage}`.trimEnd());
+  }
+  return kind;
+}
+
+/**
+ * Writes the plan, and records its derived files in the cache when every context was derived or
+ * the cache found the others current before: a generator derives only the contexts it writes in.
+ */
+async function writeAndRecord(
+  root: string,
+  contexts: readonly string[],
+  formatted: readonly FileWrite[],
+): Promise<readonly string[]> {
   const before = await derivationInputs(root);
   const previous = readDerivedCache(root);
-  const contexts = config.contexts.map((c) => c.name);
   const wasCurrent = await cachedCurrent(root, before, contexts, previous);
   const written = await applyPlan(root, formatted);
   const derived = new Map(

@@ -55,37 +55,13 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
     );
   }
   const selected = selectedRuntimes(input.runtimes ?? []);
-  // A Worker enqueues to Upstash Redis, which the Deno or Node process running the jobs reads.
-  const queue = input.queue ?? (selected.includes("workers") ? "redis" : "database");
-  if (!["database", "redis", "memory"].includes(queue)) {
-    throw new CliError(`Invalid --queue '${queue}': use database, redis or memory`);
-  }
-  if (selected.includes("workers") && queue !== "redis") {
-    throw new CliError(
-      `--runtime workers enqueues jobs to Upstash Redis, which the process running them must read: use --queue redis, not '${queue}'`,
-    );
-  }
+  const queue = selectedQueue(input.queue, selected);
   const declarations = input.declarations ?? "decorators";
   if (declarations !== "decorators" && declarations !== "builder") {
     throw new CliError(`Invalid --declarations '${declarations}': use decorators or builder`);
   }
   const orm = selectedOrm(input.orm, queue);
-  const contexts = input.contexts.map((spec) => {
-    const [name, kind, ...rest] = spec.split(":");
-    if (!name || !kind || rest.length > 0) {
-      throw new CliError(`Invalid --context '${spec}': use <name>:<kind>`);
-    }
-    checkKebab(name, "context name");
-    if (!["core", "supporting", "generic"].includes(kind)) {
-      throw new CliError(
-        `Invalid kind '${kind}' of context '${name}': use core, supporting or generic`,
-      );
-    }
-    return { name, kind };
-  });
-  if (new Set(contexts.map((c) => c.name)).size !== contexts.length) {
-    throw new CliError("A context is named twice");
-  }
+  const contexts = parsedContexts(input.contexts);
   const links = input.link === undefined ? [] : linkPaths(input.link, orm);
   const config: KitConfig = {
     name: root.split("/").pop() ?? "app",
@@ -108,6 +84,44 @@ export async function initProject(dir: string, input: InitInput): Promise<readon
 }
 
 /**
+ * The queue named, by default the database (Redis with Workers: a Worker enqueues to Upstash
+ * Redis, which the Deno or Node process running the jobs reads).
+ */
+function selectedQueue(named: string | undefined, selected: readonly Runtime[]): string {
+  const queue = named ?? (selected.includes("workers") ? "redis" : "database");
+  if (!["database", "redis", "memory"].includes(queue)) {
+    throw new CliError(`Invalid --queue '${queue}': use database, redis or memory`);
+  }
+  if (selected.includes("workers") && queue !== "redis") {
+    throw new CliError(
+      `--runtime workers enqueues jobs to Upstash Redis, which the process running them must read: use --queue redis, not '${queue}'`,
+    );
+  }
+  return queue;
+}
+
+/** The contexts named as `<name>:<kind>`, each kind core, supporting or generic, each name once. */
+function parsedContexts(specs: readonly string[]): { name: string; kind: string }[] {
+  const contexts = specs.map((spec) => {
+    const [name, kind, ...rest] = spec.split(":");
+    if (!name || !kind || rest.length > 0) {
+      throw new CliError(`Invalid --context '${spec}': use <name>:<kind>`);
+    }
+    checkKebab(name, "context name");
+    if (!["core", "supporting", "generic"].includes(kind)) {
+      throw new CliError(
+        `Invalid kind '${kind}' of context '${name}': use core, supporting or generic`,
+      );
+    }
+    return { name, kind };
+  });
+  if (new Set(contexts.map((c) => c.name)).size !== contexts.length) {
+    throw new CliError("A context is named twice");
+  }
+  return contexts;
+}
+
+/**
  * The files `kit init` writes for `config`, before they are formatted and before the derived
  * documents join them: the same plan a test compares a project (the example) against.
  *
@@ -121,6 +135,26 @@ export function projectFiles(
   links: readonly string[],
   selected: readonly Runtime[],
 ): FileWrite[] {
+  return [
+    { path: "kit.config.json", contents: formatConfig(config) },
+    { path: "deno.json", contents: projectDenoJson(links, config.queue, selected, ormOf(config)) },
+    { path: ".gitignore", contents: ".kit/\nnode_modules/\ndist/\n" },
+    { path: "README.md", contents: projectReadme(config, selected) },
+    { path: "knip.json", contents: knipJson(ormOf(config)) },
+    templateFile("src/main.ts"),
+    ...platformFiles(config),
+    templateFile("test/application.spec.ts"),
+    templateFile("test/contract.spec.ts"),
+    templateFile("src/platform/http/api-docs.ts"),
+    templateFile("test/architecture/extractable.spec.ts"),
+    { path: "docs/architecture/slices.md", contents: slicesFile(config) },
+    ...config.contexts.flatMap((c) => contextFiles(c.name, c.kind)),
+    ...runtimeFiles(config, selected),
+  ];
+}
+
+/** The platform's files (`src/platform/`, and the shared kernel's folder). */
+function platformFiles(config: KitConfig): FileWrite[] {
   const template = (path: string) => templateFile(path);
   const orm = ormOf(config);
   // An ORM's project: its queue is the database, its files the variant `orm` (orm.ts names it).
@@ -129,12 +163,6 @@ export function projectFiles(
   const onOrm = (path: string) =>
     variantFile(path, orm === "postgres" ? "postgres" : "orm", "postgres");
   return [
-    { path: "kit.config.json", contents: formatConfig(config) },
-    { path: "deno.json", contents: projectDenoJson(links, config.queue, selected, orm) },
-    { path: ".gitignore", contents: ".kit/\nnode_modules/\ndist/\n" },
-    { path: "README.md", contents: projectReadme(config, selected) },
-    { path: "knip.json", contents: knipJson(orm) },
-    template("src/main.ts"),
     composeApplication(config),
     template("src/platform/auth/role.ts"),
     template("src/platform/function-routes.ts"),
@@ -157,19 +185,19 @@ export function projectFiles(
     onOrm("src/platform/platform-environment.ts"),
     template("src/platform/platform-test.module.ts"),
     { path: "src/shared-kernel/.gitkeep", contents: "" },
-    template("test/application.spec.ts"),
-    template("test/contract.spec.ts"),
-    template("src/platform/http/api-docs.ts"),
-    template("test/architecture/extractable.spec.ts"),
-    { path: "docs/architecture/slices.md", contents: slicesFile(config) },
-    ...config.contexts.flatMap((c) => contextFiles(c.name, c.kind)),
+  ];
+}
+
+/** The entry points of the runtimes besides Deno's: Node's, and a Worker's with its store. */
+function runtimeFiles(config: KitConfig, selected: readonly Runtime[]): FileWrite[] {
+  return [
     ...(selected.includes("node")
       ? [templateFile("src/main.node.ts", { nodeBundle: bundles.node })]
       : []),
     ...(selected.includes("workers")
       ? [
-        template("src/worker.ts"),
-        template("src/platform/jobs/upstash-job-store.ts"),
+        templateFile("src/worker.ts"),
+        templateFile("src/platform/jobs/upstash-job-store.ts"),
         templateFile("wrangler.toml", { project: config.name, workersBundle: bundles.workers }),
       ]
       : []),

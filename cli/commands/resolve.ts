@@ -86,37 +86,7 @@ export async function resolveConflicts(
   const root = findProjectRoot(cwd);
   const conflicted = (await git(root, ["diff", "--name-only", "--diff-filter=U", "--relative"]))
     .split("\n").filter((line) => line !== "").sort();
-  const merged: string[] = [];
-  const kept: string[] = [];
-  const left: string[] = [];
-  const writes: FileWrite[] = [];
-  const clashing: FileWrite[] = [];
-  for (const path of conflicted) {
-    if (isDerived(path)) continue;
-    const [base, ours, theirs] = [
-      await stage(root, 1, path),
-      await stage(root, 2, path),
-      await stage(root, 3, path),
-    ];
-    if (ours === undefined || theirs === undefined || !existsSync(join(root, path))) {
-      // Removed on one side, changed on the other: only a person decides (git add or git rm).
-      left.push(path);
-      continue;
-    }
-    const settled = settleParts({ base: base ?? "", ours, theirs });
-    if (!hasMarkers(await readFile(join(root, path), "utf8"))) {
-      kept.push(path);
-      continue;
-    }
-    const text = await mergeRegions(settled.sides, mergeText);
-    if (text === undefined || (settled.clashing.length > 0 && partsOwner(path) === undefined)) {
-      left.push(path);
-    } else if (settled.clashing.length > 0) clashing.push({ path, contents: text });
-    else {
-      writes.push({ path, contents: text });
-      merged.push(path);
-    }
-  }
+  const { merged, kept, left, writes, clashing } = await settleSources(root, conflicted);
   await applyPlan(root, await formatPlan(root, writes));
   const waiting = clashing.map((write) => write.path);
   const unsettled = { regenerated: [], merged, kept, renumbered: [], rewritten: [], left };
@@ -129,6 +99,77 @@ export async function resolveConflicts(
   const config = await readConfig(root);
   const rewritten = await rewriteParts(root, config, clashing);
   const renumbered = await renumberClashes(root, config, options.renumber ?? []);
+  const { derived, stale } = await rewriteStaleDerived(root, config);
+  const settled = new Set([...merged, ...kept, ...rewritten]);
+  const regenerated = [...new Set([...conflicted.filter(isDerived), ...stale.map((w) => w.path)])]
+    .filter((path) => !settled.has(path)).sort();
+  checkDerived(conflicted, derived);
+  return {
+    regenerated,
+    merged,
+    kept,
+    renumbered,
+    rewritten,
+    waiting: [],
+    left,
+    markers: conflictMarkers(root),
+  };
+}
+
+/** The conflicted sources, settled where kit can: what each became, and the writes. */
+interface Settled {
+  /** Conflicts in kit's regions only: both sides' entries kept. */
+  readonly merged: string[];
+  /** No conflict marker left. */
+  readonly kept: string[];
+  /** To merge by hand. */
+  readonly left: string[];
+  /** The merged files. */
+  readonly writes: FileWrite[];
+  /** Files whose kit parts both sides changed, merged but for those parts. */
+  readonly clashing: FileWrite[];
+}
+
+/** Settles each conflicted file that is not derived, from git's three stages. */
+async function settleSources(root: string, conflicted: readonly string[]): Promise<Settled> {
+  const settled: Settled = { merged: [], kept: [], left: [], writes: [], clashing: [] };
+  for (const path of conflicted) {
+    if (!isDerived(path)) await settleSource(root, path, settled);
+  }
+  return settled;
+}
+
+async function settleSource(root: string, path: string, into: Settled): Promise<void> {
+  const [base, ours, theirs] = [
+    await stage(root, 1, path),
+    await stage(root, 2, path),
+    await stage(root, 3, path),
+  ];
+  if (ours === undefined || theirs === undefined || !existsSync(join(root, path))) {
+    // Removed on one side, changed on the other: only a person decides (git add or git rm).
+    into.left.push(path);
+    return;
+  }
+  const settled = settleParts({ base: base ?? "", ours, theirs });
+  if (!hasMarkers(await readFile(join(root, path), "utf8"))) {
+    into.kept.push(path);
+    return;
+  }
+  const text = await mergeRegions(settled.sides, mergeText);
+  if (text === undefined || (settled.clashing.length > 0 && partsOwner(path) === undefined)) {
+    into.left.push(path);
+  } else if (settled.clashing.length > 0) into.clashing.push({ path, contents: text });
+  else {
+    into.writes.push({ path, contents: text });
+    into.merged.push(path);
+  }
+}
+
+/** Writes the derived files that differ from what the merged sources derive. */
+async function rewriteStaleDerived(
+  root: string,
+  config: KitConfig,
+): Promise<{ derived: FileWrite[]; stale: FileWrite[] }> {
   const derived = await formatPlan(root, [
     ...await planDerived(root, config),
     depcruiseConfigWrite(config),
@@ -141,25 +182,17 @@ export async function resolveConflicts(
     if (current !== write.contents) stale.push(write);
   }
   await applyPlan(root, stale);
-  const settled = new Set([...merged, ...kept, ...rewritten]);
-  const regenerated = [...new Set([...conflicted.filter(isDerived), ...stale.map((w) => w.path)])]
-    .filter((path) => !settled.has(path)).sort();
+  return { derived, stale };
+}
+
+/** Refuses a conflicted derived file that kit does not derive in this project. */
+function checkDerived(conflicted: readonly string[], derived: readonly FileWrite[]): void {
   const missing = conflicted.filter(isDerived).filter((path) =>
     !derived.some((w) => w.path === path)
   );
   if (missing.length > 0) {
     throw new CliError(`resolve: kit derives no '${missing[0]}' here; merge it by hand`);
   }
-  return {
-    regenerated,
-    merged,
-    kept,
-    renumbered,
-    rewritten,
-    waiting: [],
-    left,
-    markers: conflictMarkers(root),
-  };
 }
 
 /**

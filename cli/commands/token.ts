@@ -46,26 +46,8 @@ export async function signProjectToken(
       `token: --sub '${request.sub}' must be 1-200 letters, digits or . _ @ : -`,
     );
   }
-  const expires = request.expires ?? "1h";
-  const match = /^(\d{1,6})(s|m|h|d)$/.exec(expires);
-  if (match === null || Number(match[1]) === 0) {
-    throw new CliError(`token: --expires '${expires}' is not a duration (90s, 30m, 1h, 1d)`);
-  }
-  const seconds = Number(match[1]) * units[match[2]!]!;
-  if (seconds > maxLifetimeSeconds) {
-    throw new CliError(
-      `token: --expires '${expires}' is longer than the 24h the API accepts (jwtAuthenticator's maxTokenLifetimeSeconds)`,
-    );
-  }
-  const granted = await grantedRoles(root);
-  const unknown = granted === undefined ? [] : request.roles.filter((r) => !granted.includes(r));
-  if (unknown.length > 0) {
-    throw new CliError(
-      `token: the project grants no role '${unknown[0]}' (its roles: ${
-        granted!.join(", ") || "none"
-      })`,
-    );
-  }
+  const seconds = lifetimeSeconds(request.expires ?? "1h");
+  await checkRoles(root, request.roles);
   const secret = env("JWT_SECRET");
   if (!secret && env("DATABASE_URL")) {
     throw new CliError(
@@ -85,6 +67,34 @@ export async function signProjectToken(
     .setIssuedAt(issued)
     .setExpirationTime(issued + seconds)
     .sign(new TextEncoder().encode(secret || developmentSecret));
+}
+
+/** `--expires` in seconds: a duration (90s, 30m, 1h, 1d) of at most the 24h the API accepts. */
+function lifetimeSeconds(expires: string): number {
+  const match = /^(\d{1,6})(s|m|h|d)$/.exec(expires);
+  if (match === null || Number(match[1]) === 0) {
+    throw new CliError(`token: --expires '${expires}' is not a duration (90s, 30m, 1h, 1d)`);
+  }
+  const seconds = Number(match[1]) * units[match[2]!]!;
+  if (seconds > maxLifetimeSeconds) {
+    throw new CliError(
+      `token: --expires '${expires}' is longer than the 24h the API accepts (jwtAuthenticator's maxTokenLifetimeSeconds)`,
+    );
+  }
+  return seconds;
+}
+
+/** Refuses a role the project does not grant (none is refused in a project without `role.ts`). */
+async function checkRoles(root: string, roles: readonly string[]): Promise<void> {
+  const granted = await grantedRoles(root);
+  const unknown = granted === undefined ? [] : roles.filter((r) => !granted.includes(r));
+  if (unknown.length > 0) {
+    throw new CliError(
+      `token: the project grants no role '${unknown[0]}' (its roles: ${
+        granted!.join(", ") || "none"
+      })`,
+    );
+  }
 }
 
 /** The roles `src/platform/auth/role.ts` grants, or undefined when the project has no such file. */

@@ -71,6 +71,34 @@ export function planRenumber(
   path: string,
   overlay: ReadonlyMap<string, string> = new Map(),
 ): { writes: FileWrite[]; files: MigrationFile[] } {
+  const own = sharedMigration(files, path);
+  const version = Math.max(...files.map((f) => f.version)) + 1;
+  const oldDigits = String(own.version).padStart(4, "0");
+  const newDigits = String(version).padStart(4, "0");
+  const moved: MigrationFile = {
+    ...own,
+    version,
+    path: own.path.replace(/\/\d{4}-([^/]+)$/, `/${newDigits}-$1`),
+  };
+  const read = (p: string) => overlay.get(p) ?? readFileSync(join(root, p), "utf8");
+  const text = read(own.path);
+  const rename = constantRenamer(text, oldDigits, newDigits);
+  const writes: FileWrite[] = [
+    { path: own.path, contents: "", remove: true },
+    {
+      path: moved.path,
+      create: true,
+      contents: rename(text).replace(/\bversion:\s*\d+/, `version: ${version}`),
+    },
+  ];
+  if (overlay.has(listPath) || existsSync(join(root, listPath))) {
+    writes.push({ path: listPath, contents: movedInList(read(listPath), rename, own, moved) });
+  }
+  return { writes, files: files.map((f) => f === own ? moved : f) };
+}
+
+/** The migration at `path`, refused unless it is one that shares its number with another. */
+function sharedMigration(files: readonly MigrationFile[], path: string): MigrationFile {
   const own = files.find((f) => f.path === path);
   if (own === undefined) {
     throw new CliError(
@@ -82,45 +110,45 @@ export function planRenumber(
       `resolve --renumber: no other migration has number ${own.version} of '${path}': a migration keeps its number once it exists (it may have run)`,
     );
   }
-  const version = Math.max(...files.map((f) => f.version)) + 1;
-  const oldDigits = String(own.version).padStart(4, "0");
-  const newDigits = String(version).padStart(4, "0");
-  const moved: MigrationFile = {
-    ...own,
-    version,
-    path: own.path.replace(/\/\d{4}-([^/]+)$/, `/${newDigits}-$1`),
-  };
-  const read = (p: string) => overlay.get(p) ?? readFileSync(join(root, p), "utf8");
-  const text = read(own.path);
+  return own;
+}
+
+/**
+ * Renames, in a text, the migration's constant (`m0002SchedulingX` -> `m0003SchedulingX`) when
+ * its name carries the old number; leaves the text as it is otherwise.
+ */
+function constantRenamer(
+  text: string,
+  oldDigits: string,
+  newDigits: string,
+): (t: string) => string {
   const constant = /export const (\w+)\s*:/.exec(text)?.[1];
   const renamed = constant?.startsWith(`m${oldDigits}`)
     ? `m${newDigits}${constant.slice(1 + oldDigits.length)}`
     : constant;
-  const rename = (t: string) =>
+  return (t: string) =>
     constant === undefined || renamed === constant
       ? t
       : t.replace(new RegExp(`\\b${constant}\\b`, "g"), renamed!);
-  const writes: FileWrite[] = [
-    { path: own.path, contents: "", remove: true },
-    {
-      path: moved.path,
-      create: true,
-      contents: rename(text).replace(/\bversion:\s*\d+/, `version: ${version}`),
-    },
-  ];
-  if (overlay.has(listPath) || existsSync(join(root, listPath))) {
-    let list = rename(read(listPath)).replaceAll(
-      `/${basename(own.path, ".ts")}.ts"`,
-      `/${basename(moved.path, ".ts")}.ts"`,
-    );
-    for (const region of ["migration-imports", "migrations"]) {
-      if (list.includes(`// kit:begin ${region}`)) {
-        list = updateRegion(list, region, readRegion(list, region, listPath), listPath);
-      }
+}
+
+/** The migration list importing and listing the moved migration under its new name, in order. */
+function movedInList(
+  text: string,
+  rename: (t: string) => string,
+  own: MigrationFile,
+  moved: MigrationFile,
+): string {
+  let list = rename(text).replaceAll(
+    `/${basename(own.path, ".ts")}.ts"`,
+    `/${basename(moved.path, ".ts")}.ts"`,
+  );
+  for (const region of ["migration-imports", "migrations"]) {
+    if (list.includes(`// kit:begin ${region}`)) {
+      list = updateRegion(list, region, readRegion(list, region, listPath), listPath);
     }
-    writes.push({ path: listPath, contents: list });
   }
-  return { writes, files: files.map((f) => f === own ? moved : f) };
+  return list;
 }
 
 /**

@@ -39,6 +39,20 @@ export async function applyPlan(
   writes: readonly FileWrite[],
   operations: PlanOperations = fileSystem,
 ): Promise<readonly string[]> {
+  checkPlan(root, writes);
+  const changed = changedWrites(root, writes);
+  const tag = crypto.randomUUID().slice(0, 8);
+  const staged = await stageWrites(root, changed, tag, operations);
+  const asideOf = (target: string) => `${target}.kit-${tag}.old`;
+  await moveIntoPlace(staged, asideOf, operations);
+  for (const { target } of staged) {
+    if (existsSync(asideOf(target))) await operations.rm(asideOf(target));
+  }
+  return changed.map((w) => w.path).sort();
+}
+
+/** Refuses a path planned twice, outside the project, new but existing, or removed but missing. */
+function checkPlan(root: string, writes: readonly FileWrite[]): void {
   const seen = new Set<string>();
   for (const write of writes) {
     if (seen.has(write.path)) throw new CliError(`internal: '${write.path}' is planned twice`);
@@ -50,17 +64,30 @@ export async function applyPlan(
     if (write.create && existsSync(target)) throw new CliError(`'${write.path}' exists already`);
     if (write.remove && !existsSync(target)) throw new CliError(`'${write.path}' is missing`);
   }
-  // A file whose bytes would not change is left alone: not touched (no watcher restarts for
-  // it), not reported as written.
-  const changed: FileWrite[] = [];
-  for (const write of writes) {
+}
+
+/**
+ * The writes that change a file. A file whose bytes would not change is left alone: not touched
+ * (no watcher restarts for it), not reported as written.
+ */
+function changedWrites(root: string, writes: readonly FileWrite[]): FileWrite[] {
+  return writes.filter((write) => {
     const target = join(root, write.path);
-    if (write.remove || !existsSync(target) || readFileSync(target, "utf8") !== write.contents) {
-      changed.push(write);
-    }
-  }
-  const tag = crypto.randomUUID().slice(0, 8);
-  const staged: { temporary?: string; target: string }[] = [];
+    return write.remove || !existsSync(target) || readFileSync(target, "utf8") !== write.contents;
+  });
+}
+
+/** A file to replace or remove, and its new contents' temporary sibling when it is written. */
+type Staged = { temporary?: string; target: string };
+
+/** Writes each new contents to a temporary sibling; on a failure, removes those written. */
+async function stageWrites(
+  root: string,
+  changed: readonly FileWrite[],
+  tag: string,
+  operations: PlanOperations,
+): Promise<Staged[]> {
+  const staged: Staged[] = [];
   try {
     for (const write of changed) {
       const target = join(root, write.path);
@@ -79,9 +106,20 @@ export async function applyPlan(
     );
     throw error;
   }
+  return staged;
+}
+
+/**
+ * Moves each file replaced or removed aside and each new one into place; on a failure, undoes
+ * every step done, in reverse, and removes the temporary files.
+ */
+async function moveIntoPlace(
+  staged: readonly Staged[],
+  asideOf: (target: string) => string,
+  operations: PlanOperations,
+): Promise<void> {
   // Each step, with how to undo it, in the order done.
   const undo: (() => Promise<void>)[] = [];
-  const asideOf = (target: string) => `${target}.kit-${tag}.old`;
   try {
     for (const { temporary, target } of staged) {
       if (existsSync(target)) {
@@ -102,8 +140,4 @@ export async function applyPlan(
     );
     throw error;
   }
-  for (const { target } of staged) {
-    if (existsSync(asideOf(target))) await operations.rm(asideOf(target));
-  }
-  return changed.map((w) => w.path).sort();
 }

@@ -110,50 +110,94 @@ export function creatingTemplates(
   aggregate: string,
   factory: FactoryParameters = {},
 ): MessageFiles {
-  const { camel, aggregateKebab, variable, id, repository } = namesOf(
-    context,
-    aggregate,
-    permission,
-  );
-  const base = permission ? "AuthorizedCommand" : "Command";
-  const one = aOrAn(aggregate);
-  const builder = builderNames(aggregate);
-  const exists = existsCode(aggregate);
+  const names = namesOf(context, aggregate, permission);
   // Its inputs are the factory's parameters as the code has them now (the id named for the aggregate).
   const parameters = factory.parameters ??
     [{ name: "id", type: "string", shape: undefined, optional: false }];
   const idIndex = idIndexOf(parameters, aggregate);
-  const inputs = parameters.map((p, index) => ({ ...p, name: index === idIndex ? id : p.name }));
+  const inputs = parameters.map((p, index) => ({
+    ...p,
+    name: index === idIndex ? names.id : p.name,
+  }));
+  const creating: Creating = {
+    context,
+    name,
+    kebab,
+    permission,
+    aggregate,
+    names,
+    inputs,
+    factory,
+  };
+  return {
+    message: creatingMessage(creating),
+    handler: creatingHandler(creating),
+    spec: creatingSpec(creating),
+  };
+}
+
+/** A message on an aggregate: its names, and those {@linkcode namesOf} derives. */
+interface OnAggregate {
+  readonly context: string;
+  readonly name: string;
+  readonly kebab: string;
+  readonly permission: string | undefined;
+  readonly aggregate: string;
+  readonly names: ReturnType<typeof namesOf>;
+}
+
+/** A command creating an aggregate: its inputs are the factory's parameters. */
+interface Creating extends OnAggregate {
+  readonly inputs: readonly FactoryParameter[];
+  readonly factory: FactoryParameters;
+}
+
+function creatingMessage(
+  { context, name, permission, aggregate, names, inputs, factory }: Creating,
+): string {
+  const base = permission ? "AuthorizedCommand" : "Command";
   const typeImports = (factory.exportedTypes ?? []).filter((type) =>
     inputs.some((input) => new RegExp(`\\b${type}\\b`).test(input.type))
   );
-  const message = generatorTemplate("create-command/command.ts", {
-    ...permissionTokens(camel, context, permission, base),
+  return generatorTemplate("create-command/command.ts", {
+    ...permissionTokens(names.camel, context, permission, base),
     typeImports: typeImports.length > 0
-      ? `import type { ${typeImports.join(", ")} } from "../../../domain/${aggregateKebab}.ts";\n`
+      ? `import type { ${
+        typeImports.join(", ")
+      } } from "../../../domain/${names.aggregateKebab}.ts";\n`
       : "",
     name,
-    one,
-    exists,
+    one: aOrAn(aggregate),
+    exists: existsCode(aggregate),
     base,
     inputs: inputs.map((i) => `readonly ${i.name}${i.optional ? "?" : ""}: ${i.type}`).join(", "),
   });
-  const handler = generatorTemplate("create-command/handler.ts", {
+}
+
+function creatingHandler(
+  { context, name, kebab, aggregate, names, inputs }: Creating,
+): string {
+  return generatorTemplate("create-command/handler.ts", {
     aggregate,
-    aggregateKebab,
-    repository,
+    aggregateKebab: names.aggregateKebab,
+    repository: names.repository,
     name,
     kebab,
     errors: errorCodesName(context),
-    exists,
-    variable,
+    exists: existsCode(aggregate),
+    variable: names.variable,
     commandArguments: inputs.map((i) => `command.${i.name}`).join(", "),
-    id,
+    id: names.id,
   });
-  const spec = generatorTemplate("create-command/spec.ts", {
+}
+
+function creatingSpec(
+  { context, name, permission, aggregate, names, inputs, factory }: Creating,
+): string {
+  return generatorTemplate("create-command/spec.ts", {
     forbiddenImport: permission ? "ForbiddenError, " : "",
     preamble: specPreamble(context, aggregate, permission, name, "command", {
-      builder: [builder.arguments],
+      builder: [builderNames(aggregate).arguments],
     }),
     messageUnderTest: messageUnderTest(`command ${context}`, name, inputs.map(fieldOf), {
       kind: "creates",
@@ -162,9 +206,9 @@ export function creatingTemplates(
     }),
     new: messageMaker(name),
     aggregate,
-    variable,
+    variable: names.variable,
     name,
-    exists,
+    exists: existsCode(aggregate),
     permissionTest: permission
       ? generatorTemplate("create-command/refused.spec.part.ts", {
         new: messageMaker(name),
@@ -176,7 +220,6 @@ export function creatingTemplates(
         name,
       }),
   });
-  return { message, handler, spec };
 }
 
 /**
@@ -192,54 +235,73 @@ export function aggregateQueryTemplates(
   aggregate: string,
   search: boolean,
 ): MessageFiles {
-  const { camel, aggregateKebab, variable, id, repository } = namesOf(
+  const query = {
     context,
-    aggregate,
+    name,
+    kebab,
     permission,
-  );
+    aggregate,
+    names: namesOf(context, aggregate, permission),
+    search,
+  };
+  return { message: queryMessage(query), handler: queryHandler(query), spec: querySpec(query) };
+}
+
+function queryMessage(
+  { context, name, permission, aggregate, names, search }: OnAggregate & { search: boolean },
+): string {
   const base = permission ? "AuthorizedQuery" : "Query";
   const plural = `${aggregate}s`;
   const result = search
     ? generatorTemplate("aggregate-query/page-result.part.ts", { plural, name, aggregate })
     : generatorTemplate("aggregate-query/one-result.part.ts", { name, aggregate });
-  const inputs = search ? "readonly page = 1, readonly pageSize = 20" : `readonly ${id}: string`;
-  const message = generatorTemplate("aggregate-query/query.ts", {
-    ...permissionTokens(camel, context, permission, base),
+  return generatorTemplate("aggregate-query/query.ts", {
+    ...permissionTokens(names.camel, context, permission, base),
     aggregate,
-    aggregateKebab,
+    aggregateKebab: names.aggregateKebab,
     result,
     name,
     what: search ? `a page of the ${plural} of the work's tenants` : `the ${aggregate} of an id`,
     base,
-    inputs,
+    inputs: search ? "readonly page = 1, readonly pageSize = 20" : `readonly ${names.id}: string`,
   });
-  const handler = search
+}
+
+function queryHandler(
+  { context, name, kebab, aggregate, names, search }: OnAggregate & { search: boolean },
+): string {
+  return search
     ? generatorTemplate("aggregate-query/list-handler.ts", {
-      repository,
-      aggregateKebab,
+      repository: names.repository,
+      aggregateKebab: names.aggregateKebab,
       name,
       kebab,
-      plural,
-      variable,
+      plural: `${aggregate}s`,
+      variable: names.variable,
     })
     : generatorTemplate(
       "aggregate-query/get-handler.ts",
       loadingHandlerTokens(context, name, kebab, aggregate),
     );
-  const spec = generatorTemplate("aggregate-query/spec.ts", {
+}
+
+function querySpec(
+  { context, name, permission, aggregate, names, search }: OnAggregate & { search: boolean },
+): string {
+  return generatorTemplate("aggregate-query/spec.ts", {
     conceptErrorImport: search ? "" : "ConceptError, ",
     forbiddenImport: permission ? "ForbiddenError, " : "",
     isRefusalImport: search ? "isRefusal, " : "",
     preamble: specPreamble(context, aggregate, permission, name, "query"),
     messageUnderTest: search
       ? messageUnderTest(`query ${context}`, name, pageInputs, { kind: "page" })
-      : messageUnderTest(`query ${context}`, name, [idField(id)], { kind: "on", aggregate }),
+      : messageUnderTest(`query ${context}`, name, [idField(names.id)], { kind: "on", aggregate }),
     tests: search
       ? generatorTemplate("aggregate-query/list.spec.part.ts", {
         new: messageMaker(name),
         name,
-        plural,
-        variable,
+        plural: `${aggregate}s`,
+        variable: names.variable,
         build: builderNames(aggregate).instance,
       })
       : generatorTemplate("aggregate-query/get.spec.part.ts", {
@@ -256,7 +318,6 @@ export function aggregateQueryTemplates(
       })
       : "",
   });
-  return { message, handler, spec };
 }
 
 /**

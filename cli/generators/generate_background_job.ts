@@ -35,17 +35,75 @@ export async function planBackgroundJob(
 ): Promise<FileWrite[]> {
   checkContext(config, context);
   checkPascal(name, "job name");
+  const job = jobNames(context, name, requireCommand(command));
+  checkJobIsNew(root, job);
+  checkCommandExists(root, job);
+  const inputs = await commandInputs(join(root, job.commandFile), job.command);
+  const loaded = await aggregateLoadedBy(
+    join(root, job.commandFile.replace(/\.command\.ts$/, ".handler.ts")),
+  );
+  const seeded = seededAggregate(loaded, inputs);
+  const builder = config.declarations === "builder";
+  const jobFile = jobTemplate(job, inputs, builder);
+  const spec = specTemplate(job, inputs, seeded);
+  const moduleWrite = builder ? [await moduleDeclaration(root, job)] : [];
+  return await withDerived(root, config, [
+    { path: `${job.dir}/${job.kebab}.job.ts`, contents: jobFile, create: true },
+    ...moduleWrite,
+    { path: `${job.dir}/${job.kebab}.spec.ts`, contents: spec, create: true },
+    ...(seeded?.id === undefined ? [] : await planBuilder(root, context, seeded.aggregate)),
+  ]);
+}
+
+/** The names and paths of a background job and of the command it sends. */
+interface JobNames {
+  readonly context: string;
+  readonly name: string;
+  readonly kebab: string;
+  readonly dir: string;
+  readonly command: string;
+  readonly commandKebab: string;
+  readonly commandFile: string;
+}
+
+/** The aggregate a job's spec seeds: the one its command's handler loads. */
+interface SeededAggregate {
+  readonly aggregate: string;
+  readonly kebab: string;
+  readonly variable: string;
+  /** The id its payload names, when it names one: the spec adds an aggregate with that id. */
+  readonly id: string | undefined;
+}
+
+function requireCommand(command: string | undefined): string {
   if (command === undefined) {
     throw new CliError("kit generate background-job needs --command <UseCase>");
   }
-  const kebab = kebabOf(name);
-  const dir = `src/contexts/${context}/application/background`;
-  if (existsSync(join(root, dir, `${kebab}.job.ts`))) {
-    throw new CliError(`Background job '${name}' exists already in context '${context}'`);
-  }
+  return command;
+}
+
+function jobNames(context: string, name: string, command: string): JobNames {
   const commandKebab = kebabOf(command);
-  const commandFile =
-    `src/contexts/${context}/application/commands/${commandKebab}/${commandKebab}.command.ts`;
+  return {
+    context,
+    name,
+    kebab: kebabOf(name),
+    dir: `src/contexts/${context}/application/background`,
+    command,
+    commandKebab,
+    commandFile:
+      `src/contexts/${context}/application/commands/${commandKebab}/${commandKebab}.command.ts`,
+  };
+}
+
+function checkJobIsNew(root: string, job: JobNames): void {
+  if (existsSync(join(root, job.dir, `${job.kebab}.job.ts`))) {
+    throw new CliError(`Background job '${job.name}' exists already in context '${job.context}'`);
+  }
+}
+
+function checkCommandExists(root: string, job: JobNames): void {
+  const { command, context, commandFile } = job;
   if (!existsSync(join(root, commandFile))) {
     throw new CliError(
       `Unknown command '${command}' in context '${context}': ${
@@ -53,34 +111,75 @@ export async function planBackgroundJob(
       }`,
     );
   }
-  const inputs = await commandInputs(join(root, commandFile), command);
-  const loaded = await aggregateLoadedBy(
-    join(root, commandFile.replace(/\.command\.ts$/, ".handler.ts")),
-  );
-  const payload = inputs.map((i) => `  readonly ${i.name}: ${i.date ? "string" : i.type};`).join(
-    "\n",
-  );
+}
+
+/** A command on an aggregate loads it: the spec keeps the one its payload names. */
+function seededAggregate(
+  loaded: { aggregate: string; kebab: string } | undefined,
+  inputs: readonly Input[],
+): SeededAggregate | undefined {
+  if (loaded === undefined) return undefined;
+  const camel = camelOf(loaded.kebab);
+  return {
+    ...loaded,
+    variable: `${camel}s`,
+    id: inputs.some((i) => i.name === `${camel}Id`) ? `"${camel}Id-1"` : undefined,
+  };
+}
+
+function jobTemplate(job: JobNames, inputs: readonly Input[], builder: boolean): string {
+  const { name, command, context } = job;
   const args = inputs.map((i) => (i.date ? `new Date(payload.${i.name})` : `payload.${i.name}`));
-  const camel = camelOf(context);
-  const builder = config.declarations === "builder";
-  const job = generatorTemplate("background-job/job.ts", {
+  return generatorTemplate("background-job/job.ts", {
     backgroundImport: builder ? "" : `import { Background } from "@kit/jobs";\n`,
     command,
-    commandKebab,
-    payloadType: inputs.length === 0
-      ? `export type ${name}Payload = Record<string, never>;`
-      : `export interface ${name}Payload {\n${payload}\n}`,
+    commandKebab: job.commandKebab,
+    payloadType: payloadType(name, inputs),
     doc: builder
       ? `/**\n * Sends ${command} later, as the actor who enqueued it. Declared in \`${context}.module.ts\` with\n * \`builder.backgroundJob\`.\n */`
       : `/** Sends ${command} later, as the actor who enqueued it. */`,
     decorator: builder ? "" : "@Background()\n",
     name,
     context,
-    kebab,
+    kebab: job.kebab,
     payloadParameter: inputs.length === 0 ? "_payload" : "payload",
     args: ["execution.actor", ...args].join(", "),
   });
-  const sample = inputs.map((i) =>
+}
+
+/** One payload field per input, a date as ISO text. */
+function payloadType(name: string, inputs: readonly Input[]): string {
+  const payload = inputs.map((i) => `  readonly ${i.name}: ${i.date ? "string" : i.type};`).join(
+    "\n",
+  );
+  return inputs.length === 0
+    ? `export type ${name}Payload = Record<string, never>;`
+    : `export interface ${name}Payload {\n${payload}\n}`;
+}
+
+function specTemplate(
+  job: JobNames,
+  inputs: readonly Input[],
+  seeded: SeededAggregate | undefined,
+): string {
+  return generatorTemplate("background-job/job.spec.ts", {
+    camel: camelOf(job.context),
+    context: job.context,
+    name: job.name,
+    kebab: job.kebab,
+    command: job.command,
+    sample: samplePayload(inputs),
+    seededImports: seededImports(seeded),
+    seededRepository: seededRepository(seeded),
+    seededProvider: seeded === undefined
+      ? ""
+      : `\n    providers: [{ provide: ${seeded.aggregate}Repository, provider: { useValue: ${seeded.variable} } }],`,
+  });
+}
+
+/** A sample value for each payload field, as the spec enqueues it. */
+function samplePayload(inputs: readonly Input[]): string {
+  return inputs.map((i) =>
     `${i.name}: ${
       i.date
         ? '"2026-01-01T09:00:00.000Z"'
@@ -91,66 +190,45 @@ export async function planBackgroundJob(
         : `"${i.name}-1"`
     }`
   ).join(", ");
-  // A command on an aggregate loads it: the spec keeps the one its payload names.
-  const seeded = loaded === undefined ? undefined : {
-    ...loaded,
-    variable: `${camelOf(loaded.kebab)}s`,
-    id: inputs.some((i) => i.name === `${camelOf(loaded.kebab)}Id`)
-      ? `"${camelOf(loaded.kebab)}Id-1"`
-      : undefined,
-  };
-  const seededImports = seeded === undefined
-    ? ""
-    : `${
-      seeded.id === undefined
-        ? ""
-        : `import { ${
-          builderNames(seeded.aggregate).instance
-        } } from "../../domain/${seeded.kebab}.builder.ts";\n`
-    }import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
+}
+
+function seededImports(seeded: SeededAggregate | undefined): string {
+  if (seeded === undefined) return "";
+  return `${
+    seeded.id === undefined
+      ? ""
+      : `import { ${
+        builderNames(seeded.aggregate).instance
+      } } from "../../domain/${seeded.kebab}.builder.ts";\n`
+  }import { ${seeded.aggregate}Repository } from "../ports/${seeded.kebab}-repository.ts";
 import { InMemory${seeded.aggregate}Repository } from "../../infrastructure/${seeded.kebab}.memory-repository.ts";
 `;
-  const seededRepository = seeded === undefined
-    ? ""
-    : `  const ${seeded.variable} = new InMemory${seeded.aggregate}Repository();\n${
-      seeded.id === undefined
-        ? ""
-        : `  await runInScope({ execution }, () => ${seeded.variable}.add(${
-          builderNames(seeded.aggregate).instance
-        }(${seeded.id})));\n`
-    }`;
-  const spec = generatorTemplate("background-job/job.spec.ts", {
-    camel,
-    context,
-    name,
-    kebab,
-    command,
-    sample,
-    seededImports,
-    seededRepository,
-    seededProvider: seeded === undefined
+}
+
+function seededRepository(seeded: SeededAggregate | undefined): string {
+  if (seeded === undefined) return "";
+  return `  const ${seeded.variable} = new InMemory${seeded.aggregate}Repository();\n${
+    seeded.id === undefined
       ? ""
-      : `\n    providers: [{ provide: ${seeded.aggregate}Repository, provider: { useValue: ${seeded.variable} } }],`,
-  });
-  const modulePath = `src/contexts/${context}/${context}.module.ts`;
-  const moduleWrite: FileWrite[] = builder
-    ? [{
-      path: modulePath,
-      contents: withBuilderDeclaration(await readFile(join(root, modulePath), "utf8"), modulePath, {
-        imports: [
-          `import { CommandBus } from "@kit/kernel";`,
-          `import { ${name} } from "./application/background/${kebab}.job.ts";`,
-        ],
-        call: (b) => `${b}.backgroundJob(${name}, { deps: [CommandBus] });`,
-      }),
-    }]
-    : [];
-  return await withDerived(root, config, [
-    { path: `${dir}/${kebab}.job.ts`, contents: job, create: true },
-    ...moduleWrite,
-    { path: `${dir}/${kebab}.spec.ts`, contents: spec, create: true },
-    ...(seeded?.id === undefined ? [] : await planBuilder(root, context, seeded.aggregate)),
-  ]);
+      : `  await runInScope({ execution }, () => ${seeded.variable}.add(${
+        builderNames(seeded.aggregate).instance
+      }(${seeded.id})));\n`
+  }`;
+}
+
+/** In the builder style, the module file declares the job with `builder.backgroundJob(..)`. */
+async function moduleDeclaration(root: string, job: JobNames): Promise<FileWrite> {
+  const modulePath = `src/contexts/${job.context}/${job.context}.module.ts`;
+  return {
+    path: modulePath,
+    contents: withBuilderDeclaration(await readFile(join(root, modulePath), "utf8"), modulePath, {
+      imports: [
+        `import { CommandBus } from "@kit/kernel";`,
+        `import { ${job.name} } from "./application/background/${job.kebab}.job.ts";`,
+      ],
+      call: (b) => `${b}.backgroundJob(${job.name}, { deps: [CommandBus] });`,
+    }),
+  };
 }
 
 /** The aggregate a command's handler loads through its repository port, if it does. */

@@ -72,6 +72,47 @@ export async function planIntegrationHandler(
   checkContext(config, context);
   checkPascal(event, "event name");
   const kebab = kebabOf(event);
+  const upstream = publisherOf(root, config, context, event, kebab);
+  const names = handlerNames(context, upstream, event, kebab);
+  const { dir, file, handlerName } = names;
+  if (existsSync(join(root, dir, file))) throw new CliError(`'${handlerName}' exists already`);
+  const declaration = await readFile(
+    join(root, "src/contexts", upstream, "published-language", `${kebab}.event.ts`),
+    "utf8",
+  );
+  const handler: FileWrite = { path: `${dir}/${file}`, create: true, contents: handlerFile(names) };
+  const declared = await builderDeclaration(root, config, names, handler);
+  return await withDerived(root, config, [
+    ...(declared === undefined ? [handler] : [declared.file, declared.module]),
+    {
+      path: `${dir}/${upstream}-${kebab}.handler.spec.ts`,
+      create: true,
+      contents: generatorTemplate("integration-handler/handler.spec.ts", {
+        event,
+        eventImport: names.eventImport,
+        camel: camelOf(context),
+        context,
+        name: names.name,
+        file,
+        handlerName,
+        anEvent: aOrAn(event),
+        payload: samplePayload(declaration),
+      }),
+    },
+  ]);
+}
+
+/**
+ * The context publishing `event` (the last of the project's, if several do); refused when none
+ * does or the consumer does itself.
+ */
+function publisherOf(
+  root: string,
+  config: KitConfig,
+  context: string,
+  event: string,
+  kebab: string,
+): string {
   let upstream: string | undefined;
   for (const candidate of config.contexts) {
     if (
@@ -95,62 +136,75 @@ export async function planIntegrationHandler(
       `'${event}' is published by '${context}' itself: a context reacts to its own facts in its domain, not through its published language`,
     );
   }
-  const name = `${pascalOf(upstream)}${event}Handler`;
-  const handlerName = `${context}.${upstream}-${kebab}`;
-  const dir = `src/contexts/${context}/application/reactions`;
-  const file = `${upstream}-${kebab}.handler.ts`;
-  if (existsSync(join(root, dir, file))) throw new CliError(`'${handlerName}' exists already`);
-  const declaration = await readFile(
-    join(root, "src/contexts", upstream, "published-language", `${kebab}.event.ts`),
-    "utf8",
-  );
-  const eventImport = `../../../${upstream}/published-language/${kebab}.event.ts`;
-  const payloadType = `IntegrationEvent<EventPayloadOf<typeof ${event}>>`;
-  const handler: FileWrite = {
-    path: `${dir}/${file}`,
-    create: true,
-    contents: generatorTemplate("integration-handler/handler.ts", {
-      event,
-      eventImport,
-      upstream,
-      handlerName,
-      name,
-      payloadType,
-      context,
-      words: kebab.replaceAll("-", " "),
-    }),
+  return upstream;
+}
+
+/** The names an event handler's files use. */
+interface HandlerNames {
+  readonly context: string;
+  readonly upstream: string;
+  readonly event: string;
+  readonly kebab: string;
+  /** The class: `<Upstream><Event>Handler`. */
+  readonly name: string;
+  /** `<context>.<upstream>-<event>`. */
+  readonly handlerName: string;
+  readonly dir: string;
+  readonly file: string;
+  readonly eventImport: string;
+}
+
+function handlerNames(
+  context: string,
+  upstream: string,
+  event: string,
+  kebab: string,
+): HandlerNames {
+  return {
+    context,
+    upstream,
+    event,
+    kebab,
+    name: `${pascalOf(upstream)}${event}Handler`,
+    handlerName: `${context}.${upstream}-${kebab}`,
+    dir: `src/contexts/${context}/application/reactions`,
+    file: `${upstream}-${kebab}.handler.ts`,
+    eventImport: `../../../${upstream}/published-language/${kebab}.event.ts`,
   };
-  // The builder style: no decorator, `builder.eventHandler(..)` in the module file.
-  const declared = inBuilderStyle(config)
-    ? await builderWrites(root, context, {
-      path: handler.path,
-      text: handler.contents,
-      className: name,
-      decorator: "HandlesEvent",
-      from: "@kit/kernel",
-      imports: [`import { ${event} } from "../${upstream}/published-language/${kebab}.event.ts";`],
-      call: (builder, deps) =>
-        `${builder}.eventHandler(${event}, ${name}, ${optionsOf(`name: "${handlerName}"`, deps)});`,
-    })
-    : undefined;
-  return await withDerived(root, config, [
-    ...(declared === undefined ? [handler] : [declared.file, declared.module]),
-    {
-      path: `${dir}/${upstream}-${kebab}.handler.spec.ts`,
-      create: true,
-      contents: generatorTemplate("integration-handler/handler.spec.ts", {
-        event,
-        eventImport,
-        camel: camelOf(context),
-        context,
-        name,
-        file,
-        handlerName,
-        anEvent: aOrAn(event),
-        payload: samplePayload(declaration),
-      }),
-    },
-  ]);
+}
+
+function handlerFile(names: HandlerNames): string {
+  const { event, upstream, handlerName, name, context, kebab } = names;
+  return generatorTemplate("integration-handler/handler.ts", {
+    event,
+    eventImport: names.eventImport,
+    upstream,
+    handlerName,
+    name,
+    payloadType: `IntegrationEvent<EventPayloadOf<typeof ${event}>>`,
+    context,
+    words: kebab.replaceAll("-", " "),
+  });
+}
+
+/** The builder style: no decorator, `builder.eventHandler(..)` in the module file. */
+async function builderDeclaration(
+  root: string,
+  config: KitConfig,
+  { context, event, upstream, kebab, name, handlerName }: HandlerNames,
+  handler: FileWrite,
+): Promise<{ file: FileWrite; module: FileWrite } | undefined> {
+  if (!inBuilderStyle(config)) return undefined;
+  return await builderWrites(root, context, {
+    path: handler.path,
+    text: handler.contents,
+    className: name,
+    decorator: "HandlesEvent",
+    from: "@kit/kernel",
+    imports: [`import { ${event} } from "../${upstream}/published-language/${kebab}.event.ts";`],
+    call: (builder, deps) =>
+      `${builder}.eventHandler(${event}, ${name}, ${optionsOf(`name: "${handlerName}"`, deps)});`,
+  });
 }
 
 /**

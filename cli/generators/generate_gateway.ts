@@ -63,9 +63,7 @@ export async function planGateway(
     ...config.relationships.filter((r) => !(r.upstream === upstream && r.downstream === context)),
     { upstream, downstream: context },
   ];
-  const next: KitConfig = { ...config, relationships };
   const current = JSON.parse(await readFile(join(root, "kit.config.json"), "utf8")) as KitConfig;
-  const adapter = `${port}Adapter`;
   const registration = `${camelOf(context)}${port}`;
   const writes: FileWrite[] = [
     { path: "kit.config.json", contents: formatConfig({ ...current, relationships }) },
@@ -81,6 +79,21 @@ export async function planGateway(
       create: true,
       contents: generatorTemplate("gateway/gateway-port.ts", { context, upstream, port }),
     },
+    ...gatewayFiles(context, upstream, port, registration),
+  ];
+  return await withDerived(root, { ...config, relationships }, writes);
+}
+
+/** The adapter reading the upstream's published language, and its spec. */
+function gatewayFiles(
+  context: string,
+  upstream: string,
+  port: string,
+  registration: string,
+): FileWrite[] {
+  const base = `src/contexts/${context}`;
+  const adapter = `${port}Adapter`;
+  return [
     {
       path: `${base}/infrastructure/${upstream}.gateway.ts`,
       create: true,
@@ -103,5 +116,4 @@ export async function planGateway(
       }),
     },
   ];
-  return await withDerived(root, next, writes);
 }

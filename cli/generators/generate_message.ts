@@ -73,7 +73,6 @@ export async function planMessage(
   checkContext(config, context);
   checkPascal(name, `${kind} name`);
   checkMessageOptions(kind, options);
-  const permission = options.permission;
   const aggregate = options.aggregate;
   if (aggregate !== undefined) await checkAggregate(root, context, aggregate, options);
   const kebab = kebabOf(name);
@@ -87,6 +86,35 @@ export async function planMessage(
       } '${name}' exists already in context '${context}'`,
     );
   }
+  const writes = await sharedWrites(root, config, context, kind, options);
+  const template = await templatesOf(root, kind, context, name, options);
+  const message: MessageNames = { kind, context, name, kebab, dir };
+  writes.push(...await messageFiles(root, config, message, template, options));
+  return await withDerived(root, config, writes);
+}
+
+/** The names a message's files use. */
+interface MessageNames {
+  readonly kind: "command" | "query";
+  readonly context: string;
+  readonly name: string;
+  readonly kebab: string;
+  /** The message's folder. */
+  readonly dir: string;
+}
+
+/**
+ * What the message needs outside its folder: its aggregate's repository, builder and code, its
+ * permission in the context's permissions, and the permission's grant.
+ */
+async function sharedWrites(
+  root: string,
+  config: KitConfig,
+  context: string,
+  kind: "command" | "query",
+  options: MessageOptions,
+): Promise<FileWrite[]> {
+  const { aggregate, permission } = options;
   const writes: FileWrite[] = aggregate === undefined
     ? []
     : await aggregateWrites(root, config, context, kind, aggregate, options);
@@ -94,7 +122,20 @@ export async function planMessage(
   if (options.grant !== undefined) {
     writes.push(await planGrant(root, context, options.grant, permission!));
   }
-  const template = await templatesOf(root, kind, context, name, options);
+  return writes;
+}
+
+/**
+ * The message, its handler and its spec; in the builder style, the handler without `@Handles`
+ * and the permission without `@Requires`, both declared in the module file.
+ */
+async function messageFiles(
+  root: string,
+  config: KitConfig,
+  { kind, context, name, kebab, dir }: MessageNames,
+  template: MessageFiles,
+  options: MessageOptions,
+): Promise<FileWrite[]> {
   // What the handler enqueues and publishes, given the command's inputs by name.
   const handler = withCollaborators(
     root,
@@ -111,43 +152,49 @@ export async function planMessage(
     contents: handler,
     create: true,
   };
-  // The builder style: no decorator, `builder.handler(..)` in the module file.
   const declared = inBuilderStyle(config)
-    ? await builderWrites(root, context, {
-      path: handlerWrite.path,
-      text: handler,
-      className: `${name}Handler`,
-      decorator: "Handles",
-      from: "@kit/kernel",
-      imports: [
-        `import { ${name} } from "./application/${
-          dir.split("/application/")[1]
-        }/${kebab}.${kind}.ts";`,
-      ],
-      call: (builder, deps) =>
-        `${builder}.handler(${name}, ${name}Handler${deps === "" ? "" : `, ${optionsOf(deps)}`});`,
-    })
+    ? await handlerDeclaration(root, { kind, context, name, kebab, dir }, handlerWrite)
     : undefined;
   const messageWrite: FileWrite = {
     path: `${dir}/${kebab}.${kind}.ts`,
     contents: template.message,
     create: true,
   };
-  // Its permission, in the builder style: no `@Requires`, `builder.requires(..)` in the module.
-  const required = declared !== undefined && permission !== undefined
+  const required = declared !== undefined && options.permission !== undefined
     ? builderRequirement(
       { path: messageWrite.path, text: template.message, className: name },
       declared.module,
     )
     : undefined;
-  writes.push(
+  return [
     required?.file ?? messageWrite,
     ...(declared === undefined
       ? [handlerWrite]
       : [declared.file, required?.module ?? declared.module]),
     { path: `${dir}/${kebab}.spec.ts`, contents: template.spec, create: true },
-  );
-  return await withDerived(root, config, writes);
+  ];
+}
+
+/** The builder style: the handler without `@Handles`, `builder.handler(..)` in the module file. */
+async function handlerDeclaration(
+  root: string,
+  { kind, context, name, kebab, dir }: MessageNames,
+  handler: FileWrite,
+): Promise<{ file: FileWrite; module: FileWrite }> {
+  return await builderWrites(root, context, {
+    path: handler.path,
+    text: handler.contents,
+    className: `${name}Handler`,
+    decorator: "Handles",
+    from: "@kit/kernel",
+    imports: [
+      `import { ${name} } from "./application/${
+        dir.split("/application/")[1]
+      }/${kebab}.${kind}.ts";`,
+    ],
+    call: (builder, deps) =>
+      `${builder}.handler(${name}, ${name}Handler${deps === "" ? "" : `, ${optionsOf(deps)}`});`,
+  });
 }
 
 /** Refuses options that do not go together or are malformed, naming the option. */
@@ -311,42 +358,72 @@ function templates(
   permission: string | undefined,
   search: boolean,
 ): { message: string; handler: string; spec: string } {
+  const plain: PlainMessage = { kind, context, name, kebab, permission, search };
+  return { message: plainMessage(plain), handler: plainHandler(plain), spec: plainSpec(plain) };
+}
+
+/** A command or query on no aggregate. */
+interface PlainMessage {
+  readonly kind: "command" | "query";
+  readonly context: string;
+  readonly name: string;
+  readonly kebab: string;
+  readonly permission: string | undefined;
+  /** A search-style query: paging in, `{ items, total }` out. */
+  readonly search: boolean;
+}
+
+function resultOf({ kind, name }: PlainMessage): string {
+  return kind === "command" ? "void" : `${name}Result`;
+}
+
+function plainMessage(plain: PlainMessage): string {
+  const { kind, context, name, permission, search } = plain;
   const camel = camelOf(context);
   const base = kind === "command" ? "Command" : "Query";
-  const result = kind === "command" ? "void" : `${name}Result`;
   const resultType = kind === "command"
     ? ""
     : search
     ? `/** One page of ${name}. */\nexport interface ${name}Result {\n  readonly items: readonly { readonly id: string }[];\n  readonly total: number;\n}\n\n`
     : `/** What ${name} answers. */\nexport interface ${name}Result {\n  readonly id: string;\n}\n\n`;
   const fields = search ? ", readonly page = 1, readonly pageSize = 20" : "";
-  const message = generatorTemplate("command/command.ts", {
+  return generatorTemplate("command/command.ts", {
     ...permissionTokens(camel, context, permission, permission ? `Authorized${base}` : base),
     resultType,
     name,
     context,
     baseClass: permission ? `Authorized${base}` : base,
-    result,
+    result: resultOf(plain),
     fields,
   });
+}
+
+function plainHandler(plain: PlainMessage): string {
+  const { kind, name, kebab, search } = plain;
   const answer = kind === "command"
     ? "return Promise.resolve();"
     : search
     ? "return Promise.resolve({ items: [], total: 0 });"
     : 'return Promise.resolve({ id: "TODO(domain)" });';
-  const handler = generatorTemplate("command/handler.ts", {
+  return generatorTemplate("command/handler.ts", {
     name,
     resultImport: kind === "query" ? `, type ${name}Result` : "",
     kebab,
     kind,
-    result,
+    result: resultOf(plain),
     todo: kind === "command"
       ? "load the aggregate, let it decide, save it at the version it loaded"
       : "read what the query asks, of the tenants the work reaches only (readableTenants())",
     answer,
   });
+}
+
+function plainSpec({ kind, context, name, kebab, permission, search }: PlainMessage): string {
+  const camel = camelOf(context);
+  const base = kind === "command" ? "Command" : "Query";
   const bus = kind === "command" ? "commands" : "queries";
-  const spec = generatorTemplate("command/spec.ts", {
+  const answerCheck = kind === "command" ? "answer === undefined" : "answer !== undefined";
+  return generatorTemplate("command/spec.ts", {
     forbiddenImport: permission ? "ForbiddenError, " : "",
     camel,
     context,
@@ -361,7 +438,7 @@ function templates(
     granted: permission ? `${camel}Permissions["${permission}"]` : "",
     busName: kind === "command" ? "command" : "query",
     bus,
-    answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
+    answerCheck,
     permissionTest: permission
       ? generatorTemplate("command/refused.spec.part.ts", {
         new: messageMaker(name),
@@ -373,10 +450,9 @@ function templates(
         new: messageMaker(name),
         name,
         bus,
-        answerCheck: kind === "command" ? "answer === undefined" : "answer !== undefined",
+        answerCheck,
       }),
   });
-  return { message, handler, spec };
 }
 
 function aggregateTemplates(
@@ -387,16 +463,12 @@ function aggregateTemplates(
   aggregate: string,
 ): { message: string; handler: string; spec: string } {
   const camel = camelOf(context);
-  const aggregateKebab = kebabOf(aggregate);
-  const id = `${camelOf(aggregateKebab)}Id`;
-  const variable = camelOf(aggregateKebab);
-  const repository = `${aggregate}Repository`;
+  const id = `${camelOf(kebabOf(aggregate))}Id`;
   const base = permission ? "AuthorizedCommand" : "Command";
-  const one = aOrAn(aggregate);
   const message = generatorTemplate("aggregate-command/command.ts", {
     ...permissionTokens(camel, context, permission, base),
     name,
-    one,
+    one: aOrAn(aggregate),
     aggregate,
     base,
     id,
@@ -405,8 +477,20 @@ function aggregateTemplates(
     "aggregate-command/handler.ts",
     loadingHandlerTokens(context, name, kebab, aggregate),
   );
+  return { message, handler, spec: aggregateSpec(context, name, permission, aggregate, id) };
+}
+
+/** The spec of a command loading and saving an aggregate. */
+function aggregateSpec(
+  context: string,
+  name: string,
+  permission: string | undefined,
+  aggregate: string,
+  id: string,
+): string {
+  const camel = camelOf(context);
   const grants = `{ granted: [${permission ? `${camel}Permissions["${permission}"]` : ""}] }`;
-  const spec = generatorTemplate("aggregate-command/spec.ts", {
+  return generatorTemplate("aggregate-command/spec.ts", {
     forbiddenImport: permission ? "ForbiddenError,\n  " : "",
     preamble: specPreamble(context, aggregate, permission, name, "command", { withType: true }),
     messageUnderTest: messageUnderTest(`command ${context}`, name, [idField(id)], {
@@ -415,9 +499,9 @@ function aggregateTemplates(
     }),
     new: messageMaker(name),
     aggregate,
-    variable,
+    variable: camelOf(kebabOf(aggregate)),
     name,
-    repository,
+    repository: `${aggregate}Repository`,
     camel,
     grants,
     build: builderNames(aggregate).instance,
@@ -432,5 +516,4 @@ function aggregateTemplates(
         name,
       }),
   });
-  return { message, handler, spec };
 }

@@ -45,7 +45,6 @@ export async function planPolicy(
     throw new CliError(`Policy '${name}' exists already in context '${context}'`);
   }
   const policyName = `${camelOf(kebab)}Policy`;
-  const permissions = `${camelOf(context)}Permissions`;
   const listText = existsSync(join(root, accessPoliciesPath))
     ? await readFile(join(root, accessPoliciesPath), "utf8")
     : accessPoliciesFile();
@@ -54,46 +53,80 @@ export async function planPolicy(
     throw new CliError(`A policy named '${policyName}' is registered already`);
   }
   const writes: FileWrite[] = [...await planPermission(root, context, permission)];
-  let list = updateRegion(listText, "policy-imports", [
-    ...readRegion(listText, "policy-imports", accessPoliciesPath),
-    `import { ${policyName} } from "../../contexts/${context}/application/policies/${kebab}.policy.ts";`,
-  ], accessPoliciesPath);
-  list = updateRegion(list, "policies", [...entries, `${policyName},`], accessPoliciesPath);
-  writes.push({ path: accessPoliciesPath, contents: list });
-  const compose = await readFile(join(root, composePath), "utf8");
-  const registered = readRegion(compose, "access-policies", composePath);
-  if (!registered.includes("policies,")) {
-    let next = updateRegion(compose, "policy-imports", [
-      ...readRegion(compose, "policy-imports", composePath),
-      `import { policies } from "./auth/access-policies.ts";`,
-    ], composePath);
-    next = updateRegion(next, "access-policies", [...registered, "policies,"], composePath);
-    writes.push({ path: composePath, contents: next });
-  }
+  writes.push({
+    path: accessPoliciesPath,
+    contents: listedPolicy(listText, entries, context, kebab, policyName),
+  });
+  const compose = await composedPolicies(root);
+  if (compose !== undefined) writes.push(compose);
+  const policy = { context, name, kebab, permission, policyName };
   writes.push(
-    {
-      path,
-      create: true,
-      contents: generatorTemplate("policy/policy.ts", {
-        permissions,
-        context,
-        name,
-        permission,
-        policyName,
-      }),
-    },
+    { path, create: true, contents: policyFile(policy) },
     {
       path: `src/contexts/${context}/application/policies/${kebab}.policy.spec.ts`,
       create: true,
-      contents: generatorTemplate("policy/policy.spec.ts", {
-        permissions,
-        context,
-        policyName,
-        kebab,
-        name,
-        permission,
-      }),
+      contents: policySpec(policy),
     },
   );
   return await withDerived(root, config, writes);
+}
+
+/** The platform's list of policies with the policy's import and entry. */
+function listedPolicy(
+  listText: string,
+  entries: readonly string[],
+  context: string,
+  kebab: string,
+  policyName: string,
+): string {
+  const list = updateRegion(listText, "policy-imports", [
+    ...readRegion(listText, "policy-imports", accessPoliciesPath),
+    `import { ${policyName} } from "../../contexts/${context}/application/policies/${kebab}.policy.ts";`,
+  ], accessPoliciesPath);
+  return updateRegion(list, "policies", [...entries, `${policyName},`], accessPoliciesPath);
+}
+
+/** The composition root passing the list to its access policy, unless it does already. */
+async function composedPolicies(root: string): Promise<FileWrite | undefined> {
+  const compose = await readFile(join(root, composePath), "utf8");
+  const registered = readRegion(compose, "access-policies", composePath);
+  if (registered.includes("policies,")) return undefined;
+  const next = updateRegion(compose, "policy-imports", [
+    ...readRegion(compose, "policy-imports", composePath),
+    `import { policies } from "./auth/access-policies.ts";`,
+  ], composePath);
+  return {
+    path: composePath,
+    contents: updateRegion(next, "access-policies", [...registered, "policies,"], composePath),
+  };
+}
+
+/** A policy's names: the class, the permission it decides, the exported policy. */
+interface PolicyNames {
+  readonly context: string;
+  readonly name: string;
+  readonly kebab: string;
+  readonly permission: string;
+  readonly policyName: string;
+}
+
+function policyFile({ context, name, permission, policyName }: PolicyNames): string {
+  return generatorTemplate("policy/policy.ts", {
+    permissions: `${camelOf(context)}Permissions`,
+    context,
+    name,
+    permission,
+    policyName,
+  });
+}
+
+function policySpec({ context, name, kebab, permission, policyName }: PolicyNames): string {
+  return generatorTemplate("policy/policy.spec.ts", {
+    permissions: `${camelOf(context)}Permissions`,
+    context,
+    policyName,
+    kebab,
+    name,
+    permission,
+  });
 }

@@ -71,22 +71,7 @@ export async function planProcessManager(
     throw new CliError(`Process manager '${name}' exists already in context '${context}'`);
   }
   const deadlines = options.deadlines ?? [];
-  for (const deadline of deadlines) {
-    if (!/^[a-z][a-zA-Z0-9]*$/.test(deadline)) {
-      throw new CliError(
-        `Invalid deadline name '${deadline}': name it in camelCase (remind, releaseSlot)`,
-      );
-    }
-  }
-  const repeated = [options.startsOn, ...(options.handles ?? [])].find((e, i, all) =>
-    all.indexOf(e) !== i
-  );
-  if (repeated !== undefined) {
-    throw new CliError(`'${repeated}' is named twice: an event starts or is handled, once`);
-  }
-  if (new Set(deadlines).size !== deadlines.length) {
-    throw new CliError("A deadline is named twice: name each once");
-  }
+  checkNamedOnce(options.startsOn, options.handles ?? [], deadlines);
   const start = await findEvent(root, config, context, options.startsOn);
   const handled: NamedEvent[] = [];
   for (const event of options.handles ?? []) {
@@ -97,26 +82,8 @@ export async function planProcessManager(
     contents: declarationFile(context, name, start, handled, deadlines),
     create: true,
   };
-  // The builder style: no decorator, `builder.processManager(..)` with its options in the module
-  // file, which imports what they name (the events, `onEvent`, the state's schema).
   const declared = inBuilderStyle(config)
-    ? await builderWrites(root, context, {
-      path: process.path,
-      text: process.contents,
-      className: name,
-      decorator: "ProcessManager",
-      from: "@kit/kernel/process",
-      unused: ["onEvent"],
-      importsOfFile: [
-        { name: `${name}State`, from: `./${kebab}.process.ts` },
-        ...[start, ...handled].map((event) => ({ name: event.name, from: event.from })),
-      ],
-      imports: ['import { onEvent } from "@kit/kernel/process";'],
-      call: (builder, deps, args) =>
-        `${builder}.processManager(${name}, ${args.trim()}${
-          deps === "" ? "" : `, ${optionsOf(deps)}`
-        });`,
-    })
+    ? await builderDeclaration(root, context, name, [start, ...handled], process)
     : undefined;
   const files: FileWrite[] = [
     ...(declared === undefined ? [process] : [declared.file, declared.module]),
@@ -128,6 +95,61 @@ export async function planProcessManager(
     ...await planProcessStore(root, context, ormOf(config)),
   ];
   return await withDerived(root, config, files);
+}
+
+/**
+ * Refuses a deadline not named in camelCase, and an event or a deadline named twice (an event
+ * starts or is handled, once).
+ */
+function checkNamedOnce(
+  startsOn: string,
+  handles: readonly string[],
+  deadlines: readonly string[],
+): void {
+  for (const deadline of deadlines) {
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(deadline)) {
+      throw new CliError(
+        `Invalid deadline name '${deadline}': name it in camelCase (remind, releaseSlot)`,
+      );
+    }
+  }
+  const repeated = [startsOn, ...handles].find((e, i, all) => all.indexOf(e) !== i);
+  if (repeated !== undefined) {
+    throw new CliError(`'${repeated}' is named twice: an event starts or is handled, once`);
+  }
+  if (new Set(deadlines).size !== deadlines.length) {
+    throw new CliError("A deadline is named twice: name each once");
+  }
+}
+
+/**
+ * The builder style: no decorator, `builder.processManager(..)` with its options in the module
+ * file, which imports what they name (the events, `onEvent`, the state's schema).
+ */
+async function builderDeclaration(
+  root: string,
+  context: string,
+  name: string,
+  events: readonly NamedEvent[],
+  process: FileWrite,
+): Promise<{ file: FileWrite; module: FileWrite }> {
+  return await builderWrites(root, context, {
+    path: process.path,
+    text: process.contents,
+    className: name,
+    decorator: "ProcessManager",
+    from: "@kit/kernel/process",
+    unused: ["onEvent"],
+    importsOfFile: [
+      { name: `${name}State`, from: `./${kebabOf(name)}.process.ts` },
+      ...events.map((event) => ({ name: event.name, from: event.from })),
+    ],
+    imports: ['import { onEvent } from "@kit/kernel/process";'],
+    call: (builder, deps, args) =>
+      `${builder}.processManager(${name}, ${args.trim()}${
+        deps === "" ? "" : `, ${optionsOf(deps)}`
+      });`,
+  });
 }
 
 /** The event named, in the context's published language or in another's (consumed). */
@@ -194,7 +216,45 @@ function declarationFile(
   handled: readonly NamedEvent[],
   deadlines: readonly string[],
 ): string {
-  const processName = `${context}.${kebabOf(name)}`;
+  const requests = deadlines.map((d, i) =>
+    `    process.requestDeadline("${d}", new Date(process.now.getTime() + ${i + 1} * day));`
+  );
+  return generatorTemplate("process-manager/process.ts", {
+    ...declarationImports(start, handled, deadlines),
+    name,
+    deadlineType: deadlines.length === 0 ? "never" : deadlines.map((d) => `"${d}"`).join(" | "),
+    day: deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;\n",
+    processName: `${context}.${kebabOf(name)}`,
+    startEvent: start.name,
+    handling: handled.length === 0 ? "" : `, handling ${handled.map((e) => e.name).join(", ")}`,
+    deadlinesDoc: deadlines.length === 0
+      ? ""
+      : `.\n * Its deadlines (${deadlines.join(", ")}) run as background jobs`,
+    startKey: start.key,
+    startTransition: transitionOf(start.name),
+    handles: handlesOption(handled),
+    deadlinesOption: deadlines.length === 0 ? "" : `
+  deadlines: { ${deadlines.map((d) => `${d}: "${d}"`).join(", ")} },`,
+    requestsDoc: deadlines.length === 0 ? "" : " and requests its deadlines",
+    startPayload: payloadOf(start),
+    processParameter: deadlines.length === 0 ? "_process" : "process",
+    requests: requests.join("\n"),
+    requestsEnd: requests.length === 0 ? "" : "\n",
+    ...transitions(name, handled, deadlines),
+  });
+}
+
+/** `Parameters<typeof AppointmentBooked.create>[0]`: an event's payload type. */
+function payloadOf(event: NamedEvent): string {
+  return `Parameters<typeof ${event.name}.create>[0]`;
+}
+
+/** What a declaration imports of `@kit/kernel/process` and of its events. */
+function declarationImports(
+  start: NamedEvent,
+  handled: readonly NamedEvent[],
+  deadlines: readonly string[],
+): { processImports: string; eventImports: string } {
   const events = [start, ...handled];
   const imports = [...new Set(events.map((e) => `import { ${e.name} } from "${e.from}";`))].sort();
   const processNames = [
@@ -204,42 +264,28 @@ function declarationFile(
     ...(deadlines.length > 0 ? ["type ProcessDeadline"] : []),
     "ProcessManager",
   ];
-  const deadlineType = deadlines.length === 0
-    ? "never"
-    : deadlines.map((d) => `"${d}"`).join(" | ");
-  const payloadOf = (event: NamedEvent) => `Parameters<typeof ${event.name}.create>[0]`;
-  const requests = deadlines.map((d, i) =>
-    `    process.requestDeadline("${d}", new Date(process.now.getTime() + ${i + 1} * day));`
-  );
-  return generatorTemplate("process-manager/process.ts", {
-    processImports: processNames.join(",\n  "),
-    eventImports: imports.join("\n"),
-    name,
-    deadlineType,
-    day: deadlines.length === 0 ? "" : "\nconst day = 24 * 3_600_000;\n",
-    processName,
-    startEvent: start.name,
-    handling: handled.length === 0 ? "" : `, handling ${handled.map((e) => e.name).join(", ")}`,
-    deadlinesDoc: deadlines.length === 0
-      ? ""
-      : `.\n * Its deadlines (${deadlines.join(", ")}) run as background jobs`,
-    startKey: start.key,
-    startTransition: transitionOf(start.name),
-    handles: handled.length === 0 ? "" : `
+  return { processImports: processNames.join(",\n  "), eventImports: imports.join("\n") };
+}
+
+/** The `handles` option: each handled event keyed and sent to its transition. */
+function handlesOption(handled: readonly NamedEvent[]): string {
+  return handled.length === 0 ? "" : `
   handles: [
 ${
-      handled.map((e) =>
-        `    onEvent(${e.name}, { key: (p) => p.${e.key}, transition: "${transitionOf(e.name)}" }),`
-      ).join("\n")
-    }
-  ],`,
-    deadlinesOption: deadlines.length === 0 ? "" : `
-  deadlines: { ${deadlines.map((d) => `${d}: "${d}"`).join(", ")} },`,
-    requestsDoc: deadlines.length === 0 ? "" : " and requests its deadlines",
-    startPayload: payloadOf(start),
-    processParameter: deadlines.length === 0 ? "_process" : "process",
-    requests: requests.join("\n"),
-    requestsEnd: requests.length === 0 ? "" : "\n",
+    handled.map((e) =>
+      `    onEvent(${e.name}, { key: (p) => p.${e.key}, transition: "${transitionOf(e.name)}" }),`
+    ).join("\n")
+  }
+  ],`;
+}
+
+/** A transition per handled event and a method per deadline (the last one completes). */
+function transitions(
+  name: string,
+  handled: readonly NamedEvent[],
+  deadlines: readonly string[],
+): { handledTransitions: string; deadlineTransitions: string } {
+  return {
     handledTransitions: handled.map((e) =>
       generatorTemplate("process-manager/handled-transition.part.ts", {
         event: e.name,
@@ -253,7 +299,7 @@ ${
         ? generatorTemplate("process-manager/last-deadline.part.ts", { deadline: d, name })
         : generatorTemplate("process-manager/deadline.part.ts", { deadline: d, name })
     ).join(""),
-  });
+  };
 }
 
 /** A sample payload of an event, its key field given the value `key`. */
@@ -328,10 +374,32 @@ function specFile(
 async function planProcessStore(root: string, context: string, orm: Orm): Promise<FileWrite[]> {
   const composeFile = join(root, composePath);
   if (!existsSync(composeFile)) return [];
-  let compose = await readFile(composeFile, "utf8");
+  const compose = await readFile(composeFile, "utf8");
   if (compose.includes("ProcessStore")) return [];
   const schema = context.replaceAll("-", "_");
   const registration = `${camelOf(context)}ProcessStore`;
+  const template = orm === "postgres"
+    ? "process-manager/process-store.ts"
+    : `process-manager/process-store.${orm}.ts`;
+  const writes: FileWrite[] = [
+    {
+      path: `src/contexts/${context}/infrastructure/process-store.ts`,
+      create: true,
+      contents: generatorTemplate(template, { registration, schema }),
+    },
+    { path: composePath, contents: withProcessStore(compose, context, orm, registration) },
+  ];
+  const migrate = await migrateWithProcesses(root, schema);
+  return migrate === undefined ? writes : [...writes, migrate];
+}
+
+/** The platform's composition with the context's process store registered. */
+function withProcessStore(
+  compose: string,
+  context: string,
+  orm: Orm,
+  registration: string,
+): string {
   const onStore = `${registration}On${pascalOf(orm)}`;
   const add = (region: string, ...entries: string[]) => {
     compose = updateRegion(
@@ -347,34 +415,25 @@ async function planProcessStore(root: string, context: string, orm: Orm): Promis
   );
   add("memory-repositories", `${registration},`);
   add(orm === "postgres" ? "postgres-repositories" : "orm-repositories", `${onStore},`);
-  const template = orm === "postgres"
-    ? "process-manager/process-store.ts"
-    : `process-manager/process-store.${orm}.ts`;
-  const writes: FileWrite[] = [
-    {
-      path: `src/contexts/${context}/infrastructure/process-store.ts`,
-      create: true,
-      contents: generatorTemplate(template, { registration, schema }),
-    },
-    { path: composePath, contents: compose },
-  ];
+  return compose;
+}
+
+/** `migrate.ts` running `migrateProcesses` in the context's schema, unless it does already. */
+async function migrateWithProcesses(root: string, schema: string): Promise<FileWrite | undefined> {
   const migrateFile = join(root, migratePath);
-  if (existsSync(migrateFile)) {
-    const migrate = await readFile(migrateFile, "utf8");
-    if (!migrate.includes("migrateProcesses")) {
-      writes.push({
-        path: migratePath,
-        contents: migrate
-          .replace(
-            'import { migrateKernel } from "@kit/kernel/postgres";',
-            'import { migrateKernel, migrateProcesses } from "@kit/kernel/postgres";',
-          )
-          .replace(
-            "  await migrateDatabase(sql, options);",
-            `  // The process managers' instances and the messages they handled.\n  await migrateProcesses(sql, { schema: "${schema}" });\n  await migrateDatabase(sql, options);`,
-          ),
-      });
-    }
-  }
-  return writes;
+  if (!existsSync(migrateFile)) return undefined;
+  const migrate = await readFile(migrateFile, "utf8");
+  if (migrate.includes("migrateProcesses")) return undefined;
+  return {
+    path: migratePath,
+    contents: migrate
+      .replace(
+        'import { migrateKernel } from "@kit/kernel/postgres";',
+        'import { migrateKernel, migrateProcesses } from "@kit/kernel/postgres";',
+      )
+      .replace(
+        "  await migrateDatabase(sql, options);",
+        `  // The process managers' instances and the messages they handled.\n  await migrateProcesses(sql, { schema: "${schema}" });\n  await migrateDatabase(sql, options);`,
+      ),
+  };
 }

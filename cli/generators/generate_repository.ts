@@ -148,50 +148,101 @@ export async function planRepository(
   checkPascal(name, "aggregate name");
   const kebab = kebabOf(name);
   const base = `src/contexts/${context}`;
-  if (!existsSync(join(root, `${base}/domain/${kebab}.ts`))) {
+  checkAggregateExists(root, context, name, `${base}/domain/${kebab}.ts`);
+  const table = `${kebab.replaceAll("-", "_")}s`;
+  const repository: RepositoryNames = {
+    context,
+    name,
+    kebab,
+    base,
+    table,
+    migrationName: `create-${table.replaceAll("_", "-")}`,
+  };
+  const migrations = await migrationsOnDisk(root, config);
+  const own = migrations.find((m) => m.context === context && m.name === repository.migrationName);
+  const portPath = `${base}/application/ports/${kebab}-repository.ts`;
+  if (existsSync(join(root, portPath)) || own !== undefined) {
+    if (own === undefined || !migrations.some((m) => m !== own && m.version === own.version)) {
+      throw new CliError(`Repository '${name}Repository' exists already in context '${context}'`);
+    }
+    return await planMigrationOnTop(root, config, repository, own, migrations);
+  }
+  return await withDerived(
+    root,
+    config,
+    await planNewRepository(root, config, repository, migrations),
+  );
+}
+
+/** The names a repository's files use. */
+interface RepositoryNames {
+  readonly context: string;
+  /** The aggregate's name. */
+  readonly name: string;
+  readonly kebab: string;
+  /** `src/contexts/<context>`. */
+  readonly base: string;
+  readonly table: string;
+  /** `create-<table>`. */
+  readonly migrationName: string;
+}
+
+function checkAggregateExists(root: string, context: string, name: string, path: string): void {
+  if (!existsSync(join(root, path))) {
     throw new CliError(
       `Aggregate '${name}' does not exist in context '${context}': ${
         orRun(didYouMean(name, aggregatesOf(root, context)))
       }'kit generate aggregate ${context} ${name}' first`,
     );
   }
-  const table = `${kebab.replaceAll("-", "_")}s`;
-  const migrationName = `create-${table.replaceAll("_", "-")}`;
-  const migrations = await migrationsOnDisk(root, config);
-  const own = migrations.find((m) => m.context === context && m.name === migrationName);
-  const portPath = `${base}/application/ports/${kebab}-repository.ts`;
-  if (existsSync(join(root, portPath)) || own !== undefined) {
-    if (own === undefined || !migrations.some((m) => m !== own && m.version === own.version)) {
-      throw new CliError(`Repository '${name}Repository' exists already in context '${context}'`);
-    }
-    // Two branches each took the next number: this one's migration goes on top of the list.
-    const version = Math.max(...migrations.map((m) => m.version)) + 1;
-    const moved: MigrationOnDisk = {
-      ...own,
-      version,
-      path: own.path.replace(/\d{4}-/, `${String(version).padStart(4, "0")}-`),
-    };
-    const old = await readFile(join(root, own.path), "utf8");
-    return [
-      { path: own.path, contents: "", remove: true },
-      {
-        path: moved.path,
-        create: true,
-        contents: old
-          .replace(
-            migrationConst(own.version, context, own.name),
-            migrationConst(version, context, own.name),
-          )
-          .replace(/version: \d+,/, `version: ${version},`),
-      },
-      await planList(root, [...migrations.filter((m) => m !== own), moved]),
-      // A merge may have kept one side's registrations only: registering is idempotent.
-      await planRepositoryRegistration(root, context, name),
-      ...(ormOf(config) === "drizzle"
-        ? [await planSchemaRegistry(root, context, kebab, tableConstOf(table))]
-        : []),
-    ];
-  }
+}
+
+/**
+ * Two branches each took the next number: this one's migration goes on top of the list, and the
+ * repository is registered again (a merge may have kept one side's registrations only:
+ * registering is idempotent).
+ */
+async function planMigrationOnTop(
+  root: string,
+  config: KitConfig,
+  { context, name, kebab, table }: RepositoryNames,
+  own: MigrationOnDisk,
+  migrations: readonly MigrationOnDisk[],
+): Promise<FileWrite[]> {
+  const version = Math.max(...migrations.map((m) => m.version)) + 1;
+  const moved: MigrationOnDisk = {
+    ...own,
+    version,
+    path: own.path.replace(/\d{4}-/, `${String(version).padStart(4, "0")}-`),
+  };
+  const old = await readFile(join(root, own.path), "utf8");
+  return [
+    { path: own.path, contents: "", remove: true },
+    {
+      path: moved.path,
+      create: true,
+      contents: old
+        .replace(
+          migrationConst(own.version, context, own.name),
+          migrationConst(version, context, own.name),
+        )
+        .replace(/version: \d+,/, `version: ${version},`),
+    },
+    await planList(root, [...migrations.filter((m) => m !== own), moved]),
+    await planRepositoryRegistration(root, context, name),
+    ...(ormOf(config) === "drizzle"
+      ? [await planSchemaRegistry(root, context, kebab, tableConstOf(table))]
+      : []),
+  ];
+}
+
+/** A new repository's files, its migration on top of the list, its registration, builder and code. */
+async function planNewRepository(
+  root: string,
+  config: KitConfig,
+  { context, name, kebab, base, table, migrationName }: RepositoryNames,
+  migrations: readonly MigrationOnDisk[],
+): Promise<FileWrite[]> {
   const version = Math.max(0, ...migrations.map((m) => m.version)) + 1;
   const migration: MigrationOnDisk = {
     context,
@@ -202,7 +253,7 @@ export async function planRepository(
     }-${migrationName}.ts`,
   };
   const orm = ormOf(config);
-  const writes: FileWrite[] = [
+  return [
     ...repositoryFiles(context, name, kebab, table, orm).map((w) => ({ ...w, create: true })),
     // On Drizzle, every table is listed in the schema registry.
     ...(orm === "drizzle"
@@ -230,5 +281,4 @@ export async function planRepository(
       description: `The tenant has ${aOrAn(name)} of this id already`,
     }),
   ];
-  return await withDerived(root, config, writes);
 }

@@ -70,6 +70,64 @@ export async function planRoute(
   checkContext(config, context);
   checkPascal(name, "command or query name");
   checkRoutePath(options.path);
+  const target = routeTarget(root, config, context, name, options);
+  const { existing, base, messagePath } = target;
+  const current = existing === undefined ? undefined : await readFile(join(root, existing), "utf8");
+  const kept = current === undefined ? undefined : keptOf(current, existing!);
+  const group = await groupOf(root, target, kept, options);
+  const shape = readMessageShape(join(root, base, messagePath), name);
+  const answer = await answerOf(root, target, shape);
+  const { inPath, rest, path } = inputsAndPath(target, kept, shape, answer.creates, options.path);
+  const parts: RouteParts = {
+    context,
+    kind: target.kind,
+    shape,
+    group,
+    path,
+    status: answer.status,
+    inPath,
+    rest,
+    messageModule: `../../${messagePath}`,
+    refusals: answer.refusals,
+  };
+  const contents = target.asFunction ? functionRouteFile(parts) : controllerFile(parts);
+  if (current !== undefined) {
+    return await planUpdatedRoute(root, config, target, current, contents, parts);
+  }
+  const writes: FileWrite[] = [
+    { path: target.file, create: true, contents },
+    { path: specPathOf(target.file), create: true, contents: specFile(parts) },
+  ];
+  if (target.asFunction) writes.push(await planRegistration(root, context, target.kebab, name));
+  return await withDerived(root, config, writes);
+}
+
+/** The route a plan writes: its message, its file, and whether it exists already. */
+interface RouteTarget {
+  readonly context: string;
+  readonly name: string;
+  readonly kebab: string;
+  /** `src/contexts/<context>`. */
+  readonly base: string;
+  readonly kind: "command" | "query";
+  /** The message's module, from the context's folder. */
+  readonly messagePath: string;
+  /** The route's file when it exists already. */
+  readonly existing: string | undefined;
+  readonly file: string;
+  readonly asFunction: boolean;
+  /** The command that updates it. */
+  readonly update: string;
+}
+
+/** The route of `name`, refused when it exists without `--update` or is a builder's controller. */
+function routeTarget(
+  root: string,
+  config: KitConfig,
+  context: string,
+  name: string,
+  options: RouteOptions,
+): RouteTarget {
   const kebab = kebabOf(name);
   const base = `src/contexts/${context}`;
   const { kind, messagePath } = messageOf(root, context, name);
@@ -88,14 +146,40 @@ export async function planRoute(
   }
   const file = existing ??
     `${base}/presentation/http/${kebab}.${asFunction ? "route" : "controller"}.ts`;
-  const current = existing === undefined ? undefined : await readFile(join(root, existing), "utf8");
-  const kept = current === undefined ? undefined : keptOf(current, existing!);
-  const group = kept !== undefined
-    ? kept.group === undefined ? undefined : await findGroup(root, context, kept.group, false)
-    : asFunction && options.group === undefined && options.path !== undefined
+  return { context, name, kebab, base, kind, messagePath, existing, file, asFunction, update };
+}
+
+/** What an update keeps of an existing route. */
+type Kept = { path: string; group: string | undefined };
+
+/**
+ * The route's group: the one an updated route keeps, none for a function route given its whole
+ * path, else the one asked (or the context's only one).
+ */
+async function groupOf(
+  root: string,
+  { context, asFunction }: RouteTarget,
+  kept: Kept | undefined,
+  options: RouteOptions,
+): Promise<Group | undefined> {
+  if (kept !== undefined) {
+    return kept.group === undefined ? undefined : await findGroup(root, context, kept.group, false);
+  }
+  return asFunction && options.group === undefined && options.path !== undefined
     ? undefined
     : await findGroup(root, context, options.group, asFunction);
-  const shape = readMessageShape(join(root, base, messagePath), name);
+}
+
+/**
+ * What the route answers, from the handler: 201 for a command whose handler adds an aggregate,
+ * 202 for one that enqueues a job, 204 for one that answers nothing, 200 otherwise; and the codes
+ * it refuses with.
+ */
+async function answerOf(
+  root: string,
+  { context, base, messagePath, kind }: RouteTarget,
+  shape: RouteParts["shape"],
+): Promise<{ creates: boolean; refusals: string[]; status: number }> {
   const handlerText = await readFile(
     join(root, base, messagePath.replace(/\.(command|query)\.ts$/, ".handler.ts")),
     "utf8",
@@ -111,6 +195,17 @@ export async function planRoute(
     : shape.result.kind === "void"
     ? 204
     : 200;
+  return { creates, refusals, status };
+}
+
+/** The inputs read from the path, the others, and the path, checked against each other. */
+function inputsAndPath(
+  { kind, name, existing, update }: RouteTarget,
+  kept: Kept | undefined,
+  shape: RouteParts["shape"],
+  creates: boolean,
+  givenPath: string | undefined,
+): { inPath: Field[]; rest: Field[]; path: string } {
   // An updated route keeps its path: the inputs it names are read from the path.
   const inPath = kept !== undefined
     ? shape.inputs.filter((input) => pathParams(kept.path).includes(input.name))
@@ -118,39 +213,34 @@ export async function planRoute(
     ? []
     : shape.inputs.filter(isPathInput);
   const rest = shape.inputs.filter((input) => !inPath.includes(input));
-  const path = kept?.path ?? options.path ?? routePath(kind, name, inPath, creates);
+  const path = kept?.path ?? givenPath ?? routePath(kind, name, inPath, creates);
   if (kept !== undefined) checkKeptPath(existing!, path, inPath, name, update);
-  checkPathInputs(path, inPath, name, options.path !== undefined);
-  const parts: RouteParts = {
-    context,
-    kind,
-    shape,
-    group,
-    path,
-    status,
-    inPath,
-    rest,
-    messageModule: `../../${messagePath}`,
-    refusals,
-  };
-  const contents = asFunction ? functionRouteFile(parts) : controllerFile(parts);
-  const spec = file.replace(/\.ts$/, ".spec.ts");
-  if (current !== undefined) {
-    const remedy =
-      `add the markers around what kit owns, or delete ${file} and ${spec} and run 'kit generate route ${context} ${name}' again (your edits in them are lost)`;
-    const messageSpec = await updatedMessageSpec(root, context, messagePath, shape);
-    return await withDerived(root, config, [
-      { path: file, contents: replaceGeneratedParts(current, contents, file, remedy) },
-      await updatedSpec(root, spec, specFile(parts), remedy),
-      ...(messageSpec === undefined ? [] : [messageSpec]),
-    ]);
-  }
-  const writes: FileWrite[] = [
-    { path: file, create: true, contents },
-    { path: spec, create: true, contents: specFile(parts) },
-  ];
-  if (asFunction) writes.push(await planRegistration(root, context, kebab, name));
-  return await withDerived(root, config, writes);
+  checkPathInputs(path, inPath, name, givenPath !== undefined);
+  return { inPath, rest, path };
+}
+
+function specPathOf(file: string): string {
+  return file.replace(/\.ts$/, ".spec.ts");
+}
+
+/** --update: kit's parts of the route, its spec and its message's spec rewritten. */
+async function planUpdatedRoute(
+  root: string,
+  config: KitConfig,
+  { file, context, name, messagePath }: RouteTarget,
+  current: string,
+  contents: string,
+  parts: RouteParts,
+): Promise<FileWrite[]> {
+  const spec = specPathOf(file);
+  const remedy =
+    `add the markers around what kit owns, or delete ${file} and ${spec} and run 'kit generate route ${context} ${name}' again (your edits in them are lost)`;
+  const messageSpec = await updatedMessageSpec(root, context, messagePath, parts.shape);
+  return await withDerived(root, config, [
+    { path: file, contents: replaceGeneratedParts(current, contents, file, remedy) },
+    await updatedSpec(root, spec, specFile(parts), remedy),
+    ...(messageSpec === undefined ? [] : [messageSpec]),
+  ]);
 }
 
 /** Refuses a `--path` that is not `/` or `/segments` of kebab-case or `:params`. */

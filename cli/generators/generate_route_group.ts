@@ -59,6 +59,33 @@ export async function planRouteGroup(
 ): Promise<FileWrite[]> {
   checkContext(config, context);
   checkPascal(name, "route group name");
+  checkRouteGroupOptions(config, options);
+  const kebab = kebabOf(name).replace(/-routes$/, "");
+  const prefix = options.prefix ?? `/${pluralPath(kebab)}`;
+  const path = `src/contexts/${context}/presentation/http/${kebab}.routes.ts`;
+  if (existsSync(join(root, path))) {
+    throw new CliError(`Route group '${name}' exists already in context '${context}'`);
+  }
+  const writes: FileWrite[] = [
+    { path, create: true, contents: groupFile(context, name, prefix, options.role) },
+    {
+      path: `src/contexts/${context}/presentation/http/${kebab}.routes.spec.ts`,
+      create: true,
+      contents: generatorTemplate("route-group/group.spec.ts", { name, kebab, prefix, context }),
+    },
+  ];
+  if (options.role !== undefined) {
+    const grant = await planRole(root, options.role);
+    if (grant !== undefined) writes.push(grant);
+  }
+  return await withDerived(root, config, writes);
+}
+
+/** Refuses a builder-style project (no `@RouteGroup`), a malformed role and a malformed prefix. */
+function checkRouteGroupOptions(
+  config: KitConfig,
+  options: { role?: string; prefix?: string },
+): void {
   if (config.declarations === "builder") {
     throw new CliError(
       `This project declares without decorators ("declarations": "builder" in kit.config.json), and a route group is declared only by @RouteGroup, for controllers: a function route states its own path and security (kit generate route <context> <Command|Query> --function --path </path>)`,
@@ -72,44 +99,33 @@ export async function planRouteGroup(
       `Invalid --prefix '${options.prefix}': one or more /kebab-case segments, as /loans or /loan-offers`,
     );
   }
-  const kebab = kebabOf(name).replace(/-routes$/, "");
-  const prefix = options.prefix ?? `/${pluralPath(kebab)}`;
-  const path = `src/contexts/${context}/presentation/http/${kebab}.routes.ts`;
-  if (existsSync(join(root, path))) {
-    throw new CliError(`Route group '${name}' exists already in context '${context}'`);
-  }
-  const guard = options.role === undefined ? "Authenticated" : `HasRole("${options.role}")`;
-  const writes: FileWrite[] = [
-    {
-      path,
-      create: true,
-      contents: generatorTemplate("route-group/group.ts", {
-        guardImport: options.role === undefined ? "Authenticated" : "HasRole",
-        prefix,
-        callers: options.role === undefined
-          ? "identified callers"
-          : `callers with the role ${options.role}`,
-        context,
-        guard,
-        name,
-      }),
-    },
-    {
-      path: `src/contexts/${context}/presentation/http/${kebab}.routes.spec.ts`,
-      create: true,
-      contents: generatorTemplate("route-group/group.spec.ts", { name, kebab, prefix, context }),
-    },
-  ];
-  if (options.role !== undefined) {
-    const rolePath = "src/platform/auth/role.ts";
-    const text = await readFile(join(root, rolePath), "utf8");
-    const grants = readRegion(text, "grants", rolePath);
-    if (!grants.some((line) => line.startsWith(`"${options.role}":`))) {
-      writes.push({
-        path: rolePath,
-        contents: updateRegion(text, "grants", [...grants, `"${options.role}": [],`], rolePath),
-      });
-    }
-  }
-  return await withDerived(root, config, writes);
+}
+
+/** The group: its prefix, the context's tag and its guard (`HasRole(role)` or `Authenticated`). */
+function groupFile(
+  context: string,
+  name: string,
+  prefix: string,
+  role: string | undefined,
+): string {
+  return generatorTemplate("route-group/group.ts", {
+    guardImport: role === undefined ? "Authenticated" : "HasRole",
+    prefix,
+    callers: role === undefined ? "identified callers" : `callers with the role ${role}`,
+    context,
+    guard: role === undefined ? "Authenticated" : `HasRole("${role}")`,
+    name,
+  });
+}
+
+/** A new role in the platform's grants (granted nothing yet); none when it is there already. */
+async function planRole(root: string, role: string): Promise<FileWrite | undefined> {
+  const rolePath = "src/platform/auth/role.ts";
+  const text = await readFile(join(root, rolePath), "utf8");
+  const grants = readRegion(text, "grants", rolePath);
+  if (grants.some((line) => line.startsWith(`"${role}":`))) return undefined;
+  return {
+    path: rolePath,
+    contents: updateRegion(text, "grants", [...grants, `"${role}": [],`], rolePath),
+  };
 }

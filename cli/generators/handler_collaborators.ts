@@ -36,52 +36,16 @@ export function withCollaborators(
 ): string {
   const { enqueues, publishes } = collaborators;
   if (enqueues === undefined && publishes === undefined) return handler;
-  const base = `src/contexts/${context}`;
-  const lines: string[] = [];
-  const imports: string[] = [];
-  const parameters: string[] = [];
-  const kernel: string[] = [];
-  if (enqueues !== undefined) {
-    const file = `${base}/application/background/${kebabOf(enqueues)}.job.ts`;
-    if (!existsSync(join(root, file))) {
-      throw new CliError(
-        `Background job '${enqueues}' does not exist in context '${context}': ${
-          orRun(didYouMean(enqueues, jobsOf(root, context)))
-        }'kit generate background-job ${context} ${enqueues} --command <UseCase>' first`,
-      );
-    }
-    const fields = jobPayload(readFileSync(join(root, file), "utf8"), enqueues, inputs);
-    kernel.push("type JobQueue");
-    imports.push(`import { ${enqueues} } from "../../background/${kebabOf(enqueues)}.job.ts";`);
-    parameters.push("private readonly jobs: JobQueue");
-    lines.push(
-      "    // Enqueued in this command's unit of work: a rollback leaves no job.",
-      `    await this.jobs.enqueue(${enqueues}, ${objectOf(fields)});`,
-    );
-  }
-  if (publishes !== undefined) {
-    const file = `${base}/published-language/${kebabOf(publishes)}.event.ts`;
-    if (!existsSync(join(root, file))) {
-      throw new CliError(
-        `Event '${publishes}' does not exist in the published language of '${context}': ${
-          orRun(didYouMean(publishes, eventsOf(root, context)))
-        }'kit generate integration-event ${context} ${publishes}' first`,
-      );
-    }
-    const fields = eventPayload(readFileSync(join(root, file), "utf8"), inputs);
-    kernel.push("type EventPublisher");
-    imports.push(
-      `import { ${publishes} } from "../../../published-language/${kebabOf(publishes)}.event.ts";`,
-    );
-    parameters.push("private readonly events: EventPublisher");
-    lines.push(
-      "    // Kept in the outbox with this command's work, delivered once it commits.",
-      `    await this.events.publish(${publishes}, ${objectOf(fields)});`,
-    );
-  }
-  let text = withKernelImports(handler, kernel);
-  text = text.replace(/^(import \{[^}]*\} from "@kit\/kernel";\n)/m, `$1${imports.join("\n")}\n`);
-  text = withParameters(text, parameters);
+  const added = [
+    ...(enqueues === undefined ? [] : [enqueuedJob(root, context, enqueues, inputs)]),
+    ...(publishes === undefined ? [] : [publishedEvent(root, context, publishes, inputs)]),
+  ];
+  let text = withKernelImports(handler, added.map((a) => a.kernel));
+  text = text.replace(
+    /^(import \{[^}]*\} from "@kit\/kernel";\n)/m,
+    `$1${added.map((a) => a.import).join("\n")}\n`,
+  );
+  text = withParameters(text, added.map((a) => a.parameter));
   // The handler awaits its calls; a handler that answered at once now answers after them.
   text = text.replace(/^( {2})handle\(_?(\w+): /m, "$1async handle($2: ")
     .replace(/^ {4}return Promise\.resolve\(\);\n/m, "");
@@ -89,7 +53,74 @@ export function withCollaborators(
   const end = text.lastIndexOf("\n  }\n}") + 1;
   const answer = text.lastIndexOf("\n    return ", end) + 1;
   const at = answer > 0 ? answer : end;
-  return `${text.slice(0, at)}${lines.join("\n")}\n${text.slice(at)}`;
+  return `${text.slice(0, at)}${added.flatMap((a) => a.lines).join("\n")}\n${text.slice(at)}`;
+}
+
+/** What a collaborator adds to a handler: an import of the kernel and its own, a parameter, calls. */
+interface Collaboration {
+  /** The name imported from `@kit/kernel`. */
+  readonly kernel: string;
+  readonly import: string;
+  /** The constructor's parameter. */
+  readonly parameter: string;
+  /** The lines of `handle` that call it. */
+  readonly lines: readonly string[];
+}
+
+/** `--enqueues <Job>`: the job, which must exist, enqueued through the injected `JobQueue`. */
+function enqueuedJob(
+  root: string,
+  context: string,
+  enqueues: string,
+  inputs: readonly string[],
+): Collaboration {
+  const file = `src/contexts/${context}/application/background/${kebabOf(enqueues)}.job.ts`;
+  if (!existsSync(join(root, file))) {
+    throw new CliError(
+      `Background job '${enqueues}' does not exist in context '${context}': ${
+        orRun(didYouMean(enqueues, jobsOf(root, context)))
+      }'kit generate background-job ${context} ${enqueues} --command <UseCase>' first`,
+    );
+  }
+  const fields = jobPayload(readFileSync(join(root, file), "utf8"), enqueues, inputs);
+  return {
+    kernel: "type JobQueue",
+    import: `import { ${enqueues} } from "../../background/${kebabOf(enqueues)}.job.ts";`,
+    parameter: "private readonly jobs: JobQueue",
+    lines: [
+      "    // Enqueued in this command's unit of work: a rollback leaves no job.",
+      `    await this.jobs.enqueue(${enqueues}, ${objectOf(fields)});`,
+    ],
+  };
+}
+
+/** `--publishes <Event>`: the event, which must exist, published through `EventPublisher`. */
+function publishedEvent(
+  root: string,
+  context: string,
+  publishes: string,
+  inputs: readonly string[],
+): Collaboration {
+  const file = `src/contexts/${context}/published-language/${kebabOf(publishes)}.event.ts`;
+  if (!existsSync(join(root, file))) {
+    throw new CliError(
+      `Event '${publishes}' does not exist in the published language of '${context}': ${
+        orRun(didYouMean(publishes, eventsOf(root, context)))
+      }'kit generate integration-event ${context} ${publishes}' first`,
+    );
+  }
+  const fields = eventPayload(readFileSync(join(root, file), "utf8"), inputs);
+  return {
+    kernel: "type EventPublisher",
+    import: `import { ${publishes} } from "../../../published-language/${
+      kebabOf(publishes)
+    }.event.ts";`,
+    parameter: "private readonly events: EventPublisher",
+    lines: [
+      "    // Kept in the outbox with this command's work, delivered once it commits.",
+      `    await this.events.publish(${publishes}, ${objectOf(fields)});`,
+    ],
+  };
 }
 
 /** The `@kit/kernel` import with the names added, sorted as `deno fmt` leaves them. */

@@ -80,33 +80,10 @@ export function readMessageShape(path: string, name: string): MessageShape {
   const constructor = declaration.body.body.find((m: Node) =>
     m.type === "ClassMethod" && m.kind === "constructor"
   );
-  const inputs = (constructor?.params ?? []).slice(1).map((parameter: Node): Field => {
-    const binding = parameter.type === "TSParameterProperty" ? parameter.parameter : parameter;
-    const target = binding.type === "AssignmentPattern" ? binding.left : binding;
-    const initializer = binding.type === "AssignmentPattern"
-      ? module.text.slice(binding.right.start, binding.right.end)
-      : undefined;
-    const where = `${name}'s input '${target.name}'`;
-    const annotation = target.typeAnnotation?.typeAnnotation;
-    const shape = annotation !== undefined
-      ? shapeOf(annotation, module, where)
-      : initializer !== undefined
-      ? shapeOfValue(binding.right, where)
-      : refuse(where, "untyped");
-    return {
-      name: target.name,
-      shape,
-      optional: initializer !== undefined || target.optional === true,
-      ...(initializer === undefined ? {} : { initializer }),
-    };
-  });
-  const resultText = module.text.slice(resultNode.start, resultNode.end);
-  const named = /^[A-Za-z_$][\w$]*$/.test(resultText);
-  const resultType = named
-    ? { text: resultText, exported: exportsType(module, resultText) }
-    : resultNode.type === "TSTypeLiteral"
-    ? { text: resultText, exported: false }
-    : undefined;
+  const inputs = (constructor?.params ?? []).slice(1).map((parameter: Node) =>
+    inputOf(parameter, module, name)
+  );
+  const resultType = resultTypeOf(resultNode, module);
   return {
     name,
     inputs,
@@ -120,6 +97,40 @@ export function readMessageShape(path: string, name: string): MessageShape {
           "Requires"
       ) || authorized.has(declaration.superClass.name),
   };
+}
+
+/** A constructor parameter after the actor: its shape, from its type or its default value. */
+function inputOf(parameter: Node, module: Module, name: string): Field {
+  const binding = parameter.type === "TSParameterProperty" ? parameter.parameter : parameter;
+  const target = binding.type === "AssignmentPattern" ? binding.left : binding;
+  const initializer = binding.type === "AssignmentPattern"
+    ? module.text.slice(binding.right.start, binding.right.end)
+    : undefined;
+  const where = `${name}'s input '${target.name}'`;
+  const annotation = target.typeAnnotation?.typeAnnotation;
+  const shape = annotation !== undefined
+    ? shapeOf(annotation, module, where)
+    : initializer !== undefined
+    ? shapeOfValue(binding.right, where)
+    : refuse(where, "untyped");
+  return {
+    name: target.name,
+    shape,
+    optional: initializer !== undefined || target.optional === true,
+    ...(initializer === undefined ? {} : { initializer }),
+  };
+}
+
+/** The answer's type as written, when it is a name (and whether exported) or a type literal. */
+function resultTypeOf(
+  resultNode: Node,
+  module: Module,
+): { text: string; exported: boolean } | undefined {
+  const resultText = module.text.slice(resultNode.start, resultNode.end);
+  if (/^[A-Za-z_$][\w$]*$/.test(resultText)) {
+    return { text: resultText, exported: exportsType(module, resultText) };
+  }
+  return resultNode.type === "TSTypeLiteral" ? { text: resultText, exported: false } : undefined;
 }
 
 const authorized = new Set(["AuthorizedCommand", "AuthorizedQuery"]);
@@ -160,16 +171,8 @@ function shapeOf(type: Node, module: Module, where: string): Shape {
       if (type.literal.type === "BooleanLiteral") return { kind: "boolean" };
       break;
     case "TSUnionType": {
-      const members = type.types.filter((t: Node) => t.type !== "TSUndefinedKeyword");
-      const shapes = members.map((t: Node) => shapeOf(t, module, where));
-      if (shapes.length === 1) return shapes[0];
-      if (shapes.every((s: Shape) => s.kind === "enum")) {
-        return {
-          kind: "enum",
-          values: shapes.flatMap((s: Shape) => s.kind === "enum" ? s.values : []),
-        };
-      }
-      if (shapes.every((s: Shape) => s.kind === "boolean")) return { kind: "boolean" };
+      const shape = unionShape(type, module, where);
+      if (shape !== undefined) return shape;
       break;
     }
     case "TSArrayType":
@@ -180,19 +183,47 @@ function shapeOf(type: Node, module: Module, where: string): Shape {
     case "TSTypeLiteral":
       return { kind: "object", fields: fieldsOf(type.members, module, where) };
     case "TSTypeReference": {
-      const name = type.typeName.type === "Identifier" ? type.typeName.name : undefined;
-      const argument = type.typeParameters?.params?.[0];
-      if ((name === "Array" || name === "ReadonlyArray") && argument !== undefined) {
-        return { kind: "array", item: shapeOf(argument, module, `${where}[]`) };
-      }
-      if (name !== undefined && !builtIns.has(name)) {
-        const found = findType(module, name);
-        if (found !== undefined) return shapeOf(found.type, found.module, where);
-      }
+      const shape = referenceShape(type, module, where);
+      if (shape !== undefined) return shape;
       break;
     }
   }
   return refuse(where, module.text.slice(type.start, type.end));
+}
+
+/**
+ * A union without its `undefined`: its one member's shape, an enum of string literals, or a
+ * boolean; undefined for any other.
+ */
+function unionShape(type: Node, module: Module, where: string): Shape | undefined {
+  const members = type.types.filter((t: Node) => t.type !== "TSUndefinedKeyword");
+  const shapes = members.map((t: Node) => shapeOf(t, module, where));
+  if (shapes.length === 1) return shapes[0];
+  if (shapes.every((s: Shape) => s.kind === "enum")) {
+    return {
+      kind: "enum",
+      values: shapes.flatMap((s: Shape) => s.kind === "enum" ? s.values : []),
+    };
+  }
+  if (shapes.every((s: Shape) => s.kind === "boolean")) return { kind: "boolean" };
+  return undefined;
+}
+
+/**
+ * A type named: an array (`Array<T>`, `ReadonlyArray<T>`), or an interface or type alias found
+ * from the module; undefined for a built-in or a type it cannot find.
+ */
+function referenceShape(type: Node, module: Module, where: string): Shape | undefined {
+  const name = type.typeName.type === "Identifier" ? type.typeName.name : undefined;
+  const argument = type.typeParameters?.params?.[0];
+  if ((name === "Array" || name === "ReadonlyArray") && argument !== undefined) {
+    return { kind: "array", item: shapeOf(argument, module, `${where}[]`) };
+  }
+  if (name !== undefined && !builtIns.has(name)) {
+    const found = findType(module, name);
+    if (found !== undefined) return shapeOf(found.type, found.module, where);
+  }
+  return undefined;
 }
 
 function fieldsOf(members: readonly Node[], module: Module, where: string): Field[] {

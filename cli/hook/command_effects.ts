@@ -210,70 +210,88 @@ const notBuiltin = Symbol("not a builtin");
  * or are kit's or Deno's; `notBuiltin` for any other.
  */
 function builtin(name: string, args: readonly ShellWord[], at: Run): Cwd | typeof notBuiltin {
+  const known = builtins.get(name);
+  return known === undefined ? notBuiltin : known(name, args, at);
+}
+
+/** A builtin's effects; answers the directory after it. */
+type Builtin = (name: string, args: readonly ShellWord[], at: Run) => Cwd;
+
+/** `cd`, `pushd`: the directory they go to (`-`, or none, is one the hook cannot tell). */
+function changeDirectory(_name: string, args: readonly ShellWord[], at: Run): Cwd {
+  const target = args.find((a) => !a.text.startsWith("-") || a.text === "-");
+  return target === undefined || target.text === "-" ? undefined : moveTo(at.cwd, target);
+}
+
+function evalBuiltin(_name: string, _args: readonly ShellWord[], at: Run): Cwd {
+  at.walk.effects.push({
+    type: "opaque",
+    what: "'eval'",
+    instead: "write the command out without eval",
+  });
+  return at.cwd;
+}
+
+/** `deno`: a run decided by where it runs unless it only reads, and what its line does. */
+function deno(_name: string, args: readonly ShellWord[], at: Run): Cwd {
   const { effects } = at.walk;
-  switch (name) {
-    case "cd":
-    case "pushd": {
-      const target = args.find((a) => !a.text.startsWith("-") || a.text === "-");
-      return target === undefined || target.text === "-" ? undefined : moveTo(at.cwd, target);
-    }
-    case "popd":
-      return undefined;
-    case "eval":
-      effects.push({
-        type: "opaque",
-        what: "'eval'",
-        instead: "write the command out without eval",
-      });
-      return at.cwd;
-    case "env":
-      return env(args, at);
-    case "time":
-    case "nice":
-    case "nohup":
-    case "timeout":
-    case "command":
-    case "builtin":
-    case "exec":
-    case "sudo":
-    case "stdbuf":
-    case "ionice":
-    case "busybox":
-    case "setsid":
-    case "doas":
-    case "unbuffer":
-    case "watch":
-    case "coproc":
-      return wrapped(name, args, at);
-    case "trap":
-    case "su":
-    case "runuser":
-    case "script":
-    case "flock":
+  if (!denoReads(args.map((a) => a.text))) {
+    effects.push({ type: "run", program: "deno", cwd: at.cwd });
+  }
+  effects.push(...denoEffects(args, {
+    cwd: at.cwd,
+    fed: at.stdin.from !== "none",
+    unknownArgs: at.unknownArgs,
+    runLine: (line, cwd) => walkInto(parseShell(line), cwd, at.walk),
+  }));
+  return at.cwd;
+}
+
+function kit(_name: string, args: readonly ShellWord[], at: Run): Cwd {
+  at.walk.effects.push({ type: "kit", args, cwd: at.cwd, unknownArgs: at.unknownArgs });
+  return at.cwd;
+}
+
+const wrappers = [
+  "time",
+  "nice",
+  "nohup",
+  "timeout",
+  "command",
+  "builtin",
+  "exec",
+  "sudo",
+  "stdbuf",
+  "ionice",
+  "busybox",
+  "setsid",
+  "doas",
+  "unbuffer",
+  "watch",
+  "coproc",
+];
+
+const builtins: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
+  ["cd", changeDirectory],
+  ["pushd", changeDirectory],
+  ["popd", () => undefined],
+  ["eval", evalBuiltin],
+  ["env", (_name, args, at) => env(args, at)],
+  ...wrappers.map((name) => [name, wrapped] as const),
+  ...["trap", "su", "runuser", "script", "flock"].map((name) =>
+    [name, (name: string, args: readonly ShellWord[], at: Run) => {
       runsLine(name, args, at);
       return at.cwd;
-    case "xargs":
-      return xargs(args, at);
-    case "deno":
-      if (!denoReads(args.map((a) => a.text))) {
-        effects.push({ type: "run", program: "deno", cwd: at.cwd });
-      }
-      effects.push(...denoEffects(args, {
-        cwd: at.cwd,
-        fed: at.stdin.from !== "none",
-        unknownArgs: at.unknownArgs,
-        runLine: (line, cwd) => walkInto(parseShell(line), cwd, at.walk),
-      }));
-      return at.cwd;
-    case "kit":
-      effects.push({ type: "kit", args, cwd: at.cwd, unknownArgs: at.unknownArgs });
-      return at.cwd;
-    case "find":
-      find(args, at);
-      return at.cwd;
-  }
-  return notBuiltin;
-}
+    }] as const
+  ),
+  ["xargs", (_name, args, at) => xargs(args, at)],
+  ["deno", deno],
+  ["kit", kit],
+  ["find", (_name, args, at) => {
+    find(args, at);
+    return at.cwd;
+  }],
+]);
 
 /** `trap`, `su`, `runuser`, `script` and `flock`: the command line they run, walked. */
 function runsLine(name: string, args: readonly ShellWord[], at: Run): void {
@@ -404,37 +422,40 @@ function afterOptions(args: readonly ShellWord[], valued: ReadonlySet<string>): 
   return args.slice(i);
 }
 
+/** The options of each wrapper that take a value. */
+const wrapperValued: Record<string, string[]> = {
+  time: ["-f", "-o", "--format", "--output"],
+  nice: ["-n", "--adjustment"],
+  timeout: ["-s", "-k", "--signal", "--kill-after"],
+  exec: ["-a"],
+  sudo: [
+    "-u",
+    "-g",
+    "-h",
+    "-p",
+    "-C",
+    "-D",
+    "-U",
+    "-r",
+    "-t",
+    "--user",
+    "--group",
+    "--host",
+    "--prompt",
+    "--close-from",
+    "--chdir",
+    "--other-user",
+    "--role",
+    "--type",
+  ],
+  stdbuf: ["-i", "-o", "-e"],
+  ionice: ["-c", "-n", "-p", "-P", "-u"],
+  doas: ["-u", "-C"],
+  watch: ["-n", "--interval", "-q", "--equexit"],
+};
+
+/** A wrapper (`time`, `nice`, `timeout`, `sudo` …): the command it runs. */
 function wrapped(name: string, args: readonly ShellWord[], at: Run): Cwd {
-  const valued: Record<string, string[]> = {
-    time: ["-f", "-o", "--format", "--output"],
-    nice: ["-n", "--adjustment"],
-    timeout: ["-s", "-k", "--signal", "--kill-after"],
-    exec: ["-a"],
-    sudo: [
-      "-u",
-      "-g",
-      "-h",
-      "-p",
-      "-C",
-      "-D",
-      "-U",
-      "-r",
-      "-t",
-      "--user",
-      "--group",
-      "--host",
-      "--prompt",
-      "--close-from",
-      "--chdir",
-      "--other-user",
-      "--role",
-      "--type",
-    ],
-    stdbuf: ["-i", "-o", "-e"],
-    ionice: ["-c", "-n", "-p", "-P", "-u"],
-    doas: ["-u", "-C"],
-    watch: ["-n", "--interval", "-q", "--equexit"],
-  };
   if (name === "command" && args.some((a) => a.text === "-v" || a.text === "-V")) return at.cwd;
   if (name === "time") {
     const output = args.findIndex((a) => a.text === "-o" || a.text === "--output");
@@ -442,11 +463,15 @@ function wrapped(name: string, args: readonly ShellWord[], at: Run): Cwd {
       at.walk.effects.push({ type: "write", path: args[output + 1]!, cwd: at.cwd, by: "time -o" });
     }
   }
-  let rest = afterOptions(args, new Set(valued[name] ?? []));
+  let rest = afterOptions(args, new Set(wrapperValued[name] ?? []));
   if (name === "timeout") rest = rest.slice(1); // the duration
   if (name !== "sudo") return run(rest, at);
-  rest = rest.filter((_, i) => i > 0 || !/^[A-Za-z_]\w*=/.test(rest[0]!.text));
-  // `sudo -D <dir>`, `--chdir=<dir>`: the command runs there.
+  return sudo(args, rest, at);
+}
+
+/** `sudo`: the command after its assignments, run in the directory of `-D` (`--chdir`). */
+function sudo(args: readonly ShellWord[], words: ShellWord[], at: Run): Cwd {
+  const rest = words.filter((_, i) => i > 0 || !/^[A-Za-z_]\w*=/.test(words[0]!.text));
   const chdir = args.findIndex((a) => a.text === "-D" || a.text === "--chdir");
   const inline = args.find((a) => a.text.startsWith("--chdir="));
   const dir = chdir !== -1

@@ -26,75 +26,88 @@ export interface DenoRun {
 
 /** `deno`: dependency changes, inline code, and kit run as a module or a task. */
 export function denoEffects(args: readonly ShellWord[], at: DenoRun): CommandEffect[] {
-  const effects: CommandEffect[] = [];
   const text = args.map((a) => a.text);
   const sub = text.findIndex((a) => !a.startsWith("-"));
   const command = text[sub];
   const rest = args.slice(sub + 1);
-  if (command === "add" || command === "remove" || command === "uninstall") {
-    effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
-  } else if (command === "install" && rest.length > 0) {
-    effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
-  } else if (command === "outdated" && rest.some((a) => a.text === "--update" || a.text === "-u")) {
-    effects.push({ type: "dependencies", command: ["deno", ...text].join(" ") });
-  } else if (command === "compile" || command === "bundle") {
-    const { values } = splitArgs(
-      rest,
-      new Set(["-o", "--output", "--outdir", "--target", "--include", "-c", "--config"]),
-    );
-    const out = values.get("-o") ?? values.get("--output") ?? values.get("--outdir") ??
-      (command === "compile" ? [dot] : undefined);
-    for (const path of out ?? []) {
-      effects.push({ type: "write", path, cwd: at.cwd, by: `deno ${command}` });
-    }
-  } else if (
+  if (changesDependencies(command, rest)) {
+    return [{ type: "dependencies", command: ["deno", ...text].join(" ") }];
+  }
+  if (command === "compile" || command === "bundle") return compiledOutput(command, rest, at);
+  if (
     command === "repl" || moduleWords(args, sub, command).some((a) => a.text.startsWith("data:"))
   ) {
-    effects.push({
-      type: "opaque",
-      what: `inline code run by 'deno ${command}'`,
-      instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
-    });
-  } else if (command === "eval") {
-    effects.push({
-      type: "opaque",
-      what: "inline code run by 'deno eval'",
-      instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
-    });
-  } else if (command === "task") {
-    effects.push(...denoTask(rest, at));
-  } else if (
+    return [inlineCode(`inline code run by 'deno ${command}'`)];
+  }
+  if (command === "eval") return [inlineCode("inline code run by 'deno eval'")];
+  if (command === "task") return denoTask(rest, at);
+  if (
     command === "run" || command === "x" ||
     (command !== undefined && /\.[cm]?[jt]sx?$|^(jsr|npm|https?|file):/.test(command))
   ) {
-    const module = moduleWords(args, sub, command);
-    const kit = module.findIndex((a) => isKitModule(a.text, at.cwd));
-    const script = module.find((a) => !a.text.startsWith("-"));
-    if (kit === -1 && script !== undefined && (!script.literal || script.pattern)) {
-      effects.push({
-        type: "opaque",
-        what: `a module the shell expands ('${script.text}') run by deno`,
-        instead: "write the module's path out",
-      });
-    } else if (kit !== -1) {
-      effects.push({
-        type: "kit",
-        args: module.slice(kit + 1),
-        cwd: at.cwd,
-        unknownArgs: at.unknownArgs,
-      });
-    } else if (
-      module.some((a) => a.text === "-") ||
-      (command !== "x" && !module.some((a) => !a.text.startsWith("-")) && at.fed)
-    ) {
-      effects.push({
-        type: "opaque",
-        what: "code fed to 'deno run' on its input",
-        instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
-      });
-    }
+    return moduleRun(moduleWords(args, sub, command), command, at);
   }
-  return effects;
+  return [];
+}
+
+/** `deno add`, `remove`, `uninstall`, `install <packages>` and `outdated --update`. */
+function changesDependencies(command: string | undefined, rest: readonly ShellWord[]): boolean {
+  return command === "add" || command === "remove" || command === "uninstall" ||
+    (command === "install" && rest.length > 0) ||
+    (command === "outdated" && rest.some((a) => a.text === "--update" || a.text === "-u"));
+}
+
+/** `deno compile` and `deno bundle`: the files they write. */
+function compiledOutput(
+  command: "compile" | "bundle",
+  rest: readonly ShellWord[],
+  at: DenoRun,
+): CommandEffect[] {
+  const { values } = splitArgs(
+    rest,
+    new Set(["-o", "--output", "--outdir", "--target", "--include", "-c", "--config"]),
+  );
+  const out = values.get("-o") ?? values.get("--output") ?? values.get("--outdir") ??
+    (command === "compile" ? [dot] : undefined);
+  return (out ?? []).map((path) => ({ type: "write", path, cwd: at.cwd, by: `deno ${command}` }));
+}
+
+function inlineCode(what: string): CommandEffect {
+  return {
+    type: "opaque",
+    what,
+    instead: "change files with the Write and Edit tools, and read with cat, grep or jq",
+  };
+}
+
+/**
+ * `deno run`, `deno x`, `deno <module>`: kit run as a module, a module the shell expands, or code
+ * fed on the input.
+ */
+function moduleRun(
+  module: readonly ShellWord[],
+  command: string | undefined,
+  at: DenoRun,
+): CommandEffect[] {
+  const kit = module.findIndex((a) => isKitModule(a.text, at.cwd));
+  const script = module.find((a) => !a.text.startsWith("-"));
+  if (kit === -1 && script !== undefined && (!script.literal || script.pattern)) {
+    return [{
+      type: "opaque",
+      what: `a module the shell expands ('${script.text}') run by deno`,
+      instead: "write the module's path out",
+    }];
+  }
+  if (kit !== -1) {
+    return [{ type: "kit", args: module.slice(kit + 1), cwd: at.cwd, unknownArgs: at.unknownArgs }];
+  }
+  if (
+    module.some((a) => a.text === "-") ||
+    (command !== "x" && !module.some((a) => !a.text.startsWith("-")) && at.fed)
+  ) {
+    return [inlineCode("code fed to 'deno run' on its input")];
+  }
+  return [];
 }
 
 /** The words from a deno command's module on (`deno run [flags] <module> …`, `deno <module> …`). */

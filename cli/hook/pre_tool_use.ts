@@ -224,6 +224,17 @@ function decideKit(
     return deny(`kit ${name} is the conductor's, run on the trunk; ask the conductor`);
   }
   if (name !== "generate") return allow;
+  return decideGenerate(run, scope);
+}
+
+/**
+ * `kit generate` in the worktree: allowed in the worker's own context, unless it writes (or,
+ * without `--local-only`, may write) shared files.
+ */
+function decideGenerate(
+  run: Extract<CommandEffect, { type: "kit" }>,
+  scope: WorkerScope,
+): Decision {
   const generator = generatorInvocation(run.args);
   const kindWord = run.args[1];
   if (

@@ -107,20 +107,7 @@ class Parser {
   }
 
   #list(end: ")" | "}" | undefined): ShellList {
-    const pipelines: Pipeline[] = [];
-    let elements: (SimpleCommand | ShellGroup)[] = [];
-    let command = newCommand();
-    const finishCommand = () => {
-      if (command.words.length + command.assignments.length + command.redirections.length > 0) {
-        elements.push({ type: "command", ...command });
-      }
-      command = newCommand();
-    };
-    const finishPipeline = () => {
-      finishCommand();
-      if (elements.length > 0) pipelines.push({ elements });
-      elements = [];
-    };
+    const list = new ListBeingRead();
     while (true) {
       this.#blanks();
       const c = this.#peek();
@@ -128,74 +115,96 @@ class Parser {
         if (end !== undefined) {
           throw new ShellSyntaxError(`'${end === ")" ? "(" : "{"}' is not closed`);
         }
-        finishPipeline();
-        return { pipelines };
+        return list.done();
       }
-      if (c === "#") {
-        while (this.#peek() !== "\n" && this.#peek() !== "") this.#pos++;
-      } else if (c === "\n") {
-        this.#pos++;
-        finishPipeline();
-        this.#hereDocs();
-      } else if (c === ";") {
-        if (this.#peek(1) === ";") throw new ShellSyntaxError("'case' is not read by the hook");
-        this.#pos++;
-        finishPipeline();
-      } else if (c === "&" && this.#peek(1) !== ">") {
-        this.#pos += this.#peek(1) === "&" ? 2 : 1;
-        finishPipeline();
-      } else if (c === "|") {
-        if (this.#peek(1) === "|") {
-          this.#pos += 2;
-          finishPipeline();
-        } else {
-          this.#pos += this.#peek(1) === "&" ? 2 : 1;
-          finishCommand();
-        }
-      } else if (
-        c === "(" && command.assignments.length === 0 &&
-        command.words.every((w) => ["time", "-p", "!"].includes(w.text))
-      ) {
-        command.words.length = 0; // `time ( … )`, `! ( … )`: the subshell is the command
-        if (this.#peek(1) === "(") throw new ShellSyntaxError("'((…))' is not read by the hook");
-        this.#pos++;
-        const body = this.#list(")");
-        elements.push({ type: "group", subshell: true, body, redirections: this.#trailing() });
-      } else if (c === "(") {
-        throw new ShellSyntaxError("a function definition or a stray '(' is not read by the hook");
+      if (this.#separator(c, list)) continue;
+      if (c === "(") {
+        this.#subshell(list);
       } else if (c === ")") {
         if (end !== ")") throw new ShellSyntaxError("')' closes nothing");
         this.#pos++;
-        finishPipeline();
-        return { pipelines };
-      } else if ((c === "<" || c === ">") && this.#peek(1) !== "(") {
-        command.redirections.push(this.#redirection());
-      } else if (c === "&") {
-        command.redirections.push(this.#redirection());
-      } else {
-        const start = this.#pos;
-        const word = this.#word();
-        const raw = this.source.slice(start, this.#pos);
-        const next = this.#peek();
-        if (/^\d+$/.test(raw) && (next === "<" || next === ">") && this.#peek(1) !== "(") {
-          command.redirections.push(this.#redirection());
-        } else if (command.words.length === 0 && raw === "{") {
-          finishCommand();
-          const body = this.#list("}");
-          elements.push({ type: "group", subshell: false, body, redirections: this.#trailing() });
-        } else if (command.words.length === 0 && raw === "}" && end === "}") {
-          finishPipeline();
-          return { pipelines };
-        } else if (command.words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(raw)) {
-          command.assignments.push(word);
-        } else {
-          if (command.words.length === 0 && ["case", "function", "select"].includes(raw)) {
-            throw new ShellSyntaxError(`'${raw}' is not read by the hook`);
-          }
-          command.words.push(word);
-        }
+        return list.done();
+      } else if (((c === "<" || c === ">") && this.#peek(1) !== "(") || c === "&") {
+        list.command.redirections.push(this.#redirection());
+      } else if (this.#wordOf(list, end)) {
+        return list.done();
       }
     }
+  }
+
+  /**
+   * A comment, or an operator that ends a command (`|`, `|&`) or a pipeline (a new line, `;`,
+   * `&`, `&&`, `||`), at the position; false for anything else.
+   */
+  #separator(c: string, list: ListBeingRead): boolean {
+    if (c === "#") {
+      while (this.#peek() !== "\n" && this.#peek() !== "") this.#pos++;
+    } else if (c === "\n") {
+      this.#pos++;
+      list.finishPipeline();
+      this.#hereDocs();
+    } else if (c === ";") {
+      if (this.#peek(1) === ";") throw new ShellSyntaxError("'case' is not read by the hook");
+      this.#pos++;
+      list.finishPipeline();
+    } else if (c === "&" && this.#peek(1) !== ">") {
+      this.#pos += this.#peek(1) === "&" ? 2 : 1;
+      list.finishPipeline();
+    } else if (c === "|" && this.#peek(1) === "|") {
+      this.#pos += 2;
+      list.finishPipeline();
+    } else if (c === "|") {
+      this.#pos += this.#peek(1) === "&" ? 2 : 1;
+      list.finishCommand();
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** A subshell `( … )` as the command (after nothing, `time`, `-p` or `!`); any other `(` refused. */
+  #subshell(list: ListBeingRead): void {
+    const command = list.command;
+    if (
+      command.assignments.length > 0 ||
+      !command.words.every((w) => ["time", "-p", "!"].includes(w.text))
+    ) {
+      throw new ShellSyntaxError("a function definition or a stray '(' is not read by the hook");
+    }
+    command.words.length = 0; // `time ( … )`, `! ( … )`: the subshell is the command
+    if (this.#peek(1) === "(") throw new ShellSyntaxError("'((…))' is not read by the hook");
+    this.#pos++;
+    const body = this.#list(")");
+    list.elements.push({ type: "group", subshell: true, body, redirections: this.#trailing() });
+  }
+
+  /**
+   * A word at the position: a redirection's descriptor (`2>`), a group's `{`, an assignment, or a
+   * word of the command; true when it is the `}` that closes the group being read.
+   */
+  #wordOf(list: ListBeingRead, end: ")" | "}" | undefined): boolean {
+    const command = list.command;
+    const start = this.#pos;
+    const word = this.#word();
+    const raw = this.source.slice(start, this.#pos);
+    const next = this.#peek();
+    if (/^\d+$/.test(raw) && (next === "<" || next === ">") && this.#peek(1) !== "(") {
+      command.redirections.push(this.#redirection());
+    } else if (command.words.length === 0 && raw === "{") {
+      list.finishCommand();
+      const body = this.#list("}");
+      list.elements.push({ type: "group", subshell: false, body, redirections: this.#trailing() });
+    } else if (command.words.length === 0 && raw === "}" && end === "}") {
+      return true;
+    } else if (command.words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(raw)) {
+      command.assignments.push(word);
+    } else {
+      if (command.words.length === 0 && ["case", "function", "select"].includes(raw)) {
+        throw new ShellSyntaxError(`'${raw}' is not read by the hook`);
+      }
+      command.words.push(word);
+    }
+    return false;
   }
 
   /** The redirections after a group's closing `)` or `}`. */
@@ -348,26 +357,37 @@ class Parser {
     word: { text: string; literal: boolean; substitutions: ShellList[] },
     inDouble: boolean,
   ): void {
+    if (this.#peek() === "`") this.#backquote(word);
+    else this.#dollar(word, inDouble);
+  }
+
+  /** A backquoted command, at the position. */
+  #backquote(word: { text: string; literal: boolean; substitutions: ShellList[] }): void {
     const start = this.#pos;
-    if (this.#peek() === "`") {
-      let inner = "";
-      this.#pos++;
-      while (this.#peek() !== "`") {
-        if (this.#peek() === "") throw new ShellSyntaxError("a backquote is not closed");
-        if (this.#peek() === "\\" && "`$\\".includes(this.#peek(1))) {
-          inner += this.#peek(1);
-          this.#pos += 2;
-        } else {
-          inner += this.#peek();
-          this.#pos++;
-        }
+    let inner = "";
+    this.#pos++;
+    while (this.#peek() !== "`") {
+      if (this.#peek() === "") throw new ShellSyntaxError("a backquote is not closed");
+      if (this.#peek() === "\\" && "`$\\".includes(this.#peek(1))) {
+        inner += this.#peek(1);
+        this.#pos += 2;
+      } else {
+        inner += this.#peek();
+        this.#pos++;
       }
-      this.#pos++;
-      word.substitutions.push(parseShell(inner));
-      word.literal = false;
-      word.text += this.source.slice(start, this.#pos);
-      return;
     }
+    this.#pos++;
+    word.substitutions.push(parseShell(inner));
+    word.literal = false;
+    word.text += this.source.slice(start, this.#pos);
+  }
+
+  /** `$name`, `${…}`, `$(…)`, `$((…))` or `$'…'` at the position; a lone `$` is literal. */
+  #dollar(
+    word: { text: string; literal: boolean; substitutions: ShellList[] },
+    inDouble: boolean,
+  ): void {
+    const start = this.#pos;
     const next = this.#peek(1);
     if (next === "(" && this.#peek(2) === "(") {
       this.#pos = this.#closing(this.#pos + 3, "((", "))") + 2;
@@ -418,6 +438,35 @@ class Parser {
       }
     }
     throw new ShellSyntaxError(`'${open}' is not closed`);
+  }
+}
+
+/** The list being read: its pipelines, the elements of the pipeline and the command under way. */
+class ListBeingRead {
+  readonly pipelines: Pipeline[] = [];
+  elements: (SimpleCommand | ShellGroup)[] = [];
+  command = newCommand();
+
+  /** Ends the command under way; one with no word, assignment or redirection is dropped. */
+  finishCommand(): void {
+    const command = this.command;
+    if (command.words.length + command.assignments.length + command.redirections.length > 0) {
+      this.elements.push({ type: "command", ...command });
+    }
+    this.command = newCommand();
+  }
+
+  /** Ends the pipeline under way; an empty one is dropped. */
+  finishPipeline(): void {
+    this.finishCommand();
+    if (this.elements.length > 0) this.pipelines.push({ elements: this.elements });
+    this.elements = [];
+  }
+
+  /** The list read, its last pipeline ended. */
+  done(): ShellList {
+    this.finishPipeline();
+    return { pipelines: this.pipelines };
   }
 }
 

@@ -9,91 +9,114 @@ import type { ShellWord } from "./shell_words.ts";
 
 /** The paths a file-changing command writes, or undefined when it is not one. */
 export function writeTargets(name: string, args: readonly ShellWord[]): ShellWord[] | undefined {
-  const split = (valued: string[]) => splitArgs(args, new Set(valued));
-  switch (name) {
-    case "tee":
-    case "rm":
-    case "rmdir":
-    case "unlink":
-    case "mkdir":
-    case "shred":
-      return split(["-m", "--mode", "-n", "-s", "--iterations", "--size"]).positionals;
-    case "touch":
-    case "truncate":
-      return split(["-d", "-t", "-r", "-s", "--reference", "--size", "--date"]).positionals;
-    case "mv": {
-      const { positionals, values } = split(["-t", "--target-directory", "-S", "--suffix"]);
-      return [...positionals, ...(values.get("-t") ?? values.get("--target-directory") ?? [])];
-    }
-    case "ln": {
-      const { positionals, values } = split(["-t", "--target-directory", "-S", "--suffix"]);
-      return [...positionals, ...(values.get("-t") ?? values.get("--target-directory") ?? [])];
-    }
-    case "cp":
-    case "scp":
-    case "install":
-    case "rsync": {
-      const { positionals, values, flags } = split([
-        "-t",
-        "--target-directory",
-        "-S",
-        "--suffix",
-        "-m",
-        "--mode",
-        "-o",
-        "--owner",
-        "-g",
-        "--group",
-        "-e",
-      ]);
-      const target = values.get("-t") ?? values.get("--target-directory");
-      if (target !== undefined) return target;
-      if (name === "install" && flags.has("-d")) return positionals;
-      return positionals.slice(-1);
-    }
-    case "chmod":
-    case "chown":
-    case "chgrp": {
-      const { positionals, values } = split([]);
-      return values.has("--reference") ? positionals : positionals.slice(1);
-    }
-    case "dd":
-      return args.filter((a) => a.text.startsWith("of=")).map((a) => ({
-        ...a,
-        text: a.text.slice(3),
-      }));
-    case "mkfifo":
-      return split(["-m", "--mode"]).positionals;
-    case "tar":
-      return tarTargets(args);
-    case "unzip":
-      return [split(["-d", "-x"]).values.get("-d")?.[0] ?? dot];
-    case "sed":
-      return sedInPlace(args);
-    case "sort":
-      return split(["-o", "--output", "-k", "-t", "-S", "-T"]).values.get("-o") ??
-        split(["-o", "--output", "-k", "-t", "-S", "-T"]).values.get("--output");
-    case "ed":
-    case "ex":
-      return split(["-c", "-p"]).positionals;
-    case "curl": {
-      const { values, flags } = split(["-o", "--output", "--output-dir"]);
-      const remoteName = flags.has("-O") || flags.has("--remote-name") ||
-        flags.has("--remote-name-all");
-      const dir = values.get("--output-dir") ?? [dot];
-      const out = [...(values.get("-o") ?? []), ...(values.get("--output") ?? [])];
-      const written = [...out, ...(remoteName ? dir : [])].filter((path) => path.text !== "-");
-      return written.length > 0 ? written : undefined;
-    }
-    case "wget": {
-      const { values } = split(["-O", "--output-document", "-P", "--directory-prefix"]);
-      const out = values.get("-O") ?? values.get("--output-document");
-      if (out !== undefined) return out.filter((path) => path.text !== "-");
-      return values.get("-P") ?? values.get("--directory-prefix") ?? [dot];
-    }
-  }
-  return undefined;
+  return writers.get(name)?.(args, name);
 }
+
+/** What one program writes, from its arguments (`name` is the program's). */
+type Writer = (args: readonly ShellWord[], name: string) => ShellWord[] | undefined;
+
+/** A program writing its operands, `valued` naming its options that take a value. */
+function operands(valued: string[]): Writer {
+  return (args) => splitArgs(args, new Set(valued)).positionals;
+}
+
+/** `mv`, `ln`: the operands, and the target directory. */
+function movedTo(args: readonly ShellWord[]): ShellWord[] {
+  const { positionals, values } = splitArgs(
+    args,
+    new Set(["-t", "--target-directory", "-S", "--suffix"]),
+  );
+  return [...positionals, ...(values.get("-t") ?? values.get("--target-directory") ?? [])];
+}
+
+/** `cp`, `scp`, `install`, `rsync`: the target directory, else the last operand. */
+function copiedTo(args: readonly ShellWord[], name: string): ShellWord[] {
+  const { positionals, values, flags } = splitArgs(
+    args,
+    new Set([
+      "-t",
+      "--target-directory",
+      "-S",
+      "--suffix",
+      "-m",
+      "--mode",
+      "-o",
+      "--owner",
+      "-g",
+      "--group",
+      "-e",
+    ]),
+  );
+  const target = values.get("-t") ?? values.get("--target-directory");
+  if (target !== undefined) return target;
+  if (name === "install" && flags.has("-d")) return positionals;
+  return positionals.slice(-1);
+}
+
+/** `chmod`, `chown`, `chgrp`: the operands after the mode or owner (all with `--reference`). */
+function modeChanged(args: readonly ShellWord[]): ShellWord[] {
+  const { positionals, values } = splitArgs(args, new Set());
+  return values.has("--reference") ? positionals : positionals.slice(1);
+}
+
+/** `dd`: its `of=` file. */
+function ddOutput(args: readonly ShellWord[]): ShellWord[] {
+  return args.filter((a) => a.text.startsWith("of=")).map((a) => ({
+    ...a,
+    text: a.text.slice(3),
+  }));
+}
+
+/** `sort`: its `-o` (`--output`) file, if any. */
+function sortOutput(args: readonly ShellWord[]): ShellWord[] | undefined {
+  const { values } = splitArgs(args, new Set(["-o", "--output", "-k", "-t", "-S", "-T"]));
+  return values.get("-o") ?? values.get("--output");
+}
+
+/** `curl`: its `-o` files, and the output directory of `-O` (`-` being standard output). */
+function curlOutput(args: readonly ShellWord[]): ShellWord[] | undefined {
+  const { values, flags } = splitArgs(args, new Set(["-o", "--output", "--output-dir"]));
+  const remoteName = flags.has("-O") || flags.has("--remote-name") ||
+    flags.has("--remote-name-all");
+  const dir = values.get("--output-dir") ?? [dot];
+  const out = [...(values.get("-o") ?? []), ...(values.get("--output") ?? [])];
+  const written = [...out, ...(remoteName ? dir : [])].filter((path) => path.text !== "-");
+  return written.length > 0 ? written : undefined;
+}
+
+/** `wget`: its `-O` file (`-` being standard output), else its directory prefix. */
+function wgetOutput(args: readonly ShellWord[]): ShellWord[] {
+  const { values } = splitArgs(
+    args,
+    new Set(["-O", "--output-document", "-P", "--directory-prefix"]),
+  );
+  const out = values.get("-O") ?? values.get("--output-document");
+  if (out !== undefined) return out.filter((path) => path.text !== "-");
+  return values.get("-P") ?? values.get("--directory-prefix") ?? [dot];
+}
+
+const removing = operands(["-m", "--mode", "-n", "-s", "--iterations", "--size"]);
+const touching = operands(["-d", "-t", "-r", "-s", "--reference", "--size", "--date"]);
+
+/** The programs that write files, each with what it writes. */
+const writers: ReadonlyMap<string, Writer> = new Map<string, Writer>([
+  ...["tee", "rm", "rmdir", "unlink", "mkdir", "shred"].map((n) => [n, removing] as const),
+  ...["touch", "truncate"].map((n) => [n, touching] as const),
+  ["mv", movedTo],
+  ["ln", movedTo],
+  ...["cp", "scp", "install", "rsync"].map((n) => [n, copiedTo] as const),
+  ...["chmod", "chown", "chgrp"].map((n) => [n, modeChanged] as const),
+  ["dd", ddOutput],
+  ["mkfifo", operands(["-m", "--mode"])],
+  ["tar", (args) => tarTargets(args)],
+  ["unzip", (args) => [splitArgs(args, new Set(["-d", "-x"])).values.get("-d")?.[0] ?? dot]],
+  ["sed", (args) => sedInPlace(args)],
+  ["sort", sortOutput],
+  ["ed", operands(["-c", "-p"])],
+  ["ex", operands(["-c", "-p"])],
+  ["curl", curlOutput],
+  ["wget", wgetOutput],
+]);
 
 /** The working directory, as a word: where a program writes files it names itself. */
 export const dot: ShellWord = { text: ".", literal: true, substitutions: [] };

@@ -1,8 +1,13 @@
 /**
- * The CLI's whole workflow, run through the real `kit` executable in a temporary directory: a
- * bootstrap on the trunk with every generator kind, the generated project's own checks, the
- * derived files kept current, and two workers each building a slice of one context in a worktree
- * of their own, merged without conflicts.
+ * The CLI's whole workflow in a temporary directory: a bootstrap on the trunk with every generator
+ * kind, the generated project's own checks, the derived files kept current, and two workers each
+ * building a slice of one context in a worktree of their own, merged without conflicts. What a
+ * user meets at the process's edge runs through the real `kit` executable (init, a failing
+ * `docs --check` and its exit code, `worker-scope --json`, the plugin's hook on stdin, `status`,
+ * `resolve`, the project's `verify` running kit itself); the sixty `generate`s and the eight
+ * passing `docs` runs go through the same `main` in this process, each as one executable run would
+ * (its arguments, its directory, its exit code): a process started for each was about a quarter
+ * of this test's CPU time.
  *
  * @module
  */
@@ -11,7 +16,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "../commands/served_project.ts";
-import { kitExecutable } from "../commands/test_project.ts";
+import { kitExecutable, kitIn } from "../commands/test_project.ts";
 import { generatorKinds } from "../generators/catalog.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
@@ -77,6 +82,13 @@ async function succeeds(cwd: string, ...args: string[]): Promise<string> {
   const result = await kit(cwd, ...args);
   assert.equal(result.code, 0, `kit ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
   return result.stdout;
+}
+
+/** `kit <args>` run in this process in `cwd` (what the executable runs); fails unless it exits 0. */
+async function kitHere(cwd: string, ...args: string[]): Promise<string> {
+  const { result, out } = await kitIn(cwd, ...args);
+  assert.equal(result, 0, `kit ${args.join(" ")} failed:\n${out}`);
+  return out;
 }
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -217,220 +229,229 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const parent = await Deno.makeTempDir({ prefix: "kit-e2e-" });
-    const root = join(parent, "clinic");
-    await succeeds(
-      parent,
-      "init",
-      "clinic",
-      "--context",
-      "identity:supporting",
-      "--context",
-      "scheduling:core",
-      "--context",
-      "notifications:generic",
-      "--link",
-      checkout,
-      "--no-git",
-    );
-    await git(root, "init", "-q", "-b", "main");
-
-    const used = new Set<string>();
-    for (const args of bootstrap) {
-      await succeeds(root, "generate", ...args);
-      used.add(args[0]!);
+    try {
+      await workflow(parent);
+    } finally {
+      await Deno.remove(parent, { recursive: true });
     }
-    // A repository as kit generated it before ids per tenant (its table keyed by id alone):
-    // docs --check names it with the command that re-keys it, which the conductor runs. The
-    // project's specs then run its migrations in order on PostgreSQL: the old table, re-keyed.
-    const created = "src/contexts/scheduling/infrastructure/migrations/0001-create-appointments.ts";
-    const current = await readFile(join(root, created), "utf8");
-    const before = current.replace(
-      /create table if not exists "scheduling"\."appointments" \([\s\S]*?\n\);\n/,
-      `create table if not exists "scheduling"."appointments" (
-  id text primary key,
-  tenant_id text not null,
-  data jsonb not null default '{}'::jsonb,
-  version integer not null check (version > 0)
+  },
+});
+
+/** The workflow, in the temporary directory `parent`: the project, its worktrees beside it. */
+async function workflow(parent: string): Promise<void> {
+  const root = join(parent, "clinic");
+  await succeeds(
+    parent,
+    "init",
+    "clinic",
+    "--context",
+    "identity:supporting",
+    "--context",
+    "scheduling:core",
+    "--context",
+    "notifications:generic",
+    "--link",
+    checkout,
+    "--no-git",
+  );
+  await git(root, "init", "-q", "-b", "main");
+
+  const used = new Set<string>();
+  for (const args of bootstrap) {
+    await kitHere(root, "generate", ...args);
+    used.add(args[0]!);
+  }
+  // A repository as kit generated it before ids per tenant (its table keyed by id alone):
+  // docs --check names it with the command that re-keys it, which the conductor runs. The
+  // project's specs then run its migrations in order on PostgreSQL: the old table, re-keyed.
+  const created = "src/contexts/scheduling/infrastructure/migrations/0001-create-appointments.ts";
+  const current = await readFile(join(root, created), "utf8");
+  const before = current.replace(
+    /create table if not exists "scheduling"\."appointments" \([\s\S]*?\n\);\n/,
+    `create table if not exists "scheduling"."appointments" (
+id text primary key,
+tenant_id text not null,
+data jsonb not null default '{}'::jsonb,
+version integer not null check (version > 0)
 );
 create index if not exists "appointments_tenant_id" on "scheduling"."appointments" (tenant_id);
 `,
-    );
-    assert.notEqual(before, current, created);
-    await writeFile(join(root, created), before);
-    const keyed = await kit(root, "docs", "--check");
-    assert.notEqual(keyed.code, 0);
-    assert.match(keyed.stdout + keyed.stderr, /kit generate rekey scheduling Appointment/);
-    await succeeds(root, "generate", "rekey", "scheduling", "Appointment");
-    used.add("rekey");
-    await git(root, "add", ".");
-    await git(root, "commit", "-qm", "bootstrap: contexts, platform, contracts");
-    await succeeds(root, "docs", "--check");
+  );
+  assert.notEqual(before, current, created);
+  await writeFile(join(root, created), before);
+  const keyed = await kit(root, "docs", "--check");
+  assert.notEqual(keyed.code, 0);
+  assert.match(keyed.stdout + keyed.stderr, /kit generate rekey scheduling Appointment/);
+  await kitHere(root, "generate", "rekey", "scheduling", "Appointment");
+  used.add("rekey");
+  await git(root, "add", ".");
+  await git(root, "commit", "-qm", "bootstrap: contexts, platform, contracts");
+  await succeeds(root, "docs", "--check");
 
-    // A derived file edited by hand: docs --check names it; kit docs restores it.
-    const barrel = "src/contexts/scheduling/scheduling.declarations.ts";
-    await writeFile(
-      join(root, barrel),
-      (await readFile(join(root, barrel), "utf8")) + "// edited by hand\n",
-    );
-    const stale = await kit(root, "docs", "--check");
-    assert.notEqual(stale.code, 0, "docs --check fails on a hand-edited barrel");
-    assert.match(stale.stdout + stale.stderr, new RegExp(barrel.replaceAll(".", "\\.")));
-    await succeeds(root, "docs");
-    await succeeds(root, "docs", "--check");
-    assert.equal(await git(root, "status", "--porcelain"), "", "kit docs restored the barrel");
+  // A derived file edited by hand: docs --check names it; kit docs restores it.
+  const barrel = "src/contexts/scheduling/scheduling.declarations.ts";
+  await writeFile(
+    join(root, barrel),
+    (await readFile(join(root, barrel), "utf8")) + "// edited by hand\n",
+  );
+  const stale = await kit(root, "docs", "--check");
+  assert.notEqual(stale.code, 0, "docs --check fails on a hand-edited barrel");
+  assert.match(stale.stdout + stale.stderr, new RegExp(barrel.replaceAll(".", "\\.")));
+  await kitHere(root, "docs");
+  await kitHere(root, "docs", "--check");
+  assert.equal(await git(root, "status", "--porcelain"), "", "kit docs restored the barrel");
 
-    // Three workers in worktrees of their own: two contexts, scheduling built by two workers on
-    // two use cases. Each runs every kind its briefing allows, with --local-only.
-    for (const worker of workers) {
-      const { context } = worker;
-      const worktree = join(parent, worker.worktree);
-      const briefing = JSON.parse(
-        await succeeds(
-          root,
-          "worker-scope",
-          context,
-          "--json",
-          "--worktree",
-          worktree,
-          "--branch",
-          worker.branch,
-        ),
-      );
-      assert.equal(briefing.branch, worker.branch);
-      assert.equal(briefing.worktree, worktree);
-      assert.deepEqual(
-        JSON.parse(await readFile(join(worktree, ".kit/worker.json"), "utf8")),
-        { context },
-      );
-      assert.equal(await hookOnWrite(worktree, `src/contexts/${context}/domain/note.ts`), "");
-      assert.match(
-        await hookOnWrite(worktree, "src/platform/compose-application.ts"),
-        /"permissionDecision":\s*"deny"/,
-        "the plugin's hook refuses a write outside the worker's context",
-      );
-      assert.deepEqual(
-        [...new Set(worker.steps.map((args) => args[0]!))].sort(),
-        [...briefing.allowedGenerators].sort(),
-        `the ${worker.branch} worker runs every kind its briefing allows`,
-      );
-      for (const args of worker.steps) {
-        await succeeds(worktree, "generate", ...args, "--local-only");
-        used.add(args[0]!);
+  // Three workers in worktrees of their own: two contexts, scheduling built by two workers on
+  // two use cases. Each runs every kind its briefing allows, with --local-only.
+  for (const worker of workers) {
+    const { context } = worker;
+    const worktree = join(parent, worker.worktree);
+    const briefing = JSON.parse(
+      await succeeds(
+        root,
+        "worker-scope",
+        context,
+        "--json",
+        "--worktree",
+        worktree,
+        "--branch",
+        worker.branch,
+      ),
+    );
+    assert.equal(briefing.branch, worker.branch);
+    assert.equal(briefing.worktree, worktree);
+    assert.deepEqual(
+      JSON.parse(await readFile(join(worktree, ".kit/worker.json"), "utf8")),
+      { context },
+    );
+    assert.equal(await hookOnWrite(worktree, `src/contexts/${context}/domain/note.ts`), "");
+    assert.match(
+      await hookOnWrite(worktree, "src/platform/compose-application.ts"),
+      /"permissionDecision":\s*"deny"/,
+      "the plugin's hook refuses a write outside the worker's context",
+    );
+    assert.deepEqual(
+      [...new Set(worker.steps.map((args) => args[0]!))].sort(),
+      [...briefing.allowedGenerators].sort(),
+      `the ${worker.branch} worker runs every kind its briefing allows`,
+    );
+    for (const args of worker.steps) {
+      await kitHere(worktree, "generate", ...args, "--local-only");
+      used.add(args[0]!);
+    }
+    const changed = (await git(worktree, "status", "--porcelain", "-uall")).split("\n")
+      .filter((line) => line !== "").map((line) => line.slice(3));
+    const outside = changed.filter((path) => !path.startsWith(`src/contexts/${context}/`));
+    assert.deepEqual(outside, [], `the ${worker.branch} worker wrote outside its context`);
+    await git(worktree, "add", ".");
+    await git(worktree, "commit", "-qm", `${context}: ${worker.branch}`);
+  }
+  assert.deepEqual(
+    generatorKinds.map((kind) => kind.kind).filter((kind) => !used.has(kind)),
+    [],
+    "every generator kind ran",
+  );
+
+  // The conductor merges in the order kit status prints (upstream first), one branch at a
+  // time. The second scheduling branch conflicts in the context's derived files and in its
+  // permissions and error codes; the recipe of docs/workflow.md settles it: kit resolve.
+  const order = (await succeeds(root, "status")).split("Merge order")[1]!.split("\n")
+    .filter((line) => /^\s+\d+\. /.test(line))
+    .flatMap((line) => line.replace(/^\s+\d+\. /, "").split(", "));
+  assert.ok(
+    order.indexOf("identity") < order.indexOf("scheduling"),
+    `scheduling reads identity, so identity comes first: ${order.join(", ")}`,
+  );
+  const conflicts: string[] = [];
+  for (const context of order) {
+    for (const worker of workers.filter((w) => w.context === context)) {
+      const merge = await run(root, "git", [
+        "-c",
+        "user.email=conductor@example.com",
+        "-c",
+        "user.name=conductor",
+        "merge",
+        "--no-edit",
+        worker.branch,
+      ]);
+      if (merge.code !== 0) {
+        conflicts.push(worker.branch);
+        const resolved = await succeeds(root, "resolve");
+        assert.match(
+          resolved,
+          new RegExp(`regenerated src/contexts/${context}/${context}\\.declarations\\.ts`),
+        );
+        assert.match(
+          resolved,
+          new RegExp(`merged src/contexts/${context}/${context}\\.permissions`),
+        );
+        assert.doesNotMatch(
+          await readFile(
+            join(root, `src/contexts/${context}/${context}.declarations.ts`),
+            "utf8",
+          ),
+          /^<{7}/m,
+        );
+        await git(root, "add", ...resolved.split("git add ")[1]!.trim().split(" "));
+        await git(root, "-c", "core.editor=true", "commit", "--no-edit");
       }
-      const changed = (await git(worktree, "status", "--porcelain", "-uall")).split("\n")
-        .filter((line) => line !== "").map((line) => line.slice(3));
-      const outside = changed.filter((path) => !path.startsWith(`src/contexts/${context}/`));
-      assert.deepEqual(outside, [], `the ${worker.branch} worker wrote outside its context`);
-      await git(worktree, "add", ".");
-      await git(worktree, "commit", "-qm", `${context}: ${worker.branch}`);
-    }
-    assert.deepEqual(
-      generatorKinds.map((kind) => kind.kind).filter((kind) => !used.has(kind)),
-      [],
-      "every generator kind ran",
-    );
-
-    // The conductor merges in the order kit status prints (upstream first), one branch at a
-    // time. The second scheduling branch conflicts in the context's derived files and in its
-    // permissions and error codes; the recipe of docs/workflow.md settles it: kit resolve.
-    const order = (await succeeds(root, "status")).split("Merge order")[1]!.split("\n")
-      .filter((line) => /^\s+\d+\. /.test(line))
-      .flatMap((line) => line.replace(/^\s+\d+\. /, "").split(", "));
-    assert.ok(
-      order.indexOf("identity") < order.indexOf("scheduling"),
-      `scheduling reads identity, so identity comes first: ${order.join(", ")}`,
-    );
-    const conflicts: string[] = [];
-    for (const context of order) {
-      for (const worker of workers.filter((w) => w.context === context)) {
-        const merge = await run(root, "git", [
-          "-c",
-          "user.email=conductor@example.com",
-          "-c",
-          "user.name=conductor",
-          "merge",
-          "--no-edit",
-          worker.branch,
-        ]);
-        if (merge.code !== 0) {
-          conflicts.push(worker.branch);
-          const resolved = await succeeds(root, "resolve");
-          assert.match(
-            resolved,
-            new RegExp(`regenerated src/contexts/${context}/${context}\\.declarations\\.ts`),
-          );
-          assert.match(
-            resolved,
-            new RegExp(`merged src/contexts/${context}/${context}\\.permissions`),
-          );
-          assert.doesNotMatch(
-            await readFile(
-              join(root, `src/contexts/${context}/${context}.declarations.ts`),
-              "utf8",
-            ),
-            /^<{7}/m,
-          );
-          await git(root, "add", ...resolved.split("git add ")[1]!.trim().split(" "));
-          await git(root, "-c", "core.editor=true", "commit", "--no-edit");
-        }
-        // A clean merge can still leave the context map behind (an event consumed): regenerate.
-        await succeeds(root, "docs");
-        if (await git(root, "status", "--porcelain") !== "") {
-          await git(root, "add", ".");
-          await git(root, "commit", "-qm", `docs after ${worker.branch}`);
-        }
-        await succeeds(root, "docs", "--check");
+      // A clean merge can still leave the context map behind (an event consumed): regenerate.
+      await kitHere(root, "docs");
+      if (await git(root, "status", "--porcelain") !== "") {
+        await git(root, "add", ".");
+        await git(root, "commit", "-qm", `docs after ${worker.branch}`);
       }
+      await kitHere(root, "docs", "--check");
     }
-    assert.deepEqual(
-      conflicts,
-      ["build/scheduling-rooms"],
-      "the second scheduling branch conflicted",
-    );
-    assert.equal(await git(root, "status", "--porcelain"), "", "nothing left unmerged");
-    // Both scheduling workers numbered their decision 0002, after the trunk's 0001: the later one
-    // in name order is renumbered 0003.
-    assert.deepEqual(
-      [...Deno.readDirSync(join(root, "src/contexts/scheduling/docs/adr"))].map((e) => e.name)
-        .sort(),
-      [
-        "0001-one-scheduling-context.md",
-        "0002-agenda-from-appointments.md",
-        "0003-rooms-as-aggregates.md",
-      ],
-    );
+  }
+  assert.deepEqual(
+    conflicts,
+    ["build/scheduling-rooms"],
+    "the second scheduling branch conflicted",
+  );
+  assert.equal(await git(root, "status", "--porcelain"), "", "nothing left unmerged");
+  // Both scheduling workers numbered their decision 0002, after the trunk's 0001: the later one
+  // in name order is renumbered 0003.
+  assert.deepEqual(
+    [...Deno.readDirSync(join(root, "src/contexts/scheduling/docs/adr"))].map((e) => e.name)
+      .sort(),
+    [
+      "0001-one-scheduling-context.md",
+      "0002-agenda-from-appointments.md",
+      "0003-rooms-as-aggregates.md",
+    ],
+  );
 
-    // With DATABASE_URL, the project runs on a database of its own, dropped after.
-    const database = databaseUrl ? await createTestDatabase(databaseUrl) : undefined;
-    const env: Record<string, string> = database ? { DATABASE_URL: database.url } : {};
-    let tested: string;
-    try {
-      await task(root, "verify", env);
-      // verify type-checked every file of the project (`deno check .`): the specs run unchecked,
-      // not type-checked a second time.
-      tested = await task(root, "test", env, "--no-check");
-    } finally {
-      await database?.drop();
-    }
-    for (
-      const name of [
-        /CancelAppointment is refused to an actor without appointment\.cancel/,
-        /CancelLater enqueued by a user runs what is due as that user, in their tenant \.\.\. ok/,
-        /InMemoryAppointmentRepository keeps tenants apart: each tenant's Appointment of one id is its own/,
-        /InMemoryAppointmentRepository refuses an id its tenant keeps already \(APPOINTMENT_EXISTS\)/,
-        /InMemoryAppointmentRepository refuses a stale save \(CONCURRENT_UPDATE\)/,
-        /ConfirmAppointment over other work's save is refused \(CONCURRENT_UPDATE\)/,
-        /ReadAgenda is refused to an actor without agenda\.read/,
-        /SearchNotifications runs through the query bus/,
-        /RescheduleLater enqueued by a user runs what is due as that user, in their tenant \.\.\. ok/,
-        /ReleaseHoldsHourly runs once per tick of 1h \.\.\. ok/,
-        /SweepRoomsDaily runs once per tick of 1d \.\.\. ok/,
-        /SearchRooms is refused to an actor without room\.read/,
-        /PurgeInvitations runs once per tick of 1h/,
-        /the scheduling service composes with its context alone/,
-        /the application composes with every context's module/,
-      ]
-    ) assert.match(tested, name);
-    assert.match(tested, /ok \| \d+ passed (\(\d+ steps\) )?\| 0 failed/);
-  },
-});
+  // With DATABASE_URL, the project runs on a database of its own, dropped after.
+  const database = databaseUrl ? await createTestDatabase(databaseUrl) : undefined;
+  const env: Record<string, string> = database ? { DATABASE_URL: database.url } : {};
+  let tested: string;
+  try {
+    await task(root, "verify", env);
+    // verify type-checked every file of the project (`deno check .`): the specs run unchecked,
+    // not type-checked a second time.
+    tested = await task(root, "test", env, "--no-check");
+  } finally {
+    await database?.drop();
+  }
+  for (
+    const name of [
+      /CancelAppointment is refused to an actor without appointment\.cancel/,
+      /CancelLater enqueued by a user runs what is due as that user, in their tenant \.\.\. ok/,
+      /InMemoryAppointmentRepository keeps tenants apart: each tenant's Appointment of one id is its own/,
+      /InMemoryAppointmentRepository refuses an id its tenant keeps already \(APPOINTMENT_EXISTS\)/,
+      /InMemoryAppointmentRepository refuses a stale save \(CONCURRENT_UPDATE\)/,
+      /ConfirmAppointment over other work's save is refused \(CONCURRENT_UPDATE\)/,
+      /ReadAgenda is refused to an actor without agenda\.read/,
+      /SearchNotifications runs through the query bus/,
+      /RescheduleLater enqueued by a user runs what is due as that user, in their tenant \.\.\. ok/,
+      /ReleaseHoldsHourly runs once per tick of 1h \.\.\. ok/,
+      /SweepRoomsDaily runs once per tick of 1d \.\.\. ok/,
+      /SearchRooms is refused to an actor without room\.read/,
+      /PurgeInvitations runs once per tick of 1h/,
+      /the scheduling service composes with its context alone/,
+      /the application composes with every context's module/,
+    ]
+  ) assert.match(tested, name);
+  assert.match(tested, /ok \| \d+ passed (\(\d+ steps\) )?\| 0 failed/);
+}

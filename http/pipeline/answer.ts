@@ -47,7 +47,37 @@ export function respond(
     type = isJson(mediaType) ? mediaType : "application/json";
     content = JSON.stringify(body);
   }
+  if (status === 200 && headersAfter) return okResponse(content, type, noStore, result.headers);
   return new Response(content, { status, headers: headersOf(type, noStore, result.headers) });
+}
+
+/**
+ * Whether a 200 answer is made without headers and given them afterwards (`okResponse`): on Deno
+ * only. Deno copies a response made with headers other than a lone `Content-Type` (every answer
+ * carries `X-Content-Type-Options`) into a native one as it is made, which costs more than the
+ * headers set afterwards: a fifth of the time in process, about 0.5 µs of CPU per request served
+ * (issue #33). Elsewhere the answer is made with its headers: @hono/node-server answers such a
+ * response from the headers it was made with, and builds a `Headers` for one whose headers are
+ * read (kit on Node: 22 against 28 µs of CPU per request).
+ */
+const headersAfter = typeof (globalThis as { Deno?: unknown }).Deno === "object";
+
+/** A 200 answer, its headers set on the response made without them: the same answer. */
+function okResponse(
+  content: BodyInit,
+  type: string,
+  noStore: boolean,
+  own: Readonly<Record<string, string>> | undefined,
+): Response {
+  const response = new Response(content);
+  const headers = response.headers;
+  headers.set("content-type", type);
+  headers.set("x-content-type-options", "nosniff");
+  if (noStore) headers.set("cache-control", "no-store");
+  if (own !== undefined) {
+    for (const name of Object.keys(own)) headers.set(name, own[name]!);
+  }
+  return response;
 }
 
 /** The pipeline's headers, then the handler's own (names lower-cased, so that theirs win). */

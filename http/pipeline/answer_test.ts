@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ConceptError, ServiceUnavailableError } from "@kit/kernel";
 import { TestClock } from "@kit/kernel/testing";
 import { defineRoute, jwtAuthenticator, zodSchema } from "../mod.ts";
+import { respond } from "./answer.ts";
 import { requestAs, tenantApp } from "../testdata/tenant_app.ts";
 
 const ann = "ann;t1";
@@ -172,4 +173,34 @@ Deno.test("A 503 whose error names no retry time answers without Retry-After", a
   assert.equal(response.status, 503);
   assert.equal(response.headers.get("retry-after"), null);
   await response.body?.cancel();
+});
+
+Deno.test("A 200 answer has the headers and body of any other status's, whichever way it is made", async () => {
+  const bodies: [string, unknown, string][] = [
+    ["JSON", { id: "c1" }, "application/json"],
+    ["text", "plain words", "application/json"],
+    ["bytes", new Uint8Array([1, 2, 3]), "application/json"],
+    ["problem JSON media type", { id: "c1" }, "application/vnd.kit+json"],
+  ];
+  const own = { "Cache-Control": "max-age=5", "content-type": "application/x-own", "x-a": "b" };
+  for (const [name, body, mediaType] of bodies) {
+    for (const noStore of [false, true]) {
+      for (const headers of [undefined, own]) {
+        const ok = respond(
+          { status: 200, body, ...(headers ? { headers } : {}) },
+          mediaType,
+          noStore,
+        );
+        const created = respond(
+          { status: 201, body, ...(headers ? { headers } : {}) },
+          mediaType,
+          noStore,
+        );
+        const label = `${name}, no-store ${noStore}, own headers ${headers !== undefined}`;
+        assert.equal(ok.status, 200, label);
+        assert.deepEqual([...ok.headers], [...created.headers], label);
+        assert.deepEqual(await ok.bytes(), await created.bytes(), label);
+      }
+    }
+  }
 });

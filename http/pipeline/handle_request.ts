@@ -2,6 +2,7 @@ import type { Actor, ErrorReporter } from "@kit/kernel";
 import { type HttpMetrics, unmatchedRoute } from "../observability/http_metrics.ts";
 import type { Cors } from "../cors/cors.ts";
 import { problemResponse } from "./answer.ts";
+import { answerOpen } from "./answer_open.ts";
 import { problem } from "./problem.ts";
 import { negotiate } from "./negotiate.ts";
 import { pathOf } from "./request_path.ts";
@@ -55,10 +56,11 @@ export interface Pipeline {
 }
 
 /**
- * Answers one request: its route's plan (see `planRoute`), run by `runPlan`; every refusal a
- * problem document. Every answer carries `X-Content-Type-Options: nosniff`; an answer to an
- * identified caller `Cache-Control: no-store` unless its route declares a cache policy or its
- * handler set `Cache-Control`; with a CORS policy, the CORS headers of the request's origin.
+ * Answers one request: its route's plan (see `planRoute`), run by `runPlan` (an open route's by
+ * `answerOpen`); every refusal a problem document. Every answer carries
+ * `X-Content-Type-Options: nosniff`; an answer to an identified caller `Cache-Control: no-store`
+ * unless its route declares a cache policy or its handler set `Cache-Control`; with a CORS policy,
+ * the CORS headers of the request's origin.
  * `path` is the request's (`pathOf` its URL), when the caller has read it already.
  */
 export function handleRequest(
@@ -125,6 +127,8 @@ function dispatch(
       problem(406, "NOT_ACCEPTABLE", `This route answers ${route.produces.join(", ")} only`, path),
       false,
     )
+    : plan.open
+    ? answerOpen(pipeline, request, path, matched, mediaType)
     : runPlan(plan, new RouteRequest(pipeline, request, path, matched, mediaType));
   if (metrics === undefined) return answered;
   return metrics.ofRoute(route, request.method).measure(start, answered);

@@ -221,7 +221,10 @@ export function httpPlugin(options: HttpPluginOptions = {}): ApplicationPlugin<H
       checkOneStatusPerCode(routes);
       routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
       const router = new Router<RoutePlan>();
-      for (const route of routes) router.add(route.method, route.path, planRoute(route));
+      const tenantInPathOnly = contract.tenantInPathOnly;
+      for (const route of routes) {
+        router.add(route.method, route.path, planRoute(route, { tenantInPathOnly }));
+      }
       const statusByCode = { ...kernelStatusByCode, ...options.statusByCode };
       if (!(bodyTimeoutMs > 0)) {
         throw new TypeError(

@@ -1,7 +1,8 @@
 /**
  * A route compiled into its plan: the steps a request of it goes through, chosen once at start-up
  * from what the route declares, so that a request runs only the steps its route needs (a `Public`
- * route without parts runs its tenant and its handler, nothing else). Internal to the pipeline.
+ * route without parts runs its tenant and its handler, nothing else; one whose request cannot name
+ * a tenant is open: only its handler). Internal to the pipeline.
  *
  * @module
  */
@@ -41,10 +42,23 @@ export interface RoutePlan {
   readonly answer: AnswerStep;
   /** The index of the step after the body's (`validateBody`), -1 without one. */
   readonly afterBody: number;
+  /**
+   * Whether the route is open: nothing runs before its handler but the execution context, which
+   * no request can change (no authenticator, part, guard or cache policy, and no tenant a request
+   * could name: the tenant is read from the path only, and the path has no parameter). Its
+   * requests are answered by `answerOpen`, without the steps.
+   */
+  readonly open: boolean;
+}
+
+/** What the plans of a pipeline share. */
+export interface PlanOptions {
+  /** Whether a request names its tenant in its path only (no `tenantOf`, no `tenantHeader`). */
+  readonly tenantInPathOnly: boolean;
 }
 
 /** The plan of a route: its steps, chosen from what it declares. */
-export function planRoute(route: CompiledRoute): RoutePlan {
+export function planRoute(route: CompiledRoute, options: PlanOptions): RoutePlan {
   const steps: Step[] = [];
   if (route.authenticators.length > 0) steps.push(authenticate);
   const { parts } = route;
@@ -65,5 +79,7 @@ export function planRoute(route: CompiledRoute): RoutePlan {
     steps,
     answer: route.cache === undefined ? runHandler : runCachedHandler,
     afterBody: body === -1 ? -1 : body + 1,
+    open: options.tenantInPathOnly && route.cache === undefined && steps.length === 1 &&
+      steps[0] === enterTenant,
   };
 }

@@ -24,7 +24,7 @@ function route(over: Partial<CompiledRoute>): CompiledRoute {
 }
 
 function stepsOf(compiled: CompiledRoute): string[] {
-  const plan = planRoute(compiled);
+  const plan = planRoute(compiled, { tenantInPathOnly: true });
   return [...plan.steps.map((step) => step.name), plan.answer.name];
 }
 
@@ -75,4 +75,22 @@ Deno.test("A Public route runs no guard, whatever its groups list", () => {
     "enterTenant",
     "runHandler",
   ]);
+});
+
+Deno.test("A route is open only when nothing runs before its handler and no request can name its tenant", () => {
+  const open = (compiled: CompiledRoute, tenantInPathOnly = true) =>
+    planRoute(compiled, { tenantInPathOnly }).open;
+  assert.equal(open(route({ public: true })), true);
+  assert.equal(open(route({ public: true, guards: [allow], guardNames: ["Allow"] })), true);
+  // A tenant read from a header or by the project's tenantOf: enterTenant checks it.
+  assert.equal(open(route({ public: true }), false), false);
+  // A path parameter (:tenantId among them) is checked, a part validated, a caller read.
+  assert.equal(open(route({ public: true, path: "/practices/:tenantId" })), false);
+  assert.equal(open(route({ public: true, parts: { query: schema } })), false);
+  assert.equal(open(route({ public: true, authenticators: [bearer] })), false);
+  // A closed route: its guards run, or it requires a caller.
+  assert.equal(open(route({ guards: [allow], guardNames: ["Allow"] })), false);
+  assert.equal(open(route({ requiresCaller: true })), false);
+  // A cache policy answers through the cache.
+  assert.equal(open(route({ public: true, cache: { etag: true } })), false);
 });

@@ -32,6 +32,8 @@ const inPlace = 8;
  */
 export class Router<T> {
   readonly #root: Node<T> = node();
+  /** The node of each path without parameters, by its path (`/a/b`): found without a walk. */
+  readonly #exact = new Map<string, Node<T>>();
 
   /** Adds a route; refuses one that is there already, or a parameter named two ways. */
   add(method: string, path: string, value: T): void {
@@ -58,6 +60,10 @@ export class Router<T> {
     if (current.routes.has(method)) throw new Error(`Route '${method} ${path}' is declared twice`);
     current.routes.set(method, value);
     current.template ??= path;
+    const segments = split(path);
+    if (!segments.some((segment) => segment.startsWith(":"))) {
+      this.#exact.set(`/${segments.join("/")}`, current);
+    }
   }
 
   /**
@@ -72,6 +78,10 @@ export class Router<T> {
     | { readonly allowed: readonly string[]; readonly template: string }
     | undefined {
     const params: Record<string, string> = {};
+    // A path sent as a route without parameters names it: the walk would end on the same node,
+    // since a static segment is tried before a parameter.
+    const exact = this.#exact.get(path);
+    if (exact !== undefined) return routeOf(exact, method, params, undefined);
     let undecodable: string[] | undefined;
     let current: Node<T> | undefined = this.#root;
     let start = 1;
@@ -99,14 +109,27 @@ export class Router<T> {
       } else return undefined;
       start = end + 1;
     }
-    if (current === undefined || current.routes.size === 0) return undefined;
-    const value = current.routes.get(method) ??
-      (method === "HEAD" ? current.routes.get("GET") : undefined);
-    if (value === undefined) {
-      return { allowed: [...current.routes.keys()].sort(), template: current.template! };
-    }
-    return undecodable === undefined ? { value, params } : { value, params, undecodable };
+    if (current === undefined) return undefined;
+    return routeOf(current, method, params, undecodable);
   }
+}
+
+/** The route of `method` at `node` (HEAD answered by GET); else the methods there, if any. */
+function routeOf<T>(
+  node: Node<T>,
+  method: string,
+  params: Record<string, string>,
+  undecodable: string[] | undefined,
+):
+  | RouteMatch<T>
+  | { readonly allowed: readonly string[]; readonly template: string }
+  | undefined {
+  if (node.routes.size === 0) return undefined;
+  const value = node.routes.get(method) ?? (method === "HEAD" ? node.routes.get("GET") : undefined);
+  if (value === undefined) {
+    return { allowed: [...node.routes.keys()].sort(), template: node.template! };
+  }
+  return undecodable === undefined ? { value, params } : { value, params, undecodable };
 }
 
 /** The static child of `current` named by `path` from `start` to `end`, if any. */

@@ -97,3 +97,34 @@ Deno.test("add() refuses a parameter named where another route names another", (
     },
   );
 });
+
+Deno.test("A path without parameters is found as the walk finds it: a static segment before a parameter, HEAD by GET, 405 and 404 alike", () => {
+  const router = new Router<string>();
+  router.add("GET", "/", "root");
+  router.add("GET", "/calendars", "list");
+  router.add("POST", "/calendars", "create");
+  router.add("GET", "/calendars/:calendarId", "one");
+  router.add("GET", "/calendars/today", "today");
+  const valueOf = (method: string, path: string) => {
+    const found = router.match(method, path);
+    return found === undefined ? "404" : "allowed" in found ? found.allowed.join(",") : found.value;
+  };
+  assert.equal(valueOf("GET", "/"), "root");
+  assert.equal(valueOf("GET", "/calendars"), "list");
+  assert.equal(valueOf("GET", "/calendars/"), "list");
+  assert.equal(valueOf("GET", "//calendars"), "list");
+  assert.equal(valueOf("HEAD", "/calendars"), "list");
+  assert.equal(valueOf("POST", "/calendars"), "create");
+  assert.equal(valueOf("DELETE", "/calendars"), "GET,POST");
+  assert.equal(valueOf("GET", "/calendars/today"), "today");
+  assert.equal(valueOf("GET", "/calendars/tomorrow"), "one");
+  assert.equal(valueOf("GET", "/calendar"), "404");
+  const found = router.match("GET", "/calendars");
+  assert.ok(found !== undefined && "params" in found);
+  assert.deepEqual(found.params, {});
+  // Each match has its own parameters: one changed is not the next one's.
+  (found.params as Record<string, string>).x = "y";
+  const again = router.match("GET", "/calendars");
+  assert.ok(again !== undefined && "params" in again);
+  assert.deepEqual(again.params, {});
+});

@@ -1,5 +1,11 @@
 import { consoleLogger, type Logger } from "@kit/kernel";
-import type { UnitOfWork } from "@kit/kernel/internal";
+import {
+  checkUnitDatabase,
+  isOnUnitDatabase,
+  type UnitDatabaseQuery,
+  type UnitDatabaseWriter,
+  type UnitOfWork,
+} from "@kit/kernel/internal";
 import type { EnqueueResult, JsonValue, QueuedJob } from "@kit/kernel/types";
 import { transactionOf } from "@kit/kernel/postgres";
 import type postgres from "postgres";
@@ -59,13 +65,17 @@ export interface OutboxDeliveryGate {
  * jobs are at least once). Idempotency keys are kept by the outbox table (its rows with a key
  * stay). `jobFind` sees a job still in the outbox as `waiting`. Call `start()` to run the relay in
  * this process (once per application, or in each process: they share the rows), `stop()` at
- * shut-down.
+ * shut-down. An enqueue in a unit of work on another database than `sql`'s is refused, with
+ * nothing written (the relay, reading `sql`'s outbox, would never see the job): a unit opened on
+ * this very client is written in unchecked; one on another client, once that pair of clients is
+ * found on one database.
  */
 export class OutboxJobStore implements Contract.JobStore {
   /** Enqueues join the caller's transaction (the outbox row). */
   readonly sharesTransaction = true;
   readonly #inner: Contract.JobStore;
   readonly #sql: postgres.Sql;
+  readonly #writer: UnitDatabaseWriter;
   readonly #batchSize: number;
   readonly #pollMs: number;
   readonly #onRelayError: (error: unknown) => void;
@@ -83,6 +93,12 @@ export class OutboxJobStore implements Contract.JobStore {
   constructor(inner: Contract.JobStore, sql: postgres.Sql, options: OutboxJobStoreOptions = {}) {
     this.#inner = inner;
     this.#sql = sql;
+    this.#writer = {
+      storeName: "OutboxJobStore",
+      transactionsName: "PostgresTransactions",
+      client: sql,
+      query: queryOn(sql),
+    };
     this.#batchSize = options.batchSize ?? 100;
     this.#pollMs = options.pollMs ?? 1_000;
     this.#logger = options.logger ?? consoleLogger();
@@ -237,6 +253,7 @@ export class OutboxJobStore implements Contract.JobStore {
   /**
    * Writes the jobs to the outbox in the unit's transaction, each kept once per idempotency key
    * (a key kept answers its job's id with `duplicate: true`); relayed once the unit commits.
+   * Refused, before any write, when the unit is on another database than this store's client.
    */
   async jobInsertMany(
     params: { jobs: readonly Contract.NewJob[]; unit?: UnitOfWork | undefined },
@@ -247,6 +264,9 @@ export class OutboxJobStore implements Contract.JobStore {
         : await Promise.all(params.jobs.map((job) => this.#inner.jobInsert({ job })));
     }
     const sql = onUnit(params.unit);
+    if (!isOnUnitDatabase(this.#writer, params.unit)) {
+      await checkUnitDatabase(this.#writer, params.unit, queryOn(sql));
+    }
     const results: EnqueueResult[] = [];
     for (const job of params.jobs) {
       const tenant = job.tenantId ?? "";
@@ -428,6 +448,12 @@ function toNewJob(job: SerializedJob): Contract.NewJob {
     runAt: new Date(job.runAt),
     createdAt: new Date(job.createdAt),
   };
+}
+
+/** A query on `sql` for the check of a unit's database. */
+function queryOn(sql: Sql): UnitDatabaseQuery {
+  return async (statement) =>
+    await sql.unsafe(statement.text, statement.params as postgres.ParameterOrJSON<never>[]);
 }
 
 function onUnit(unit: UnitOfWork): Sql {

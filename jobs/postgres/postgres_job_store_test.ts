@@ -1,5 +1,10 @@
 import postgres from "postgres";
-import { currentSql, PostgresTransactions } from "@kit/kernel/postgres";
+import {
+  currentSql,
+  migrateKernel,
+  PostgresOutbox,
+  PostgresTransactions,
+} from "@kit/kernel/postgres";
 import { fileSchema } from "../../test_support/file_schema.ts";
 import { sqlJobStoreCases } from "../../test_support/sql_job_store_cases.ts";
 import { jobSchema, unitDatabaseCases } from "../../test_support/unit_database_cases.ts";
@@ -27,22 +32,28 @@ sqlJobStoreCases("PostgresJobStore", (fn) =>
     });
   }));
 
-// A store on another client than the unit's: refused on another database, written on the same.
+// A store (and the kernel's outbox) on another client than the unit's: refused on another
+// database, written on the same.
 unitDatabaseCases("PostgresJobStore", {
   storeName: "PostgresJobStore",
+  outboxName: "PostgresOutbox",
   migrate: async (url) => {
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
       await migrateJobs(sql, { schema: jobSchema });
+      await migrateKernel(sql, { schema: jobSchema });
     } finally {
       await sql.end({ timeout: 5 });
     }
   },
   open: (url) => {
-    const sql = postgres(url, { max: 4, onnotice: () => {} });
+    // The outbox's tables on the search path (`appointments` in public).
+    const connection = { search_path: `${jobSchema},public` };
+    const sql = postgres(url, { max: 4, onnotice: () => {}, connection });
     return Promise.resolve({
       transactions: new PostgresTransactions(sql),
       store: () => new PostgresJobStore(sql, { schema: jobSchema, listen: false }),
+      outbox: () => new PostgresOutbox(sql, { listen: false }),
       insertAppointment: async (id) => {
         await currentSql(sql)`insert into appointments (id) values (${id})`;
       },

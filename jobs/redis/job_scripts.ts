@@ -124,9 +124,12 @@ return out
 `);
 
 /**
- * Claims due jobs and jobs whose lease ended (their rows end with `leaseEnded 1`, not kept).
+ * Claims due jobs and jobs whose lease ended; answers them as one JSON array of their hashes
+ * (one string to decode, not two per field; a job whose lease ended has `leaseEnded: '1'`, not
+ * kept).
  * ARGV: prefix, queue, now, limit, default lease, leases json, the claiming worker's id or '',
- * tokens...
+ * the claim's token (unique per claim: each job's lease token is it, a dot and the job's place in
+ * the claim).
  */
 export const claimScript = new RedisScript(
   held + exhausted + `
@@ -155,18 +158,23 @@ for i = 1, math.min(limit, #candidates) do
   local key = p .. 'job:' .. id
   if waiting then redis.call('ZREM', p .. 'waiting:' .. q, id) else ended(p, key, id, 'expired', now) end
   local lease = leases[redis.call('HGET', key, 'n')] or defaultLease
-  redis.call('HSET', key, 'st', 'running', 'lt', ARGV[7 + i], 'le', ms(now + lease), 'sa', ms(now))
-  if worker ~= '' then redis.call('HSET', key, 'w', worker) else redis.call('HDEL', key, 'w') end
+  local token = ARGV[8] .. '.' .. i
+  if worker ~= '' then
+    redis.call('HSET', key, 'st', 'running', 'lt', token, 'le', ms(now + lease), 'sa', ms(now), 'w', worker)
+  else
+    redis.call('HSET', key, 'st', 'running', 'lt', token, 'le', ms(now + lease), 'sa', ms(now))
+    redis.call('HDEL', key, 'w')
+  end
   redis.call('HINCRBY', key, 'at', 1)
   redis.call('ZADD', p .. 'running:' .. q, now + lease, id)
   local row = redis.call('HGETALL', key)
-  if not waiting then
-    row[#row + 1] = 'leaseEnded'
-    row[#row + 1] = '1'
-  end
-  out[#out + 1] = row
+  local job = {}
+  for j = 1, #row, 2 do job[row[j]] = row[j + 1] end
+  if not waiting then job.leaseEnded = '1' end
+  out[#out + 1] = job
 end
-return out
+if #out == 0 then return '[]' end
+return cjson.encode(out)
 `,
 );
 

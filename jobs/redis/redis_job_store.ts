@@ -65,6 +65,7 @@ import {
   RedisNotDurableError,
 } from "./redis_durability.ts";
 import { withinDeadline } from "./redis_unavailable.ts";
+import { OperationDeadlines } from "./operation_deadlines.ts";
 import type { RedisDurabilityMonitor } from "./redis_durability_monitor.ts";
 import type {
   JobClaimParams,
@@ -99,6 +100,10 @@ export class RedisJobStore implements JobStore {
   readonly #warn: (message: string) => void;
   readonly #monitor: RedisDurabilityMonitor | undefined;
   #durable: Promise<void> | undefined;
+  /** The deadline of every operation (`timeoutMs`), on one timer. */
+  readonly #deadlines: OperationDeadlines;
+  #leasesOf: Readonly<Record<string, number>> | undefined;
+  #leasesEncoded = "";
 
   /**
    * A store on this connection, its keys under `prefix` (default `kit:jobs:`). Its workers are
@@ -113,6 +118,7 @@ export class RedisJobStore implements JobStore {
     this.#slotKey = [`${this.#prefix}all`];
     this.#requireDurability = options.requireDurability ?? "refuse";
     this.#timeoutMs = options.timeoutMs ?? 2_000;
+    this.#deadlines = new OperationDeadlines(this.#timeoutMs);
     this.#warn = options.warn ??
       ((message) =>
         consoleLogger().log({
@@ -160,9 +166,8 @@ export class RedisJobStore implements JobStore {
     args: readonly (string | number)[],
   ): Promise<unknown> {
     if (this.#monitor === undefined || enqueues.has(operation)) await this.checkDurability();
-    return await withinDeadline(
+    return await this.#deadlines.run(
       `job ${operation}`,
-      this.#timeoutMs,
       () => script.run(this.#redis, this.#slotKey, args, replicatedRun(operation)),
     );
   }
@@ -240,28 +245,38 @@ export class RedisJobStore implements JobStore {
     return results;
   }
 
-  /** Claims due jobs and jobs whose lease ended, in one script. */
+  /**
+   * Claims due jobs and jobs whose lease ended, in one script. One random token per claim: each
+   * job's lease token is it, a dot and the job's place in the claim (unique per attempt).
+   */
   async jobClaim(params: JobClaimParams): Promise<ClaimedJob[]> {
-    const tokens = Array.from({ length: params.limit }, () => crypto.randomUUID());
     const rows = await this.#run("claim", claimScript, [
       this.#prefix,
       params.queue,
       params.now.getTime(),
       params.limit,
       params.defaultLeaseMs,
-      JSON.stringify(params.leases),
+      this.#leasesJson(params.leases),
       params.workerId ?? "",
-      ...tokens,
-    ]) as string[][];
-    return rows.map((row) => {
-      const hash = toHash(row);
-      return {
-        ...toStored(hash),
-        attempt: Number(hash.at),
-        leaseToken: hash.lt!,
-        ...(hash.leaseEnded === "1" ? { leaseEnded: true as const } : {}),
-      };
+      crypto.randomUUID(),
+    ]);
+    const hashes = JSON.parse(String(rows)) as Record<string, string>[];
+    return hashes.map((hash) => {
+      const job = toStored(hash) as Mutable<ClaimedJob>;
+      job.attempt = Number(hash.at);
+      job.leaseToken = hash.lt!;
+      if (hash.leaseEnded === "1") job.leaseEnded = true;
+      return job;
     });
+  }
+
+  /** The leases as the claim script reads them: encoded once per leases object (a worker's). */
+  #leasesJson(leases: Readonly<Record<string, number>>): string {
+    if (this.#leasesOf !== leases) {
+      this.#leasesEncoded = JSON.stringify(leases);
+      this.#leasesOf = leases;
+    }
+    return this.#leasesEncoded;
   }
 
   /**
@@ -724,8 +739,11 @@ function toHash(row: readonly unknown[]): Record<string, string> {
   return hash;
 }
 
+/** A job of the store's own reads, filled in place (no object per optional field). */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 function toStored(h: Record<string, string>): StoredJob {
-  return {
+  const job: Mutable<StoredJob> = {
     id: h.id!,
     name: h.n!,
     queue: h.q!,
@@ -740,14 +758,15 @@ function toStored(h: Record<string, string>): StoredJob {
     progress: h.tt === undefined
       ? { done: Number(h.d ?? 0) }
       : { done: Number(h.d ?? 0), total: Number(h.tt) },
-    ...(h.t ? { tenantId: h.t } : {}),
-    ...(h.tp === undefined ? {} : { traceparent: h.tp }),
-    ...(h.s === undefined ? {} : { subject: h.s }),
-    ...(h.k === undefined ? {} : { idempotencyKey: h.k }),
-    ...(h.cp === undefined ? {} : { checkpoint: JSON.parse(h.cp) as JsonValue }),
-    ...(h.ec === undefined ? {} : { lastErrorCode: h.ec }),
-    ...(h.ea === undefined ? {} : { lastErrorAt: new Date(Number(h.ea)) }),
-    ...(h.fa === undefined ? {} : { finishedAt: new Date(Number(h.fa)) }),
-    ...(h.w === undefined ? {} : { workerId: h.w }),
   };
+  if (h.t) job.tenantId = h.t;
+  if (h.tp !== undefined) job.traceparent = h.tp;
+  if (h.s !== undefined) job.subject = h.s;
+  if (h.k !== undefined) job.idempotencyKey = h.k;
+  if (h.cp !== undefined) job.checkpoint = JSON.parse(h.cp) as JsonValue;
+  if (h.ec !== undefined) job.lastErrorCode = h.ec;
+  if (h.ea !== undefined) job.lastErrorAt = new Date(Number(h.ea));
+  if (h.fa !== undefined) job.finishedAt = new Date(Number(h.fa));
+  if (h.w !== undefined) job.workerId = h.w;
+  return job;
 }

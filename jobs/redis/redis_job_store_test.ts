@@ -51,26 +51,7 @@ jobStoreContract({
 jobStoreContract({
   name: "RedisJobStore over HTTP (@upstash/redis through a REST bridge)",
   ignore: ignoreWithout("REDIS_URL"),
-  async open() {
-    const url = requireUrl("REDIS_URL");
-    const bridge = await startUpstashRestBridge(url);
-    const upstash = new UpstashRedis({
-      url: bridge.url,
-      token: bridge.token,
-      automaticDeserialization: false,
-      enableTelemetry: false,
-    });
-    const prefix = `test:${crypto.randomUUID()}:`;
-    return {
-      store: new RedisJobStore(upstashScripting(upstash), { prefix, requireDurability: "off" }),
-      async close() {
-        const redis = new IORedis(url);
-        await clear(redis, prefix);
-        redis.disconnect();
-        await bridge.close();
-      },
-    };
-  },
+  open: () => storeOverHttp(requireUrl("REDIS_URL")),
 });
 
 Deno.test({
@@ -156,3 +137,120 @@ Deno.test({
       assert.ok(ttl > 89_000 && ttl <= 90_000, `ttl ${ttl}`);
     }),
 });
+
+/** Text that JSON escapes, or that Lua's cjson and JavaScript write differently. */
+const awkward = 'é ü 日本 🙂 "quoted" \\back\\ /slash/ \n\t\u0001 \u2028\u2029 {"not":"json"';
+
+async function claimRoundTrip(store: RedisJobStore): Promise<void> {
+  const t0 = Date.parse("2026-05-01T08:00:00.000Z");
+  const job = {
+    id: "01950000-0000-7000-8000-000000000000",
+    name: `scheduling.${awkward}`,
+    queue: "scheduling",
+    payload: { text: awkward, n: 1.5, list: [awkward, null, true], nested: { "é": awkward } },
+    actor: userActor(awkward),
+    tenantId: awkward,
+    correlationId: awkward,
+    subject: awkward,
+    idempotencyKey: awkward,
+    traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+    maxAttempts: 3,
+    runAt: new Date(t0),
+    createdAt: new Date(t0),
+  };
+  await store.jobInsert({ job });
+  const [claimed, ...more] = await store.jobClaim({
+    queue: "scheduling",
+    limit: 5,
+    now: new Date(t0),
+    leases: { [job.name]: 60_000 },
+    defaultLeaseMs: 1_000,
+    workerId: awkward,
+  });
+  assert.deepEqual(more, []);
+  assert.deepEqual(claimed?.payload, job.payload);
+  assert.deepEqual(claimed?.actor, job.actor);
+  for (const field of ["name", "tenantId", "correlationId", "subject", "idempotencyKey"] as const) {
+    assert.equal(claimed?.[field], job[field], field);
+  }
+  assert.equal(claimed?.workerId, awkward);
+  assert.equal(claimed?.traceparent, job.traceparent);
+  assert.equal(claimed?.attempt, 1);
+  assert.equal(claimed?.status, "running");
+  assert.equal(claimed?.leaseEnded, undefined);
+  assert.deepEqual(
+    await store.jobClaim({
+      queue: "scheduling",
+      limit: 5,
+      now: new Date(t0),
+      leases: {},
+      defaultLeaseMs: 1_000,
+    }),
+    [],
+    "an empty claim answers no job",
+  );
+  // The lease is the job's own (60 s): not taken back at 59 s, taken back (leaseEnded) after it.
+  const early = await store.jobClaim({
+    queue: "scheduling",
+    limit: 5,
+    now: new Date(t0 + 59_000),
+    leases: {},
+    defaultLeaseMs: 1_000,
+  });
+  assert.deepEqual(early, []);
+  const [again] = await store.jobClaim({
+    queue: "scheduling",
+    limit: 5,
+    now: new Date(t0 + 60_000),
+    leases: {},
+    defaultLeaseMs: 1_000,
+  });
+  assert.equal(again?.leaseEnded, true);
+  assert.equal(again?.attempt, 2);
+  assert.notEqual(again?.leaseToken, claimed?.leaseToken);
+  assert.deepEqual(again?.payload, job.payload);
+}
+
+Deno.test({
+  name:
+    "RedisJobStore: a claim answers every field as written (any text JSON escapes), its lease the job's own, over TCP",
+  ignore: ignoreWithout("REDIS_URL"),
+  fn: () => withTcpStore((store) => claimRoundTrip(store)),
+});
+
+Deno.test({
+  name:
+    "RedisJobStore: a claim answers every field as written (any text JSON escapes), over HTTP (@upstash/redis)",
+  ignore: ignoreWithout("REDIS_URL"),
+  async fn() {
+    const { store, close } = await storeOverHttp(requireUrl("REDIS_URL"));
+    try {
+      await claimRoundTrip(store);
+    } finally {
+      await close();
+    }
+  },
+});
+
+/** A store on a key prefix of its own over HTTP (@upstash/redis through a REST bridge to `url`). */
+async function storeOverHttp(
+  url: string,
+): Promise<{ store: RedisJobStore; close(): Promise<void> }> {
+  const bridge = await startUpstashRestBridge(url);
+  const upstash = new UpstashRedis({
+    url: bridge.url,
+    token: bridge.token,
+    automaticDeserialization: false,
+    enableTelemetry: false,
+  });
+  const prefix = `test:${crypto.randomUUID()}:`;
+  return {
+    store: new RedisJobStore(upstashScripting(upstash), { prefix, requireDurability: "off" }),
+    async close() {
+      const redis = new IORedis(url);
+      await clear(redis, prefix);
+      redis.disconnect();
+      await bridge.close();
+    },
+  };
+}

@@ -17,6 +17,7 @@ import {
   JobTimeoutError,
   WorkerStoppedError,
 } from "./job_errors.ts";
+import type { AttemptTimer, AttemptTimers } from "./attempt_timers.ts";
 
 /** How an attempt ended (the `status` label of `background_job_runs_total`). */
 export type AttemptOutcome = "succeeded" | "retried" | "dead" | "released" | "interrupted";
@@ -37,6 +38,8 @@ export interface AttemptContext {
   readonly store: JobStore;
   /** The clock of heartbeats, the lease and the timeout. */
   readonly clock: Clock;
+  /** The worker's timers, on `clock`, of every attempt's heartbeats, lease watch and time-out. */
+  readonly timers: AttemptTimers;
   /** Told of unexpected errors, failed heartbeats and lost leases. */
   readonly errorReporter: ErrorReporter;
   /** The jobs this worker can run, by name. */
@@ -96,7 +99,6 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
   }
   const { settings } = runnable;
   const run = new AbortController();
-  const timers = new AbortController();
   const abort = (reason: Error) => {
     if (!run.signal.aborted) run.abort(reason);
   };
@@ -127,17 +129,13 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
     lease.endsAt = Math.max(lease.endsAt, at.getTime() + settings.leaseMs);
   };
 
-  void heartbeat(context, job, settings.leaseMs, lease, timers.signal, abort);
-  // Watched while the run goes on; once it ended, the outcome's write answers for the lease.
-  const watching = new AbortController();
-  timers.signal.addEventListener("abort", () => watching.abort(attemptOver), { once: true });
-  void watchLease(context, job, lease, watching.signal, abort);
+  // The attempt's deadlines, on the worker's shared timers: heartbeats until the outcome is
+  // written, the lease watched while the run goes on (once it ended, the outcome's write answers
+  // for the lease), the time-out.
+  const deadlines = new AttemptDeadlines(context, job, settings.leaseMs, lease, abort);
   if (settings.timeoutMs !== undefined) {
     const timeoutMs = settings.timeoutMs;
-    clock.sleep(timeoutMs, timers.signal).then(
-      () => abort(new JobTimeoutError(job.id, timeoutMs)),
-      () => {},
-    );
+    deadlines.timeout(timeoutMs, () => abort(new JobTimeoutError(job.id, timeoutMs)));
   }
 
   const startedAt = clock.now();
@@ -190,7 +188,7 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
     try {
       await Promise.race([running, aborted(run.signal)]);
     } finally {
-      watching.abort(attemptOver);
+      deadlines.runEnded();
       context.onRunEnd?.();
     }
     if (run.signal.aborted) throw run.signal.reason;
@@ -244,7 +242,7 @@ export async function runAttempt(context: AttemptContext, job: ClaimedJob): Prom
     if (!held) return { outcome: "interrupted", errorCode, error };
     return { outcome: retry ? "retried" : "dead", errorCode, error };
   } finally {
-    timers.abort(attemptOver);
+    deadlines.over();
     context.hardStop.removeEventListener("abort", onHardStop);
   }
 }
@@ -297,47 +295,90 @@ async function recordOutcome<T>(
   }
 }
 
-/**
- * The reason the attempt's own timers (heartbeat, lease watch, time-out) are stopped with when it
- * ends: one shared value, read by no one. Aborting without a reason makes a `DOMException` per
- * abort, with its stack: two per job, 12 % of a Redis worker's CPU at concurrency 50.
- */
-const attemptOver: Error = new Error("the attempt is over");
-
 /** The end of an attempt's lease as the store knows it, moved by every report it accepted. */
 interface Lease {
   endsAt: number;
 }
 
-async function heartbeat(
-  context: AttemptContext,
-  job: ClaimedJob,
-  leaseMs: number,
-  lease: Lease,
-  signal: AbortSignal,
-  abort: (reason: Error) => void,
-): Promise<void> {
-  const every = Math.max(1, Math.floor(leaseMs / 3));
-  while (!signal.aborted) {
-    try {
-      await context.clock.sleep(every, signal);
-    } catch {
-      return;
-    }
+/**
+ * An attempt's deadlines on the worker's {@linkcode AttemptTimers}: a heartbeat every third of
+ * the lease (the next one scheduled once the last answered) until the attempt is over, the lease
+ * watched until the run ends (aborted with {@linkcode JobLeaseLostError} once it ended without a
+ * report moving it: from then on another worker may claim the job), and the time-out.
+ */
+class AttemptDeadlines {
+  readonly #context: AttemptContext;
+  readonly #job: ClaimedJob;
+  readonly #leaseMs: number;
+  readonly #every: number;
+  readonly #lease: Lease;
+  readonly #abort: (reason: Error) => void;
+  #beat: AttemptTimer | undefined;
+  #watch: AttemptTimer | undefined;
+  #timeout: AttemptTimer | undefined;
+  #over = false;
+
+  constructor(
+    context: AttemptContext,
+    job: ClaimedJob,
+    leaseMs: number,
+    lease: Lease,
+    abort: (reason: Error) => void,
+  ) {
+    this.#context = context;
+    this.#job = job;
+    this.#leaseMs = leaseMs;
+    this.#every = Math.max(1, Math.floor(leaseMs / 3));
+    this.#lease = lease;
+    this.#abort = abort;
+    this.#scheduleBeat();
+    this.#watchLease();
+  }
+
+  /** Aborts the run after `ms` with what `fire` aborts it with. */
+  timeout(ms: number, fire: () => void): void {
+    const at = this.#context.clock.now().getTime() + ms;
+    this.#timeout = this.#context.timers.schedule(at, fire);
+  }
+
+  /** The run ended: its lease is no longer watched. */
+  runEnded(): void {
+    if (this.#watch !== undefined) this.#context.timers.cancel(this.#watch);
+    this.#watch = undefined;
+  }
+
+  /** The attempt is over (its outcome written or given up): every deadline is forgotten. */
+  over(): void {
+    this.#over = true;
+    const { timers } = this.#context;
+    this.runEnded();
+    if (this.#beat !== undefined) timers.cancel(this.#beat);
+    if (this.#timeout !== undefined) timers.cancel(this.#timeout);
+    this.#beat = this.#timeout = undefined;
+  }
+
+  #scheduleBeat(): void {
+    const at = this.#context.clock.now().getTime() + this.#every;
+    this.#beat = this.#context.timers.schedule(at, () => void this.#heartbeat());
+  }
+
+  async #heartbeat(): Promise<void> {
+    this.#beat = undefined;
+    const context = this.#context, job = this.#job;
     try {
       const at = context.clock.now();
       const outcome = await context.store.jobReport({
         id: job.id,
         leaseToken: job.leaseToken,
         now: at,
-        leaseMs,
+        leaseMs: this.#leaseMs,
       });
       context.onHeartbeat?.(true);
       if (outcome !== "ok") {
-        abort(new JobInterruptedError(job.id));
+        this.#abort(new JobInterruptedError(job.id));
         return;
       }
-      lease.endsAt = Math.max(lease.endsAt, at.getTime() + leaseMs);
+      this.#lease.endsAt = Math.max(this.#lease.endsAt, at.getTime() + this.#leaseMs);
     } catch (error) {
       context.onHeartbeat?.(false);
       context.errorReporter.report(error, {
@@ -345,35 +386,24 @@ async function heartbeat(
         details: { stage: "heartbeat", job: job.name, jobId: job.id },
       });
     }
+    if (!this.#over) this.#scheduleBeat();
   }
-}
 
-/**
- * Aborts the run with {@linkcode JobLeaseLostError} once the lease has ended without a report
- * moving it (the store answers no heartbeat): from then on another worker may claim the job.
- */
-async function watchLease(
-  context: AttemptContext,
-  job: ClaimedJob,
-  lease: Lease,
-  signal: AbortSignal,
-  abort: (reason: Error) => void,
-): Promise<void> {
-  for (;;) {
-    const wait = lease.endsAt - context.clock.now().getTime();
-    if (wait <= 0) break;
-    try {
-      await context.clock.sleep(wait, signal);
-    } catch {
+  #watchLease(): void {
+    const context = this.#context, job = this.#job;
+    const endsAt = this.#lease.endsAt;
+    if (endsAt > context.clock.now().getTime()) {
+      this.#watch = context.timers.schedule(endsAt, () => this.#watchLease());
       return;
     }
+    this.#watch = undefined;
+    const error = new JobLeaseLostError(job.id, new Date(endsAt));
+    context.errorReporter.report(error, {
+      origin: "queue",
+      details: { stage: "lease", job: job.name, jobId: job.id, attempt: job.attempt },
+    });
+    this.#abort(error);
   }
-  const error = new JobLeaseLostError(job.id, new Date(lease.endsAt));
-  context.errorReporter.report(error, {
-    origin: "queue",
-    details: { stage: "lease", job: job.name, jobId: job.id, attempt: job.attempt },
-  });
-  abort(error);
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

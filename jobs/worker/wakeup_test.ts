@@ -52,3 +52,34 @@ Deno.test("Wakeups are per loop: a wake-up while one loop waits is not lost for 
   assert.equal(await settled(wait), true);
   assert.equal(await settled(claiming.wait(never)), true);
 });
+
+Deno.test("Wakeup.wait() leaves no listener on the stop signal once it ended (by a wake-up, a poll or the stop)", async () => {
+  const clock = new TestClock();
+  const wakeup = new Wakeup(clock, 1_000);
+  const stopping = new AbortController();
+  const listeners = new Set<unknown>();
+  const signal = stopping.signal;
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = (type: string, listener: unknown, options?: unknown) => {
+    listeners.add(listener);
+    add(type, listener as EventListener, options as AddEventListenerOptions);
+  };
+  signal.removeEventListener = (type: string, listener: unknown, options?: unknown) => {
+    listeners.delete(listener);
+    remove(type, listener as EventListener, options as EventListenerOptions);
+  };
+  const woken = wakeup.wait(signal);
+  assert.equal(listeners.size, 1);
+  wakeup.wake();
+  assert.equal(await settled(woken), true);
+  assert.equal(listeners.size, 0, "ended by a wake-up");
+  const polled = wakeup.wait(signal);
+  clock.advance(1_000);
+  assert.equal(await settled(polled), true);
+  assert.equal(listeners.size, 0, "ended by the poll interval");
+  const stopped = wakeup.wait(signal);
+  stopping.abort();
+  assert.equal(await settled(stopped), true);
+  assert.equal(listeners.size, 0, "ended by the stop");
+});

@@ -6,6 +6,7 @@ import type { JobRetention } from "./retention_policy.ts";
 import { WorkerPresence } from "./worker_presence.ts";
 import { JobTelemetry } from "../observability/job_telemetry.ts";
 import { CompletionBatcher } from "./completion_batcher.ts";
+import { AttemptTimers } from "./attempt_timers.ts";
 import { QueueLoop, type QueueLoopHost } from "./queue_loop.ts";
 import { Slots } from "./slots.ts";
 import { Wakeup } from "./wakeup.ts";
@@ -98,6 +99,8 @@ export class Worker {
   readonly #leases: Readonly<Record<string, number>>;
   readonly #telemetry: JobTelemetry;
   readonly #completions: CompletionBatcher;
+  /** The deadlines of every attempt (heartbeats, lease watches, time-outs) on one timer. */
+  readonly #timers: AttemptTimers;
   #hardStop = new AbortController();
   #stopping = new AbortController();
   #loops: Promise<void>[] = [];
@@ -137,6 +140,7 @@ export class Worker {
     this.#completions = new CompletionBatcher(options.store, () => options.clock.now());
     this.#store = options.store;
     this.#clock = options.clock;
+    this.#timers = new AttemptTimers(options.clock);
     this.#jobs = options.jobs;
     this.#reporter = options.errorReporter;
     this.#queues = [...new Set([...options.jobs.values()].map((j) => j.settings.queue))].sort();
@@ -246,16 +250,18 @@ export class Worker {
     this.#listeners.push(listener);
   }
 
-  /** Starts one claim loop per queue, woken at once by stores that notify. */
+  /**
+   * Starts one claim loop per queue, woken at once by stores that notify (a notification wakes
+   * the loop of its queue).
+   */
   async start(): Promise<void> {
     if (this.#loops.length > 0) return;
     this.#stopping = new AbortController();
     this.#hardStop = new AbortController();
     if (this.#store.jobListen !== undefined) {
-      const queues = new Set(this.#queues);
-      this.#unlisten = await this.#store.jobListen((queue) => {
-        if (queues.has(queue)) this.wake();
-      });
+      // Only the loop of the queue told: a job of one queue makes no other claim.
+      const wakeups = this.#wakeups;
+      this.#unlisten = await this.#store.jobListen((queue) => wakeups.get(queue)?.wake());
     }
     this.#loops = this.#queues.map((queue) => this.#loop(queue));
     await this.#presence.start();
@@ -296,6 +302,7 @@ export class Worker {
       this.#hardStop.abort();
       await Promise.all(this.#running);
     }
+    this.#timers.close();
     await this.#rescuer.stop();
     await this.#pruner?.stop();
     await this.#presence.stop();
@@ -309,19 +316,24 @@ export class Worker {
     let ran = 0;
     let firstError: unknown;
     let claimed: ClaimedJob[];
-    do {
-      claimed = [];
-      for (const queue of this.#queues) {
-        const claimedAt = this.#clock.now().getTime();
-        const jobs = await this.#claim(queue, 100);
-        claimed.push(...jobs);
-        for (const job of jobs) {
-          const result = await this.#attempt(job, claimedAt);
-          ran++;
-          if (result.error !== undefined && firstError === undefined) firstError = result.error;
+    try {
+      do {
+        claimed = [];
+        for (const queue of this.#queues) {
+          const claimedAt = this.#clock.now().getTime();
+          const jobs = await this.#claim(queue, 100);
+          claimed.push(...jobs);
+          for (const job of jobs) {
+            const result = await this.#attempt(job, claimedAt);
+            ran++;
+            if (result.error !== undefined && firstError === undefined) firstError = result.error;
+          }
         }
-      }
-    } while (claimed.length > 0);
+      } while (claimed.length > 0);
+    } finally {
+      // Not started: no attempt is left, and no timer may outlive the call (stop() ends it else).
+      if (this.#loops.length === 0) this.#timers.close();
+    }
     if (firstError !== undefined) throw firstError;
     return ran;
   }
@@ -415,6 +427,7 @@ export class Worker {
     const attempt: AttemptContext = {
       store: this.#store,
       clock: this.#clock,
+      timers: this.#timers,
       errorReporter: this.#reporter,
       jobs: this.#jobs,
       hardStop: this.#hardStop.signal,

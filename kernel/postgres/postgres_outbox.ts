@@ -11,6 +11,11 @@ import type {
   OutboxHandlerBacklog,
 } from "../events/outbox.ts";
 import { uuidv7 } from "../ids/id.ts";
+import {
+  checkUnitDatabase,
+  isOnUnitDatabase,
+  type UnitDatabaseWriter,
+} from "../unit_of_work/unit_database.ts";
 import type { UnitOfWork } from "../unit_of_work/unit_of_work.ts";
 import * as statements from "./outbox_statements.ts";
 import { transactionOf } from "./postgres_transactions.ts";
@@ -22,7 +27,10 @@ import type { SqlStatement } from "./sql_statement.ts";
  * batches with `FOR UPDATE SKIP LOCKED`, so two relays never deliver the same (event, handler) at
  * once; a delivery is marked done in the handler's transaction, in a savepoint of it when the
  * relay runs a batch in one transaction. Tables come from `migrateKernel`; the statements are
- * those `@kit/jobs`' `SqlOutbox` runs on other drivers (`outbox_statements.ts`), prepared.
+ * those `@kit/jobs`' `SqlOutbox` runs on other drivers (`outbox_statements.ts`), prepared. Its
+ * writes in a unit of work (an append, a completion) are refused, with nothing written, when the
+ * unit is on another database than this client's: a unit opened on this very client is written
+ * in unchecked; one on another client, once that pair of clients is found on one database.
  *
  * @example
  * ```ts ignore
@@ -31,6 +39,7 @@ import type { SqlStatement } from "./sql_statement.ts";
  */
 export class PostgresOutbox implements Outbox {
   readonly #sql: postgres.Sql;
+  readonly #writer: UnitDatabaseWriter;
   #subscriptions: ReadonlyMap<string, readonly string[]> = new Map();
   #savepoints = 0;
   readonly #sent = new WeakMap<UnitOfWork, Promise<unknown>[]>();
@@ -44,6 +53,12 @@ export class PostgresOutbox implements Outbox {
    */
   constructor(sql: postgres.Sql, options: { listen?: boolean } = {}) {
     this.#sql = sql;
+    this.#writer = {
+      storeName: "PostgresOutbox",
+      transactionsName: "PostgresTransactions",
+      client: sql,
+      query: (statement) => run(sql, statement),
+    };
     const listen = options.listen ?? (sql.options?.max ?? 10) > 1;
     if (!listen) this.listen = undefined;
   }
@@ -53,9 +68,14 @@ export class PostgresOutbox implements Outbox {
     this.#subscriptions = subscriptions;
   }
 
-  /** Inserts the event and one delivery per handler in the unit's transaction, in one statement. */
+  /**
+   * Inserts the event and one delivery per handler in the unit's transaction, in one statement;
+   * refused when the unit is on another database than this outbox's client (its relays would
+   * never see the event).
+   */
   async append(event: IntegrationEvent, unit: UnitOfWork): Promise<void> {
     const tx = requireTransaction(unit, `write event '${event.type}'`);
+    if (!isOnUnitDatabase(this.#writer, unit)) await this.#checkUnit(unit, tx);
     await run(
       tx,
       statements.appendEvent(event, this.#subscriptions.get(event.type) ?? [], undefined),
@@ -89,7 +109,10 @@ export class PostgresOutbox implements Outbox {
       }));
   }
 
-  /** Marks the deliveries done in the handlers' transaction, one statement per handler. */
+  /**
+   * Marks the deliveries done in the handlers' transaction, one statement per handler; refused
+   * when the transaction is on another database than this outbox's client.
+   */
   async complete(deliveries: readonly OutboxDelivery[], unit: UnitOfWork): Promise<void> {
     const sent = this.#sent.get(unit);
     if (sent !== undefined) {
@@ -98,6 +121,7 @@ export class PostgresOutbox implements Outbox {
     }
     if (deliveries.length === 0) return;
     const tx = requireTransaction(unit, `complete event '${deliveries[0]!.event.type}'`);
+    if (!isOnUnitDatabase(this.#writer, unit)) await this.#checkUnit(unit, tx);
     for (const [handler, list] of byHandler(deliveries)) {
       await run(tx, statements.completeDeliveries(handler, list.map((d) => d.event.id)));
     }
@@ -242,6 +266,11 @@ export class PostgresOutbox implements Outbox {
     if (opened !== undefined) this.#send(unit, tx, `release savepoint ${name}`);
     for (const callback of callbacks) unit.whenCommitted(callback);
     return result;
+  }
+
+  /** Rejects, naming both databases, when the unit's transaction is not on this client's database. */
+  #checkUnit(unit: UnitOfWork, tx: postgres.TransactionSql): Promise<void> {
+    return checkUnitDatabase(this.#writer, unit, (statement) => run(tx, statement));
   }
 
   /** Sends a statement now without waiting for it; `complete` waits for the unit's. */

@@ -1,10 +1,12 @@
 /**
  * The runtimes guide's (docs/guides/runtimes.md) "Use kit on Node", "Use kit on Bun" and "Use kit
- * on Cloudflare Workers", followed step by step in a fresh directory: its files written from the
- * guide's code blocks (each named by its first line), its shell steps run as written, then the Node
- * bundle served by Node 20, the Bun bundle by Bun (from npm: skipped with the reason when it cannot
- * be had, failed under CI) and the worker bundle by workerd (miniflare), each called with a token. The one departure: the project's
- * `deno.json` links the JSR packages to this checkout (`links`), JSR being out of reach here.
+ * on Cloudflare Workers", followed step by step in one fresh directory: the files of the three
+ * sections written from the guide's code blocks (each named by its first line) and type-checked
+ * together, each section's shell steps run as written, then the Node bundle served by Node 20, the
+ * Bun bundle by Bun (from npm: skipped with the reason when it cannot be had, failed under CI) and
+ * the worker bundle by workerd (miniflare), each called with a token. The one departure: the
+ * project's `deno.json` links the JSR packages to this checkout (`links`), JSR being out of reach
+ * here.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -74,6 +76,47 @@ async function run(
 async function bundleStep(dir: string, step: string): Promise<void> {
   assert.match(step, /^deno bundle /, `a build step: ${step}`);
   await run(dir, Deno.execPath(), step.split(" ").slice(1));
+}
+
+/** The sections of the guide this file follows, by the runtime each is about. */
+const sections = {
+  node: "Use kit on Node",
+  bun: "Use kit on Bun",
+  workers: "Use kit on Cloudflare Workers",
+} as const;
+
+/** The project the three sections are followed in, and each section's shell steps. */
+interface GuideProject {
+  readonly dir: string;
+  readonly steps: Record<keyof typeof sections, string[]>;
+}
+
+let guideProjectMade: Promise<GuideProject> | undefined;
+
+/**
+ * One fresh project with the files of the three sections (each its own files: the Bun and Workers
+ * sections build on the Node section's `src/app.ts`, as the guide says), type-checked once by one
+ * `deno check` of the three entry points (`src/app.ts`, kit and their dependencies checked once,
+ * not once a section). Made by the first test that needs it; removed when this file's tests end.
+ */
+function guideProject(): Promise<GuideProject> {
+  guideProjectMade ??= (async () => {
+    const dir = await freshProject();
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    const steps = {
+      node: await writeFiles(dir, await sectionBlocks(sections.node)),
+      bun: await writeFiles(dir, await sectionBlocks(sections.bun)),
+      workers: await writeFiles(dir, await sectionBlocks(sections.workers)),
+    };
+    await run(dir, Deno.execPath(), [
+      "check",
+      "src/main.node.ts",
+      "src/main.bun.ts",
+      "src/worker.ts",
+    ]);
+    return { dir, steps };
+  })();
+  return guideProjectMade;
 }
 
 /** A fresh project as `deno add` makes it, the JSR packages linked to this checkout. */
@@ -163,16 +206,10 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const dir = await freshProject();
-    try {
-      const steps = await writeFiles(dir, await sectionBlocks("Use kit on Node"));
-      await run(dir, Deno.execPath(), ["check", "src/main.node.ts"]);
-      await bundleStep(dir, steps[0]!);
-      assert.match(steps[1]!, /^JWT_SECRET=\.\.\. PORT=8787 node dist\/app\.node\.mjs$/);
-      await serveAndCall(dir, "node", "dist/app.node.mjs");
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    const { dir, steps: { node: steps } } = await guideProject();
+    await bundleStep(dir, steps[0]!);
+    assert.match(steps[1]!, /^JWT_SECRET=\.\.\. PORT=8787 node dist\/app\.node\.mjs$/);
+    await serveAndCall(dir, "node", "dist/app.node.mjs");
   },
 });
 
@@ -189,17 +226,10 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     if ("missing" in bun) throw new Error(`Bun is required under CI: ${bun.missing}`);
-    const dir = await freshProject();
-    try {
-      await writeFiles(dir, await sectionBlocks("Use kit on Node")); // its src/app.ts
-      const steps = await writeFiles(dir, await sectionBlocks("Use kit on Bun"));
-      await run(dir, Deno.execPath(), ["check", "src/main.bun.ts"]);
-      await bundleStep(dir, steps[0]!);
-      assert.match(steps[1]!, /^JWT_SECRET=\.\.\. PORT=8787 bun dist\/app\.bun\.mjs$/);
-      await serveAndCall(dir, bun.path, "dist/app.bun.mjs");
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    const { dir, steps: { bun: steps } } = await guideProject();
+    await bundleStep(dir, steps[0]!);
+    assert.match(steps[1]!, /^JWT_SECRET=\.\.\. PORT=8787 bun dist\/app\.bun\.mjs$/);
+    await serveAndCall(dir, bun.path, "dist/app.bun.mjs");
   },
 });
 
@@ -209,82 +239,75 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const dir = await freshProject();
-    try {
-      await writeFiles(dir, await sectionBlocks("Use kit on Node")); // its src/app.ts
-      const steps = await writeFiles(dir, await sectionBlocks("Use kit on Cloudflare Workers"));
-      const wrangler = await readFile(join(dir, "wrangler.toml"), "utf8");
-      assert.match(wrangler, /^main = "dist\/worker\.mjs"$/m);
-      assert.match(wrangler, /^compatibility_flags = \["nodejs_compat"\]$/m);
-      const date = /^compatibility_date = "([\d-]+)"$/m.exec(wrangler)![1]!;
-      await run(dir, Deno.execPath(), ["check", "src/worker.ts"]);
-      await bundleStep(dir, steps[0]!);
+    const { dir, steps: { workers: steps } } = await guideProject();
+    const wrangler = await readFile(join(dir, "wrangler.toml"), "utf8");
+    assert.match(wrangler, /^main = "dist\/worker\.mjs"$/m);
+    assert.match(wrangler, /^compatibility_flags = \["nodejs_compat"\]$/m);
+    const date = /^compatibility_date = "([\d-]+)"$/m.exec(wrangler)![1]!;
+    await bundleStep(dir, steps[0]!);
 
-      // miniflare from npm, installed once beside the runtimes test's.
-      const workerd = join(root, ".kit", "runtimes", "workerd");
-      await mkdir(workerd, { recursive: true });
-      if (!existsSync(join(workerd, "node_modules", "miniflare"))) {
-        await writeFile(
-          join(workerd, "package.json"),
-          JSON.stringify({ private: true, type: "module" }),
-        );
-        await run(workerd, "npm", [
-          "install",
-          "--no-audit",
-          "--no-fund",
-          "--loglevel=error",
-          "miniflare@4.20260730.0",
-        ]);
-      }
-      const calls = [
-        { path: "/greetings/Ada", roles: ["reader"] },
-        { path: "/greetings/Ada", roles: [] },
-        { path: "/greetings/Ada" },
-        { path: "/openapi.json" },
-      ];
-      const requests = await Promise.all(calls.map(async (c) => ({
-        url: `http://greetings.test${c.path}`,
-        headers: c.roles ? { authorization: `Bearer ${await token(c.roles)}` } : {},
-      })));
-      const script = join(workerd, "readme-run.mjs");
+    // miniflare from npm, installed once beside the runtimes test's.
+    const workerd = join(root, ".kit", "runtimes", "workerd");
+    await mkdir(workerd, { recursive: true });
+    if (!existsSync(join(workerd, "node_modules", "miniflare"))) {
       await writeFile(
-        script,
-        `import { Miniflare } from "miniflare";
+        join(workerd, "package.json"),
+        JSON.stringify({ private: true, type: "module" }),
+      );
+      await run(workerd, "npm", [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        "miniflare@4.20260730.0",
+      ]);
+    }
+    const calls = [
+      { path: "/greetings/Ada", roles: ["reader"] },
+      { path: "/greetings/Ada", roles: [] },
+      { path: "/greetings/Ada" },
+      { path: "/openapi.json" },
+    ];
+    const requests = await Promise.all(calls.map(async (c) => ({
+      url: `http://greetings.test${c.path}`,
+      headers: c.roles ? { authorization: `Bearer ${await token(c.roles)}` } : {},
+    })));
+    const script = join(workerd, "readme-run.mjs");
+    await writeFile(
+      script,
+      `import { Miniflare } from "miniflare";
 import { readFileSync } from "node:fs";
 const mf = new Miniflare({
-  modules: true,
-  script: readFileSync(${JSON.stringify(join(dir, "dist/worker.mjs"))}, "utf8"),
-  compatibilityDate: ${JSON.stringify(date)},
-  compatibilityFlags: ["nodejs_compat"],
-  bindings: { JWT_SECRET: ${JSON.stringify(secret)} },
+modules: true,
+script: readFileSync(${JSON.stringify(join(dir, "dist/worker.mjs"))}, "utf8"),
+compatibilityDate: ${JSON.stringify(date)},
+compatibilityFlags: ["nodejs_compat"],
+bindings: { JWT_SECRET: ${JSON.stringify(secret)} },
 });
 const out = [];
 for (const r of ${JSON.stringify(requests)}) {
-  const response = await mf.dispatchFetch(r.url, { headers: r.headers });
-  out.push({ status: response.status, type: response.headers.get("content-type"), body: await response.text() });
+const response = await mf.dispatchFetch(r.url, { headers: r.headers });
+out.push({ status: response.status, type: response.headers.get("content-type"), body: await response.text() });
 }
 await mf.dispose();
 console.log(JSON.stringify(out));
 `,
+    );
+    const answers = JSON.parse(await run(workerd, "node", [script])) as {
+      status: number;
+      type: string;
+      body: string;
+    }[];
+    let index = 0;
+    await expectedAnswers((path) => {
+      const answer = answers[index++]!;
+      assert.equal(path, calls[index - 1]!.path);
+      return Promise.resolve(
+        new Response(answer.body, {
+          status: answer.status,
+          headers: answer.type ? { "content-type": answer.type } : {},
+        }),
       );
-      const answers = JSON.parse(await run(workerd, "node", [script])) as {
-        status: number;
-        type: string;
-        body: string;
-      }[];
-      let index = 0;
-      await expectedAnswers((path) => {
-        const answer = answers[index++]!;
-        assert.equal(path, calls[index - 1]!.path);
-        return Promise.resolve(
-          new Response(answer.body, {
-            status: answer.status,
-            headers: answer.type ? { "content-type": answer.type } : {},
-          }),
-        );
-      });
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 });
