@@ -1,5 +1,5 @@
 /**
- * `kit generate process-manager`, through the real executable: a project, a context with
+ * `kit generate process-manager`, through `kit`'s `main` in process: a project, a context with
  * integration events, a process manager started by one, handling another, with a deadline. The
  * generated spec passes (it runs the deadline by moving the test clock; the plan itself is
  * tested in memory in planners_test.ts); refusals (an unknown event, an existing process manager, a bad name) write
@@ -10,14 +10,15 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { kitExecutable, projectTree, runProgram as run } from "../commands/test_project.ts";
+import { kitIn, projectTree, runProgram as run } from "../commands/test_project.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 const processes = "src/contexts/scheduling/application/processes";
 
-/** `kit <args>`, as `deno install -g -n kit` runs it. */
-function kit(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
-  return run(cwd, Deno.execPath(), [...kitExecutable, ...args]);
+/** `kit <args>` run in process in `cwd`: its exit code and every line it printed. */
+async function kit(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  const { result, out } = await kitIn(cwd, ...args);
+  return { code: result, out: `${out}\n` };
 }
 
 /** `kit <args>`; fails with its output unless it exits 0. */
