@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../main.ts";
@@ -81,6 +81,16 @@ export async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; std
   }
 }
 
+/** The `kit init` options of the clinic the CLI's tests build: identity, scheduling, notifications. */
+export const clinicContexts: readonly string[] = [
+  "--context",
+  "identity:supporting",
+  "--context",
+  "scheduling:core",
+  "--context",
+  "notifications:generic",
+];
+
 /**
  * A new project (contexts identity, notifications, scheduling) linking this checkout, made with
  * the options given (`--queue redis`).
@@ -88,19 +98,7 @@ export async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; std
 export async function initializedProject(options: readonly string[] = []): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "kit-init-" });
   const { result } = await quietly(() =>
-    main([
-      "init",
-      dir,
-      "--context",
-      "identity:supporting",
-      "--context",
-      "scheduling:core",
-      "--context",
-      "notifications:generic",
-      "--link",
-      checkout,
-      ...options,
-    ])
+    main(["init", dir, ...clinicContexts, "--link", checkout, ...options])
   );
   assert.equal(result, 0);
   return dir;
@@ -192,4 +190,33 @@ export async function kitWithEnv(
     console.log = log;
     console.error = error;
   }
+}
+
+/**
+ * Rewrites the creating migration at `path` in `root` as kit generated it before ids per tenant
+ * (the table `schema.table` keyed by `id` alone), so that a test can re-key it; answers the
+ * migration's new text.
+ */
+export async function keyedByIdAlone(
+  root: string,
+  path: string,
+  schema: string,
+  table: string,
+): Promise<string> {
+  const current = await readFile(join(root, path), "utf8");
+  const name = `"${schema}"."${table}"`;
+  const before = current.replace(
+    new RegExp(`create table if not exists "${schema}"\\."${table}" \\([\\s\\S]*?\\n\\);\\n`),
+    `create table if not exists ${name} (
+  id text primary key,
+  tenant_id text not null,
+  data jsonb not null default '{}'::jsonb,
+  version integer not null check (version > 0)
+);
+create index if not exists "${table}_tenant_id" on ${name} (tenant_id);
+`,
+  );
+  assert.notEqual(before, current, `${path} holds the table ${name}`);
+  await writeFile(join(root, path), before);
+  return before;
 }
