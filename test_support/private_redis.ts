@@ -184,6 +184,31 @@ export interface PrivateRedisCluster {
 export async function startPrivateRedisCluster(
   args: readonly string[] = [],
 ): Promise<PrivateRedisCluster> {
+  // A node whose free port was taken between the probe and its start (the suite opens many
+  // connections at once) exits at once: the cluster is started again on other ports, at most
+  // three times, and the last failure names every attempt's.
+  const failures: string[] = [];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      return await startClusterOnce(args);
+    } catch (error) {
+      failures.push(`attempt ${attempt}: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+  throw new Error(`the private Redis Cluster did not start:\n${failures.join("\n")}`);
+}
+
+/** Ends a child process, stopped or not; one that has ended already is left as it is. */
+function endChild(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGCONT");
+    child.kill("SIGKILL");
+  } catch {
+    // it has ended already (a node that could not start, or one killed before)
+  }
+}
+
+async function startClusterOnce(args: readonly string[]): Promise<PrivateRedisCluster> {
   const dir = await Deno.makeTempDir({ prefix: "kit-redis-cluster-" });
   const children = new Map<number, Deno.ChildProcess>();
   const ports: number[] = [];
@@ -201,8 +226,7 @@ export async function startPrivateRedisCluster(
     globalThis.removeEventListener("unload", onUnload);
     for (const [port, child] of children) {
       children.delete(port);
-      child.kill("SIGCONT");
-      child.kill("SIGKILL");
+      endChild(child);
       await child.status;
     }
     await Deno.remove(dir, { recursive: true }).catch(() => {});
@@ -242,10 +266,7 @@ export async function startPrivateRedisCluster(
   };
   // A test run that ends (or is filtered) before close() still ends the nodes it started.
   const onUnload = () => {
-    for (const child of children.values()) {
-      child.kill("SIGCONT");
-      child.kill("SIGKILL");
-    }
+    for (const child of children.values()) endChild(child);
     children.clear();
     try {
       Deno.removeSync(dir, { recursive: true });
@@ -287,8 +308,7 @@ export async function startPrivateRedisCluster(
       const child = children.get(port);
       if (child === undefined) return;
       children.delete(port);
-      child.kill("SIGCONT");
-      child.kill("SIGKILL");
+      endChild(child);
       await child.status;
     },
     async restart(port) {
