@@ -115,7 +115,11 @@ async function jobsFleet(
   try {
     // Three workers of the load and ticks; three idle ones of `hold` only, polling once a minute.
     const started = await Promise.all([
-      ...["w1", "w2", "w3"].map((id) => start(id, { QUEUES: "fleet,ticks" })),
+      // w1's jobs take 300 ms, not 20: the SIGKILL sent once it is seen running one lands while
+      // that one runs, even when the test process is descheduled for a few ms under load.
+      ...["w1", "w2", "w3"].map((id) =>
+        start(id, { QUEUES: "fleet,ticks", ...(id === "w1" ? { WORK_MS: "300" } : {}) })
+      ),
       ...["h1", "h2", "h3"].map((id) => start(id, { QUEUES: "hold", POLL_INTERVAL: "60s" })),
     ]);
     processes.push(...started);
