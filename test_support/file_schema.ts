@@ -19,7 +19,7 @@
  * @module
  */
 import postgres from "postgres";
-import { requireUrl, type TestDatabase } from "./services.ts";
+import { ignoreWithout, requireUrl, type TestDatabase } from "./services.ts";
 
 /** Runs one case on the file's schema, emptied. */
 export type WithFileSchema = (fn: (db: TestDatabase) => Promise<void>) => Promise<void>;
@@ -170,4 +170,21 @@ async function withClient(
 
 function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A `Deno.test` on the file's schema of `withSchema` (skipped without DATABASE_URL): the
+ * declaration the files on one schema share.
+ */
+export function schemaTest(
+  withSchema: WithFileSchema,
+): (name: string, fn: (db: TestDatabase) => Promise<void>) => void {
+  return (name, fn) =>
+    Deno.test({
+      name,
+      ignore: ignoreWithout("DATABASE_URL"),
+      sanitizeResources: false,
+      sanitizeOps: false,
+      fn: () => withSchema(fn),
+    });
 }

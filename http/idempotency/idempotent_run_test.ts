@@ -20,8 +20,7 @@ import {
   PostgresIdempotencyStore,
   PostgresTransactions,
 } from "@kit/kernel/postgres";
-import { ignoreWithout, type TestDatabase } from "../../test_support/services.ts";
-import { fileSchema } from "../../test_support/file_schema.ts";
+import { fileSchema, schemaTest } from "../../test_support/file_schema.ts";
 import { until } from "../../test_support/until.ts";
 import { Authenticated, Controller, httpPlugin, type HttpRequest, zodSchema } from "../mod.ts";
 import { headerAuthenticator } from "../testdata/scheduling_app.ts";
@@ -265,15 +264,7 @@ const withSchema = fileSchema(async ({ sql }) => {
 });
 
 /** A test on the file's schema (skipped without DATABASE_URL). */
-function postgresTest(name: string, fn: (db: TestDatabase) => Promise<void>): void {
-  Deno.test({
-    name,
-    ignore: ignoreWithout("DATABASE_URL"),
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: () => withSchema(fn),
-  });
-}
+const postgresTest = schemaTest(withSchema);
 
 /** The world of a case on the file's schema (`withSchema`). */
 function postgresWorld(sql: postgres.Sql): World {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { until } from "../../test_support/until.ts";
 import postgres from "postgres";
-import { ignoreWithout, type TestDatabase } from "../../test_support/services.ts";
-import { fileSchema } from "../../test_support/file_schema.ts";
+import type { TestDatabase } from "../../test_support/services.ts";
+import { fileSchema, schemaTest } from "../../test_support/file_schema.ts";
 import {
   composeApplication,
   defineModule,
@@ -157,15 +157,8 @@ const withSchema = fileSchema(async ({ sql }) => {
   await sql`create table notifications (appointment_id text not null)`;
 }, { max: 8 });
 
-function relayTest(name: string, fn: (db: TestDatabase) => Promise<void>): void {
-  Deno.test({
-    name,
-    ignore: ignoreWithout("DATABASE_URL"),
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: () => withSchema(fn),
-  });
-}
+/** A test on the file's schema (skipped without DATABASE_URL). */
+const relayTest = schemaTest(withSchema);
 
 relayTest(
   "Postgres relay: a batch is one transaction, each delivery in a savepoint: one failing rolls back alone",

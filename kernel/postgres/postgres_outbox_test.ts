@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type postgres from "postgres";
-import { ignoreWithout, pgTest, type TestDatabase } from "../../test_support/services.ts";
-import { fileSchema } from "../../test_support/file_schema.ts";
+import { pgTest } from "../../test_support/services.ts";
+import { fileSchema, schemaTest } from "../../test_support/file_schema.ts";
 import {
   composeApplication,
   defineModule,
@@ -34,15 +34,7 @@ const withSchema = fileSchema(async ({ sql }) => {
 });
 
 /** A test on the file's schema (skipped without DATABASE_URL). */
-function outboxTest(name: string, fn: (db: TestDatabase) => Promise<void>): void {
-  Deno.test({
-    name,
-    ignore: ignoreWithout("DATABASE_URL"),
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: () => withSchema(fn),
-  });
-}
+const outboxTest = schemaTest(withSchema);
 
 /** The application on the file's schema (`withSchema`). */
 function build(sql: postgres.Sql) {
