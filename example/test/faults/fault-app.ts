@@ -71,7 +71,28 @@ export function startWorker(
   return start(worker, "worker started", server, env);
 }
 
+/**
+ * Starts the program on a free port. The port is found by binding port 0 and closing it, so
+ * another process of a parallel run can take it first: a start that failed on an address in use
+ * is tried again on another port (at most three times).
+ */
 async function start(
+  program: string,
+  started: string,
+  server: PrivatePostgres,
+  env: Readonly<Record<string, string>>,
+): Promise<AppProcess> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await startOnce(program, started, server, env);
+    } catch (error) {
+      const inUse = /AddrInUse|address already in use/i.test(String(error));
+      if (!inUse || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnce(
   program: string,
   started: string,
   server: PrivatePostgres,
@@ -119,7 +140,10 @@ async function start(
   const deadline = Date.now() + 60_000;
   while (!stdout.includes(started)) {
     if (status !== undefined || Date.now() > deadline) {
-      child.kill("SIGKILL");
+      // A child that ended already cannot be killed (Deno throws): its output is the error.
+      if (status === undefined) child.kill("SIGKILL");
+      await ended;
+      await drained;
       throw new Error(`${program} did not start: ${stdout}\n${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
