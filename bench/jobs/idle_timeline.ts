@@ -15,10 +15,11 @@
  */
 import net from "node:net";
 import postgres from "postgres";
-import { type BackgroundJobExecution, composeApplication, defineModule } from "@kit/kernel";
+import { composeApplication, defineModule } from "@kit/kernel";
 import { PostgresTransactions } from "@kit/kernel/postgres";
-import { Background, type BackgroundJobsApi, jobsPlugin } from "@kit/jobs";
+import { type BackgroundJobsApi, jobsPlugin } from "@kit/jobs";
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
+import { Noop, onNoopStart } from "./noop_job.ts";
 
 const samples = Number(Deno.args[0] ?? 200);
 const schema = "kit_timeline";
@@ -71,17 +72,6 @@ proto.emit = function (this: object, event: string | symbol, ...args: unknown[])
   }
   return emit.call(this, event, ...args);
 };
-
-let onStart: () => void = () => {};
-
-@Background()
-class Noop {
-  static readonly jobName = "bench.noop";
-  run(_payload: { n: number }, _execution: BackgroundJobExecution): Promise<void> {
-    onStart();
-    return Promise.resolve();
-  }
-}
 
 class MarkedStore extends PostgresJobStore {
   constructor(sql: postgres.Sql) {
@@ -140,11 +130,13 @@ const order = [
 const taken: Marks[] = [];
 for (let i = 0; i < samples + 3; i++) {
   await new Promise((r) => setTimeout(r, 10));
-  const started = new Promise<void>((r) => (onStart = () => {
-    mark("handler started");
-    marks = undefined;
-    r();
-  }));
+  const started = new Promise<void>((r) =>
+    onNoopStart(() => {
+      mark("handler started");
+      marks = undefined;
+      r();
+    })
+  );
   marks = { "enqueue called": performance.now() };
   const sample = marks;
   await producer.enqueue(Noop, { n: i });

@@ -14,18 +14,18 @@
 import postgres from "postgres";
 import { Redis } from "ioredis";
 import {
-  type BackgroundJobExecution,
   composeApplication,
   defineModule,
   InMemoryTransactions,
   type TransactionManager,
 } from "@kit/kernel";
 import { PostgresTransactions } from "@kit/kernel/postgres";
-import { Background, type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
+import { type BackgroundJobsApi, jobsPlugin, type JobStore } from "@kit/jobs";
 import { migrateJobs, PostgresJobStore } from "@kit/jobs/postgres";
 import { RedisJobStore, tcpScripting } from "@kit/jobs/redis";
 import { parseArgs, runMeasure } from "./measure.mjs";
 import { kitPrefetch } from "./settings.mjs";
+import { Noop, onNoopStart } from "./noop_job.ts";
 
 const [kind, ...rest] = Deno.args;
 const params = parseArgs(rest);
@@ -34,17 +34,6 @@ const databaseUrl = Deno.env.get("DATABASE_URL") ?? "postgres://postgres@127.0.0
 const redisUrl = Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379";
 const prefetch = Deno.env.get("BENCH_KIT_PREFETCH") === "1";
 const redisDb = Number(Deno.env.get("BENCH_REDIS_DB") ?? "5");
-
-let onStart: () => void = () => {};
-
-@Background()
-class Noop {
-  static readonly jobName = "bench.noop";
-  run(_payload: { n: number }, _execution: BackgroundJobExecution): Promise<void> {
-    onStart();
-    return Promise.resolve();
-  }
-}
 
 function app(store: JobStore, transactions: TransactionManager, worker?: number) {
   return composeApplication({
@@ -183,7 +172,7 @@ const result = await runMeasure({
   enqueueBatch: (ns: number[]) =>
     producerJobs.queue.enqueueMany(Noop, ns.map((n) => ({ payload: { n } }))).then(() => {}),
   async startWorker(concurrency: number, started: () => void, begin: () => void) {
-    onStart = started;
+    onNoopStart(started);
     worker = app(clients.worker.store, clients.worker.transactions, concurrency);
     await clients.warm();
     begin();
